@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+// AUHost — the Audio Unit hosting model on Linux. Layout: docs/ARCHITECTURE.md.
+import PackageDescription
+
+/// C interop layers pass raw pointers whose thread contracts are documented per function rather
+/// than checked by the compiler, so Swift 5 language mode is used throughout.
+let swiftSettings: [SwiftSetting] = [
+    .enableExperimentalFeature("AllowUnsafeAttribute"),
+]
+
+func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "AUHost",
+    products: [
+        /// `import AudioToolbox` for ported code (C API) plus every provider, linked in.
+        .library(name: "AudioToolbox", targets: ["AudioToolbox", "AUHost"]),
+        /// The shared library `make install` ships for C hosts (libauhost.so).
+        .library(name: "auhost", type: .dynamic, targets: ["AudioToolbox", "AUHost"]),
+    ],
+    targets: [
+        // ---- The floor: the documented C API (headers) and system libraries.
+        .target(name: "AudioToolbox", cSettings: [.unsafeFlags(["-Wno-four-char-constants"])]),
+        systemLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
+        systemLibrary("CLilv", pkgConfig: "lilv-0", apt: "liblilv-dev"),
+        systemLibrary("CSndFile", pkgConfig: "sndfile", apt: "libsndfile1-dev"),
+        systemLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev"),
+
+        // ---- Swift value types over the C types, and the unit model every unit shares.
+        .target(name: "AudioTypes", dependencies: ["AudioToolbox"], swiftSettings: swiftSettings),
+        .target(name: "AudioUnitBase", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
+
+        // ---- The host core: registry, instances, the C API implementation, the Swift API.
+        .target(name: "AUHostCore", dependencies: ["AudioUnitBase"], swiftSettings: swiftSettings),
+
+        // ---- Composition: every provider registered; what `import AUHost` gives.
+        .target(name: "AUHost", dependencies: ["AUHostCore"], swiftSettings: swiftSettings),
+
+        // ---- Tests.
+        .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "AudioTypesTests", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
+        .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
+                    swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,10 @@
+/* Compile-time checks that the documented structures have the layout C and Swift code expect. */
+#include <AudioToolbox/AudioToolbox.h>
+
+_Static_assert(sizeof(AudioStreamBasicDescription) == 40, "ASBD is 40 bytes");
+_Static_assert(sizeof(AudioComponentDescription) == 20, "AudioComponentDescription is 20 bytes");
+_Static_assert(sizeof(AudioTimeStamp) == 64, "AudioTimeStamp is 64 bytes");
+_Static_assert(sizeof(AudioBuffer) == 16, "AudioBuffer is 16 bytes");
+_Static_assert(sizeof(AudioBufferList) == 24, "AudioBufferList is 24 bytes");
+_Static_assert(sizeof(AudioUnitParameterEvent) == 32, "AudioUnitParameterEvent is 32 bytes");
+_Static_assert(sizeof(AUChannelInfo) == 4, "AUChannelInfo is 4 bytes");

@@ -1,0 +1,24 @@
+/*
+ * AudioToolbox.h — AUHost's implementation of the documented Core Audio hosting API.
+ *
+ * Include this one header (C: #include <AudioToolbox/AudioToolbox.h>; Swift: import AudioToolbox).
+ * Names, signatures and numbers follow Apple's documentation so that code written from it
+ * compiles here. Every function states its thread class:
+ *   [any thread]    may be called from any thread, including the render thread;
+ *   [setup]         non-real-time: may allocate, lock and wait; never call it from a render callback;
+ *   [render]        the render thread: allocates nothing, takes no lock, never waits.
+ */
+#ifndef AUHOST_AUDIOTOOLBOX_H
+#define AUHOST_AUDIOTOOLBOX_H
+
+#include <AudioToolbox/MacTypes.h>
+#include <AudioToolbox/CoreFoundationLite.h>
+#include <AudioToolbox/CoreAudioTypes.h>
+#include <AudioToolbox/AudioComponent.h>
+#include <AudioToolbox/AUComponent.h>
+#include <AudioToolbox/AudioUnitProperties.h>
+#include <AudioToolbox/AudioUnitParameters.h>
+#include <AudioToolbox/AudioOutputUnit.h>
+#include <AudioToolbox/CAShow.h>
+
+#endif

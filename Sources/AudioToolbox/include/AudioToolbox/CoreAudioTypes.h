@@ -1,0 +1,187 @@
+/*
+ * CoreAudioTypes.h — stream formats, buffers and time stamps (CoreAudioTypes.h in Apple's SDK).
+ * Plain data: no functions, usable from any thread.
+ */
+#ifndef AUHOST_COREAUDIOTYPES_H
+#define AUHOST_COREAUDIOTYPES_H
+
+#include <AudioToolbox/MacTypes.h>
+
+AUHOST_EXTERN_C_BEGIN
+
+AU_ENUM(OSStatus) {
+    kAudio_UnimplementedError = -4,
+    kAudio_FileNotFoundError = -43,
+    kAudio_FilePermissionError = -54,
+    kAudio_TooManyFilesOpenError = -42,
+    kAudio_BadFilePathError = '!pth',
+    kAudio_ParamError = -50,
+    kAudio_MemFullError = -108
+};
+
+typedef UInt32 AudioFormatID;
+typedef UInt32 AudioFormatFlags;
+
+/* One stream format. mBytesPerFrame/mBytesPerPacket describe one channel's buffer when
+   kAudioFormatFlagIsNonInterleaved is set, all channels otherwise. */
+typedef struct AudioStreamBasicDescription {
+    Float64 mSampleRate;
+    AudioFormatID mFormatID;
+    AudioFormatFlags mFormatFlags;
+    UInt32 mBytesPerPacket;
+    UInt32 mFramesPerPacket;
+    UInt32 mBytesPerFrame;
+    UInt32 mChannelsPerFrame;
+    UInt32 mBitsPerChannel;
+    UInt32 mReserved;
+} AudioStreamBasicDescription;
+
+AU_ENUM(AudioFormatID) {
+    kAudioFormatLinearPCM = 'lpcm',
+    kAudioFormatAC3 = 'ac-3',
+    kAudioFormatAppleIMA4 = 'ima4',
+    kAudioFormatMPEG4AAC = 'aac ',
+    kAudioFormatAppleLossless = 'alac',
+    kAudioFormatULaw = 'ulaw',
+    kAudioFormatALaw = 'alaw',
+    kAudioFormatMPEGLayer3 = '.mp3',
+    kAudioFormatFLAC = 'flac',
+    kAudioFormatOpus = 'opus',
+    kAudioFormatVorbis = 'vorb',   /* AUHost: Ogg/Vorbis through libsndfile */
+    kAudioFormatMIDIStream = 'midi'
+};
+
+AU_ENUM(AudioFormatFlags) {
+    kAudioFormatFlagIsFloat = (1U << 0),
+    kAudioFormatFlagIsBigEndian = (1U << 1),
+    kAudioFormatFlagIsSignedInteger = (1U << 2),
+    kAudioFormatFlagIsPacked = (1U << 3),
+    kAudioFormatFlagIsAlignedHigh = (1U << 4),
+    kAudioFormatFlagIsNonInterleaved = (1U << 5),
+    kAudioFormatFlagIsNonMixable = (1U << 6),
+    kAudioFormatFlagsAreAllClear = 0x80000000U,
+
+    kLinearPCMFormatFlagIsFloat = kAudioFormatFlagIsFloat,
+    kLinearPCMFormatFlagIsBigEndian = kAudioFormatFlagIsBigEndian,
+    kLinearPCMFormatFlagIsSignedInteger = kAudioFormatFlagIsSignedInteger,
+    kLinearPCMFormatFlagIsPacked = kAudioFormatFlagIsPacked,
+    kLinearPCMFormatFlagIsAlignedHigh = kAudioFormatFlagIsAlignedHigh,
+    kLinearPCMFormatFlagIsNonInterleaved = kAudioFormatFlagIsNonInterleaved,
+    kLinearPCMFormatFlagIsNonMixable = kAudioFormatFlagIsNonMixable,
+    /* Fixed point: the fraction bits are (flags & mask) >> shift; 8.24 is 24 << 7. */
+    kLinearPCMFormatFlagsSampleFractionShift = 7,
+    kLinearPCMFormatFlagsSampleFractionMask = (0x3FU << kLinearPCMFormatFlagsSampleFractionShift),
+    kLinearPCMFormatFlagsAreAllClear = kAudioFormatFlagsAreAllClear,
+
+    kAudioFormatFlagsNativeEndian = 0,   /* AUHost runs on little-endian machines */
+    kAudioFormatFlagsNativeFloatPacked = kAudioFormatFlagIsFloat | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked,
+    kAudioFormatFlagsCanonical = kAudioFormatFlagIsFloat | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked,
+    kAudioFormatFlagsAudioUnitCanonical = kAudioFormatFlagIsFloat | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved,
+    /* 8.24 fixed point, the iOS "audio unit canonical" of old. */
+    kAudioFormatFlagsAudioUnitFixed824 = kAudioFormatFlagIsSignedInteger | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved | (24U << kLinearPCMFormatFlagsSampleFractionShift)
+};
+
+/* The canonical sample types (desktop Audio Unit canonical: Float32, non-interleaved). */
+typedef Float32 AudioSampleType;
+typedef Float32 AudioUnitSampleType;
+#define kAudioUnitSampleFractionBits 24
+
+typedef struct AudioStreamPacketDescription {
+    SInt64 mStartOffset;
+    UInt32 mVariableFramesInPacket;
+    UInt32 mDataByteSize;
+} AudioStreamPacketDescription;
+
+typedef struct AudioBuffer {
+    UInt32 mNumberChannels;
+    UInt32 mDataByteSize;
+    void *mData;
+} AudioBuffer;
+
+/* A variable-length list: allocate offsetof(AudioBufferList, mBuffers) + n * sizeof(AudioBuffer). */
+typedef struct AudioBufferList {
+    UInt32 mNumberBuffers;
+    AudioBuffer mBuffers[1];
+} AudioBufferList;
+
+typedef struct SMPTETime {
+    SInt16 mSubframes;
+    SInt16 mSubframeDivisor;
+    UInt32 mCounter;
+    UInt32 mType;
+    UInt32 mFlags;
+    SInt16 mHours;
+    SInt16 mMinutes;
+    SInt16 mSeconds;
+    SInt16 mFrames;
+} SMPTETime;
+
+typedef UInt32 AudioTimeStampFlags;
+AU_ENUM(AudioTimeStampFlags) {
+    kAudioTimeStampNothingValid = 0,
+    kAudioTimeStampSampleTimeValid = (1U << 0),
+    kAudioTimeStampHostTimeValid = (1U << 1),
+    kAudioTimeStampRateScalarValid = (1U << 2),
+    kAudioTimeStampWordClockTimeValid = (1U << 3),
+    kAudioTimeStampSMPTETimeValid = (1U << 4),
+    kAudioTimeStampSampleHostTimeValid = kAudioTimeStampSampleTimeValid | kAudioTimeStampHostTimeValid
+};
+
+typedef struct AudioTimeStamp {
+    Float64 mSampleTime;
+    UInt64 mHostTime;
+    Float64 mRateScalar;
+    UInt64 mWordClockTime;
+    SMPTETime mSMPTETime;
+    AudioTimeStampFlags mFlags;
+    UInt32 mReserved;
+} AudioTimeStamp;
+
+/* Channel layouts, as far as hosts use them: a tag, or a bitmap, or per-channel descriptions. */
+typedef UInt32 AudioChannelLayoutTag;
+typedef UInt32 AudioChannelLabel;
+typedef UInt32 AudioChannelBitmap;
+typedef UInt32 AudioChannelFlags;
+
+AU_ENUM(AudioChannelLayoutTag) {
+    kAudioChannelLayoutTag_UseChannelDescriptions = (0U << 16) | 0,
+    kAudioChannelLayoutTag_UseChannelBitmap = (1U << 16) | 0,
+    kAudioChannelLayoutTag_Mono = (100U << 16) | 1,
+    kAudioChannelLayoutTag_Stereo = (101U << 16) | 2,
+    kAudioChannelLayoutTag_Quadraphonic = (108U << 16) | 4,
+    kAudioChannelLayoutTag_MPEG_5_1_A = (121U << 16) | 6,
+    kAudioChannelLayoutTag_DiscreteInOrder = (147U << 16) | 0,
+    kAudioChannelLayoutTag_Unknown = 0xFFFF0000U
+};
+
+AU_ENUM(AudioChannelLabel) {
+    kAudioChannelLabel_Unknown = 0xFFFFFFFFU,
+    kAudioChannelLabel_Unused = 0,
+    kAudioChannelLabel_Left = 1,
+    kAudioChannelLabel_Right = 2,
+    kAudioChannelLabel_Center = 3,
+    kAudioChannelLabel_LFEScreen = 4,
+    kAudioChannelLabel_LeftSurround = 5,
+    kAudioChannelLabel_RightSurround = 6,
+    kAudioChannelLabel_Mono = 42
+};
+
+typedef struct AudioChannelDescription {
+    AudioChannelLabel mChannelLabel;
+    AudioChannelFlags mChannelFlags;
+    Float32 mCoordinates[3];
+} AudioChannelDescription;
+
+typedef struct AudioChannelLayout {
+    AudioChannelLayoutTag mChannelLayoutTag;
+    AudioChannelBitmap mChannelBitmap;
+    UInt32 mNumberChannelDescriptions;
+    AudioChannelDescription mChannelDescriptions[1];
+} AudioChannelLayout;
+
+/* The number of channels a layout tag names (its low 16 bits). */
+#define AudioChannelLayoutTag_GetNumberOfChannels(tag) ((UInt32)((tag) & 0x0000FFFF))
+
+AUHOST_EXTERN_C_END
+
+#endif

@@ -1,0 +1,1 @@
+#include <lilv/lilv.h>
