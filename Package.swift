@@ -4,9 +4,11 @@ import PackageDescription
 
 /// C interop layers pass raw pointers whose thread contracts are documented per function rather
 /// than checked by the compiler, so Swift 5 language mode is used throughout.
-let swiftSettings: [SwiftSetting] = [
-    .enableExperimentalFeature("AllowUnsafeAttribute"),
-]
+///
+/// Real-time code is checked by the compiler (`@_noAllocation`, `@_noLocks`). Debug builds compile
+/// file by file, so such a function may call only code in its own file, `@inlinable` code of
+/// another module, and the standard library: render paths live in files of their own.
+let swiftSettings: [SwiftSetting] = []
 
 func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])

@@ -1,15 +1,15 @@
 /*
- * CoreFoundationLite.h — the few CoreFoundation types the Audio Unit API passes values in.
+ * CoreFoundationLite.h — the CoreFoundation subset the Audio Unit API passes values in.
  *
  * On Apple's platforms names, presets and ClassInfo state travel as CFString, CFArray and
- * CFDictionary. Linux has no CoreFoundation, so AUHost implements the small subset hosting code
- * uses, with the documented names and ownership rules: "Copy"/"Create" results are released with
- * CFRelease; "Get" results are borrowed. ClassInfo is a CFDictionary with the documented keys, and
- * CFPropertyListCreateData / CFPropertyListCreateWithData read and write it as an XML property
- * list, the format of .aupreset files. In Swift, `String(cfString:)` and `CFString.make(_:)` in the
- * AudioTypes module bridge these values; see docs/PORTING.md.
+ * CFDictionary. On Linux the Swift toolchain ships the real CoreFoundation inside libFoundation
+ * (swift-corelibs-foundation), but its own headers need clang with blocks and private headers.
+ * This header declares, with CoreFoundation's exact signatures, the part hosting code uses; the
+ * implementation is that real CoreFoundation (link -lFoundation; `pkg-config auhost` does). So
+ * ownership rules, ClassInfo dictionaries and .aupreset property lists behave as documented, and
+ * in Swift the objects are Foundation's (NSString, NSDictionary …, bridged in the AudioTypes module).
  *
- * Thread class: [setup] for every function here (they allocate).
+ * Thread class: [setup] for every function here (they allocate or may lock).
  */
 #ifndef AUHOST_COREFOUNDATIONLITE_H
 #define AUHOST_COREFOUNDATIONLITE_H
@@ -20,20 +20,29 @@ AUHOST_EXTERN_C_BEGIN
 
 typedef long CFIndex;
 typedef const void *CFTypeRef;
-typedef const void *CFAllocatorRef;
+typedef const struct __CFAllocator *CFAllocatorRef;
 typedef const struct __CFString *CFStringRef;
+typedef struct __CFString *CFMutableStringRef;
 typedef const struct __CFData *CFDataRef;
 typedef const struct __CFNumber *CFNumberRef;
 typedef const struct __CFArray *CFArrayRef;
+typedef struct __CFArray *CFMutableArrayRef;
 typedef const struct __CFDictionary *CFDictionaryRef;
 typedef struct __CFDictionary *CFMutableDictionaryRef;
-typedef const struct __CFError *CFErrorRef;
+typedef struct __CFError *CFErrorRef;
 typedef CFTypeRef CFPropertyListRef;
 typedef UInt32 CFStringEncoding;
 typedef unsigned long CFTypeID;
 typedef unsigned long CFOptionFlags;
 
-#define kCFAllocatorDefault ((CFAllocatorRef)NULL)
+/* Callback tables are opaque here: pass the addresses of the kCFType… constants, or NULL. */
+typedef struct CFArrayCallBacks CFArrayCallBacks;
+typedef struct CFDictionaryKeyCallBacks CFDictionaryKeyCallBacks;
+typedef struct CFDictionaryValueCallBacks CFDictionaryValueCallBacks;
+extern const CFArrayCallBacks kCFTypeArrayCallBacks;
+extern const CFDictionaryKeyCallBacks kCFTypeDictionaryKeyCallBacks;
+extern const CFDictionaryValueCallBacks kCFTypeDictionaryValueCallBacks;
+extern const CFAllocatorRef kCFAllocatorDefault;
 
 AU_ENUM(CFStringEncoding) { kCFStringEncodingUTF8 = 0x08000100, kCFStringEncodingASCII = 0x0600 };
 
@@ -41,7 +50,9 @@ typedef AU_ENUM(CFIndex) {
     kCFNumberSInt32Type = 3,
     kCFNumberSInt64Type = 4,
     kCFNumberFloat32Type = 5,
-    kCFNumberFloat64Type = 6
+    kCFNumberFloat64Type = 6,
+    kCFNumberIntType = 9,
+    kCFNumberDoubleType = 13
 } CFNumberType;
 
 typedef AU_ENUM(CFIndex) {
@@ -50,12 +61,13 @@ typedef AU_ENUM(CFIndex) {
     kCFPropertyListBinaryFormat_v1_0 = 200
 } CFPropertyListFormat;
 
-AU_ENUM(CFOptionFlags) { kCFPropertyListImmutable = 0 };
+AU_ENUM(CFOptionFlags) { kCFPropertyListImmutable = 0, kCFPropertyListMutableContainers = 1 };
 
 CFTypeRef CFRetain(CFTypeRef cf);
 void CFRelease(CFTypeRef cf);
 CFIndex CFGetRetainCount(CFTypeRef cf);
 CFTypeID CFGetTypeID(CFTypeRef cf);
+void CFShow(CFTypeRef obj);
 CFTypeID CFStringGetTypeID(void);
 CFTypeID CFDataGetTypeID(void);
 CFTypeID CFNumberGetTypeID(void);
@@ -63,38 +75,42 @@ CFTypeID CFArrayGetTypeID(void);
 CFTypeID CFDictionaryGetTypeID(void);
 
 CFStringRef CFStringCreateWithCString(CFAllocatorRef alloc, const char *cStr, CFStringEncoding encoding);
-CFIndex CFStringGetLength(CFStringRef string);
-Boolean CFStringGetCString(CFStringRef string, char *buffer, CFIndex bufferSize, CFStringEncoding encoding);
-const char *CFStringGetCStringPtr(CFStringRef string, CFStringEncoding encoding);
-/* CFSTR("literal"): an immortal string, as on Apple's platforms (releasing it is harmless). */
-CFStringRef __AUHostCFSTR(const char *cStr);
-#define CFSTR(cStr) __AUHostCFSTR("" cStr "")
+CFIndex CFStringGetLength(CFStringRef theString);
+Boolean CFStringGetCString(CFStringRef theString, char *buffer, CFIndex bufferSize, CFStringEncoding encoding);
+const char *CFStringGetCStringPtr(CFStringRef theString, CFStringEncoding encoding);
+/* CFSTR("literal"): a string that lives for the whole process, as on Apple's platforms. */
+CFStringRef AUHostConstantString(const char *cStr);
+#define CFSTR(cStr) AUHostConstantString("" cStr "")
 
-CFDataRef CFDataCreate(CFAllocatorRef alloc, const UInt8 *bytes, CFIndex length);
-CFIndex CFDataGetLength(CFDataRef data);
-const UInt8 *CFDataGetBytePtr(CFDataRef data);
+CFDataRef CFDataCreate(CFAllocatorRef allocator, const UInt8 *bytes, CFIndex length);
+CFIndex CFDataGetLength(CFDataRef theData);
+const UInt8 *CFDataGetBytePtr(CFDataRef theData);
 
-CFNumberRef CFNumberCreate(CFAllocatorRef alloc, CFNumberType type, const void *valuePtr);
-Boolean CFNumberGetValue(CFNumberRef number, CFNumberType type, void *valuePtr);
+CFNumberRef CFNumberCreate(CFAllocatorRef allocator, CFNumberType theType, const void *valuePtr);
+Boolean CFNumberGetValue(CFNumberRef number, CFNumberType theType, void *valuePtr);
 
-CFIndex CFArrayGetCount(CFArrayRef array);
-const void *CFArrayGetValueAtIndex(CFArrayRef array, CFIndex index);
+CFArrayRef CFArrayCreate(CFAllocatorRef allocator, const void **values, CFIndex numValues,
+                         const CFArrayCallBacks *callBacks);
+CFIndex CFArrayGetCount(CFArrayRef theArray);
+const void *CFArrayGetValueAtIndex(CFArrayRef theArray, CFIndex idx);
 
-CFIndex CFDictionaryGetCount(CFDictionaryRef dict);
-/* Keys are CFStrings (the only keys ClassInfo uses). Returns a borrowed value or NULL. */
-const void *CFDictionaryGetValue(CFDictionaryRef dict, const void *key);
-CFMutableDictionaryRef CFDictionaryCreateMutable(CFAllocatorRef alloc, CFIndex capacity,
-                                                 const void *keyCallBacks, const void *valueCallBacks);
-void CFDictionarySetValue(CFMutableDictionaryRef dict, const void *key, const void *value);
+CFIndex CFDictionaryGetCount(CFDictionaryRef theDict);
+const void *CFDictionaryGetValue(CFDictionaryRef theDict, const void *key);
+CFMutableDictionaryRef CFDictionaryCreateMutable(CFAllocatorRef allocator, CFIndex capacity,
+                                                 const CFDictionaryKeyCallBacks *keyCallBacks,
+                                                 const CFDictionaryValueCallBacks *valueCallBacks);
+void CFDictionarySetValue(CFMutableDictionaryRef theDict, const void *key, const void *value);
 
-CFDataRef CFPropertyListCreateData(CFAllocatorRef alloc, CFPropertyListRef propertyList,
+CFDataRef CFPropertyListCreateData(CFAllocatorRef allocator, CFPropertyListRef propertyList,
                                    CFPropertyListFormat format, CFOptionFlags options, CFErrorRef *error);
-CFPropertyListRef CFPropertyListCreateWithData(CFAllocatorRef alloc, CFDataRef data, CFOptionFlags options,
+CFPropertyListRef CFPropertyListCreateWithData(CFAllocatorRef allocator, CFDataRef data, CFOptionFlags options,
                                                CFPropertyListFormat *format, CFErrorRef *error);
 
-/* Accepted for source compatibility; AUHost dictionaries always retain CF keys and values. */
-#define kCFTypeDictionaryKeyCallBacks (*(const char *)"")
-#define kCFTypeDictionaryValueCallBacks (*(const char *)"")
+/* Byte order (CFByteOrder.h): AUHost runs on little-endian machines. */
+static inline UInt32 CFSwapInt32HostToBig(UInt32 v) { return __builtin_bswap32(v); }
+static inline UInt32 CFSwapInt32BigToHost(UInt32 v) { return __builtin_bswap32(v); }
+static inline UInt16 CFSwapInt16HostToBig(UInt16 v) { return __builtin_bswap16(v); }
+static inline UInt16 CFSwapInt16BigToHost(UInt16 v) { return __builtin_bswap16(v); }
 
 AUHOST_EXTERN_C_END
 
