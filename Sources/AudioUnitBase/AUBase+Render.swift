@@ -1,0 +1,370 @@
+import AudioTypes
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Everything the render thread touches, in one file: the render-time state of a unit (allocated
+// at setup, read and written in place) and the render entry every unit shares. One file because
+// the compiler's real-time checks (@_noAllocation, @_noLocks) must see every body they call, and
+// debug builds compile file by file.
+
+/// Where an input bus gets its audio.
+public enum InputSourceKind: UInt8 {
+    case none, connection, callback
+}
+
+/// One input bus as the render thread sees it.
+public struct InputBus {
+    public var kind: InputSourceKind = .none
+    public var sourceUnit: AudioUnit?
+    public var sourceBus: UInt32 = 0
+    public var callback: AURenderCallback?
+    public var callbackRefCon: UnsafeMutableRawPointer?
+    /// The list pulled into; its buffers point at `storage` or, in "nil mData" mode, at the source's.
+    public var list: UnsafeMutablePointer<AudioBufferList>?
+    public var storage: UnsafeMutableRawPointer?
+    public var bytesPerBuffer: Int = 0
+    public var channels: UInt32 = 0
+    public var channelsPerBuffer: UInt32 = 1
+    public var bytesPerFrame: UInt32 = 4
+    /// ShouldAllocateBuffer: false means the source provides the buffers (mData NULL when pulled).
+    public var allocates: Bool = true
+}
+
+/// One output bus: its own buffers (for "nil mData" pulls) and the time it last rendered.
+public struct OutputBus {
+    public var list: UnsafeMutablePointer<AudioBufferList>?
+    public var storage: UnsafeMutableRawPointer?
+    public var bytesPerBuffer: Int = 0
+    public var channels: UInt32 = 0
+    public var channelsPerBuffer: UInt32 = 1
+    public var bytesPerFrame: UInt32 = 4
+    public var lastSampleTime: Double = -1
+    public var lastFrames: UInt32 = 0
+    public var hasCachedOutput: Bool = false
+}
+
+/// A render notification (AudioUnitAddRenderNotify).
+public struct RenderNotify {
+    public var proc: AURenderCallback?
+    public var refCon: UnsafeMutableRawPointer?
+}
+
+/// A scheduled change, resolved to its value slot when scheduled.
+public struct PendingParameterEvent {
+    public var slot: UnsafeMutablePointer<Float>
+    /// First frame, relative to the current render call (a ramp may have started earlier).
+    public var start: Int
+    /// 0 for an immediate change.
+    public var duration: Int
+    public var startValue: Float
+    public var endValue: Float
+}
+
+/// The render-time state of a unit.
+public struct RenderState {
+    public static let notifyCapacity = 32
+    public static let eventCapacity = 512
+
+    public var initialized = false
+    public var maxFrames: UInt32 = 1156
+    public var bypass = false
+    public var sampleRate: Double = 44_100
+    public var inputs: UnsafeMutablePointer<InputBus>
+    public var inputCount: Int = 0
+    public var outputs: UnsafeMutablePointer<OutputBus>
+    public var outputCount: Int = 0
+    public var notifies: UnsafeMutablePointer<RenderNotify>
+    public var notifyCount: Int = 0
+    public var events: UnsafeMutablePointer<PendingParameterEvent>
+    public var eventCount: Int = 0
+    public var lastRenderError: OSStatus = noErr
+    /// Render time over the buffer's duration, last cycle.
+    public var cpuLoad: Double = 0
+
+    /// Thread: setup.
+    public init() {
+        inputs = .allocate(capacity: 1)
+        outputs = .allocate(capacity: 1)
+        notifies = .allocate(capacity: RenderState.notifyCapacity)
+        notifies.initialize(repeating: RenderNotify(), count: RenderState.notifyCapacity)
+        events = .allocate(capacity: RenderState.eventCapacity)
+    }
+
+    // MARK: Parameter events
+
+    /// Queues a change for the next render call; false when the queue is full.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public mutating func schedule(_ event: PendingParameterEvent) -> Bool {
+        guard eventCount < RenderState.eventCapacity else { return false }
+        // Insertion keeps events ordered by start frame (stable for equal starts).
+        var i = eventCount
+        while i > 0 && events[i - 1].start > event.start {
+            events[i] = events[i - 1]
+            i -= 1
+        }
+        events[i] = event
+        eventCount += 1
+        return true
+    }
+
+    /// The next slice of a render call of `frames` frames starting at `position`: applies every
+    /// change due at `position` and returns how many frames can be processed with the values now
+    /// in the slots (1 while a ramp is running, so ramps are exact per frame).
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public mutating func applyEvents(at position: Int, frames: Int) -> Int {
+        var rampRunning = false
+        var nextStart = frames
+        var kept = 0
+        for i in 0..<eventCount {
+            let e = events[i]
+            if e.start > position {
+                nextStart = min(nextStart, e.start)
+                events[kept] = e
+                kept += 1
+                continue
+            }
+            let elapsed = position - e.start
+            if e.duration == 0 || elapsed >= e.duration {
+                e.slot.pointee = e.endValue
+            } else {
+                e.slot.pointee = e.startValue + (e.endValue - e.startValue) * Float(elapsed) / Float(e.duration)
+                rampRunning = true
+                events[kept] = e
+                kept += 1
+            }
+        }
+        eventCount = kept
+        return rampRunning ? 1 : max(nextStart - position, 1)
+    }
+
+    /// Moves events that lie beyond this render call into the next one's frame numbering.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public mutating func carryEvents(past frames: Int) {
+        for i in 0..<eventCount { events[i].start -= frames }
+    }
+
+    // MARK: Notifications and inputs
+
+    /// Calls every render notification with `flags` (PreRender or PostRender, plus error flags).
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public func notify(_ flags: AudioUnitRenderActionFlags, _ ioFlags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+                       _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
+                       _ ioData: UnsafeMutablePointer<AudioBufferList>) {
+        for i in 0..<notifyCount {
+            guard let proc = notifies[i].proc else { continue }
+            let saved = ioFlags.pointee
+            ioFlags.pointee = saved | flags
+            // A notification is the host's render-thread code; its real-time safety is its contract.
+            _ = _unsafePerformance { proc(notifies[i].refCon, ioFlags, timeStamp, bus, frames, ioData) }
+            ioFlags.pointee = saved | (ioFlags.pointee & kAudioUnitRenderAction_OutputIsSilence)
+        }
+    }
+
+    /// Pulls `frames` frames into input bus `bus` from its connection or callback: into the bus's
+    /// own list, or into `target` (in-place processing pulls straight into the output buffers).
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public func pullInput(_ bus: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+                          _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
+                          into target: UnsafeMutablePointer<AudioBufferList>? = nil) -> OSStatus {
+        guard bus < inputCount, let ownList = inputs[bus].list else { return kAudioUnitErr_NoConnection }
+        let input = inputs[bus]
+        let list = target ?? ownList
+        if target == nil {
+            let buffers = audioBuffers(list)
+            for i in 0..<Int(list.pointee.mNumberBuffers) {
+                buffers[i].mNumberChannels = input.channelsPerBuffer
+                buffers[i].mDataByteSize = frames * input.bytesPerFrame
+                buffers[i].mData = input.allocates ? input.storage.map { $0 + i * input.bytesPerBuffer } : nil
+            }
+        }
+        var pullFlags: AudioUnitRenderActionFlags = 0
+        switch input.kind {
+        case .connection:
+            guard let source = input.sourceUnit else { return kAudioUnitErr_NoConnection }
+            // The upstream unit's render is a render-thread call by contract.
+            return _unsafePerformance { AudioUnitRender(source, &pullFlags, timeStamp, input.sourceBus, frames, list) }
+        case .callback:
+            guard let callback = input.callback else { return kAudioUnitErr_NoConnection }
+            pullFlags = flags.pointee & ~(kAudioUnitRenderAction_PreRender | kAudioUnitRenderAction_PostRender)
+            // The host's callback runs on the render thread by contract.
+            return _unsafePerformance { callback(input.callbackRefCon, &pullFlags, timeStamp, UInt32(bus), frames, list) }
+        case .none:
+            return kAudioUnitErr_NoConnection
+        }
+    }
+
+    /// Checks the caller's buffer list against output bus `bus` for `frames` frames and points any
+    /// NULL mData at the bus's own buffers. Returns kAudio_ParamError on a count or size mismatch.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public func prepareOutput(_ bus: Int, _ ioData: UnsafeMutablePointer<AudioBufferList>, _ frames: UInt32) -> OSStatus {
+        let output = outputs[bus]
+        let count = Int(ioData.pointee.mNumberBuffers)
+        let expected = output.list.map { Int($0.pointee.mNumberBuffers) } ?? count
+        guard count == expected else { return kAudio_ParamError }
+        let buffers = audioBuffers(ioData)
+        let bytesPerFrame = output.bytesPerFrame
+        for i in 0..<count {
+            if buffers[i].mData == nil {
+                guard let storage = output.storage else { return kAudio_ParamError }
+                buffers[i].mData = storage + i * output.bytesPerBuffer
+                buffers[i].mDataByteSize = frames * bytesPerFrame
+            } else if buffers[i].mDataByteSize < frames * bytesPerFrame {
+                return kAudio_ParamError
+            }
+        }
+        return noErr
+    }
+}
+
+/// The mBuffers array of a list.
+@inline(__always)
+public func audioBuffers(_ list: UnsafeMutablePointer<AudioBufferList>) -> UnsafeMutablePointer<AudioBuffer> {
+    UnsafeMutableRawPointer(list)
+        .advanced(by: (MemoryLayout<UInt32>.size + MemoryLayout<AudioBuffer>.alignment - 1) & ~(MemoryLayout<AudioBuffer>.alignment - 1))
+        .assumingMemoryBound(to: AudioBuffer.self)
+}
+
+/// A monotonic clock in seconds (vDSO clock_gettime: no syscall, no lock).
+@inline(__always)
+public func monotonicSeconds() -> Double {
+    var ts = timespec()
+    _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &ts) }
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+
+// The render entry every unit shares: argument checks, the once-per-cycle output cache,
+// notifications, CPU load and LastRenderError. Real-time: nothing here allocates, locks or
+// retains; the unit's own renderBus is reached through one virtual call.
+
+extension AUBase {
+    /// AudioUnitRender.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public final func render(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
+                             _ bus: UInt32, _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+        let s = state
+        guard let flags, let timeStamp, let ioData else { return kAudio_ParamError }
+        guard s.pointee.initialized else { return kAudioUnitErr_Uninitialized }
+        guard frames <= s.pointee.maxFrames else { return kAudioUnitErr_TooManyFramesToProcess }
+        guard Int(bus) < s.pointee.outputCount else { return kAudioUnitErr_InvalidElement }
+
+        if serveCachedOutput(bus, timeStamp, frames, ioData) { return noErr }
+        var status = s.pointee.prepareOutput(Int(bus), ioData, frames)
+        guard status == noErr else { return status }
+
+        s.pointee.notify(kAudioUnitRenderAction_PreRender, flags, timeStamp, bus, frames, ioData)
+        let started = monotonicSeconds()
+        // The one virtual call (the unit's kernel is checked on its own), through an unmanaged
+        // reference so that no reference counting happens: the host holds the unit while it renders.
+        let unit = Unmanaged.passUnretained(self)
+        status = _unsafePerformance {
+            unit._withUnsafeGuaranteedRef { $0.renderBus(bus, flags: flags, timeStamp: timeStamp, frames: frames, output: ioData) }
+        }
+        let elapsed = monotonicSeconds() - started
+        s.pointee.cpuLoad = frames == 0 ? 0 : elapsed * s.pointee.sampleRate / Double(frames)
+
+        var postFlags = kAudioUnitRenderAction_PostRender
+        if status != noErr {
+            s.pointee.lastRenderError = status
+            postFlags |= kAudioUnitRenderAction_PostRenderError
+        }
+        s.pointee.notify(postFlags, flags, timeStamp, bus, frames, ioData)
+        rememberOutput(bus, timeStamp, frames, ioData, valid: status == noErr)
+        return status
+    }
+
+    /// When this bus already rendered this time stamp into its own buffers (a second consumer
+    /// pulling in the same cycle), hands those out again instead of rendering twice.
+    @_noAllocation @_noLocks
+    private func serveCachedOutput(_ bus: UInt32, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
+                                   _ ioData: UnsafeMutablePointer<AudioBufferList>) -> Bool {
+        let output = state.pointee.outputs[Int(bus)]
+        guard output.hasCachedOutput, timeStamp.pointee.mFlags & kAudioTimeStampSampleTimeValid != 0,
+              output.lastSampleTime == timeStamp.pointee.mSampleTime, output.lastFrames == frames,
+              let storage = output.storage, Int(ioData.pointee.mNumberBuffers) == Int(output.list?.pointee.mNumberBuffers ?? 0)
+        else { return false }
+        let buffers = audioBuffers(ioData)
+        let bytes = Int(frames * output.bytesPerFrame)
+        for i in 0..<Int(ioData.pointee.mNumberBuffers) {
+            let own = storage + i * output.bytesPerBuffer
+            if let destination = buffers[i].mData {
+                guard buffers[i].mDataByteSize >= UInt32(bytes) else { return false }
+                if destination != own { destination.copyMemory(from: own, byteCount: bytes) }
+            } else {
+                buffers[i].mData = own
+            }
+            buffers[i].mDataByteSize = UInt32(bytes)
+        }
+        return true
+    }
+
+    /// Output rendered into the bus's own buffers can be served again for the same time stamp.
+    @_noAllocation @_noLocks
+    private func rememberOutput(_ bus: UInt32, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
+                                _ ioData: UnsafeMutablePointer<AudioBufferList>, valid: Bool) {
+        let s = state
+        let i = Int(bus)
+        var ownBuffers = valid && timeStamp.pointee.mFlags & kAudioTimeStampSampleTimeValid != 0
+        if ownBuffers, let storage = s.pointee.outputs[i].storage {
+            let buffers = audioBuffers(ioData)
+            for b in 0..<Int(ioData.pointee.mNumberBuffers) where buffers[b].mData != storage + b * s.pointee.outputs[i].bytesPerBuffer {
+                ownBuffers = false
+            }
+        } else {
+            ownBuffers = false
+        }
+        s.pointee.outputs[i].hasCachedOutput = ownBuffers
+        s.pointee.outputs[i].lastSampleTime = timeStamp.pointee.mSampleTime
+        s.pointee.outputs[i].lastFrames = frames
+    }
+
+    /// Pulls input bus `bus` for this render call (into its own buffers, or into `target`).
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public final func pullInput(_ bus: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+                                _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
+                                into target: UnsafeMutablePointer<AudioBufferList>? = nil) -> OSStatus {
+        state.pointee.pullInput(bus, flags, timeStamp, frames, into: target)
+    }
+
+    /// The list input bus `bus` was last pulled into.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public final func inputList(_ bus: Int) -> UnsafeMutablePointer<AudioBufferList>? {
+        bus < state.pointee.inputCount ? state.pointee.inputs[bus].list : nil
+    }
+
+    /// Applies scheduled parameter changes due at `position` and returns the length of the slice
+    /// that can be processed with the current values (see RenderState.applyEvents).
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public final func nextParameterSlice(at position: Int, frames: Int) -> Int {
+        min(state.pointee.applyEvents(at: position, frames: frames), frames - position)
+    }
+
+    /// Ends a render call's parameter slicing: later events move into the next call's numbering.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public final func finishParameterSlices(frames: Int) {
+        state.pointee.carryEvents(past: frames)
+    }
+}

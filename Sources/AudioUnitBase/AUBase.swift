@@ -1,0 +1,455 @@
+import AudioTypes
+import Foundation
+
+/// The unit model every AUHost unit shares (the role AUBase plays in Apple's AudioUnitSDK):
+/// lifecycle, elements and stream formats, properties by ID × scope × element with size checks,
+/// parameters with scheduled and ramped events, render with the pull model, notifications,
+/// bypass, state and presets. A unit subclasses it (usually through ``AUEffectBase``) and
+/// overrides a few hooks; the C API reaches it through ``AUBase/makePlugIn(_:)``.
+///
+/// Threads: members say their class. Setup calls come from one thread at a time (the host's
+/// dispatch serialises them per instance); render calls run concurrently with `get` of
+/// parameters only.
+open class AUBase {
+    /// The description this instance was made for (the real one, not a search wildcard).
+    public let componentDescription: AudioComponentDescription
+    /// The handle the host gave this instance (set when the plug-in interface is opened).
+    public internal(set) var instance: AudioComponentInstance?
+    /// Everything the render thread touches.
+    public let state: UnsafeMutablePointer<RenderState>
+
+    /// Stream formats per element, as set by the host (setup side).
+    public internal(set) var inputFormats: [AudioStreamBasicDescription]
+    public internal(set) var outputFormats: [AudioStreamBasicDescription]
+    var inputNames: [String?]
+    var outputNames: [String?]
+    var connections: [AudioUnitConnection?]
+    var inputCallbacks: [AURenderCallbackStruct?]
+    var inputAllocates: [Bool]
+    var outputAllocates: [Bool]
+    var listeners: [(id: AudioUnitPropertyID, proc: AudioUnitPropertyListenerProc, refCon: UnsafeMutableRawPointer?)] = []
+    var presentPreset: (number: Int32, name: String) = (-1, "Untitled")
+    var contextName: String?
+    var renderQuality: UInt32 = kRenderQuality_High
+    var inPlaceRequested = true
+    var reportedRenderError: OSStatus = noErr
+    private var retiredTables: [ParameterTable] = []
+    /// AUPreset records handed out by FactoryPresets; they live as long as the unit.
+    lazy var factoryPresetArray: CFArray? = makeFactoryPresetArray()
+
+    /// The declared parameters.
+    public private(set) var parameterDefinitions: [ParameterDefinition]
+    /// Current values (any thread reads them; the render thread reads them at slice starts).
+    public private(set) var parameters: ParameterTable
+
+    /// A unit with `inputs` input and `outputs` output elements, each in the canonical format with
+    /// `channels` channels at `sampleRate`.
+    ///
+    /// Thread: setup.
+    public init(description: AudioComponentDescription, inputs: Int, outputs: Int, channels: UInt32 = 2,
+                sampleRate: Double = 44_100, parameters: [ParameterDefinition] = []) {
+        componentDescription = description
+        state = .allocate(capacity: 1)
+        state.initialize(to: RenderState())
+        state.pointee.sampleRate = sampleRate
+        let format = AudioStreamBasicDescription.canonical(sampleRate: sampleRate, channels: channels)
+        inputFormats = Array(repeating: format, count: inputs)
+        outputFormats = Array(repeating: format, count: outputs)
+        inputNames = Array(repeating: nil, count: inputs)
+        outputNames = Array(repeating: nil, count: outputs)
+        connections = Array(repeating: nil, count: inputs)
+        inputCallbacks = Array(repeating: nil, count: inputs)
+        inputAllocates = Array(repeating: true, count: inputs)
+        outputAllocates = Array(repeating: true, count: outputs)
+        parameterDefinitions = parameters
+        self.parameters = ParameterTable(definitions: parameters, inputCount: inputs, outputCount: outputs)
+        rebuildBuses()
+    }
+
+    deinit {
+        if isInitialized { deallocateRenderResources() }
+        freeBuses()
+        state.pointee.inputs.deallocate()
+        state.pointee.outputs.deallocate()
+        state.pointee.notifies.deallocate()
+        state.pointee.events.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    // MARK: Hooks a unit overrides
+
+    /// Channel configurations answered by SupportedNumChannels (empty: the property is absent and
+    /// any matching in/out count is accepted).
+    open var channelCapabilities: [AUChannelInfo] { [] }
+    /// Whether the host may change the number of input (or output) elements.
+    open var canChangeElementCount: (input: Bool, output: Bool) { (false, false) }
+    /// Seconds of latency the unit adds (kAudioUnitProperty_Latency).
+    open var latency: Double { 0 }
+    /// Seconds the unit keeps sounding after its input stops (kAudioUnitProperty_TailTime).
+    open var tailTime: Double { 0 }
+    /// Whether BypassEffect applies (effects).
+    open var supportsBypass: Bool { false }
+    /// Whether the unit can process in place (output buffers doubling as input).
+    open var supportsInPlace: Bool { false }
+    /// Factory presets by number and name.
+    open var factoryPresets: [(number: Int32, name: String)] { [] }
+
+    /// Whether the unit can run with `format` on an element (before initialization).
+    /// Default: canonical Float32 non-interleaved whose channel count a capability allows.
+    ///
+    /// Thread: setup.
+    open func accepts(format: AudioStreamBasicDescription, scope: AudioUnitScope, element: AudioUnitElement) -> Bool {
+        guard format.isCanonical, format.isValidLinearPCM, format.mChannelsPerFrame <= 64 else { return false }
+        let caps = channelCapabilities
+        if caps.isEmpty { return true }
+        let channels = Int(format.mChannelsPerFrame)
+        return caps.contains { cap in
+            let n = Int(scope == kAudioUnitScope_Input ? cap.inChannels : cap.outChannels)
+            return n == -1 || n == channels || (n < -1 && channels <= -n)
+        }
+    }
+
+    /// Allocates what rendering needs (delay lines, kernels…) for the current formats and
+    /// maxFramesPerSlice. Throw an AudioError to refuse.
+    ///
+    /// Thread: setup.
+    open func allocateRenderResources() throws {}
+    /// Frees what ``allocateRenderResources()`` made.
+    ///
+    /// Thread: setup.
+    open func deallocateRenderResources() {}
+    /// Clears filter memories, delay lines and tails.
+    ///
+    /// Thread: setup (or the render thread between cycles, as a host may call AudioUnitReset).
+    open func resetState() {}
+    /// Applies a factory preset's values (default: nothing beyond recording it).
+    ///
+    /// Thread: setup.
+    open func applyFactoryPreset(_ number: Int32) throws {}
+
+    /// Renders `frames` frames of output bus `bus` into `output`, whose buffers are ready (pointing
+    /// at the caller's memory or at the bus's own). Pull inputs with ``pullInput(_:_:_:_:into:)``.
+    ///
+    /// Thread: render.
+    open func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+                        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+                        output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        kAudio_UnimplementedError
+    }
+
+    /// Unit-specific properties: return nil for IDs the unit does not define.
+    ///
+    /// Thread: setup.
+    open func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                                 _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? { nil }
+    /// Copies a unit-specific property into `data` (which holds at least its size).
+    ///
+    /// Thread: setup.
+    open func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                _ data: UnsafeMutableRawPointer) throws {}
+    /// Sets a unit-specific property (size already checked against its info).
+    ///
+    /// Thread: setup.
+    open func setCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                _ data: UnsafeRawPointer, _ size: UInt32) throws {}
+    /// Extra state saved in ClassInfo beside the parameters (sample paths, tables…).
+    ///
+    /// Thread: setup.
+    open func saveExtraState() -> [String: PropertyListValue] { [:] }
+    /// Restores what ``saveExtraState()`` wrote.
+    ///
+    /// Thread: setup.
+    open func restoreExtraState(_ state: [String: PropertyListValue]) throws {}
+
+    /// Whether the unit answers AudioOutputUnitStart/Stop.
+    open var isOutputUnit: Bool { componentDescription.componentType == kAudioUnitType_Output }
+    /// AudioOutputUnitStart.
+    ///
+    /// Thread: setup.
+    open func startIO() throws {}
+    /// AudioOutputUnitStop.
+    ///
+    /// Thread: setup.
+    open func stopIO() throws {}
+    /// Whether the unit implements AudioUnitProcess (in-place effects).
+    open var supportsProcess: Bool { false }
+    /// AudioUnitProcess: ioData is both input and output.
+    ///
+    /// Thread: render.
+    open func process(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
+                      _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+        kAudio_UnimplementedError
+    }
+
+    // MARK: Lifecycle
+
+    /// Whether AudioUnitInitialize succeeded and Uninitialize has not been called since.
+    ///
+    /// Thread: any.
+    public var isInitialized: Bool { state.pointee.initialized }
+
+    /// Maximum frames one render call may ask for (kAudioUnitProperty_MaximumFramesPerSlice).
+    ///
+    /// Thread: any.
+    public var maxFramesPerSlice: UInt32 { state.pointee.maxFrames }
+
+    /// The sample rate of output element 0 (or input 0 for a unit without outputs).
+    ///
+    /// Thread: any.
+    public var sampleRate: Double { state.pointee.sampleRate }
+
+    /// AudioUnitInitialize: checks formats, allocates buffers and the unit's resources.
+    /// Initializing an initialized unit does nothing, as documented.
+    ///
+    /// Thread: setup.
+    public func initialize() throws {
+        if isInitialized { return }
+        for (i, f) in inputFormats.enumerated() where !accepts(format: f, scope: kAudioUnitScope_Input, element: UInt32(i)) {
+            throw AudioError(kAudioUnitErr_FormatNotSupported, "Input element \(i) has a format this unit cannot take: \(f).")
+        }
+        for (i, f) in outputFormats.enumerated() where !accepts(format: f, scope: kAudioUnitScope_Output, element: UInt32(i)) {
+            throw AudioError(kAudioUnitErr_FormatNotSupported, "Output element \(i) has a format this unit cannot take: \(f).")
+        }
+        try checkChannelConfiguration()
+        allocateBuses()
+        do {
+            try allocateRenderResources()
+        } catch {
+            freeBuses()
+            throw error
+        }
+        state.pointee.eventCount = 0
+        state.pointee.lastRenderError = noErr
+        state.pointee.initialized = true
+    }
+
+    /// AudioUnitUninitialize: frees render resources; properties keep their values.
+    ///
+    /// Thread: setup.
+    public func uninitialize() {
+        guard isInitialized else { return }
+        state.pointee.initialized = false
+        deallocateRenderResources()
+        freeBuses()
+    }
+
+    /// AudioUnitReset: clears state, invalidates cached output and pending parameter events.
+    ///
+    /// Thread: setup.
+    public func reset() {
+        for i in 0..<state.pointee.outputCount { state.pointee.outputs[i].hasCachedOutput = false }
+        state.pointee.eventCount = 0
+        resetState()
+    }
+
+    private func checkChannelConfiguration() throws {
+        let caps = channelCapabilities
+        guard !caps.isEmpty, let input = inputFormats.first, let output = outputFormats.first else { return }
+        let i = Int(input.mChannelsPerFrame), o = Int(output.mChannelsPerFrame)
+        func fits(_ n: Int16, _ c: Int) -> Bool { n == -1 || Int(n) == c || (n < -1 && c <= -Int(n)) }
+        let ok = caps.contains { cap in
+            if cap.inChannels == -1 && cap.outChannels == -1 { return i == o }
+            return fits(cap.inChannels, i) && fits(cap.outChannels, o)
+        }
+        if !ok {
+            throw AudioError(kAudioUnitErr_FormatNotSupported,
+                             "\(i) input and \(o) output channels is not a configuration this unit supports (\(caps.map { "\($0.inChannels)→\($0.outChannels)" }.joined(separator: ", "))).")
+        }
+    }
+
+    // MARK: Parameters
+
+    /// AudioUnitGetParameter.
+    ///
+    /// Thread: any.
+    public func parameter(_ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
+                          element: AudioUnitElement = 0) throws -> AudioUnitParameterValue {
+        guard let slot = parameters.slot(id, scope, element) else { throw invalidParameter(id, scope, element) }
+        return slot.pointee
+    }
+
+    /// AudioUnitSetParameter: a zero offset sets the value now; a positive one schedules the
+    /// change inside the next render call (render thread).
+    ///
+    /// Thread: any for offset 0; render for a positive offset.
+    public func setParameter(_ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
+                             element: AudioUnitElement = 0, value: AudioUnitParameterValue, offset: UInt32 = 0) -> OSStatus {
+        guard let slot = parameters.slot(id, scope, element) else { return kAudioUnitErr_InvalidParameter }
+        guard value.isFinite else { return kAudioUnitErr_InvalidParameterValue }
+        if offset == 0 || !isInitialized {
+            slot.pointee = value
+            return noErr
+        }
+        let event = PendingParameterEvent(slot: slot, start: Int(offset), duration: 0, startValue: value, endValue: value)
+        return state.pointee.schedule(event) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
+    }
+
+    /// AudioUnitScheduleParameters: immediate and ramped events for the next render call.
+    ///
+    /// Thread: render (the thread that calls render, before it does).
+    public func scheduleParameters(_ events: UnsafeBufferPointer<AudioUnitParameterEvent>) -> OSStatus {
+        for e in events {
+            guard let slot = parameters.slot(e.parameter, e.scope, e.element) else { return kAudioUnitErr_InvalidParameter }
+            let pending: PendingParameterEvent
+            switch e.eventType {
+            case kParameterEvent_Immediate:
+                let v = e.eventValues.immediate
+                guard v.value.isFinite else { return kAudioUnitErr_InvalidParameterValue }
+                pending = PendingParameterEvent(slot: slot, start: Int(v.bufferOffset), duration: 0, startValue: v.value, endValue: v.value)
+            case kParameterEvent_Ramped:
+                let r = e.eventValues.ramp
+                guard r.startValue.isFinite, r.endValue.isFinite else { return kAudioUnitErr_InvalidParameterValue }
+                pending = PendingParameterEvent(slot: slot, start: Int(r.startBufferOffset), duration: Int(r.durationInFrames),
+                                                startValue: r.startValue, endValue: r.endValue)
+            default:
+                return kAudio_ParamError
+            }
+            if !state.pointee.schedule(pending) { return kAudioUnitErr_CannotDoInCurrentContext }
+        }
+        return noErr
+    }
+
+    func invalidParameter(_ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> AudioError {
+        AudioError(kAudioUnitErr_InvalidParameter,
+                   "The unit has no parameter \(id) in \(scopeName(scope)) scope, element \(element).")
+    }
+
+    // MARK: Elements and buses
+
+    /// Changes the number of input or output elements (ElementCount).
+    ///
+    /// Thread: setup; only while uninitialized.
+    func setElementCount(_ scope: AudioUnitScope, _ count: Int) throws {
+        guard !isInitialized else { throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the unit before changing its element count.") }
+        guard count >= 0, count <= 1024 else { throw AudioError(kAudioUnitErr_InvalidPropertyValue, "\(count) elements is out of range (0…1024).") }
+        func resize<T>(_ a: inout [T], _ fill: T) { a = Array(a.prefix(count)) + Array(repeating: fill, count: max(0, count - a.count)) }
+        if scope == kAudioUnitScope_Input {
+            let format = inputFormats.first ?? .canonical(sampleRate: sampleRate, channels: 2)
+            resize(&inputFormats, format); resize(&inputNames, nil); resize(&connections, nil)
+            resize(&inputCallbacks, nil); resize(&inputAllocates, true)
+        } else {
+            let format = outputFormats.first ?? .canonical(sampleRate: sampleRate, channels: 2)
+            resize(&outputFormats, format); resize(&outputNames, nil); resize(&outputAllocates, true)
+        }
+        let previous = parameters
+        retiredTables.append(previous)
+        parameters = ParameterTable(definitions: parameterDefinitions, inputCount: inputFormats.count,
+                                    outputCount: outputFormats.count, previous: previous)
+        rebuildBuses()
+    }
+
+    /// Re-creates the bus records for the current element counts (without buffers).
+    func rebuildBuses() {
+        let s = state
+        s.pointee.inputs.deallocate()
+        s.pointee.outputs.deallocate()
+        s.pointee.inputs = .allocate(capacity: max(inputFormats.count, 1))
+        s.pointee.inputs.initialize(repeating: InputBus(), count: max(inputFormats.count, 1))
+        s.pointee.outputs = .allocate(capacity: max(outputFormats.count, 1))
+        s.pointee.outputs.initialize(repeating: OutputBus(), count: max(outputFormats.count, 1))
+        s.pointee.inputCount = inputFormats.count
+        s.pointee.outputCount = outputFormats.count
+        for i in 0..<inputFormats.count { updateInputSource(i) }
+        if let first = outputFormats.first ?? inputFormats.first { s.pointee.sampleRate = first.mSampleRate }
+    }
+
+    /// Copies element i's connection or callback into the render record.
+    func updateInputSource(_ i: Int) {
+        var bus = state.pointee.inputs[i]
+        if let c = connections[i] {
+            bus.kind = .connection; bus.sourceUnit = c.sourceAudioUnit; bus.sourceBus = c.sourceOutputNumber
+        } else if let cb = inputCallbacks[i], cb.inputProc != nil {
+            bus.kind = .callback; bus.callback = cb.inputProc; bus.callbackRefCon = cb.inputProcRefCon
+        } else {
+            bus.kind = .none
+        }
+        bus.allocates = inputAllocates[i]
+        state.pointee.inputs[i] = bus
+    }
+
+    private func allocateBuses() {
+        let frames = Int(state.pointee.maxFrames)
+        for (i, f) in inputFormats.enumerated() {
+            let n = Int(f.bufferCount)
+            state.pointee.inputs[i].list = AudioBufferStorage.allocateList(bufferCount: n)
+            state.pointee.inputs[i].bytesPerBuffer = (Int(f.mBytesPerFrame) * frames + 15) & ~15
+            state.pointee.inputs[i].storage = .allocate(byteCount: max(state.pointee.inputs[i].bytesPerBuffer * n, 16), alignment: 16)
+            state.pointee.inputs[i].storage!.initializeMemory(as: UInt8.self, repeating: 0, count: state.pointee.inputs[i].bytesPerBuffer * n)
+            state.pointee.inputs[i].channels = f.mChannelsPerFrame
+            state.pointee.inputs[i].channelsPerBuffer = f.channelsPerBuffer
+            state.pointee.inputs[i].bytesPerFrame = f.mBytesPerFrame
+            updateInputSource(i)
+        }
+        for (i, f) in outputFormats.enumerated() {
+            let n = Int(f.bufferCount)
+            var bus = OutputBus()
+            bus.list = AudioBufferStorage.allocateList(bufferCount: n)
+            bus.bytesPerBuffer = (Int(f.mBytesPerFrame) * frames + 15) & ~15
+            bus.storage = .allocate(byteCount: max(bus.bytesPerBuffer * n, 16), alignment: 16)
+            bus.storage!.initializeMemory(as: UInt8.self, repeating: 0, count: bus.bytesPerBuffer * n)
+            bus.channels = f.mChannelsPerFrame
+            bus.channelsPerBuffer = f.channelsPerBuffer
+            bus.bytesPerFrame = f.mBytesPerFrame
+            state.pointee.outputs[i] = bus
+        }
+    }
+
+    private func freeBuses() {
+        for i in 0..<state.pointee.inputCount {
+            state.pointee.inputs[i].list.map(AudioBufferStorage.deallocateList)
+            state.pointee.inputs[i].storage?.deallocate()
+            state.pointee.inputs[i].list = nil
+            state.pointee.inputs[i].storage = nil
+        }
+        for i in 0..<state.pointee.outputCount {
+            state.pointee.outputs[i].list.map(AudioBufferStorage.deallocateList)
+            state.pointee.outputs[i].storage?.deallocate()
+            state.pointee.outputs[i] = OutputBus()
+        }
+    }
+
+    // MARK: Render notifications
+
+    /// AudioUnitAddRenderNotify.
+    ///
+    /// Thread: setup.
+    public func addRenderNotify(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+        let s = state
+        guard s.pointee.notifyCount < RenderState.notifyCapacity else { return kAudio_MemFullError }
+        s.pointee.notifies[s.pointee.notifyCount] = RenderNotify(proc: proc, refCon: refCon)
+        s.pointee.notifyCount += 1
+        return noErr
+    }
+
+    /// AudioUnitRemoveRenderNotify.
+    ///
+    /// Thread: setup.
+    public func removeRenderNotify(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+        let s = state
+        for i in 0..<s.pointee.notifyCount where sameFunction(s.pointee.notifies[i].proc, proc) && s.pointee.notifies[i].refCon == refCon {
+            for j in i..<(s.pointee.notifyCount - 1) { s.pointee.notifies[j] = s.pointee.notifies[j + 1] }
+            s.pointee.notifyCount -= 1
+            return noErr
+        }
+        return kAudio_ParamError
+    }
+}
+
+/// "input", "output", "global" … for messages.
+public func scopeName(_ scope: AudioUnitScope) -> String {
+    switch scope {
+    case kAudioUnitScope_Global: return "global"
+    case kAudioUnitScope_Input: return "input"
+    case kAudioUnitScope_Output: return "output"
+    case kAudioUnitScope_Group: return "group"
+    case kAudioUnitScope_Part: return "part"
+    default: return "scope \(scope)"
+    }
+}
+
+/// Whether two C function pointers are the same function (they are not Equatable in Swift).
+func sameFunction<F>(_ a: F?, _ b: F?) -> Bool {
+    guard let a, let b else { return a == nil && b == nil }
+    return unsafeBitCast(a, to: UnsafeRawPointer.self) == unsafeBitCast(b, to: UnsafeRawPointer.self)
+}
