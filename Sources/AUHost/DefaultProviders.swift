@@ -1,0 +1,14 @@
+import AUHostCore
+
+/// Installs every provider this build links, in a fixed order (built-in units, SDK plug-ins, LV2).
+/// The registry calls it the first time it is used; the core finds it by name so that it never
+/// imports a provider. Providers join here as their modules land.
+///
+/// Thread: setup (called once, under the registry's lock).
+@_cdecl("AUHostInstallDefaultProviders")
+public func installDefaultProviders() {
+    for provider in defaultProviders() { ComponentRegistry.shared.install(provider) }
+}
+
+/// The providers of this build.
+func defaultProviders() -> [ComponentProvider] { [] }

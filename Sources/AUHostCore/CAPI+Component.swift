@@ -1,0 +1,101 @@
+import AudioUnitBase
+import Foundation
+
+// The AudioComponent* functions of AudioComponent.h. Thread class: setup unless noted.
+
+@_cdecl("AudioComponentFindNext")
+func _AudioComponentFindNext(_ previous: AudioComponent?, _ desc: UnsafePointer<AudioComponentDescription>?) -> AudioComponent? {
+    guard let desc else { return nil }
+    return ComponentRegistry.shared.findNext(after: Component.from(previous), matching: desc.pointee)?.handle
+}
+
+@_cdecl("AudioComponentCount")
+func _AudioComponentCount(_ desc: UnsafePointer<AudioComponentDescription>?) -> UInt32 {
+    guard let desc else { return 0 }
+    return UInt32(ComponentRegistry.shared.find(desc.pointee).count)
+}
+
+@_cdecl("AudioComponentCopyName")
+func _AudioComponentCopyName(_ component: AudioComponent?, _ outName: UnsafeMutableRawPointer?) -> OSStatus {
+    guard let outName else { return kAudio_ParamError }
+    guard let c = Component.from(component) else { return badComponentInstance }
+    outName.storeBytes(of: CFBridge.string(c.name).toOpaque(), as: UnsafeMutableRawPointer.self)
+    return noErr
+}
+
+@_cdecl("AudioComponentGetDescription")
+func _AudioComponentGetDescription(_ component: AudioComponent?, _ outDesc: UnsafeMutablePointer<AudioComponentDescription>?) -> OSStatus {
+    guard let outDesc else { return kAudio_ParamError }
+    guard let c = Component.from(component) else { return badComponentInstance }
+    outDesc.pointee = c.description
+    return noErr
+}
+
+@_cdecl("AudioComponentGetVersion")
+func _AudioComponentGetVersion(_ component: AudioComponent?, _ outVersion: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    guard let outVersion else { return kAudio_ParamError }
+    guard let c = Component.from(component) else { return badComponentInstance }
+    outVersion.pointee = c.version
+    return noErr
+}
+
+@_cdecl("AudioComponentInstanceNew")
+func _AudioComponentInstanceNew(_ component: AudioComponent?, _ outInstance: UnsafeMutablePointer<AudioComponentInstance?>?) -> OSStatus {
+    guard let outInstance else { return kAudio_ParamError }
+    outInstance.pointee = nil
+    guard let c = Component.from(component) else {
+        LastErrorMessage.set("AudioComponentInstanceNew was given no component or one the registry does not know.")
+        return component == nil ? kAudio_ParamError : badComponentInstance
+    }
+    return LastErrorMessage.status { outInstance.pointee = try ComponentInstance(component: c).open() }
+}
+
+@_cdecl("AudioComponentInstantiate")
+func _AudioComponentInstantiate(_ component: AudioComponent?, _ options: UInt32,
+                                _ handler: (@convention(c) (AudioComponentInstance?, OSStatus, UnsafeMutableRawPointer?) -> Void)?,
+                                _ userData: UnsafeMutableRawPointer?) {
+    var instance: AudioComponentInstance?
+    let status = _AudioComponentInstanceNew(component, &instance)
+    handler?(instance, status, userData)
+}
+
+@_cdecl("AudioComponentInstanceDispose")
+func _AudioComponentInstanceDispose(_ instance: AudioComponentInstance?) -> OSStatus {
+    guard let instance else { return kAudio_ParamError }
+    return ComponentInstance.dispose(instance)
+}
+
+/// Thread: any.
+@_cdecl("AudioComponentInstanceGetComponent")
+func _AudioComponentInstanceGetComponent(_ instance: AudioComponentInstance?) -> AudioComponent? {
+    ComponentInstance.from(instance)?.component.handle
+}
+
+/// Thread: any.
+@_cdecl("AudioComponentInstanceCanDo")
+func _AudioComponentInstanceCanDo(_ instance: AudioComponentInstance?, _ selector: Int16) -> UInt8 {
+    guard let i = ComponentInstance.from(instance) else { return 0 }
+    return i.method(selector, as: AudioComponentMethod.self) != nil ? 1 : 0
+}
+
+@_cdecl("AudioComponentRegister")
+func _AudioComponentRegister(_ desc: UnsafePointer<AudioComponentDescription>?, _ name: UnsafeRawPointer?,
+                             _ version: UInt32, _ factory: AudioComponentFactoryFunction?) -> AudioComponent? {
+    guard let desc, let factory else { return nil }
+    let d = desc.pointee
+    let displayName = CFBridge.value(name)?.stringValue ?? d.tripleString
+    let component = Component(description: d, name: displayName, version: version, origin: "registered in-process") { d in
+        var copy = d
+        guard let plugIn = factory(&copy) else {
+            throw AudioError(kAudioUnitErr_FailedInitialization, "The factory function of \(displayName) returned NULL.")
+        }
+        return plugIn
+    }
+    return ComponentRegistry.shared.register(component).handle
+}
+
+/// Thread: any.
+@_cdecl("AUHostCopyLastErrorMessage")
+func _AUHostCopyLastErrorMessage() -> UnsafeMutableRawPointer? {
+    LastErrorMessage.current.map { CFBridge.string($0).toOpaque() }
+}

@@ -1,0 +1,150 @@
+import AudioUnitBase
+
+// The AudioUnit* and AudioOutputUnit* functions: each looks up the instance and calls the
+// plug-in's method for the selector. Setup calls check that the handle is live (a disposed or
+// foreign handle answers badComponentInstance instead of crashing); render-thread calls take the
+// handle as given, without a lock.
+
+/// Runs a setup call on a live instance's method for `selector`.
+private func dispatch<F>(_ unit: AudioUnit?, _ selector: Int16, _ type: F.Type,
+                         _ call: (F, UnsafeMutableRawPointer) -> OSStatus) -> OSStatus {
+    guard let unit else { return kAudio_ParamError }
+    guard let instance = ComponentInstance.from(unit) else {
+        LastErrorMessage.set("The AudioUnit handle is not a live instance (disposed, or never made by AudioComponentInstanceNew).")
+        return badComponentInstance
+    }
+    guard let method = instance.method(selector, as: F.self) else {
+        LastErrorMessage.set("\(instance.component.name) does not implement selector \(selector).")
+        return badComponentSelector
+    }
+    return call(method, instance.me)
+}
+
+/// The instance behind a handle on the render thread: no lock, no reference counting.
+@inline(__always)
+private func renderInstance<R>(_ unit: AudioUnit, _ body: (ComponentInstance) -> R) -> R {
+    Unmanaged<ComponentInstance>.fromOpaque(UnsafeRawPointer(unit))._withUnsafeGuaranteedRef(body)
+}
+
+@_cdecl("AudioUnitInitialize")
+func _AudioUnitInitialize(_ unit: AudioUnit?) -> OSStatus {
+    dispatch(unit, kAudioUnitInitializeSelect, AudioUnitInitializeProc.self) { $0($1) }
+}
+
+@_cdecl("AudioUnitUninitialize")
+func _AudioUnitUninitialize(_ unit: AudioUnit?) -> OSStatus {
+    dispatch(unit, kAudioUnitUninitializeSelect, AudioUnitUninitializeProc.self) { $0($1) }
+}
+
+@_cdecl("AudioUnitGetPropertyInfo")
+func _AudioUnitGetPropertyInfo(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                               _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
+    dispatch(unit, kAudioUnitGetPropertyInfoSelect, AudioUnitGetPropertyInfoProc.self) { $0($1, id, scope, element, outSize, outWritable) }
+}
+
+@_cdecl("AudioUnitGetProperty")
+func _AudioUnitGetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                           _ outData: UnsafeMutableRawPointer?, _ ioSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    dispatch(unit, kAudioUnitGetPropertySelect, AudioUnitGetPropertyProc.self) { $0($1, id, scope, element, outData, ioSize) }
+}
+
+@_cdecl("AudioUnitSetProperty")
+func _AudioUnitSetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                           _ inData: UnsafeRawPointer?, _ size: UInt32) -> OSStatus {
+    dispatch(unit, kAudioUnitSetPropertySelect, AudioUnitSetPropertyProc.self) { $0($1, id, scope, element, inData, size) }
+}
+
+@_cdecl("AudioUnitAddPropertyListener")
+func _AudioUnitAddPropertyListener(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?,
+                                   _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+    dispatch(unit, kAudioUnitAddPropertyListenerSelect, AudioUnitAddPropertyListenerProc.self) { $0($1, id, proc, refCon) }
+}
+
+@_cdecl("AudioUnitRemovePropertyListener")
+func _AudioUnitRemovePropertyListener(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?) -> OSStatus {
+    dispatch(unit, kAudioUnitRemovePropertyListenerSelect, AudioUnitRemovePropertyListenerProc.self) { $0($1, id, proc) }
+}
+
+@_cdecl("AudioUnitRemovePropertyListenerWithUserData")
+func _AudioUnitRemovePropertyListenerWithUserData(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?,
+                                                  _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+    dispatch(unit, kAudioUnitRemovePropertyListenerWithUserDataSelect, AudioUnitRemovePropertyListenerWithUserDataProc.self) {
+        $0($1, id, proc, refCon)
+    }
+}
+
+@_cdecl("AudioUnitAddRenderNotify")
+func _AudioUnitAddRenderNotify(_ unit: AudioUnit?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+    dispatch(unit, kAudioUnitAddRenderNotifySelect, AudioUnitAddRenderNotifyProc.self) { $0($1, proc, refCon) }
+}
+
+@_cdecl("AudioUnitRemoveRenderNotify")
+func _AudioUnitRemoveRenderNotify(_ unit: AudioUnit?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+    dispatch(unit, kAudioUnitRemoveRenderNotifySelect, AudioUnitRemoveRenderNotifyProc.self) { $0($1, proc, refCon) }
+}
+
+@_cdecl("AudioUnitReset")
+func _AudioUnitReset(_ unit: AudioUnit?, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> OSStatus {
+    dispatch(unit, kAudioUnitResetSelect, AudioUnitResetProc.self) { $0($1, scope, element) }
+}
+
+@_cdecl("AudioOutputUnitStart")
+func _AudioOutputUnitStart(_ unit: AudioUnit?) -> OSStatus {
+    dispatch(unit, kAudioOutputUnitStartSelect, AudioOutputUnitStartProc.self) { $0($1) }
+}
+
+@_cdecl("AudioOutputUnitStop")
+func _AudioOutputUnitStop(_ unit: AudioUnit?) -> OSStatus {
+    dispatch(unit, kAudioOutputUnitStopSelect, AudioOutputUnitStopProc.self) { $0($1) }
+}
+
+// MARK: Any-thread and render-thread calls
+
+@_cdecl("AudioUnitGetParameter")
+func _AudioUnitGetParameter(_ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                            _ outValue: UnsafeMutablePointer<AudioUnitParameterValue>?) -> OSStatus {
+    guard let unit, let outValue else { return kAudio_ParamError }
+    return renderInstance(unit) { i in i.getParameter.map { $0(i.me, id, scope, element, outValue) } ?? badComponentSelector }
+}
+
+@_cdecl("AudioUnitSetParameter")
+func _AudioUnitSetParameter(_ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                            _ value: AudioUnitParameterValue, _ offset: UInt32) -> OSStatus {
+    guard let unit else { return kAudio_ParamError }
+    return renderInstance(unit) { i in i.setParameter.map { $0(i.me, id, scope, element, value, offset) } ?? badComponentSelector }
+}
+
+@_cdecl("AudioUnitScheduleParameters")
+func _AudioUnitScheduleParameters(_ unit: AudioUnit?, _ events: UnsafePointer<AudioUnitParameterEvent>?, _ count: UInt32) -> OSStatus {
+    guard let unit else { return kAudio_ParamError }
+    return renderInstance(unit) { i in i.scheduleParameters.map { $0(i.me, events, count) } ?? badComponentSelector }
+}
+
+@_cdecl("AudioUnitRender")
+func _AudioUnitRender(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+                      _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ bus: UInt32, _ frames: UInt32,
+                      _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+    guard let unit else { return kAudio_ParamError }
+    return renderInstance(unit) { i in i.render.map { $0(i.me, flags, timeStamp, bus, frames, ioData) } ?? badComponentSelector }
+}
+
+@_cdecl("AudioUnitProcess")
+func _AudioUnitProcess(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+                       _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ frames: UInt32,
+                       _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+    guard let unit else { return kAudio_ParamError }
+    return renderInstance(unit) { i in
+        guard i.unit?.supportsProcess ?? true, let process = i.process else { return badComponentSelector }
+        return process(i.me, flags, timeStamp, frames, ioData)
+    }
+}
+
+@_cdecl("AudioUnitProcessMultiple")
+func _AudioUnitProcessMultiple(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+                               _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ frames: UInt32,
+                               _ inputCount: UInt32, _ inputs: UnsafeMutablePointer<UnsafePointer<AudioBufferList>?>?,
+                               _ outputCount: UInt32, _ outputs: UnsafeMutablePointer<UnsafeMutablePointer<AudioBufferList>?>?) -> OSStatus {
+    guard unit != nil else { return kAudio_ParamError }
+    // No AUHost unit implements ProcessMultiple (a v3-era call); say so as documented.
+    return badComponentSelector
+}

@@ -1,0 +1,85 @@
+import AudioUnitBase
+import Foundation
+
+/// What an AudioComponentInstance (AudioUnit) handle points at: the opened plug-in interface and
+/// its methods, looked up once so that render and parameter calls dispatch without a lookup.
+public final class ComponentInstance {
+    public let component: Component
+    let plugIn: UnsafeMutablePointer<AudioComponentPlugInInterface>
+    var me: UnsafeMutableRawPointer { UnsafeMutableRawPointer(plugIn) }
+    /// The unit when it is an AUBase made in this process (for the Swift API's direct paths).
+    public let unit: AUBase?
+
+    let render: AudioUnitRenderProc?
+    let getParameter: AudioUnitGetParameterProc?
+    let setParameter: AudioUnitSetParameterProc?
+    let scheduleParameters: AudioUnitScheduleParametersProc?
+    let process: AudioUnitProcessProc?
+
+    private static let liveLock = NSLock()
+    nonisolated(unsafe) private static var live: Set<UnsafeRawPointer> = []
+
+    /// Makes and opens an instance of `component`.
+    ///
+    /// Thread: setup.
+    init(component: Component) throws {
+        self.component = component
+        let plugIn = try component.makePlugIn()
+        self.plugIn = plugIn
+        unit = AUBase.unit(fromPlugIn: UnsafeMutableRawPointer(plugIn))
+        func look<F>(_ selector: Int16, _: F.Type) -> F? {
+            plugIn.pointee.Lookup(selector).map { unsafeBitCast($0, to: F.self) }
+        }
+        render = look(kAudioUnitRenderSelect, AudioUnitRenderProc.self)
+        getParameter = look(kAudioUnitGetParameterSelect, AudioUnitGetParameterProc.self)
+        setParameter = look(kAudioUnitSetParameterSelect, AudioUnitSetParameterProc.self)
+        scheduleParameters = look(kAudioUnitScheduleParametersSelect, AudioUnitScheduleParametersProc.self)
+        process = look(kAudioUnitProcessSelect, AudioUnitProcessProc.self)
+    }
+
+    /// Looks up a method by selector.
+    ///
+    /// Thread: any.
+    func method<F>(_ selector: Int16, as: F.Type) -> F? {
+        if let unit, !unit.answers(selector) { return nil }
+        return plugIn.pointee.Lookup(selector).map { unsafeBitCast($0, to: F.self) }
+    }
+
+    /// Opens the plug-in with this instance's handle and makes the handle live.
+    func open() throws -> AudioComponentInstance {
+        let handle = AudioComponentInstance(Unmanaged.passRetained(self).toOpaque())
+        let status = plugIn.pointee.Open(me, handle)
+        guard status == noErr else {
+            _ = plugIn.pointee.Close(me)
+            Unmanaged.passUnretained(self).release()
+            throw AudioError(status, LastErrorMessage.current ?? "The unit \(component.name) failed to open.")
+        }
+        ComponentInstance.liveLock.lock()
+        ComponentInstance.live.insert(UnsafeRawPointer(handle))
+        ComponentInstance.liveLock.unlock()
+        return handle
+    }
+
+    /// Closes the plug-in and frees the handle.
+    static func dispose(_ handle: AudioComponentInstance) -> OSStatus {
+        liveLock.lock()
+        let wasLive = live.remove(UnsafeRawPointer(handle)) != nil
+        liveLock.unlock()
+        guard wasLive else { return badComponentInstance }
+        let instance = Unmanaged<ComponentInstance>.fromOpaque(UnsafeRawPointer(handle))
+        let status = instance._withUnsafeGuaranteedRef { $0.plugIn.pointee.Close($0.me) }
+        instance.release()
+        return status
+    }
+
+    /// The live instance behind a handle (nil for NULL or a disposed/unknown handle).
+    ///
+    /// Thread: setup.
+    public static func from(_ handle: AudioComponentInstance?) -> ComponentInstance? {
+        guard let handle else { return nil }
+        liveLock.lock()
+        let isLive = live.contains(UnsafeRawPointer(handle))
+        liveLock.unlock()
+        return isLive ? Unmanaged<ComponentInstance>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue() : nil
+    }
+}
