@@ -40,10 +40,29 @@ let package = Package(
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(name: "AUHost", dependencies: ["AUHostCore"], swiftSettings: swiftSettings),
 
+        // ---- ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
+        .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"], swiftSettings: swiftSettings),
+
+        // ---- Real-time DSP kernels and the audio-file layer (independent of the unit model).
+        .target(name: "DSPKernels", dependencies: ["AudioToolbox", "CSoxr"], swiftSettings: swiftSettings),
+        .target(name: "AudioFiles", dependencies: ["AudioToolbox", "CSndFile", "DSPKernels"],
+                swiftSettings: swiftSettings),
+
+        // ---- LV2 hosting over lilv: discovery, component codes, instances, the crash-isolating sweep.
+        .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox"], swiftSettings: swiftSettings),
+        .executableTarget(name: "lv2-sweep-child", dependencies: ["LV2Host"], path: "Sources/LV2SweepChild",
+                          swiftSettings: swiftSettings),
+
         // ---- Tests.
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "AudioTypesTests", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
+        .testTarget(name: "ALSADeviceTests", dependencies: ["ALSADevice"],
+                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "DSPKernelsTests", dependencies: ["DSPKernels"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LV2HostTests", dependencies: ["LV2Host", "lv2-sweep-child"], exclude: ["Fixtures"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
                     swiftSettings: swiftSettings),
     ],
