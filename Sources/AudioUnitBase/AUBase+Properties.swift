@@ -268,7 +268,9 @@ extension AUBase {
     ///
     /// Thread: setup.
     public func addPropertyListener(_ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc, _ refCon: UnsafeMutableRawPointer?) {
+        listenerLock.lock()
         listeners.append((id, proc, refCon))
+        listenerLock.unlock()
         if id == kAudioUnitProperty_LastRenderError { RenderErrorWatcher.shared.watch(self) }
     }
 
@@ -277,16 +279,22 @@ extension AUBase {
     /// Thread: setup.
     public func removePropertyListener(_ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc,
                                        _ refCon: UnsafeMutableRawPointer?, matchRefCon: Bool) -> OSStatus {
+        listenerLock.lock()
+        defer { listenerLock.unlock() }
         let before = listeners.count
         listeners.removeAll { $0.id == id && sameFunction($0.proc, proc) && (!matchRefCon || $0.refCon == refCon) }
         return listeners.count < before ? noErr : kAudio_ParamError
     }
 
-    /// Calls the listeners of a property (on the calling, non-real-time thread).
+    /// Calls the listeners of a property (on the calling, non-real-time thread; the watcher's
+    /// thread for LastRenderError).
     ///
     /// Thread: setup.
     public func propertyChanged(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) {
-        for l in listeners where l.id == id { l.proc(l.refCon, instance, id, scope, element) }
+        listenerLock.lock()
+        let matching = listeners.filter { $0.id == id }
+        listenerLock.unlock()
+        for l in matching { l.proc(l.refCon, instance, id, scope, element) }
     }
 }
 

@@ -27,6 +27,8 @@ open class AUBase {
     var inputCallbacks: [AURenderCallbackStruct?]
     var inputAllocates: [Bool]
     var outputAllocates: [Bool]
+    /// Listeners are added on setup threads and called from the render-error watcher too.
+    let listenerLock = NSLock()
     var listeners: [(id: AudioUnitPropertyID, proc: AudioUnitPropertyListenerProc, refCon: UnsafeMutableRawPointer?)] = []
     var presentPreset: (number: Int32, name: String) = (-1, "Untitled")
     var contextName: String?
@@ -67,6 +69,7 @@ open class AUBase {
     }
 
     deinit {
+        RenderErrorWatcher.shared.unwatch(self)
         if isInitialized { deallocateRenderResources() }
         freeBuses()
         state.pointee.inputs.deallocate()

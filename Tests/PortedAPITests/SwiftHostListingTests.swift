@@ -29,8 +29,10 @@ final class SwiftHostListingTests: XCTestCase {
         XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
                                             &maxFrames, UInt32(MemoryLayout<UInt32>.size)), noErr)
 
-        var frameCounter = 0
-        var callbackStruct = AURenderCallbackStruct(inputProc: rampCallback, inputProcRefCon: &frameCounter)
+        let frameCounter = UnsafeMutablePointer<Int>.allocate(capacity: 1)   // the callback's refCon outlives this call
+        frameCounter.initialize(to: 0)
+        defer { frameCounter.deallocate() }
+        var callbackStruct = AURenderCallbackStruct(inputProc: rampCallback, inputProcRefCon: frameCounter)
         XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
                                             &callbackStruct, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), noErr)
         XCTAssertEqual(AudioUnitSetParameter(unit, 0, kAudioUnitScope_Global, 0, 0.5, 0), noErr)

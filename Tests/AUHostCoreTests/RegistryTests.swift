@@ -1,0 +1,84 @@
+import XCTest
+import TestSupport
+
+final class RegistryTests: XCTestCase {
+    func testWildcardsFlagsAndStableOrder() throws {
+        registerTestUnits()
+        var exact = TestGainUnit.description
+        let gain = try XCTUnwrap(AudioComponentFindNext(nil, &exact))
+        XCTAssertEqual(registerTestUnits(), gain, "registering the same description again returns the same component")
+        var bySubtype = AudioComponentDescription(type: 0, subType: FourCC.code("tgan")!, manufacturer: 0)
+        XCTAssertEqual(AudioComponentFindNext(nil, &bySubtype), gain)
+        var other = AudioComponentDescription(type: kAudioUnitType_Generator, subType: FourCC.code("tgan")!, manufacturer: 0)
+        XCTAssertNil(AudioComponentFindNext(nil, &other))
+        var masked = TestGainUnit.description
+        masked.componentFlags = kAudioComponentFlag_SandboxSafe
+        masked.componentFlagsMask = kAudioComponentFlag_SandboxSafe
+        XCTAssertNil(AudioComponentFindNext(nil, &masked), "the flags are compared under the mask")
+
+        var all = AudioComponentDescription(type: 0)
+        var order: [AudioComponent] = []
+        var c = AudioComponentFindNext(nil, &all)
+        while let found = c { order.append(found); c = AudioComponentFindNext(found, &all) }
+        XCTAssertEqual(UInt32(order.count), AudioComponentCount(&all))
+        var again: [AudioComponent] = []
+        c = AudioComponentFindNext(nil, &all)
+        while let found = c { again.append(found); c = AudioComponentFindNext(found, &all) }
+        XCTAssertEqual(order, again)
+
+        var out = AudioComponentDescription()
+        XCTAssertEqual(AudioComponentGetDescription(gain, &out), noErr)
+        XCTAssertEqual(out, TestGainUnit.description)
+        var version: UInt32 = 0
+        XCTAssertEqual(AudioComponentGetVersion(gain, &version), noErr)
+        XCTAssertEqual(version, 0x0001_0000)
+    }
+
+    func testAliasesFindAUnitByADocumentedIdentity() throws {
+        let documented = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("tal1")!,
+                                                   manufacturer: kAudioUnitManufacturer_Apple)
+        let own = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("tal1")!, manufacturer: FourCC.code("AUHt")!)
+        ComponentRegistry.shared.register(Component(description: own, aliases: [documented], name: "AUHost Tests: Alias",
+                                                    version: 1) { TestGainUnit($0) })
+        var search = documented
+        let found = try XCTUnwrap(AudioComponentFindNext(nil, &search))
+        var real = AudioComponentDescription()
+        XCTAssertEqual(AudioComponentGetDescription(found, &real), noErr)
+        XCTAssertEqual(real, own, "GetDescription gives the unit's own identity")
+    }
+
+    func testFactoryReturningNullIsAClearError() throws {
+        var d = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("null")!, manufacturer: FourCC.code("AUHt")!)
+        let component = AudioComponentRegister(&d, AUHostConstantString("AUHost Tests: Null")!.takeUnretainedValue(), 1) { _ in nil }
+        var unit: AudioUnit?
+        XCTAssertEqual(AudioComponentInstanceNew(component, &unit), kAudioUnitErr_FailedInitialization)
+        XCTAssertNil(unit)
+        XCTAssertTrue((String(cfString: AUHostCopyLastErrorMessage()?.takeRetainedValue()) ?? "").contains("returned NULL"))
+    }
+
+    func testCAShowDescribesAUnit() throws {
+        let f = try GainFixture()
+        let path = NSTemporaryDirectory() + "cashow-\(getpid()).txt"
+        let file = fopen(path, "w")
+        CAShowFile(UnsafeMutableRawPointer(f.unit), file)
+        fclose(file)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.contains("aufx tgan AUHt"), text)
+        XCTAssertTrue(text.contains("parameter 0 \"Gain\""), text)
+        unlink(path)
+    }
+
+    func testPrintASBDMatchesListing2_8() {
+        let asbd = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
+        XCTAssertEqual(asbd.fieldDump.split(separator: "\n").map(String.init), [
+            "  Sample Rate:            44100",
+            "  Format ID:               lpcm",
+            "  Format Flags:              29",
+            "  Bytes per Packet:           4",
+            "  Frames per Packet:          1",
+            "  Bytes per Frame:            4",
+            "  Channels per Frame:         2",
+            "  Bits per Channel:          32",
+        ])
+    }
+}
