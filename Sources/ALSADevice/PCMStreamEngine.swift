@@ -189,6 +189,12 @@ func transfer(_ state: UnsafeMutablePointer<EngineState>, _ side: EngineSide, pl
             if ready < 0 { return ready }
             continue
         }
+        if moved == -1 {
+            // The file plugin returns read()'s -1 rather than -errno; report the real cause.
+            var cause: Int32 = 0
+            _unsafePerformance { cause = errno }
+            if cause > 0 { return -cause }
+        }
         return Int32(truncatingIfNeeded: moved)
     }
     return 0
