@@ -1,0 +1,117 @@
+import XCTest
+import Glibc
+import Foundation
+@testable import DSPKernels
+
+final class SampleRateConverterTests: XCTestCase {
+    /// Streams `input` through `converter` in `block`-frame pieces, then flushes; returns the output.
+    func convert(_ converter: inout SampleRateConverter, _ input: [Float], block: Int) -> [Float] {
+        var output: [Float] = []
+        let capacity = converter.maximumOutputFrames(forInputFrames: block)
+        let outBuffer = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
+        defer { outBuffer.deallocate() }
+        input.withUnsafeBufferPointer { source in
+            var position = 0
+            while position < input.count {
+                let n = min(block, input.count - position)
+                let inputs = [UnsafePointer(source.baseAddress! + position)]
+                let result = converter.process(inputs: inputs, inputFrames: n, outputs: [outBuffer], outputCapacity: capacity)
+                output.append(contentsOf: UnsafeBufferPointer(start: outBuffer, count: result.produced))
+                position += result.consumed
+            }
+        }
+        while true {
+            let produced = converter.flush(outputs: [outBuffer], outputCapacity: capacity)
+            if produced == 0 { break }
+            output.append(contentsOf: UnsafeBufferPointer(start: outBuffer, count: produced))
+        }
+        return output
+    }
+
+    func testSineFrom44_1To48kHzKeepsTHDPlusNoiseBelowMinus90dB() throws {
+        var converter = try SampleRateConverter(inputRate: 44_100, outputRate: 48_000, channelCount: 1,
+                                                quality: .high, maximumInputFrames: 512)
+        let input = sine(frequency: 1_000, sampleRate: 44_100, count: 44_100 * 2)
+        let output = convert(&converter, input, block: 512)
+        // Total output matches the rate ratio (latency is flushed out, not lost).
+        XCTAssertEqual(Double(output.count), Double(input.count) * 48_000 / 44_100, accuracy: 2)
+        let window = output[24_000..<72_000]  // steady state, well away from both ends
+        let fit = SineFit(window, frequency: 1_000, sampleRate: 48_000)
+        let thdPlusNoise = 10 * log10(fit.residualPower / fit.signalPower)
+        print("44.1→48 kHz, 1 kHz sine: amplitude \(fit.amplitude), THD+N \(thdPlusNoise) dB")
+        XCTAssertEqual(fit.amplitude, 0.5, accuracy: 0.5 * 0.001)
+        XCTAssertLessThan(thdPlusNoise, -90)
+    }
+
+    func testOutputIsAlignedWithTheInputAfterLatency() throws {
+        // An impulse train's first impulse comes out where its time maps to (soxr trims its own
+        // filter delay), so a 2:1 conversion puts input frame n at output frame 2n.
+        var converter = try SampleRateConverter(inputRate: 24_000, outputRate: 48_000, channelCount: 1,
+                                                quality: .veryHigh, maximumInputFrames: 256)
+        var input = [Float](repeating: 0, count: 4_800)
+        input[1_000] = 1
+        let output = convert(&converter, input, block: 256)
+        XCTAssertEqual(output.count, 9_600)
+        let peak = output.indices.max { abs(output[$0]) < abs(output[$1]) }!
+        XCTAssertEqual(peak, 2_000)
+    }
+
+    /// Counts the allocations of 1000 steady-state `process` calls with glibc's mtrace, in a
+    /// child process started with libc_malloc_debug preloaded (see `SRCAllocationProbe`).
+    func testSteadyStateProcessingDoesNotAllocate() throws {
+        let debugLibrary = "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: debugLibrary), "glibc's malloc tracer is not installed")
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("srctrace-\(getpid()).txt").path
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let child = try runTestInChildProcess("DSPKernelsTests.SRCAllocationProbe/testProbe",
+                                              environment: ["LD_PRELOAD": debugLibrary, "MALLOC_TRACE": trace,
+                                                            "SRC_ALLOCATION_PROBE": "1"])
+        XCTAssertEqual(child.status, 0, child.output)
+        XCTAssertTrue(child.output.contains("probe ran 1000 blocks"), child.output)
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(lines.first == "= Start" && lines.last == "= End", "the tracer did not run")
+        // mtrace lines: "@ caller + 0xADDR 0xSIZE" (malloc), "< / >" (realloc), "-" (free).
+        let allocations = lines.filter { $0.contains(" + 0x") || $0.contains(" > 0x") }
+        XCTAssertEqual(allocations.count, 0, "allocations during steady-state processing:\n" + allocations.prefix(10).joined(separator: "\n"))
+    }
+
+    func testBadConfigurationsThrow() {
+        assertThrowsParamError { _ = try SampleRateConverter(inputRate: 0, outputRate: 48_000, channelCount: 1) }
+        assertThrowsParamError { _ = try SampleRateConverter(inputRate: 44_100, outputRate: 48_000, channelCount: 0) }
+    }
+}
+
+/// The child side of `testSteadyStateProcessingDoesNotAllocate`: does nothing unless started by it.
+final class SRCAllocationProbe: XCTestCase {
+    func testProbe() throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["SRC_ALLOCATION_PROBE"] == "1", "runs only as a child process")
+        typealias Toggle = @convention(c) () -> Void
+        // The preloaded tracer's own symbols: they carry the compat version GLIBC_2.2.5, which a
+        // plain dlsym skips in favour of libc's no-op stubs.
+        let tracer = try XCTUnwrap(dlopen("libc_malloc_debug.so.0", RTLD_NOW | RTLD_NOLOAD), "tracer not preloaded")
+        typealias VersionedLookup = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>,
+                                                    UnsafePointer<CChar>) -> UnsafeMutableRawPointer?
+        let dlvsym = unsafeBitCast(try XCTUnwrap(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dlvsym")),
+                                   to: VersionedLookup.self)  // a GNU extension Swift does not import
+        let start = unsafeBitCast(try XCTUnwrap(dlvsym(tracer, "mtrace", "GLIBC_2.2.5")), to: Toggle.self)
+        let stop = unsafeBitCast(try XCTUnwrap(dlvsym(tracer, "muntrace", "GLIBC_2.2.5")), to: Toggle.self)
+        var converter = try SampleRateConverter(inputRate: 48_000, outputRate: 44_100, channelCount: 2,
+                                                maximumInputFrames: 1_024)
+        let block = 1_024
+        let capacity = converter.maximumOutputFrames(forInputFrames: block)
+        let source = UnsafeMutablePointer<Float>.allocate(capacity: block)
+        source.initialize(from: sine(frequency: 440, sampleRate: 48_000, count: block), count: block)
+        let inputs = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 2)
+        let outputs = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 2)
+        inputs[0] = UnsafePointer(source); inputs[1] = UnsafePointer(source)
+        outputs[0] = .allocate(capacity: capacity); outputs[1] = .allocate(capacity: capacity)
+        var blocks = 0
+        start()
+        for _ in 0..<1_000 {
+            let result = converter.process(inputs: inputs, inputFrames: block, outputs: outputs, outputCapacity: capacity)
+            if result.consumed == block { blocks += 1 }
+        }
+        stop()
+        print("probe ran \(blocks) blocks")
+    }
+}
