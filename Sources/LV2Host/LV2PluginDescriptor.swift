@@ -1,0 +1,114 @@
+import CLilv
+
+/// One installed plug-in as its Turtle data describes it. Only the URI is read eagerly; every
+/// other property is read from lilv on first use, so loading hundreds of plug-ins stays fast.
+///
+/// Thread: setup (non-real-time). lilv worlds are not thread-safe: use one world, and its
+/// descriptors, from one thread at a time.
+public final class LV2PluginDescriptor {
+    /// The plug-in's URI, its identity.
+    public let uri: String
+    /// The world that owns the plug-in's data (kept alive by the descriptor).
+    public let world: LV2World
+    let plugin: OpaquePointer
+
+    init(world: LV2World, plugin: OpaquePointer) {
+        self.world = world
+        self.plugin = plugin
+        self.uri = LV2Vocabulary.string(lilv_plugin_get_uri(plugin)) ?? ""
+    }
+
+    /// The `doap:name`, or the URI when none is declared.
+    public private(set) lazy var name: String = LV2Vocabulary.takeString(lilv_plugin_get_name(plugin)) ?? uri
+
+    /// The maker: the project's `doap:name`, else the author's name, else the URI's host.
+    public private(set) lazy var projectName: String = {
+        if let project = lilv_plugin_get_project(plugin) {
+            defer { lilv_node_free(project) }
+            if let name = world.firstValue(subject: project, predicate: world.vocabulary.doapName) { return name }
+        }
+        if let author = LV2Vocabulary.takeString(lilv_plugin_get_author_name(plugin)) { return author }
+        return LV2PluginDescriptor.authority(of: uri)
+    }()
+
+    /// The plug-in class URI, e.g. `http://lv2plug.in/ns/lv2core#DelayPlugin`.
+    public private(set) lazy var classURI: String =
+        LV2Vocabulary.string(lilv_plugin_class_get_uri(lilv_plugin_get_class(plugin))) ?? LV2URI.plugin
+
+    /// The plug-in class label, e.g. "Delay".
+    public private(set) lazy var className: String =
+        LV2Vocabulary.string(lilv_plugin_class_get_label(lilv_plugin_get_class(plugin))) ?? "Plugin"
+
+    /// The bundle directory URI (file://…/name.lv2/).
+    public private(set) lazy var bundleURI: String = LV2Vocabulary.string(lilv_plugin_get_bundle_uri(plugin)) ?? ""
+
+    /// The shared object's file path, nil if the data names none or it is not a file URI.
+    public private(set) lazy var binaryPath: String? = {
+        guard let uri = lilv_plugin_get_library_uri(plugin),
+              let path = lilv_file_uri_parse(lilv_node_as_uri(uri), nil) else { return nil }
+        defer { lilv_free(path) }
+        return String(cString: path)
+    }()
+
+    /// Every port, by index. A hole in the indices (the data skips one) appears as a port of
+    /// kind `.unknown` with symbol "" so instantiation can reject it with a clear error.
+    public private(set) lazy var ports: [LV2PortInfo] = {
+        let count = Int(lilv_plugin_get_num_ports(plugin))
+        return (0..<count).map { index in
+            LV2PortInfo.read(plugin: plugin, index: index, vocabulary: world.vocabulary)
+                ?? LV2PortInfo(index: index, symbol: "", name: "", kind: .unknown, direction: .unknown,
+                               supportsMIDI: false, connectionOptional: false, minimumBufferSize: 0,
+                               reportsLatency: false, groupURI: nil)
+        }
+    }()
+
+    /// Port counts by kind and direction.
+    public private(set) lazy var portSummary = LV2PortSummary(ports: ports)
+
+    /// Feature URIs the plug-in cannot run without.
+    public private(set) lazy var requiredFeatures: [String] = LV2World.strings(lilv_plugin_get_required_features(plugin))
+
+    /// Feature URIs the plug-in uses when the host offers them.
+    public private(set) lazy var optionalFeatures: [String] = LV2World.strings(lilv_plugin_get_optional_features(plugin))
+
+    /// Extension-data interfaces the plug-in provides (state, worker, options, …).
+    public private(set) lazy var extensionData: [String] = LV2World.strings(lilv_plugin_get_extension_data(plugin))
+
+    /// Options the plug-in requires the host to pass (`opts:requiredOption`).
+    public private(set) lazy var requiredOptions: [String] = {
+        LV2World.strings(lilv_plugin_get_value(plugin, world.vocabulary.requiredOption))
+    }()
+
+    /// What the plug-in requires of block lengths, so a caller can re-block its audio to suit.
+    public private(set) lazy var blockLengthRequirements = LV2BlockLengthRequirements(requiredFeatures: requiredFeatures)
+
+    /// The plug-in is in `lv2:MixerPlugin` (or a subclass).
+    public private(set) lazy var isMixer: Bool = {
+        // lilv has no subclass query for plug-ins; MixerPlugin has no subclasses in lv2core.
+        classURI == LV2URI.mixerPlugin
+    }()
+
+    /// "scheme://host" of a URI, or the URI itself; the maker of last resort.
+    static func authority(of uri: String) -> String {
+        let parts = uri.split(separator: "/", omittingEmptySubsequences: true)
+        if uri.contains("://"), parts.count >= 2 { return String(parts[1].prefix { $0 != "#" }) }
+        return String(uri.split(separator: ":").prefix(2).joined(separator: ":"))
+    }
+}
+
+/// The buf-size features a plug-in requires.
+public struct LV2BlockLengthRequirements: Equatable, Sendable {
+    /// `bufsz:boundedBlockLength`: the host must state a maximum and never exceed it.
+    public var bounded: Bool
+    /// `bufsz:fixedBlockLength`: every run must have the same frame count (the nominal length).
+    public var fixed: Bool
+    /// `bufsz:powerOf2BlockLength`: every run's frame count must be a power of two.
+    public var powerOf2: Bool
+
+    /// Reads the requirements from a list of required feature URIs. Thread: any.
+    public init(requiredFeatures: [String]) {
+        bounded = requiredFeatures.contains(LV2URI.boundedBlockLength)
+        fixed = requiredFeatures.contains(LV2URI.fixedBlockLength)
+        powerOf2 = requiredFeatures.contains(LV2URI.powerOf2BlockLength)
+    }
+}

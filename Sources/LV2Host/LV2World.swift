@@ -1,0 +1,91 @@
+import CLilv
+
+/// All installed LV2 plug-ins, loaded through lilv without running any plug-in code.
+///
+/// ```swift
+/// let world = LV2World()                       // LV2_PATH, else lilv's default path
+/// let amp = try world.plugin(uri: "http://lv2plug.in/plugins/eg-amp")
+/// print(amp.name, amp.portSummary)
+/// ```
+///
+/// Thread: setup (non-real-time). A world and its descriptors are used from one thread at a time.
+public final class LV2World {
+    let world: OpaquePointer
+    let vocabulary: LV2Vocabulary
+    /// The search path used, nil when lilv's default (LV2_PATH or the system path) applied.
+    public let lv2Path: String?
+    /// Every plug-in found, ordered by URI.
+    public private(set) var plugins: [LV2PluginDescriptor] = []
+    private var byURI: [String: LV2PluginDescriptor] = [:]
+    /// The URID map every instance, state and preset of this world shares.
+    public let uridMap = LV2URIDMap()
+
+    /// Loads every bundle on `lv2Path` (a colon-separated list of directories), or when nil on
+    /// `LV2_PATH` if set, else lilv's default path. Thread: setup (non-real-time).
+    public init(lv2Path: String? = nil) {
+        world = lilv_world_new()
+        self.lv2Path = lv2Path
+        if let lv2Path {
+            let node = lilv_new_string(world, lv2Path)
+            lilv_world_set_option(world, LILV_OPTION_LV2_PATH, node)
+            lilv_node_free(node)
+        }
+        lilv_world_load_all(world)
+        vocabulary = LV2Vocabulary(world: world)
+
+        let all = lilv_world_get_all_plugins(world)
+        var iterator = lilv_plugins_begin(all)
+        var found: [LV2PluginDescriptor] = []
+        while !lilv_plugins_is_end(all, iterator) {
+            if let plugin = lilv_plugins_get(all, iterator) {
+                found.append(LV2PluginDescriptor(world: self, plugin: plugin))
+            }
+            iterator = lilv_plugins_next(all, iterator)
+        }
+        plugins = found.sorted { $0.uri < $1.uri }
+        for descriptor in plugins { byURI[descriptor.uri] = descriptor }
+    }
+
+    deinit {
+        // Descriptors hold the world strongly, so none outlives it; instances do the same.
+        lilv_world_free(world)
+    }
+
+    /// The plug-in with `uri`; throws `kAudioUnitErr_ExtensionNotFound` when none is installed.
+    /// Thread: setup (non-real-time).
+    public func plugin(uri: String) throws -> LV2PluginDescriptor {
+        guard let descriptor = byURI[uri] else {
+            throw LV2HostError(LV2Status.pluginNotFound,
+                               "No LV2 plug-in with URI <\(uri)> is installed; check LV2_PATH or install its bundle.")
+        }
+        return descriptor
+    }
+
+    /// The first value of `predicate` on `subject` as a string. Thread: setup (non-real-time).
+    func firstValue(subject: OpaquePointer, predicate: OpaquePointer) -> String? {
+        LV2Vocabulary.takeString(lilv_world_get(world, subject, predicate, nil))
+    }
+
+    /// How many `lv2:port` statements the plug-in's data makes (lilv drops ports whose indices
+    /// leave holes, so this can differ from the port count). Thread: setup (non-real-time).
+    func declaredPortCount(_ plugin: LV2PluginDescriptor) -> Int {
+        let port = lilv_new_uri(world, LV2URI.core + "port")
+        defer { lilv_node_free(port) }
+        guard let nodes = lilv_world_find_nodes(world, lilv_plugin_get_uri(plugin.plugin), port, nil) else { return 0 }
+        defer { lilv_nodes_free(nodes) }
+        return Int(lilv_nodes_size(nodes))
+    }
+
+    /// The strings of a node collection lilv hands over, freeing it.
+    static func strings(_ nodes: UnsafeMutableRawPointer?) -> [String] {
+        guard let nodes else { return [] }
+        defer { lilv_nodes_free(nodes) }
+        var result: [String] = []
+        var iterator = lilv_nodes_begin(nodes)
+        while !lilv_nodes_is_end(nodes, iterator) {
+            if let string = LV2Vocabulary.string(lilv_nodes_get(nodes, iterator)) { result.append(string) }
+            iterator = lilv_nodes_next(nodes, iterator)
+        }
+        return result
+    }
+}
