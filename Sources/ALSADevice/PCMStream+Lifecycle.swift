@@ -16,7 +16,8 @@ extension PCMStream {
     /// (playback alone: a full buffer; capture/duplex: explicit start) and avail_min = one
     /// period, links the pair if possible, then starts the I/O thread and asks for SCHED_FIFO
     /// (`schedulingWarning` tells when that was refused).
-    /// Throws `ALSAError`: `kAudioUnitErr_CannotDoInCurrentContext` if already running,
+    /// After the stream stopped by itself, call `stop()` (which releases the run) before starting again.
+    /// Throws `ALSAError`: `kAudioUnitErr_CannotDoInCurrentContext` if already started,
     /// `kAudioUnitErr_FailedInitialization` when a PCM refuses its parameters or no thread starts.
     /// Thread: setup (non-real-time).
     public func start() throws {

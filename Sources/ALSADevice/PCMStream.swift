@@ -44,8 +44,8 @@ public final class PCMStream {
     /// The SCHED_FIFO priority requested for the I/O thread; nil runs it at normal priority.
     public let realTimePriority: Int32?
     /// Called once, on a non-real-time thread, when the stream stops by itself (not after `stop()`).
-    /// It may read the stream's properties but must not call `stop()`... it may: `stop()` from
-    /// inside it does not wait for itself.
+    /// It may read the stream's properties and may call `stop()` (which then does not wait for
+    /// the notifying thread itself).
     public let onStopped: (@Sendable (ALSAError) -> Void)?
 
     let render: PCMRenderFunction?
@@ -112,7 +112,7 @@ public final class PCMStream {
     public var sampleRate: Int { (capture ?? playback)!.configuration?.sampleRate ?? 0 }
 
     /// In full duplex, how many frames of silence precede the first captured frame in the
-    /// playback output (one playback buffer); 0 otherwise.
+    /// playback output (one playback buffer); 0 otherwise, and 0 once the playback device is closed.
     /// Thread: any.
     public var duplexLatencyFrames: Int {
         guard capture != nil, let out = playback?.configuration else { return 0 }
