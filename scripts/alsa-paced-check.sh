@@ -59,9 +59,9 @@ do {
                                                   periodFrames: period, periodCount: 2))
     let sine = UnsafeMutablePointer<Sine>.allocate(capacity: 1)
     sine.initialize(to: Sine(phase: 0, step: 2 * .pi * 440 / Float(granted.sampleRate)))
-    let stream = try PCMStream(playback: device, render: renderSine, context: UnsafeMutableRawPointer(sine)) { error in
+    let stream = try PCMStream(playback: device, render: renderSine, context: UnsafeMutableRawPointer(sine), onStopped: { error in
         print("stopped by itself: \(error)")
-    }
+    })
     let started = Date()
     try stream.start()
     Thread.sleep(forTimeInterval: seconds)

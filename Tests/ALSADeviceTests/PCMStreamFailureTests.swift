@@ -43,10 +43,10 @@ final class PCMStreamFailureTests: XCTestCase {
         let output = try XCTUnwrap(device)
         try output.configure(PCMRequest(sampleRate: 48_000, channels: 2, format: .float32LE, periodFrames: 256, periodCount: 2))
         let report = StopReport()
-        let stream = try PCMStream(playback: output) { error in
+        let stream = try PCMStream(playback: output, onStopped: { error in
             report.threadID.withLock { $0 = pthread_self() }
             report.error.withLock { $0 = error }
-        }
+        })
         try stream.start()
         XCTAssertTrue(ALSATestEnvironment.wait { stream.framesProcessed >= 48_000 / 4 }, "no audio moved through JACK")
         XCTAssertTrue(stream.isRunning)
