@@ -19,8 +19,13 @@ let package = Package(
     products: [
         /// `import AudioToolbox` for ported code (C API) plus every provider, linked in.
         .library(name: "AudioToolbox", targets: ["AudioToolbox", "AUHost"]),
-        /// The shared library `make install` ships for C hosts (libauhost.so).
-        .library(name: "auhost", type: .dynamic, targets: ["AudioToolbox", "AUHost"]),
+        /// The shared library `make install` ships for C hosts (libauhost-capi.so, linked as -lauhost).
+        .library(name: "auhost-capi", type: .dynamic, targets: ["AudioToolbox", "AUHost"]),
+        /// The command-line tool.
+        .executable(name: "auhost", targets: ["auhost"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         // ---- The floor: the documented C API (headers) and system libraries.
@@ -35,10 +40,17 @@ let package = Package(
         .target(name: "AudioUnitBase", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
 
         // ---- The host core: registry, instances, the C API implementation, the Swift API.
-        .target(name: "AUHostCore", dependencies: ["AudioUnitBase"], swiftSettings: swiftSettings),
+        .target(name: "AUHostHooks"),
+        .target(name: "AUHostCore", dependencies: ["AudioUnitBase", "AUHostHooks"], swiftSettings: swiftSettings),
+
+        // ---- Providers.
+        .target(name: "BuiltInUnits", dependencies: ["AUHostCore"], swiftSettings: swiftSettings),
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
-        .target(name: "AUHost", dependencies: ["AUHostCore"], swiftSettings: swiftSettings),
+        .target(name: "AUHost", dependencies: ["AUHostCore", "BuiltInUnits"], swiftSettings: swiftSettings),
+        .executableTarget(name: "auhost", dependencies: [
+            "AUHost", "CSndFile", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: swiftSettings),
 
         // ---- ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
         .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"], swiftSettings: swiftSettings),

@@ -1,4 +1,5 @@
 import AUHostCore
+import BuiltInUnits
 
 /// Installs every provider this build links, in a fixed order (built-in units, SDK plug-ins, LV2).
 /// The registry calls it the first time it is used; the core finds it by name so that it never
@@ -11,4 +12,4 @@ public func installDefaultProviders() {
 }
 
 /// The providers of this build.
-func defaultProviders() -> [ComponentProvider] { [] }
+func defaultProviders() -> [ComponentProvider] { [BuiltInProvider()] }

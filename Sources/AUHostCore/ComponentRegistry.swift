@@ -1,4 +1,5 @@
 import AudioUnitBase
+import AUHostHooks
 import Foundation
 
 /// Every component of the process, from every provider, in a stable order: providers in the
@@ -77,15 +78,12 @@ public final class ComponentRegistry {
         known.insert(UnsafeRawPointer(c.handle))
     }
 
-    /// The composition layer (the AUHost module, linked into libauhost and every tool) exports
-    /// AUHostInstallDefaultProviders; the core finds it at run time so that it never imports a
-    /// provider (dependencies point down).
+    /// The composition layer (the AUHost module, linked into libauhost and every tool) defines
+    /// AUHostInstallDefaultProviders; the core reaches it through a weak reference so that it
+    /// never imports a provider (dependencies point down).
     private func installDefaultsIfNeeded() {
         guard !installedDefaults else { return }
         installedDefaults = true
-        typealias Install = @convention(c) () -> Void
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "AUHostInstallDefaultProviders") {
-            unsafeBitCast(symbol, to: Install.self)()
-        }
+        _ = AUHostCallInstallDefaultProviders()
     }
 }

@@ -1,4 +1,5 @@
 import AudioToolbox
+import Foundation
 
 /// A collection view of an AudioBufferList's variable-length mBuffers array, as Apple's Swift
 /// overlay provides it: `for buffer in UnsafeMutableAudioBufferListPointer(ioData) { … }`.
@@ -48,5 +49,25 @@ public struct UnsafeMutableAudioBufferListPointer: RandomAccessCollection, Mutab
     @inlinable @inline(__always)
     public func floatChannel(_ index: Int) -> UnsafeMutablePointer<Float>? {
         buffers[index].mData?.assumingMemoryBound(to: Float.self)
+    }
+}
+
+extension AudioBufferList {
+    /// Bytes an AudioBufferList with `maximumBuffers` buffers needs (Apple's overlay API).
+    ///
+    /// Thread: any.
+    public static func sizeInBytes(maximumBuffers: Int) -> Int {
+        MemoryLayout<AudioBufferList>.size + max(maximumBuffers - 1, 0) * MemoryLayout<AudioBuffer>.stride
+    }
+
+    /// Allocates a zeroed list with room for `maximumBuffers` buffers (Apple's overlay API);
+    /// free it with `free(list.unsafeMutablePointer)`.
+    ///
+    /// Thread: setup.
+    public static func allocate(maximumBuffers: Int) -> UnsafeMutableAudioBufferListPointer {
+        let raw = calloc(1, sizeInBytes(maximumBuffers: maximumBuffers))!
+        let list = UnsafeMutableAudioBufferListPointer(raw.assumingMemoryBound(to: AudioBufferList.self))
+        list.count = maximumBuffers
+        return list
     }
 }

@@ -10,7 +10,7 @@ final class SwiftHostListingTests: XCTestCase {
         registerTestUnits()
 
         // --- As one writes it on Apple's platforms.
-        var desc = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: 0,
+        var desc = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: 0x7467616E /* 'tgan' */,
                                              componentManufacturer: 0, componentFlags: 0, componentFlagsMask: 0)
         guard let component = AudioComponentFindNext(nil, &desc) else { return XCTFail("no effect found") }
         var unitOrNil: AudioUnit?
@@ -40,16 +40,15 @@ final class SwiftHostListingTests: XCTestCase {
 
         let left = UnsafeMutablePointer<Float>.allocate(capacity: 512), right = UnsafeMutablePointer<Float>.allocate(capacity: 512)
         defer { left.deallocate(); right.deallocate() }
-        let bufferList = AudioBufferStorage.allocateList(bufferCount: 2)
-        defer { AudioBufferStorage.deallocateList(bufferList) }
+        let bufferList = AudioBufferList.allocate(maximumBuffers: 2)
+        defer { free(bufferList.unsafeMutablePointer) }
         var timeStamp = AudioTimeStamp()
         timeStamp.mFlags = kAudioTimeStampSampleTimeValid
         for slice in 0..<3 {
-            let buffers = UnsafeMutableAudioBufferListPointer(bufferList)
-            buffers[0] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 512 * 4, mData: left)
-            buffers[1] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 512 * 4, mData: right)
+            bufferList[0] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 512 * 4, mData: left)
+            bufferList[1] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 512 * 4, mData: right)
             var flags: AudioUnitRenderActionFlags = 0
-            XCTAssertEqual(AudioUnitRender(unit, &flags, &timeStamp, 0, 512, bufferList), noErr)
+            XCTAssertEqual(AudioUnitRender(unit, &flags, &timeStamp, 0, 512, bufferList.unsafeMutablePointer), noErr)
             for i in 0..<512 {
                 let n = Float(slice * 512 + i)
                 XCTAssertEqual(left[i], 0.5 * n)

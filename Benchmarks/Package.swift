@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+// AUHost benchmarks (ordo-one/benchmark): `make bench` or `swift package benchmark` here.
+// Allocation counts come from the MallocInterposer trait; a render cycle's goal is 0.
+import PackageDescription
+
+/// The root package's identity is its folder's name (a CI clone may use any name).
+let root = Context.packageDirectory.split(separator: "/").dropLast().last.map { String($0).lowercased() } ?? "auhost"
+
+let package = Package(
+    name: "AUHostBenchmarks",
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "RenderCycle",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AudioToolbox", package: root),
+            ],
+            path: "Benchmarks/RenderCycle",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,55 @@
+# AUHost — `make demo` runs the demo, `make test` runs every test. Both install the Debian
+# packages the project needs first (scripts/debian-packages.txt; sudo when not root).
+SWIFT ?= swift
+PREFIX ?= /usr/local
+CONFIG ?= release
+VERSION := 0.1.0
+SWIFT_LIB := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))/../lib/swift/linux)
+BUILD_DIR := .build/$(CONFIG)
+C_CHECK_DIR := .build/c-host-check
+
+.PHONY: all deps build demo test test-swift check-c install bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+demo: deps
+	$(SWIFT) run auhost demo
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+	$(MAKE) check-c
+
+## install: headers, libauhost.so and auhost.pc under PREFIX (C hosts: cc prog.c $$(pkg-config --cflags --libs auhost)).
+install: deps
+	$(SWIFT) build -c $(CONFIG) --product auhost-capi
+	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include/AudioToolbox
+	install -m 644 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/libauhost-capi.so $(PREFIX)/lib/
+	ln -sf libauhost-capi.so $(PREFIX)/lib/libauhost.so
+	install -m 644 Sources/AudioToolbox/include/AudioToolbox/*.h $(PREFIX)/include/AudioToolbox/
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@SWIFT_LIB@|$(SWIFT_LIB)|' -e 's|@VERSION@|$(VERSION)|' \
+		scripts/auhost.pc.in > $(PREFIX)/lib/pkgconfig/auhost.pc
+
+## check-c: install into a scratch prefix, build the C host listing with pkg-config (gcc and clang), run it.
+check-c:
+	rm -rf $(C_CHECK_DIR)
+	$(MAKE) --no-print-directory install PREFIX=$(C_CHECK_DIR) CONFIG=debug
+	@set -e; for cc in gcc clang; do \
+		command -v $$cc >/dev/null || continue; \
+		$$cc -std=c17 -Wall -Werror Tests/CHost/host.c Tests/CHost/gain_unit.c -o $(C_CHECK_DIR)/host-$$cc \
+			$$(PKG_CONFIG_PATH=$(C_CHECK_DIR)/lib/pkgconfig pkg-config --cflags --libs auhost); \
+		echo "C host built with $$cc:"; $(C_CHECK_DIR)/host-$$cc; \
+	done
+
+bench: deps
+	cd Benchmarks && $(SWIFT) package benchmark
+
+clean:
+	$(SWIFT) package clean
+	rm -rf $(C_CHECK_DIR)

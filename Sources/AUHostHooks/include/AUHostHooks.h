@@ -1,0 +1,9 @@
+/* Late binding from the host core to the composition layer above it, without importing it. */
+#ifndef AUHOST_HOOKS_H
+#define AUHOST_HOOKS_H
+
+/* Calls AUHostInstallDefaultProviders (defined by the AUHost module) when this program or library
+   links it; does nothing otherwise. Returns whether it was linked. Thread class: setup. */
+int AUHostCallInstallDefaultProviders(void);
+
+#endif

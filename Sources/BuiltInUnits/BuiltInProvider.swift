@@ -1,0 +1,24 @@
+import AUHostCore
+
+/// AUHost's own units, under its manufacturer code, each also answering to the documented
+/// identity (Apple's manufacturer) so that ported code finds it unchanged.
+public final class BuiltInProvider: ComponentProvider {
+    public let name = "built-in"
+
+    public init() {}
+
+    /// Thread: setup.
+    public func components() -> [Component] {
+        [
+            unit(GenericOutput.identity, "Generic Output") { GenericOutput($0) },
+        ]
+    }
+
+    private func unit(_ identity: AudioComponentDescription, _ name: String,
+                      make: @escaping (AudioComponentDescription) -> AUBase) -> Component {
+        var apple = identity
+        apple.componentManufacturer = kAudioUnitManufacturer_Apple
+        return Component(description: identity, aliases: [apple], name: "AUHost: \(name)", version: 0x0001_0000,
+                         origin: "built-in", unit: make)
+    }
+}

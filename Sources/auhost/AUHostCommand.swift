@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `auhost`: list, inspect and run Audio Units on Linux.
+@main
+struct AUHostCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "auhost",
+        abstract: "List, inspect and run Audio Units (built-in, SDK plug-ins, LV2) on Linux.",
+        subcommands: [ListCommand.self, DemoCommand.self])
+}
