@@ -82,7 +82,13 @@ public enum LV2Sweep {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, childPath, &actions, nil, &argv, environ)
+        // The child's crash is the expected outcome here: no Swift backtrace on its stderr.
+        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+        var entry = environ
+        while let variable = entry.pointee { environment.append(strdup(variable)); entry += 1 }
+        environment.append(nil)
+        defer { environment.forEach { free($0) } }
+        let status = posix_spawn(&pid, childPath, &actions, nil, &argv, &environment)
         close(fds[1])
         guard status == 0 else {
             close(fds[0])

@@ -1,0 +1,46 @@
+/* Deliberately broken LV2 plug-ins for LV2HostTests: each misbehaves in one way a host must survive.
+   Built by scripts/build-lv2-fixtures.sh into auhost-broken.lv2/broken.so. */
+#include <lv2/core/lv2.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+
+typedef struct { float *in; float *out; } Plugin;
+
+static LV2_Handle instantiate(const LV2_Descriptor *d, double rate, const char *path, const LV2_Feature *const *f) {
+    (void)d; (void)rate; (void)path; (void)f;
+    return calloc(1, sizeof(Plugin));
+}
+static LV2_Handle instantiate_crash(const LV2_Descriptor *d, double rate, const char *path, const LV2_Feature *const *f) {
+    (void)d; (void)rate; (void)path; (void)f;
+    raise(SIGSEGV);  /* a null dereference the optimiser cannot remove */
+    return NULL;
+}
+static void connect(LV2_Handle h, uint32_t port, void *data) {
+    Plugin *p = h;
+    if (port == 0) p->in = data; else if (port == 1) p->out = data;
+}
+static void run_nan(LV2_Handle h, uint32_t n) {
+    Plugin *p = h;
+    for (uint32_t i = 0; i < n; ++i) p->out[i] = (i == n / 2) ? NAN : p->in[i];
+}
+static void run_copy(LV2_Handle h, uint32_t n) {
+    Plugin *p = h;
+    for (uint32_t i = 0; i < n; ++i) p->out[i] = p->in[i];
+}
+static void run_crash(LV2_Handle h, uint32_t n) { (void)h; (void)n; raise(SIGSEGV); }
+static void cleanup(LV2_Handle h) { free(h); }
+
+#define PREFIX "urn:auhost:fixture:"
+static const LV2_Descriptor descriptors[] = {
+    {PREFIX "nan", instantiate, connect, NULL, run_nan, NULL, cleanup, NULL},
+    {PREFIX "crash-instantiate", instantiate_crash, connect, NULL, run_copy, NULL, cleanup, NULL},
+    {PREFIX "crash-run", instantiate, connect, NULL, run_crash, NULL, cleanup, NULL},
+    {PREFIX "needs-feature", instantiate, connect, NULL, run_copy, NULL, cleanup, NULL},
+    {PREFIX "port-gap", instantiate, connect, NULL, run_copy, NULL, cleanup, NULL},
+    /* "urn:auhost:fixture:no-descriptor" is declared in the Turtle data but deliberately absent here. */
+};
+
+LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {
+    return index < sizeof descriptors / sizeof descriptors[0] ? &descriptors[index] : NULL;
+}
