@@ -148,3 +148,19 @@ func _AudioUnitProcessMultiple(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer
     // No AUHost unit implements ProcessMultiple (a v3-era call); say so as documented.
     return badComponentSelector
 }
+
+// MARK: Music devices
+
+@_cdecl("MusicDeviceMIDIEvent")
+func _MusicDeviceMIDIEvent(_ unit: MusicDeviceComponent?, _ status: UInt32, _ data1: UInt32, _ data2: UInt32, _ offset: UInt32) -> OSStatus {
+    guard let unit else { return kAudio_ParamError }
+    return renderInstance(unit) { i in
+        guard i.unit?.acceptsMIDI ?? true, let midi = i.midiEvent else { return badComponentSelector }
+        return midi(i.me, status, data1, data2, offset)
+    }
+}
+
+@_cdecl("MusicDeviceSysEx")
+func _MusicDeviceSysEx(_ unit: MusicDeviceComponent?, _ data: UnsafePointer<UInt8>?, _ length: UInt32) -> OSStatus {
+    dispatch(unit, kMusicDeviceSysExSelect, MusicDeviceSysExProc.self) { $0($1, data, length) }
+}

@@ -15,6 +15,7 @@ public final class ComponentInstance {
     let setParameter: AudioUnitSetParameterProc?
     let scheduleParameters: AudioUnitScheduleParametersProc?
     let process: AudioUnitProcessProc?
+    let midiEvent: MusicDeviceMIDIEventProc?
 
     private static let liveLock = NSLock()
     nonisolated(unsafe) private static var live: Set<UnsafeRawPointer> = []
@@ -35,6 +36,7 @@ public final class ComponentInstance {
         setParameter = look(kAudioUnitSetParameterSelect, AudioUnitSetParameterProc.self)
         scheduleParameters = look(kAudioUnitScheduleParametersSelect, AudioUnitScheduleParametersProc.self)
         process = look(kAudioUnitProcessSelect, AudioUnitProcessProc.self)
+        midiEvent = look(kMusicDeviceMIDIEventSelect, MusicDeviceMIDIEventProc.self)
     }
 
     /// Looks up a method by selector.

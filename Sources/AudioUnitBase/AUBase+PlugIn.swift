@@ -162,6 +162,17 @@ private let processThunk: AudioUnitProcessProc = { me, flags, timeStamp, frames,
     withUnit(me, { $0.process(flags, timeStamp, frames, ioData) }, orElse: badComponentInstance)
 }
 
+private let midiEventThunk: MusicDeviceMIDIEventProc = { me, status, data1, data2, offset in
+    withUnit(me, { $0.midiEvent(status: status, data1: data1, data2: data2, offset: offset) }, orElse: badComponentInstance)
+}
+
+private let sysExThunk: MusicDeviceSysExProc = { me, data, length in
+    withUnit(me, { unit in
+        guard let data else { return kAudio_ParamError }
+        return unit.sysEx(UnsafeBufferPointer(start: data, count: Int(length)))
+    }, orElse: badComponentInstance)
+}
+
 private let resetThunk: AudioUnitResetProc = { me, _, _ in setup(me) { $0.reset() } }
 private let startThunk: AudioOutputUnitStartProc = { me in setup(me) { try $0.startIO() } }
 private let stopThunk: AudioOutputUnitStopProc = { me in setup(me) { try $0.stopIO() } }
@@ -190,6 +201,8 @@ private let plugInLookup: @convention(c) (Int16) -> AudioComponentMethod? = { se
     case kAudioUnitProcessSelect: return method(processThunk)
     case kAudioOutputUnitStartSelect: return method(startThunk)
     case kAudioOutputUnitStopSelect: return method(stopThunk)
+    case kMusicDeviceMIDIEventSelect: return method(midiEventThunk)
+    case kMusicDeviceSysExSelect: return method(sysExThunk)
     default: return nil
     }
 }
@@ -203,6 +216,7 @@ extension AUBase {
         switch selector {
         case kAudioUnitProcessSelect: return supportsProcess
         case kAudioOutputUnitStartSelect, kAudioOutputUnitStopSelect: return isOutputUnit
+        case kMusicDeviceMIDIEventSelect, kMusicDeviceSysExSelect: return acceptsMIDI
         default: return plugInLookup(selector) != nil
         }
     }

@@ -185,6 +185,23 @@ open class AUBase {
         kAudio_UnimplementedError
     }
 
+    /// Whether the unit takes MIDI (MusicDeviceMIDIEvent): instruments and MIDI-driven effects.
+    open var acceptsMIDI: Bool {
+        componentDescription.componentType == kAudioUnitType_MusicDevice
+            || componentDescription.componentType == kAudioUnitType_MusicEffect
+    }
+    /// MusicDeviceMIDIEvent: a channel message for the next render call at `offset` frames.
+    /// Queue it without allocating or locking (it may come from the render thread).
+    ///
+    /// Thread: render (or setup, landing in the next render).
+    open func midiEvent(status: UInt32, data1: UInt32, data2: UInt32, offset: UInt32) -> OSStatus {
+        kAudio_UnimplementedError
+    }
+    /// MusicDeviceSysEx.
+    ///
+    /// Thread: render (or setup).
+    open func sysEx(_ data: UnsafeBufferPointer<UInt8>) -> OSStatus { kAudio_UnimplementedError }
+
     // MARK: Lifecycle
 
     /// Whether AudioUnitInitialize succeeded and Uninitialize has not been called since.
