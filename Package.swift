@@ -43,11 +43,15 @@ let package = Package(
         .target(name: "AUHostHooks"),
         .target(name: "AUHostCore", dependencies: ["AudioUnitBase", "AUHostHooks"], swiftSettings: swiftSettings),
 
+        // ---- Processing graphs (AUGraph).
+        .target(name: "AUHostAtomics"),
+        .target(name: "ProcessingGraph", dependencies: ["AUHostCore", "AUHostAtomics"], swiftSettings: swiftSettings),
+
         // ---- Providers.
         .target(name: "BuiltInUnits", dependencies: ["AUHostCore"], swiftSettings: swiftSettings),
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
-        .target(name: "AUHost", dependencies: ["AUHostCore", "BuiltInUnits"], swiftSettings: swiftSettings),
+        .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits"], swiftSettings: swiftSettings),
         .executableTarget(name: "auhost", dependencies: [
             "AUHost", "CSndFile", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
@@ -75,6 +79,7 @@ let package = Package(
         .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LV2HostTests", dependencies: ["LV2Host", "lv2-sweep-child"], exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "ProcessingGraphTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
                     swiftSettings: swiftSettings),
     ],

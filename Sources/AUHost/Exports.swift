@@ -1,1 +1,2 @@
 @_exported import AUHostCore
+@_exported import ProcessingGraph

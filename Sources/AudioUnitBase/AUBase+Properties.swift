@@ -74,7 +74,7 @@ extension AUBase {
         case kAudioUnitProperty_MaximumFramesPerSlice: return try sized(UInt32.self, global, writable: true)
         case kAudioUnitProperty_Latency: return try sized(Float64.self, global, writable: false)
         case kAudioUnitProperty_TailTime: return try sized(Float64.self, global, writable: false)
-        case kAudioUnitProperty_CPULoad: return try sized(Float64.self, global, writable: false)
+        case kAudioUnitProperty_CPULoad: return try sized(Float64.self, global, writable: true)
         case kAudioUnitProperty_LastRenderError: return try sized(OSStatus.self, global, writable: false)
         case kAudioUnitProperty_PresentPreset: return try sized(AUPreset.self, global, writable: true)
         case kAudioUnitProperty_ContextName: return try sized(UnsafeRawPointer.self, global, writable: true)
@@ -210,10 +210,14 @@ extension AUBase {
         case kAudioUnitProperty_ContextName:
             contextName = String(cfString: data.flatMap { $0.loadUnaligned(as: Unmanaged<CFString>?.self)?.takeUnretainedValue() })
         case kAudioUnitProperty_RenderQuality: renderQuality = min(try value(UInt32.self), kRenderQuality_Max)
+        case kAudioUnitProperty_CPULoad:
+            let load = try value(Float64.self)
+            guard load >= 0, load <= 1 else { throw AudioError(kAudioUnitErr_InvalidPropertyValue, "CPULoad \(load) is outside 0…1.") }
+            state.pointee.cpuLoad = load
         case kAudioUnitProperty_BypassEffect: state.pointee.bypass = try value(UInt32.self) != 0
         case kAudioUnitProperty_InPlaceProcessing: inPlaceRequested = try value(UInt32.self) != 0
         case kAudioUnitProperty_ParameterList, kAudioUnitProperty_ParameterInfo, kAudioUnitProperty_Latency,
-             kAudioUnitProperty_TailTime, kAudioUnitProperty_CPULoad, kAudioUnitProperty_LastRenderError,
+             kAudioUnitProperty_TailTime, kAudioUnitProperty_LastRenderError,
              kAudioUnitProperty_FactoryPresets, kAudioUnitProperty_SupportedNumChannels, kAudioUnitProperty_ParameterValueStrings:
             throw AudioError(kAudioUnitErr_PropertyNotWritable, "Property \(propertyName(id)) is read-only.")
         default:

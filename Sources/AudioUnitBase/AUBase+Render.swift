@@ -79,7 +79,7 @@ public struct RenderState {
     public var events: UnsafeMutablePointer<PendingParameterEvent>
     public var eventCount: Int = 0
     public var lastRenderError: OSStatus = noErr
-    /// Render time over the buffer's duration, last cycle.
+    /// kAudioUnitProperty_CPULoad: the share of a CPU the host allows the unit (a hint, 0…1).
     public var cpuLoad: Double = 0
 
     /// Thread: setup.
@@ -230,7 +230,7 @@ public struct RenderState {
 }
 
 /// The mBuffers array of a list.
-@inline(__always)
+@inlinable @inline(__always)
 public func audioBuffers(_ list: UnsafeMutablePointer<AudioBufferList>) -> UnsafeMutablePointer<AudioBuffer> {
     UnsafeMutableRawPointer(list)
         .advanced(by: (MemoryLayout<UInt32>.size + MemoryLayout<AudioBuffer>.alignment - 1) & ~(MemoryLayout<AudioBuffer>.alignment - 1))
@@ -238,7 +238,7 @@ public func audioBuffers(_ list: UnsafeMutablePointer<AudioBufferList>) -> Unsaf
 }
 
 /// A monotonic clock in seconds (vDSO clock_gettime: no syscall, no lock).
-@inline(__always)
+@inlinable @inline(__always)
 public func monotonicSeconds() -> Double {
     var ts = timespec()
     _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &ts) }
@@ -268,15 +268,12 @@ extension AUBase {
         guard status == noErr else { return status }
 
         s.pointee.notify(kAudioUnitRenderAction_PreRender, flags, timeStamp, bus, frames, ioData)
-        let started = monotonicSeconds()
         // The one virtual call (the unit's kernel is checked on its own), through an unmanaged
         // reference so that no reference counting happens: the host holds the unit while it renders.
         let unit = Unmanaged.passUnretained(self)
         status = _unsafePerformance {
             unit._withUnsafeGuaranteedRef { $0.renderBus(bus, flags: flags, timeStamp: timeStamp, frames: frames, output: ioData) }
         }
-        let elapsed = monotonicSeconds() - started
-        s.pointee.cpuLoad = frames == 0 ? 0 : elapsed * s.pointee.sampleRate / Double(frames)
 
         var postFlags = kAudioUnitRenderAction_PostRender
         if status != noErr {

@@ -54,3 +54,82 @@ public let rampCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
     counter.pointee += Int(frames)
     return noErr
 }
+
+/// Sums N inputs into one output (a stand-in mixer for graph tests). An input with no source
+/// counts as silence. Identity 'aumx' 'tsum' 'AUHt'.
+public final class TestSumUnit: AUBase {
+    public static let description = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: FourCC.code("tsum")!,
+                                                              manufacturer: FourCC.code("AUHt")!)
+    public init(_ description: AudioComponentDescription = TestSumUnit.description) {
+        super.init(description: description, inputs: 2, outputs: 1)
+    }
+
+    public override var canChangeElementCount: (input: Bool, output: Bool) { (true, false) }
+
+    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        let out = UnsafeMutableAudioBufferListPointer(output)
+        for c in 0..<out.count { out.floatChannel(c)!.initialize(repeating: 0, count: Int(frames)) }
+        for input in 0..<inputFormats.count {
+            let status = pullInput(input, flags, timeStamp, frames)
+            if status == kAudioUnitErr_NoConnection { continue }
+            guard status == noErr, let list = inputList(input) else { return status }
+            let ins = UnsafeMutableAudioBufferListPointer(list)
+            for c in 0..<min(ins.count, out.count) {
+                guard let i = ins.floatChannel(c), let o = out.floatChannel(c) else { continue }
+                for f in 0..<Int(frames) { o[f] += i[f] }
+            }
+        }
+        return noErr
+    }
+}
+
+/// Delays its input by a fixed number of frames and reports that as its Latency, like a
+/// look-ahead limiter. Identity 'aufx' 'tlat' 'AUHt'; 240 frames by default.
+public final class TestLatencyUnit: AUEffectBase {
+    public static let description = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("tlat")!,
+                                                              manufacturer: FourCC.code("AUHt")!)
+    public static var frames = 240
+    private var ring: UnsafeMutablePointer<Float>?
+    private var position = 0
+    private let delay = TestLatencyUnit.frames
+
+    public init(_ description: AudioComponentDescription = TestLatencyUnit.description) {
+        super.init(description: description)
+    }
+
+    public override var latency: Double { Double(delay) / sampleRate }
+
+    public override func allocateRenderResources() throws {
+        ring = .allocate(capacity: delay * 8)
+        ring!.initialize(repeating: 0, count: delay * 8)
+    }
+
+    public override func deallocateRenderResources() { ring?.deallocate(); ring = nil }
+
+    public override func process(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+                                 offset: Int, frames: Int) {
+        let ins = UnsafeMutableAudioBufferListPointer(input), outs = UnsafeMutableAudioBufferListPointer(output)
+        guard let ring else { return }
+        for f in 0..<frames {
+            let slot = (position + f) % delay
+            for c in 0..<min(ins.count, 8) {
+                let cell = ring + c * delay + slot
+                let delayed = cell.pointee
+                cell.pointee = ins.floatChannel(c)![offset + f]
+                outs.floatChannel(c)![offset + f] = delayed
+            }
+        }
+        position = (position + frames) % delay
+    }
+}
+
+/// Registers the graph test units (idempotent).
+///
+/// Thread: setup.
+public func registerGraphTestUnits() {
+    registerTestUnits()
+    ComponentRegistry.shared.register(Component(description: TestSumUnit.description, name: "AUHost Tests: Sum", version: 1) { TestSumUnit($0) })
+    ComponentRegistry.shared.register(Component(description: TestLatencyUnit.description, name: "AUHost Tests: Latency", version: 1) { TestLatencyUnit($0) })
+}

@@ -1,0 +1,106 @@
+/*
+ * AUGraph.h — audio processing graphs: nodes (units), connections between their buses, input
+ * callbacks, and one I/O (output) unit at the head through which the graph starts, stops and is
+ * rendered. Changes made to an initialized graph take effect at AUGraphUpdate, which compiles a
+ * new render schedule off the render thread and swaps it in without blocking the render thread.
+ */
+#ifndef AUHOST_AUGRAPH_H
+#define AUHOST_AUGRAPH_H
+
+#include <AudioToolbox/AudioUnitProperties.h>
+
+AUHOST_EXTERN_C_BEGIN
+
+typedef struct OpaqueAUGraph *AUGraph;
+typedef SInt32 AUNode;
+
+AU_ENUM(OSStatus) {
+    kAUGraphErr_NodeNotFound = -10860,
+    kAUGraphErr_InvalidConnection = -10861,
+    kAUGraphErr_OutputNodeErr = -10862,
+    kAUGraphErr_CannotDoInCurrentContext = -10863,
+    kAUGraphErr_InvalidAudioUnit = -10864
+};
+
+typedef struct AUNodeRenderCallback {
+    AUNode destNode;
+    AudioUnitElement destInputNumber;
+    AURenderCallbackStruct cback;
+} AUNodeRenderCallback;
+
+typedef struct AUNodeConnection {
+    AUNode sourceNode;
+    UInt32 sourceOutputNumber;
+    AUNode destNode;
+    UInt32 destInputNumber;
+} AUNodeConnection;
+
+AU_ENUM(UInt32) {
+    kAUNodeInteraction_Connection = 1,
+    kAUNodeInteraction_InputCallback = 2
+};
+
+typedef struct AUNodeInteraction {
+    UInt32 nodeInteractionType;
+    union {
+        AUNodeConnection connection;
+        AUNodeRenderCallback inputCallback;
+    } nodeInteraction;
+} AUNodeInteraction;
+
+/* All [setup] unless noted. Errors carry the documented codes; AUHostCopyLastErrorMessage gives
+   the sentence (which nodes, which formats). */
+OSStatus NewAUGraph(AUGraph *outGraph);
+/* Stops, uninitializes and closes the graph, then frees it and its units. */
+OSStatus DisposeAUGraph(AUGraph inGraph);
+/* A second I/O (output) unit is refused with kAUGraphErr_OutputNodeErr. */
+OSStatus AUGraphAddNode(AUGraph inGraph, const AudioComponentDescription *inDescription, AUNode *outNode);
+OSStatus AUGraphRemoveNode(AUGraph inGraph, AUNode inNode);
+OSStatus AUGraphGetNodeCount(AUGraph inGraph, UInt32 *outNumberOfNodes);
+OSStatus AUGraphGetIndNode(AUGraph inGraph, UInt32 inIndex, AUNode *outNode);
+/* Either out-pointer may be NULL; the unit is NULL until the graph is open. */
+OSStatus AUGraphNodeInfo(AUGraph inGraph, AUNode inNode, AudioComponentDescription *outDescription, AudioUnit *outAudioUnit);
+/* Instantiates every node's unit (does not initialize them). */
+OSStatus AUGraphOpen(AUGraph inGraph);
+OSStatus AUGraphClose(AUGraph inGraph);
+OSStatus AUGraphIsOpen(AUGraph inGraph, Boolean *outIsOpen);
+/* One output bus may feed several inputs (it renders once per cycle). A connection that would
+   close a cycle, or a second source into one input bus, is refused with kAUGraphErr_InvalidConnection. */
+OSStatus AUGraphConnectNodeInput(AUGraph inGraph, AUNode inSourceNode, UInt32 inSourceOutputNumber,
+                                 AUNode inDestNode, UInt32 inDestInputNumber);
+OSStatus AUGraphSetNodeInputCallback(AUGraph inGraph, AUNode inDestNode, UInt32 inDestInputNumber,
+                                     const AURenderCallbackStruct *inInputCallback);
+OSStatus AUGraphDisconnectNodeInput(AUGraph inGraph, AUNode inDestNode, UInt32 inDestInputNumber);
+OSStatus AUGraphClearConnections(AUGraph inGraph);
+OSStatus AUGraphGetNumberOfInteractions(AUGraph inGraph, UInt32 *outNumInteractions);
+OSStatus AUGraphGetInteractionInfo(AUGraph inGraph, UInt32 inInteractionIndex, AUNodeInteraction *outInteraction);
+OSStatus AUGraphCountNodeInteractions(AUGraph inGraph, AUNode inNode, UInt32 *outNumInteractions);
+OSStatus AUGraphGetNodeInteractions(AUGraph inGraph, AUNode inNode, UInt32 *ioNumInteractions, AUNodeInteraction *outInteractions);
+/* Applies changes made since the last update. NULL outIsUpdated: returns once the render thread
+   uses the new schedule. Non-NULL: returns at once; *outIsUpdated says whether it is in use. */
+OSStatus AUGraphUpdate(AUGraph inGraph, Boolean *outIsUpdated);
+/* Propagates stream formats along connections, initializes every unit, compiles the schedule. */
+OSStatus AUGraphInitialize(AUGraph inGraph);
+OSStatus AUGraphUninitialize(AUGraph inGraph);
+OSStatus AUGraphIsInitialized(AUGraph inGraph, Boolean *outIsInitialized);
+/* Start and stop act through the head (the output unit). */
+OSStatus AUGraphStart(AUGraph inGraph);
+OSStatus AUGraphStop(AUGraph inGraph);
+OSStatus AUGraphIsRunning(AUGraph inGraph, Boolean *outIsRunning);
+/* [any thread] Render time over buffer duration: last cycle, and the maximum since the last call. */
+OSStatus AUGraphGetCPULoad(AUGraph inGraph, Float32 *outAverageCPULoad);
+OSStatus AUGraphGetMaxCPULoad(AUGraph inGraph, Float32 *outMaxLoad);
+/* Notifications around each render of the head. */
+OSStatus AUGraphAddRenderNotify(AUGraph inGraph, AURenderCallback inCallback, void *inRefCon);
+OSStatus AUGraphRemoveRenderNotify(AUGraph inGraph, AURenderCallback inCallback, void *inRefCon);
+
+/* AUHost extensions. Latency compensation (on by default): where parallel paths with different
+   reported latency (kAudioUnitProperty_Latency) meet, the shorter ones are delayed to arrive
+   aligned. Takes effect at the next AUGraphInitialize or AUGraphUpdate. */
+OSStatus AUGraphSetLatencyCompensation(AUGraph inGraph, Boolean inEnabled);
+/* [any thread] The graph's total latency at the head's input, in seconds, for the schedule in use. */
+OSStatus AUGraphGetLatency(AUGraph inGraph, Float64 *outSeconds);
+
+AUHOST_EXTERN_C_END
+
+#endif

@@ -1,0 +1,228 @@
+import AUHostCore
+
+// Joining nodes (formats propagated along connections, units initialized, managed inputs fed by the
+// trampoline) and compiling the render schedule, latency compensation included.
+
+extension AudioGraph {
+    /// Node ids ordered so that every source comes before its destinations.
+    func topologicalOrder() -> [AUNode] {
+        var incoming: [AUNode: Int] = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, 0) })
+        for c in connections { incoming[c.destNode, default: 0] += 1 }
+        var ready = nodes.map(\.id).filter { incoming[$0] == 0 }
+        var order: [AUNode] = []
+        while !ready.isEmpty {
+            let n = ready.removeFirst()
+            order.append(n)
+            for c in connections where c.sourceNode == n {
+                incoming[c.destNode]! -= 1
+                if incoming[c.destNode] == 0 { ready.append(c.destNode) }
+            }
+        }
+        return order
+    }
+
+    var connections: [AUNodeConnection] {
+        interactions.filter { $0.nodeInteractionType == kAUNodeInteraction_Connection }.map(\.nodeInteraction.connection)
+    }
+
+    /// Brings every node into the running graph: slice size, formats along connections, then
+    /// AudioUnitInitialize; finally the trampoline on every managed input bus.
+    func joinNodes() throws {
+        let maxFrames = head?.unit.map { (try? property($0, kAudioUnitProperty_MaximumFramesPerSlice, as: UInt32.self)) ?? 1156 } ?? 1156
+        let managed = Set(interactions.map(\.destination))
+        for id in topologicalOrder() {
+            let i = try nodeIndex(id)
+            guard let unit = nodes[i].unit, !nodes[i].joined else { continue }
+            if !isUnitInitialized(unit) {
+                if let own = try? property(unit, kAudioUnitProperty_MaximumFramesPerSlice, as: UInt32.self), own < maxFrames {
+                    var frames = maxFrames
+                    AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4)
+                }
+                // The graph hands sources' buffers to inputs without copying, and renders out of place.
+                var no: UInt32 = 0
+                for key in managed where key.node == id {
+                    AudioUnitSetProperty(unit, kAudioUnitProperty_ShouldAllocateBuffer, kAudioUnitScope_Input, key.bus, &no, 4)
+                }
+                AudioUnitSetProperty(unit, kAudioUnitProperty_InPlaceProcessing, kAudioUnitScope_Global, 0, &no, 4)
+                try propagateFormats(into: id)
+                try AudioError.check(AudioUnitInitialize(unit),
+                                     "\(describe(id)) failed to initialize: \(LastErrorMessage.current ?? "no reason given").")
+            } else {
+                try checkFormats(into: id)
+            }
+            nodes[i].joined = true
+        }
+        for id in nodes.map(\.id) where nodes.first(where: { $0.id == id })?.joined == true {
+            try checkFormats(into: id)
+        }
+        for key in managed where !attached.contains(key) { try attach(key) }
+    }
+
+    /// Sets each input's format to its source's output format (the destination is uninitialized).
+    private func propagateFormats(into id: AUNode) throws {
+        let dst = try node(id)
+        for c in connections where c.destNode == id {
+            guard let srcUnit = try node(c.sourceNode).unit, let dstUnit = dst.unit else { continue }
+            var format = try property(srcUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output,
+                                      element: c.sourceOutputNumber, as: AudioStreamBasicDescription.self)
+            let current = try property(dstUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Input,
+                                       element: c.destInputNumber, as: AudioStreamBasicDescription.self)
+            guard current != format else { continue }
+            let status = AudioUnitSetProperty(dstUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, c.destInputNumber,
+                                              &format, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+            if status != noErr { throw formatMismatch(c, format, current, status) }
+        }
+    }
+
+    /// With both ends initialized, formats must already agree.
+    private func checkFormats(into id: AUNode) throws {
+        let dst = try node(id)
+        for c in connections where c.destNode == id {
+            guard let srcUnit = try node(c.sourceNode).unit, let dstUnit = dst.unit else { continue }
+            let format = try property(srcUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output,
+                                      element: c.sourceOutputNumber, as: AudioStreamBasicDescription.self)
+            let current = try property(dstUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Input,
+                                       element: c.destInputNumber, as: AudioStreamBasicDescription.self)
+            if current != format { throw formatMismatch(c, format, current, kAudioUnitErr_FormatNotSupported) }
+        }
+    }
+
+    private func formatMismatch(_ c: AUNodeConnection, _ source: AudioStreamBasicDescription,
+                                _ destination: AudioStreamBasicDescription, _ status: OSStatus) -> AudioError {
+        AudioError(status == noErr ? kAudioUnitErr_FormatNotSupported : status,
+                   "Formats do not match on the connection \(describe(c.sourceNode)) output \(c.sourceOutputNumber) → \(describe(c.destNode)) input \(c.destInputNumber): the source produces \(source), the destination takes \(destination). Put a format converter (kAudioUnitType_FormatConverter) between them or set matching formats.")
+    }
+
+    /// Feeds a managed input bus from the graph's trampoline.
+    private func attach(_ key: BusKey) throws {
+        guard let unit = try node(key.node).unit else { return }
+        let port = ports[key] ?? {
+            let p = UnsafeMutablePointer<InputPort>.allocate(capacity: 1)
+            p.initialize(to: InputPort(graph: render, id: allPorts.count))
+            allPorts.append(p)
+            ports[key] = p
+            return p
+        }()
+        var callback = AURenderCallbackStruct(inputProc: graphInputTrampoline, inputProcRefCon: UnsafeMutableRawPointer(port))
+        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, key.bus,
+                                                  &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)),
+                             "\(describe(key.node)) input \(key.bus) cannot take a render callback: \(LastErrorMessage.current ?? "").")
+        attached.insert(key)
+    }
+
+    // MARK: The schedule
+
+    /// Compiles the wiring of the joined nodes into a schedule for the render thread.
+    func compileSchedule() throws -> UnsafeMutablePointer<Schedule> {
+        let joined = nodes.filter { $0.joined && $0.unit != nil }
+        let index = Dictionary(uniqueKeysWithValues: joined.enumerated().map { ($1.id, $0) })
+        let scheduled = UnsafeMutablePointer<ScheduledNode>.allocate(capacity: max(joined.count, 1))
+        for (i, n) in joined.enumerated() {
+            let unit = n.unit!
+            let count = Int((try? property(unit, kAudioUnitProperty_ElementCount, scope: kAudioUnitScope_Output, as: UInt32.self)) ?? 0)
+            let outputs = UnsafeMutablePointer<ScheduledOutput>.allocate(capacity: max(count, 1))
+            for bus in 0..<count {
+                let format = (try? property(unit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output,
+                                            element: UInt32(bus), as: AudioStreamBasicDescription.self)) ?? .canonical(sampleRate: 44_100, channels: 2)
+                let buffers = Int(format.bufferCount)
+                (outputs + bus).initialize(to: ScheduledOutput(list: AudioBufferStorage.allocateList(bufferCount: buffers), bufferCount: buffers))
+            }
+            (scheduled + i).initialize(to: ScheduledNode(unit: unit, outputs: outputs, outputCount: count))
+        }
+
+        let latency = latencies(joined: joined)
+        let inputs = UnsafeMutablePointer<ScheduledInput>.allocate(capacity: max(allPorts.count, 1))
+        inputs.initialize(repeating: ScheduledInput(), count: max(allPorts.count, 1))
+        for interaction in interactions {
+            let key = interaction.destination
+            guard let port = ports[key], let dst = index[key.node], let dstUnit = joined[dst].unit else { continue }
+            let format = try property(dstUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Input,
+                                      element: key.bus, as: AudioStreamBasicDescription.self)
+            let maxFrames = Int(try property(dstUnit, kAudioUnitProperty_MaximumFramesPerSlice, as: UInt32.self))
+            var entry = ScheduledInput()
+            if interaction.nodeInteractionType == kAUNodeInteraction_Connection {
+                let c = interaction.nodeInteraction.connection
+                guard let src = index[c.sourceNode] else { continue }
+                entry.kind = .connection
+                entry.sourceNode = src
+                entry.sourceBus = Int(c.sourceOutputNumber)
+                let delay = latencyCompensation ? latency.delay[key] ?? 0 : 0
+                if delay > 0 {
+                    entry.delay = .allocate(capacity: 1)
+                    entry.delay!.initialize(to: DelayLine(channels: Int(format.bufferCount), delay: delay, maxFrames: maxFrames))
+                }
+            } else {
+                let cb = interaction.nodeInteraction.inputCallback.cback
+                entry.kind = .callback
+                entry.callback = cb.inputProc
+                entry.callbackRefCon = cb.inputProcRefCon
+                entry.scratchFrames = maxFrames
+                entry.scratch = .allocate(capacity: maxFrames * Int(format.bufferCount) * Int(format.channelsPerBuffer))
+                entry.scratch!.initialize(repeating: 0, count: maxFrames * Int(format.bufferCount) * Int(format.channelsPerBuffer))
+            }
+            inputs[port.pointee.id] = entry
+        }
+        let schedule = UnsafeMutablePointer<Schedule>.allocate(capacity: 1)
+        schedule.initialize(to: Schedule(nodes: scheduled, nodeCount: joined.count, inputs: inputs,
+                                         portCount: allPorts.count, latencyFrames: latency.total))
+        return schedule
+    }
+
+    /// Arrival latency per node (the longest path of reported latency from a source), the delay
+    /// each shorter input needs to line up with the longest, and the total at the head.
+    private func latencies(joined: [Node]) -> (delay: [BusKey: Int], total: Int) {
+        let rate = headSampleRate
+        var own: [AUNode: Int] = [:]
+        for n in joined {
+            let seconds = (try? property(n.unit!, kAudioUnitProperty_Latency, as: Float64.self)) ?? 0
+            own[n.id] = Int((seconds * rate).rounded())
+        }
+        var arrival: [AUNode: Int] = [:]
+        for id in topologicalOrder() {
+            arrival[id] = connections.filter { $0.destNode == id }
+                .map { (arrival[$0.sourceNode] ?? 0) + (own[$0.sourceNode] ?? 0) }.max() ?? 0
+        }
+        var delay: [BusKey: Int] = [:]
+        for c in connections {
+            let reach = (arrival[c.sourceNode] ?? 0) + (own[c.sourceNode] ?? 0)
+            let needed = (arrival[c.destNode] ?? 0) - reach
+            if needed > 0 { delay[BusKey(node: c.destNode, bus: c.destInputNumber)] = needed }
+        }
+        let total = head.map { (arrival[$0.id] ?? 0) + (own[$0.id] ?? 0) } ?? 0
+        return (delay, total)
+    }
+
+    /// Frees a schedule no cycle can reach any more.
+    func freeSchedule(_ schedule: UnsafeMutablePointer<Schedule>) {
+        let s = schedule.pointee
+        for i in 0..<s.nodeCount {
+            let n = s.nodes[i]
+            for b in 0..<n.outputCount { AudioBufferStorage.deallocateList(n.outputs[b].list) }
+            n.outputs.deallocate()
+        }
+        s.nodes.deallocate()
+        for p in 0..<s.portCount {
+            if let d = s.inputs[p].delay { d.pointee.free(); d.deallocate() }
+            s.inputs[p].scratch?.deallocate()
+        }
+        s.inputs.deallocate()
+        schedule.deallocate()
+    }
+
+    // MARK: Property helpers
+
+    func property<T>(_ unit: AudioUnit, _ id: AudioUnitPropertyID, scope: AudioUnitScope = kAudioUnitScope_Global,
+                     element: AudioUnitElement = 0, as: T.Type) throws -> T {
+        let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        defer { value.deallocate() }
+        var size = UInt32(MemoryLayout<T>.size)
+        try AudioError.check(AudioUnitGetProperty(unit, id, scope, element, value, &size),
+                             LastErrorMessage.current ?? "Could not read \(propertyName(id)).")
+        return value.pointee
+    }
+
+    /// Whether a unit is initialized (AUBase units say so; others are assumed not).
+    func isUnitInitialized(_ unit: AudioUnit) -> Bool {
+        ComponentInstance.from(unit)?.unit?.isInitialized ?? false
+    }
+}

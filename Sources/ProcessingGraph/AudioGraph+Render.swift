@@ -1,0 +1,242 @@
+import AUHostCore
+import AUHostAtomics
+
+// Everything the render thread touches in a graph, in one file (see AUBase+Render.swift for why).
+//
+// A graph renders by the pull model: the application (or the I/O unit's thread) renders the head;
+// every input bus the graph manages is fed by `graphInputTrampoline`, which renders the source
+// node's output once per cycle (memoised by cycle number) and hands its buffers over without
+// copying. The wiring comes from a Schedule compiled off the render thread; the render thread picks
+// the published schedule up at the start of each cycle (in the head's pre-render notification), so
+// a cycle never mixes two topologies and never waits for a setup thread.
+
+/// What feeds one managed input bus in a schedule.
+public struct ScheduledInput {
+    public enum Kind: UInt8 { case none, connection, callback }
+    public var kind: Kind = .none
+    public var sourceNode: Int = 0
+    public var sourceBus: Int = 0
+    public var callback: AURenderCallback?
+    public var callbackRefCon: UnsafeMutableRawPointer?
+    /// Latency compensation: a delay line for this input (nil when the path needs none).
+    public var delay: UnsafeMutablePointer<DelayLine>?
+    /// Buffers for an application callback when the unit passes NULL mData (channels × maxFrames).
+    public var scratch: UnsafeMutablePointer<Float>?
+    public var scratchFrames: Int = 0
+}
+
+/// One output bus of a scheduled node: rendered at most once per cycle.
+public struct ScheduledOutput {
+    /// A "nil mData" list the node points at its own output buffers.
+    public var list: UnsafeMutablePointer<AudioBufferList>
+    public var bufferCount: Int
+    public var renderedCycle: UInt64 = 0
+    public var status: OSStatus = noErr
+}
+
+/// One node of a schedule.
+public struct ScheduledNode {
+    public var unit: AudioUnit
+    public var outputs: UnsafeMutablePointer<ScheduledOutput>
+    public var outputCount: Int
+}
+
+/// A compiled render schedule: immutable once published.
+public struct Schedule {
+    public var nodes: UnsafeMutablePointer<ScheduledNode>
+    public var nodeCount: Int
+    /// Indexed by input port id.
+    public var inputs: UnsafeMutablePointer<ScheduledInput>
+    public var portCount: Int
+    /// Frames of latency at the head's input.
+    public var latencyFrames: Int
+}
+
+/// A per-channel ring delay used for latency compensation.
+public struct DelayLine {
+    public var channels: Int
+    public var capacity: Int          // frames per channel ring
+    public var delay: Int
+    public var writeIndex: Int = 0
+    public var ring: UnsafeMutablePointer<Float>        // channels × capacity
+    public var output: UnsafeMutablePointer<Float>      // channels × maxFrames
+    public var maxFrames: Int
+
+    /// Thread: setup.
+    public init(channels: Int, delay: Int, maxFrames: Int) {
+        self.channels = channels
+        self.delay = delay
+        self.maxFrames = maxFrames
+        capacity = delay + maxFrames
+        ring = .allocate(capacity: channels * capacity)
+        ring.initialize(repeating: 0, count: channels * capacity)
+        output = .allocate(capacity: channels * maxFrames)
+        output.initialize(repeating: 0, count: channels * maxFrames)
+    }
+
+    /// Thread: setup.
+    public func free() {
+        ring.deallocate()
+        output.deallocate()
+    }
+
+    /// Writes `frames` frames of each channel and reads them back `delay` frames later into
+    /// `output`, then points `list` at `output`.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public mutating func process(_ list: UnsafeMutablePointer<AudioBufferList>, frames: Int) {
+        let buffers = audioBuffers(list)
+        let count = min(Int(list.pointee.mNumberBuffers), channels)
+        for c in 0..<count {
+            guard let input = buffers[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
+            let ring = self.ring + c * capacity
+            let out = output + c * maxFrames
+            var w = writeIndex
+            var r = (writeIndex - delay + capacity) % capacity
+            for i in 0..<frames {
+                ring[w] = input[i]
+                out[i] = ring[r]
+                w += 1; if w == capacity { w = 0 }
+                r += 1; if r == capacity { r = 0 }
+            }
+            buffers[c].mData = UnsafeMutableRawPointer(out)
+        }
+        writeIndex = (writeIndex + frames) % capacity
+    }
+}
+
+/// The render side of a graph: the published schedule and the cycle bookkeeping.
+public struct GraphRenderState {
+    /// Written by setup threads (atomically), read by the render thread at each cycle start.
+    public var published: UnsafeMutableRawPointer?
+    /// The schedule of the cycle in progress (render thread only).
+    public var active: UnsafeMutablePointer<Schedule>?
+    /// Incremented at each cycle start (atomically): a setup thread knows a retired schedule is
+    /// free once the counter has moved past the value it saw, or no cycle is running.
+    public var cycle: UInt64 = 0
+    public var inCycle: Int32 = 0
+    public var cycleStarted: Double = 0
+    public var sampleRate: Double = 44_100
+    public var cpuLoad: Double = 0
+    public var maxCPULoad: Double = 0
+}
+
+/// The record a managed input bus's render callback gets as its refCon.
+public struct InputPort {
+    public var graph: UnsafeMutablePointer<GraphRenderState>
+    public var id: Int
+}
+
+/// Head pre/post-render notification: starts and ends a cycle.
+let graphCycleNotify: AURenderCallback = { refCon, flags, _, _, frames, _ in
+    guard let refCon, let flags else { return noErr }
+    let g = refCon.assumingMemoryBound(to: GraphRenderState.self)
+    if flags.pointee & kAudioUnitRenderAction_PreRender != 0 {
+        beginCycle(g)
+    } else if flags.pointee & kAudioUnitRenderAction_PostRender != 0 {
+        endCycle(g, frames: frames)
+    }
+    return noErr
+}
+
+@_noAllocation @_noLocks
+func beginCycle(_ g: UnsafeMutablePointer<GraphRenderState>) {
+    // Atomic builtins are lock-free instructions on the machines AUHost runs on.
+    _unsafePerformance {
+        auhost_atomic_store_i32(&g.pointee.inCycle, 1)
+        _ = auhost_atomic_add_u64(&g.pointee.cycle, 1)
+        g.pointee.active = auhost_atomic_load_pointer(&g.pointee.published)?.assumingMemoryBound(to: Schedule.self)
+    }
+    g.pointee.cycleStarted = monotonicSeconds()
+}
+
+@_noAllocation @_noLocks
+func endCycle(_ g: UnsafeMutablePointer<GraphRenderState>, frames: UInt32) {
+    if frames > 0 {
+        let load = (monotonicSeconds() - g.pointee.cycleStarted) * g.pointee.sampleRate / Double(frames)
+        g.pointee.cpuLoad = load
+        if load > g.pointee.maxCPULoad { g.pointee.maxCPULoad = load }
+    }
+    g.pointee.active = nil
+    _unsafePerformance { auhost_atomic_store_i32(&g.pointee.inCycle, 0) }
+}
+
+/// Feeds a managed input bus from the schedule in use.
+let graphInputTrampoline: AURenderCallback = { refCon, flags, timeStamp, bus, frames, ioData in
+    guard let refCon, let flags, let timeStamp, let ioData else { return kAudio_ParamError }
+    return feedInput(refCon.assumingMemoryBound(to: InputPort.self), flags, timeStamp, bus, frames, ioData)
+}
+
+@_noAllocation @_noLocks
+func feedInput(_ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+               _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
+               _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    let g = port.pointee.graph
+    guard let schedule = g.pointee.active, port.pointee.id < schedule.pointee.portCount else { return kAudioUnitErr_NoConnection }
+    let input = schedule.pointee.inputs + port.pointee.id
+    switch input.pointee.kind {
+    case .none:
+        return kAudioUnitErr_NoConnection
+    case .callback:
+        guard let callback = input.pointee.callback else { return kAudioUnitErr_NoConnection }
+        // Application callbacks write into buffers: give them the schedule's when mData is NULL.
+        if let scratch = input.pointee.scratch {
+            let buffers = audioBuffers(ioData)
+            for b in 0..<Int(ioData.pointee.mNumberBuffers) where buffers[b].mData == nil {
+                buffers[b].mData = UnsafeMutableRawPointer(scratch + b * input.pointee.scratchFrames)
+            }
+        }
+        // The application's callback runs on the render thread by contract.
+        return _unsafePerformance { callback(input.pointee.callbackRefCon, flags, timeStamp, bus, frames, ioData) }
+    case .connection:
+        let node = schedule.pointee.nodes + input.pointee.sourceNode
+        let output = node.pointee.outputs + input.pointee.sourceBus
+        let cycle = g.pointee.cycle
+        if output.pointee.renderedCycle != cycle {
+            let list = output.pointee.list
+            let buffers = audioBuffers(list)
+            for b in 0..<output.pointee.bufferCount {
+                buffers[b].mData = nil
+                buffers[b].mDataByteSize = frames * 4
+            }
+            var pullFlags: AudioUnitRenderActionFlags = 0
+            let unit = node.pointee.unit
+            // The source unit's render is a render-thread call by contract.
+            output.pointee.status = _unsafePerformance {
+                AudioUnitRender(unit, &pullFlags, timeStamp, UInt32(input.pointee.sourceBus), frames, list)
+            }
+            output.pointee.renderedCycle = cycle
+        }
+        guard output.pointee.status == noErr else { return output.pointee.status }
+        return deliver(output.pointee.list, output.pointee.bufferCount, into: ioData, frames: frames, delay: input.pointee.delay)
+    }
+}
+
+/// Hands a rendered output to an input: pointers when the input's mData is NULL (no copy),
+/// a copy otherwise; through the input's delay line when latency compensation needs one.
+@_noAllocation @_noLocks
+func deliver(_ source: UnsafeMutablePointer<AudioBufferList>, _ count: Int, into ioData: UnsafeMutablePointer<AudioBufferList>,
+             frames: UInt32, delay: UnsafeMutablePointer<DelayLine>?) -> OSStatus {
+    guard Int(ioData.pointee.mNumberBuffers) == count else { return kAudioUnitErr_FormatNotSupported }
+    let from = audioBuffers(source), to = audioBuffers(ioData)
+    let bytes = Int(frames) * 4
+    if let delay {
+        // The delay line reads the source and points the input at its own output.
+        for b in 0..<count {
+            if let destination = to[b].mData, let data = from[b].mData { destination.copyMemory(from: data, byteCount: bytes) }
+            else { to[b].mData = from[b].mData }
+        }
+        delay.pointee.process(ioData, frames: Int(frames))
+        return noErr
+    }
+    for b in 0..<count {
+        if let destination = to[b].mData {
+            if let data = from[b].mData, data != destination { destination.copyMemory(from: data, byteCount: bytes) }
+        } else {
+            to[b].mData = from[b].mData
+        }
+        to[b].mDataByteSize = UInt32(bytes)
+    }
+    return noErr
+}

@@ -1,0 +1,190 @@
+import AUHostCore
+import AUHostAtomics
+import Foundation
+
+/// An audio processing graph (AUGraph): nodes holding units, connections between their buses,
+/// input callbacks, and one I/O unit at the head. The model lives here (setup side, under a lock);
+/// what the render thread uses is a compiled ``Schedule`` (AudioGraph+Render.swift).
+///
+/// Thread: every method is setup-thread unless it says otherwise; a graph may be used from several
+/// setup threads (calls are serialised by its lock).
+public final class AudioGraph {
+    struct Node {
+        let id: AUNode
+        let description: AudioComponentDescription
+        let component: Component
+        var unit: AudioUnit?
+        /// Whether AUGraphInitialize/Update has initialized the unit for this graph.
+        var joined = false
+        var isOutput: Bool { component.description.componentType == kAudioUnitType_Output }
+    }
+
+    struct BusKey: Hashable {
+        let node: AUNode
+        let bus: UInt32
+    }
+
+    let lock = NSRecursiveLock()
+    var nodes: [Node] = []
+    var interactions: [AUNodeInteraction] = []
+    private var nextNodeID: AUNode = 1
+    public internal(set) var isOpen = false
+    public internal(set) var isInitialized = false
+    /// Latency compensation on parallel paths (AUHost extension; on by default).
+    public var latencyCompensation = true
+
+    /// The render side; its address is stable for the graph's life.
+    let render: UnsafeMutablePointer<GraphRenderState>
+    /// Input ports the graph manages: their render callback is the trampoline, refCon the port.
+    var ports: [BusKey: UnsafeMutablePointer<InputPort>] = [:]
+    var allPorts: [UnsafeMutablePointer<InputPort>] = []
+    /// Buses whose trampoline is installed on the unit.
+    var attached: Set<BusKey> = []
+    /// The schedule last published (setup side's view).
+    var published: UnsafeMutablePointer<Schedule>?
+    /// Schedules replaced but possibly still in use by a render cycle, with what to do once free.
+    var retired: [Retired] = []
+    /// Units removed from an initialized graph, disposed once no schedule can reach them.
+    var removedUnits: [AudioUnit] = []
+    /// Notifications the application added, installed on the head.
+    var notifies: [(proc: AURenderCallback, refCon: UnsafeMutableRawPointer?)] = []
+    /// The head unit the cycle notification is installed on.
+    var notifiedHead: AudioUnit?
+
+    struct Retired {
+        let schedule: UnsafeMutablePointer<Schedule>
+        let cycle: UInt64
+        let cycleWasRunning: Bool
+        let detach: [BusKey]
+        let dispose: [AudioUnit]
+    }
+
+    /// Thread: setup.
+    public init() {
+        render = .allocate(capacity: 1)
+        render.initialize(to: GraphRenderState())
+    }
+
+    deinit {
+        dispose()
+        for port in allPorts { port.deallocate() }
+        render.deallocate()
+    }
+
+    /// Stops, uninitializes, closes. Idempotent.
+    func dispose() {
+        lock.lock()
+        defer { lock.unlock() }
+        if isInitialized { try? uninitialize() }
+        if isOpen { close() }
+    }
+
+    // MARK: Nodes
+
+    /// AUGraphAddNode.
+    public func addNode(_ description: AudioComponentDescription) throws -> AUNode {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let component = ComponentRegistry.shared.findNext(after: nil, matching: description) else {
+            throw AudioError(kAUGraphErr_InvalidAudioUnit, "No unit matches \(description.tripleString); AUGraphAddNode needs an installed unit.")
+        }
+        if component.description.componentType == kAudioUnitType_Output, let head = nodes.first(where: \.isOutput) {
+            throw AudioError(kAUGraphErr_OutputNodeErr,
+                             "The graph already has an output unit (node \(head.id), \(head.component.name)); a graph has exactly one I/O head.")
+        }
+        var node = Node(id: nextNodeID, description: description, component: component)
+        nextNodeID += 1
+        if isOpen { node.unit = try instantiate(component) }
+        nodes.append(node)
+        return node.id
+    }
+
+    /// AUGraphRemoveNode: its connections and callbacks go too.
+    public func removeNode(_ id: AUNode) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        let index = try nodeIndex(id)
+        interactions.removeAll { $0.involves(id) }
+        let node = nodes.remove(at: index)
+        guard let unit = node.unit else { return }
+        if isInitialized && node.joined {
+            removedUnits.append(unit)          // disposed after the next update retires its schedule
+        } else {
+            AudioComponentInstanceDispose(unit)
+        }
+        for key in ports.keys where key.node == id { attached.remove(key) }
+    }
+
+    /// The node's index, or NodeNotFound.
+    func nodeIndex(_ id: AUNode) throws -> Int {
+        guard let i = nodes.firstIndex(where: { $0.id == id }) else {
+            throw AudioError(kAUGraphErr_NodeNotFound, "The graph has no node \(id).")
+        }
+        return i
+    }
+
+    func node(_ id: AUNode) throws -> Node { nodes[try nodeIndex(id)] }
+
+    /// The head: the graph's output unit, if it has one.
+    var head: Node? { nodes.first(where: \.isOutput) }
+
+    /// "node 3 (AUHost: Delay)" for messages.
+    func describe(_ id: AUNode) -> String {
+        guard let n = nodes.first(where: { $0.id == id }) else { return "node \(id)" }
+        return "node \(id) (\(n.component.name))"
+    }
+
+    func instantiate(_ component: Component) throws -> AudioUnit {
+        var unit: AudioUnit?
+        let status = AudioComponentInstanceNew(component.handle, &unit)
+        guard status == noErr, let unit else {
+            throw AudioError(status == noErr ? kAUGraphErr_InvalidAudioUnit : status,
+                             LastErrorMessage.current ?? "Could not make \(component.name).")
+        }
+        return unit
+    }
+
+    // MARK: Open and close
+
+    /// AUGraphOpen: instantiates every node's unit.
+    public func open() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isOpen else { return }
+        for i in nodes.indices where nodes[i].unit == nil { nodes[i].unit = try instantiate(nodes[i].component) }
+        isOpen = true
+    }
+
+    /// AUGraphClose: disposes every unit (uninitializing first).
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        if isInitialized { try? uninitialize() }
+        for i in nodes.indices {
+            if let unit = nodes[i].unit { AudioComponentInstanceDispose(unit) }
+            nodes[i].unit = nil
+            nodes[i].joined = false
+        }
+        attached.removeAll()
+        isOpen = false
+    }
+}
+
+extension AUNodeInteraction {
+    /// Whether this interaction touches a node (as source or destination).
+    func involves(_ node: AUNode) -> Bool {
+        switch nodeInteractionType {
+        case kAUNodeInteraction_Connection:
+            return nodeInteraction.connection.sourceNode == node || nodeInteraction.connection.destNode == node
+        default:
+            return nodeInteraction.inputCallback.destNode == node
+        }
+    }
+
+    /// The input bus this interaction feeds.
+    var destination: AudioGraph.BusKey {
+        nodeInteractionType == kAUNodeInteraction_Connection
+            ? AudioGraph.BusKey(node: nodeInteraction.connection.destNode, bus: nodeInteraction.connection.destInputNumber)
+            : AudioGraph.BusKey(node: nodeInteraction.inputCallback.destNode, bus: nodeInteraction.inputCallback.destInputNumber)
+    }
+}
