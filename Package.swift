@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "auhost-capi", type: .dynamic, targets: ["AudioToolbox", "AUHost"]),
         /// The command-line tool.
         .executable(name: "auhost", targets: ["auhost"]),
+        /// LV2 plug-ins as units, with the lilv layer under them (benchmarks compare the two).
+        .library(name: "LV2Units", targets: ["LV2Units", "LV2Host"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "BuiltInUnits", dependencies: ["AUHostCore"], swiftSettings: swiftSettings),
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
-        .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits"], swiftSettings: swiftSettings),
+        .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "LV2Units"], swiftSettings: swiftSettings),
         .executableTarget(name: "auhost", dependencies: [
             "AUHost", "CSndFile", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
@@ -66,8 +68,10 @@ let package = Package(
 
         // ---- LV2 hosting over lilv: discovery, component codes, instances, the crash-isolating sweep.
         .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox"], swiftSettings: swiftSettings),
-        .executableTarget(name: "lv2-sweep-child", dependencies: ["LV2Host"], path: "Sources/LV2SweepChild",
+        .executableTarget(name: "lv2-sweep-child", dependencies: ["LV2Host", "LV2Units", "AUHost"], path: "Sources/LV2SweepChild",
                           swiftSettings: swiftSettings),
+        /// LV2 plug-ins as units: the provider and the AUBase subclass over LV2Instance.
+        .target(name: "LV2Units", dependencies: ["AUHostCore", "LV2Host"], swiftSettings: swiftSettings),
 
         // ---- Tests.
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
@@ -78,6 +82,8 @@ let package = Package(
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LV2HostTests", dependencies: ["LV2Host", "lv2-sweep-child"], exclude: ["Fixtures"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ProcessingGraphTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],

@@ -1,5 +1,6 @@
 import AUHostCore
 import BuiltInUnits
+import LV2Units
 
 /// Installs every provider this build links, in a fixed order (built-in units, SDK plug-ins, LV2).
 /// The registry calls it the first time it is used; the core finds it by name so that it never
@@ -12,4 +13,4 @@ public func installDefaultProviders() {
 }
 
 /// The providers of this build.
-func defaultProviders() -> [ComponentProvider] { [BuiltInProvider()] }
+func defaultProviders() -> [ComponentProvider] { [BuiltInProvider(), LV2Provider()] }

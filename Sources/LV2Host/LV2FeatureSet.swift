@@ -34,13 +34,25 @@ final class LV2FeatureSet {
         if c.live { list.append((LV2URI.isLive, nil)) }
 
         features = .allocate(capacity: list.count + 4)
-        providedURIs = Set(list.map(\.0) + [LV2URI.optionsFeature, LV2URI.makePath, LV2URI.freePath,
-                                             LV2URI.hardRTCapable, LV2URI.inPlaceBroken])
+        providedURIs = Self.offeredURIs(live: c.live, requirements: requirements)
         for (uri, data) in list { add(uri, data) }
         add(LV2URI.optionsFeature, makeOptions(c, map: map))
         add(LV2URI.makePath, makePathFeature())
         add(LV2URI.freePath, freePathFeature())
         features[featureCount] = nil
+    }
+
+    /// Every feature URI an instance with this mode and these block-length needs is offered
+    /// (what `init` passes, plus the ones that are promises rather than data). Thread: any.
+    static func offeredURIs(live: Bool, requirements: LV2BlockLengthRequirements) -> Set<String> {
+        var uris: Set<String> = [LV2URI.uridMap, LV2URI.uridUnmap, LV2URI.boundedBlockLength, LV2URI.workerSchedule,
+                                 LV2URI.logFeature, LV2URI.loadDefaultState, LV2URI.threadSafeRestore,
+                                 LV2URI.optionsFeature, LV2URI.makePath, LV2URI.freePath,
+                                 LV2URI.hardRTCapable, LV2URI.inPlaceBroken]
+        if requirements.fixed { uris.insert(LV2URI.fixedBlockLength) }
+        if requirements.powerOf2 { uris.insert(LV2URI.powerOf2BlockLength) }
+        if live { uris.insert(LV2URI.isLive) }
+        return uris
     }
 
     private func add(_ uri: String, _ data: UnsafeMutableRawPointer?) {

@@ -16,6 +16,10 @@ extension LV2Instance {
     /// Thread: render (real-time), or setup while not running.
     public func cvOutput(_ index: Int) -> UnsafeMutablePointer<Float> { buffers.cvOutputs[index] }
 
+    /// The instance's own memory for port `index` (what it was connected to at instantiation;
+    /// nil for an unconnected optional port). Thread: any.
+    public func portBuffer(index: Int) -> UnsafeMutableRawPointer? { buffers.pointer(for: index) }
+
     /// How many audio inputs / outputs the plug-in has. Thread: any.
     public var audioInputCount: Int { buffers.audioInputs.count }
     /// Thread: any.

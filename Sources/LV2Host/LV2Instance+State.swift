@@ -119,3 +119,84 @@ private let lv2SetPortValue: @convention(c) (UnsafePointer<CChar>?, UnsafeMutabl
     Unmanaged<LV2Instance>.fromOpaque(user).takeUnretainedValue()
         .setPortValue(symbol: String(cString: symbol), value: value, size: size, type: type)
 }
+
+/// State as text: what a host keeps inside its own documents (Audio Unit ClassInfo) instead of
+/// in a directory of files.
+extension LV2Instance {
+    /// The plug-in's state and control input values as a Turtle document. Files the state refers
+    /// to are kept as absolute paths (nothing is copied), so the text stays valid while they exist.
+    /// Throws `kAudioUnitErr_InvalidFile` if the plug-in refuses. Thread: setup (non-real-time).
+    public func stateString() throws -> String {
+        let world = descriptor.world
+        let user = Unmanaged.passUnretained(self).toOpaque()
+        guard let state = lilv_state_new_from_instance(
+            descriptor.plugin, lilvInstance, world.uridMap.mapFeature, scratchDirectory, nil, nil, nil,
+            lv2GetPortValue, user, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue),
+            features.features) else {
+            throw LV2HostError(LV2Status.stateFileError, "LV2 plug-in <\(descriptor.uri)> refused to save its state.")
+        }
+        defer { lilv_state_free(state) }
+        guard let text = lilv_state_to_string(world.world, world.uridMap.mapFeature, world.uridMap.unmapFeature, state,
+                                              LV2Instance.stateSubject, nil) else {
+            throw LV2HostError(LV2Status.stateFileError, "The state of <\(descriptor.uri)> could not be written as Turtle.")
+        }
+        defer { lilv_free(text) }
+        return String(cString: text)
+    }
+
+    /// Restores state made by `stateString()` (by this plug-in). Throws `kAudioUnitErr_InvalidFile`
+    /// if the text cannot be read. Thread: setup (non-real-time), never concurrent with run.
+    public func restoreState(string: String) throws {
+        let world = descriptor.world
+        guard let state = lilv_state_new_from_string(world.world, world.uridMap.mapFeature, string) else {
+            throw LV2HostError(LV2Status.stateFileError,
+                               "The saved LV2 state for <\(descriptor.uri)> is not a state document lilv can read.")
+        }
+        defer { lilv_state_free(state) }
+        restore(state)
+    }
+
+    /// The subject URI state documents are written under.
+    static let stateSubject = "urn:auhost:lv2-state"
+}
+
+extension LV2PluginDescriptor {
+    /// The control port values preset `uri` sets, by port symbol (its other state needs an
+    /// instance: `LV2Instance.loadPreset`). Throws `kAudioUnitErr_InvalidFile` if the preset cannot
+    /// be read. Thread: setup (non-real-time).
+    public func presetPortValues(uri: String) throws -> [String: Float] {
+        let node = lilv_new_uri(world.world, uri)
+        defer { lilv_node_free(node) }
+        _ = lilv_world_load_resource(world.world, node)
+        guard let state = lilv_state_new_from_world(world.world, world.uridMap.mapFeature, node) else {
+            throw LV2HostError(LV2Status.stateFileError,
+                               "The LV2 preset <\(uri)> could not be read for <\(self.uri)>; "
+                               + "check that it is installed and its Turtle data is valid.")
+        }
+        defer { lilv_state_free(state) }
+        let collector = LV2PortValueCollector(map: world.uridMap)
+        lilv_state_emit_port_values(state, { symbol, user, value, size, type in
+            guard let symbol, let user, let value else { return }
+            let collector = Unmanaged<LV2PortValueCollector>.fromOpaque(user).takeUnretainedValue()
+            collector.add(String(cString: symbol), value, size, type)
+        }, Unmanaged.passUnretained(collector).toOpaque())
+        return collector.values
+    }
+}
+
+/// Gathers numeric port values lilv emits.
+private final class LV2PortValueCollector {
+    let map: LV2URIDMap
+    var values: [String: Float] = [:]
+    init(map: LV2URIDMap) { self.map = map }
+
+    func add(_ symbol: String, _ value: UnsafeRawPointer, _ size: UInt32, _ type: UInt32) {
+        switch type {
+        case map.map(LV2URI.atomFloat) where size == 4: values[symbol] = value.load(as: Float.self)
+        case map.map(LV2URI.atomDouble) where size == 8: values[symbol] = Float(value.load(as: Double.self))
+        case map.map(LV2URI.atomInt) where size == 4, map.map(LV2URI.atomBool) where size == 4:
+            values[symbol] = Float(value.load(as: Int32.self))
+        default: break
+        }
+    }
+}

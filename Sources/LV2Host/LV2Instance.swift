@@ -60,13 +60,7 @@ public final class LV2Instance {
         let provided = LV2FeatureSet(configuration: configuration, map: map, worker: worker, log: log,
                                      requirements: requirements, scratchDirectory: scratchDirectory)
         features = provided
-        let missing = plugin.requiredFeatures.filter { !provided.providedURIs.contains($0) }
-        if !missing.isEmpty {
-            throw LV2HostError(LV2Status.failedInitialization,
-                               "LV2 plug-in <\(plugin.uri)> requires the feature\(missing.count > 1 ? "s" : "") "
-                               + missing.map { "<\($0)>" }.joined(separator: ", ")
-                               + ", which this host does not provide; it cannot be loaded.")
-        }
+        try Self.checkRequiredFeatures(plugin, offered: provided.providedURIs)
         guard let instance = lilv_plugin_instantiate(plugin.plugin, configuration.sampleRate, features.features) else {
             throw LV2HostError(LV2Status.failedInitialization,
                                "LV2 plug-in <\(plugin.uri)> could not be instantiated from \(plugin.binaryPath ?? "its binary"): "
@@ -91,7 +85,7 @@ public final class LV2Instance {
         let lv2Descriptor = lilv_instance_get_descriptor(instance)
         renderContext = .allocate(capacity: 1)
         renderContext.initialize(to: buffers.renderContext(
-            handle: handle, run: lv2Descriptor?.pointee.run, worker: worker.state,
+            handle: handle, run: lv2Descriptor?.pointee.run, connect: lv2Descriptor?.pointee.connect_port, worker: worker.state,
             logRenderThread: log.state.pointee.renderThread, configuration: configuration, requirements: requirements,
             map: map))
 
@@ -149,6 +143,26 @@ public final class LV2Instance {
     /// Performs scheduled work and delivers responses now (offline instances, or after a state
     /// restore), never while run may execute. Thread: setup (non-real-time).
     public func performPendingWork() { worker.performPendingNow() }
+
+    /// Everything instantiation checks before loading the binary: the configuration, the binary
+    /// file, the port data and the required features, with the errors `init` would throw. Runs no
+    /// plug-in code, so a unit can refuse a broken plug-in when it is created rather than later.
+    /// Thread: setup (non-real-time).
+    public static func checkLoadable(_ plugin: LV2PluginDescriptor, configuration: LV2InstanceConfiguration = .init()) throws {
+        try validate(plugin, configuration)
+        try checkRequiredFeatures(plugin, offered: LV2FeatureSet.offeredURIs(live: configuration.live,
+                                                                             requirements: plugin.blockLengthRequirements))
+    }
+
+    private static func checkRequiredFeatures(_ plugin: LV2PluginDescriptor, offered: Set<String>) throws {
+        let missing = plugin.requiredFeatures.filter { !offered.contains($0) }
+        if !missing.isEmpty {
+            throw LV2HostError(LV2Status.failedInitialization,
+                               "LV2 plug-in <\(plugin.uri)> requires the feature\(missing.count > 1 ? "s" : "") "
+                               + missing.map { "<\($0)>" }.joined(separator: ", ")
+                               + ", which this host does not provide; it cannot be loaded.")
+        }
+    }
 
     private static func validate(_ plugin: LV2PluginDescriptor, _ c: LV2InstanceConfiguration) throws {
         guard c.sampleRate > 0, c.maxBlockLength > 0, c.minBlockLength >= 1, c.minBlockLength <= c.maxBlockLength,

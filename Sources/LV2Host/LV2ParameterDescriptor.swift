@@ -32,7 +32,7 @@ public struct LV2ParameterDescriptor: Equatable, Sendable {
     }
 
     /// The descriptors of every control input of `plugin`, in port order. Thread: setup (non-real-time).
-    static func read(_ plugin: LV2PluginDescriptor) -> [LV2ParameterDescriptor] {
+    public static func read(_ plugin: LV2PluginDescriptor) -> [LV2ParameterDescriptor] {
         let v = plugin.world.vocabulary
         return plugin.ports.filter { $0.kind == .control && $0.direction == .input }.compactMap { info -> LV2ParameterDescriptor? in
             guard let port = lilv_plugin_get_port_by_index(plugin.plugin, UInt32(info.index)) else { return nil }

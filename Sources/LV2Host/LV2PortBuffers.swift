@@ -64,6 +64,7 @@ final class LV2PortBuffers {
 
     /// The render thread's view: flat arrays in memory owned by this object. Thread: setup.
     func renderContext(handle: LV2_Handle?, run: (@convention(c) (LV2_Handle?, UInt32) -> Void)?,
+                       connect: (@convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void)?,
                        worker: UnsafeMutablePointer<LV2WorkerState>, logRenderThread: UnsafeMutablePointer<Atomic<UInt>>,
                        configuration c: LV2InstanceConfiguration, requirements: LV2BlockLengthRequirements,
                        map: LV2URIDMap) -> LV2RenderContext {
@@ -74,7 +75,7 @@ final class LV2PortBuffers {
             return pointer
         }
         return LV2RenderContext(
-            handle: handle, runFunction: run, worker: worker, logRenderThread: logRenderThread, live: c.live,
+            handle: handle, runFunction: run, connectFunction: connect, worker: worker, logRenderThread: logRenderThread, live: c.live,
             maxFrames: UInt32(c.maxBlockLength),
             fixedFrames: requirements.fixed ? UInt32(c.nominalBlockLength) : 0,
             requiresPowerOf2: requirements.powerOf2,

@@ -9,6 +9,8 @@ import Glibc
 public struct LV2RenderContext {
     var handle: LV2_Handle?
     var runFunction: (@convention(c) (LV2_Handle?, UInt32) -> Void)?
+    /// The plug-in's connect_port, for hosts that point audio ports at their own buffers per cycle.
+    var connectFunction: (@convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void)?
     var worker: UnsafeMutablePointer<LV2WorkerState>
     var logRenderThread: UnsafeMutablePointer<Atomic<UInt>>
     var live: Bool
@@ -88,6 +90,19 @@ public func lv2Run(_ context: UnsafeMutablePointer<LV2RenderContext>, frames: UI
     }
     c.pointee.lastQueuedFrame = 0
     return .ok
+}
+
+/// Connects port `index` to `data` (connect_port, in LV2's audio threading class): lets a host
+/// run the plug-in straight on its own buffers instead of copying through the instance's.
+/// `data` must hold as many frames as the following runs ask for. Thread: render (real-time),
+/// never concurrent with `lv2Run`.
+@_noAllocation @_noLocks
+public func lv2ConnectPort(_ context: UnsafeMutablePointer<LV2RenderContext>, index: UInt32, to data: UnsafeMutableRawPointer?) {
+    guard let connect = context.pointee.connectFunction else { return }
+    _unsafePerformance {
+        // connect_port only stores the pointer; LV2 puts it in the audio threading class.
+        connect(context.pointee.handle, index, data)
+    }
 }
 
 /// Makes `buffer` an empty atom sequence (frame-time stamps). Thread: render (real-time).

@@ -8,6 +8,11 @@ public enum LV2SmokeRender {
         public var peak: Float
         /// Some output sample was NaN or infinite.
         public var producedNonFinite: Bool
+
+        /// Thread: any.
+        public init(framesRendered: Int, peak: Float, producedNonFinite: Bool) {
+            self.framesRendered = framesRendered; self.peak = peak; self.producedNonFinite = producedNonFinite
+        }
     }
 
     /// Renders `seconds` of noise (and notes) through `plugin` in 512-frame blocks at 48 kHz.

@@ -39,17 +39,19 @@ public enum LV2Sweep {
         return directory + "/lv2-sweep-child"
     }
 
-    /// Runs each URI in its own child (`child <uri> [lv2Path]`), at most `parallel` at a time,
-    /// each killed after `timeoutSeconds`. Results are in the order of `uris`.
-    /// Thread: setup (non-real-time); blocks until all children end.
+    /// Runs each URI in its own child (`child [--unit] <uri> <timeout> [lv2Path]`), at most
+    /// `parallel` at a time, each killed after `timeoutSeconds`. With `throughUnit` the child
+    /// renders through the Audio Unit API (LV2Units) instead of LV2Instance directly. Results are
+    /// in the order of `uris`. Thread: setup (non-real-time); blocks until all children end.
     public static func run(uris: [String], lv2Path: String? = nil, childPath: String = defaultChildPath(),
-                           timeoutSeconds: UInt32 = 30, parallel: Int = 2) -> [Result] {
+                           timeoutSeconds: UInt32 = 30, parallel: Int = 2, throughUnit: Bool = false) -> [Result] {
         var results = [Result?](repeating: nil, count: uris.count)
         var running: [(pid: pid_t, index: Int, pipe: Int32)] = []
         var next = 0
         while next < uris.count || !running.isEmpty {
             while next < uris.count && running.count < max(parallel, 1) {
-                switch spawn(uri: uris[next], lv2Path: lv2Path, childPath: childPath, timeout: timeoutSeconds) {
+                switch spawn(uri: uris[next], lv2Path: lv2Path, childPath: childPath, timeout: timeoutSeconds,
+                             throughUnit: throughUnit) {
                 case .success(let child): running.append((child.pid, next, child.pipe))
                 case .failure(let reason): results[next] = Result(uri: uris[next], outcome: .failed, reason: reason)
                 }
@@ -62,6 +64,12 @@ public enum LV2Sweep {
         return results.map { $0! }
     }
 
+    /// The results as a tab-separated table (URI, result, reason), one plug-in per line after a
+    /// header. Thread: any.
+    public static func table(_ results: [Result]) -> String {
+        "uri\tresult\treason\n" + results.map { "\($0.uri)\t\($0.outcome.rawValue)\t\($0.reason)\n" }.joined()
+    }
+
     /// Runs one plug-in in a child. Thread: setup (non-real-time).
     public static func run(uri: String, lv2Path: String? = nil, childPath: String = defaultChildPath(),
                            timeoutSeconds: UInt32 = 30) -> Result {
@@ -70,7 +78,7 @@ public enum LV2Sweep {
 
     private enum Spawned { case success((pid: pid_t, pipe: Int32)), failure(String) }
 
-    private static func spawn(uri: String, lv2Path: String?, childPath: String, timeout: UInt32) -> Spawned {
+    private static func spawn(uri: String, lv2Path: String?, childPath: String, timeout: UInt32, throughUnit: Bool) -> Spawned {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return .failure("could not create a pipe (errno \(errno))") }
         var actions = posix_spawn_file_actions_t()
@@ -78,7 +86,7 @@ public enum LV2Sweep {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addclose(&actions, fds[0])
-        let arguments = [childPath, uri, String(timeout)] + (lv2Path.map { [$0] } ?? [])
+        let arguments = [childPath] + (throughUnit ? ["--unit"] : []) + [uri, String(timeout)] + (lv2Path.map { [$0] } ?? [])
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

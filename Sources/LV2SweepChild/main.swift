@@ -1,26 +1,39 @@
-// lv2-sweep-child <plugin-uri> <timeout-seconds> [lv2-path]
-// Runs one plug-in through LV2SmokeRender and prints one result line for LV2Sweep:
-// "RENDERED peak …", "NONFINITE …" or "FAILED <message>". A crash ends the process on its signal,
-// which the parent reports; an alarm bounds hangs.
+// lv2-sweep-child [--unit] <plugin-uri> <timeout-seconds> [lv2-path]
+// Runs one plug-in through LV2SmokeRender (or, with --unit, through the Audio Unit API with
+// LV2UnitSmokeRender) and prints one result line for LV2Sweep: "RENDERED peak …", "NONFINITE …"
+// or "FAILED <message>". A crash ends the process on its signal, which the parent reports; an
+// alarm bounds hangs.
+import AUHost
 import LV2Host
+import LV2Units
 #if canImport(Glibc)
 import Glibc
 #endif
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 3, let timeout = UInt32(arguments[2]) else {
-    print("FAILED usage: lv2-sweep-child <plugin-uri> <timeout-seconds> [lv2-path]")
+var arguments = Array(CommandLine.arguments.dropFirst())
+let throughUnit = arguments.first == "--unit"
+if throughUnit { arguments.removeFirst() }
+guard arguments.count >= 2, let timeout = UInt32(arguments[1]) else {
+    print("FAILED usage: lv2-sweep-child [--unit] <plugin-uri> <timeout-seconds> [lv2-path]")
     exit(2)
 }
 alarm(timeout)
 setvbuf(stdout, nil, _IOLBF, 0)
-let world = LV2World(lv2Path: arguments.count > 3 ? arguments[3] : nil)
+let lv2Path = arguments.count > 2 ? arguments[2] : nil
 do {
-    let report = try LV2SmokeRender.run(world.plugin(uri: arguments[1]))
+    let report: LV2SmokeRender.Report
+    if throughUnit {
+        report = try LV2UnitSmokeRender.run(uri: arguments[0], provider: LV2Provider(lv2Path: lv2Path))
+    } else {
+        report = try LV2SmokeRender.run(LV2World(lv2Path: lv2Path).plugin(uri: arguments[0]))
+    }
     print("\(report.producedNonFinite ? "NONFINITE" : "RENDERED") \(report.framesRendered) frames, peak \(report.peak)")
     exit(0)
 } catch let error as LV2HostError {
     print("FAILED \(error.description)")
+    exit(1)
+} catch let error as AudioError {
+    print("FAILED \(error.message) (OSStatus \(error.status))")
     exit(1)
 } catch {
     print("FAILED \(error)")

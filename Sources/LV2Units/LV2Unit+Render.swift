@@ -1,0 +1,325 @@
+import AUHostCore
+import LV2Host
+
+// Everything the render thread touches for an LV2 unit, in one file: the render state (plain
+// memory built at initialize), the MIDI queue, and the render itself. No class references are
+// touched here; the plug-in is reached through its LV2RenderContext.
+//
+// A cycle: pull every input element, point the plug-in's audio/CV ports at those buffers and at
+// the output buffers (zero copy), then run it over the slices between scheduled parameter
+// changes (cut into powers of two when the plug-in needs them), delivering queued MIDI at its
+// offsets. A plug-in that needs a fixed block length runs from a FIFO instead: input is
+// collected into its own buffers and each full block runs once, which delays the output by
+// exactly one block (reported in the Latency property).
+
+/// One MIDI message waiting for a render call.
+struct LV2UnitMIDIEvent {
+    var offset: Int
+    var length: Int
+    var bytes: (UInt8, UInt8, UInt8)
+}
+
+/// MusicDeviceMIDIEvent's queue: events sorted by offset, for the next render call.
+struct LV2UnitMIDIQueue {
+    static let capacity = 512
+    var events: UnsafeMutablePointer<LV2UnitMIDIEvent>
+    var count = 0
+}
+
+/// The render-time view of an initialized LV2 unit.
+struct LV2UnitRenderState {
+    var context: UnsafeMutablePointer<LV2RenderContext>
+    /// Port index per channel, elements one after another; `inputStart[i]` is element i's first.
+    var inputPorts: UnsafeMutablePointer<UInt32>
+    var inputStart: UnsafeMutablePointer<Int>
+    var inputElements: Int
+    var outputPorts: UnsafeMutablePointer<UInt32>
+    var outputStart: UnsafeMutablePointer<Int>
+    var outputElements: Int
+    /// Where each input/output channel's samples are this cycle.
+    var inputData: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var outputData: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// The instance's own port buffers (the FIFO's, and silence for unconnected inputs).
+    var inputOwn: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var outputOwn: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// With several output elements every output goes to these first and is copied to the
+    /// element pulled (once per time stamp); with one it goes straight to the caller's buffers.
+    var outputStage: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var multiElement: Bool
+    /// Control inputs: parameter slot → control port float, through `indexedValues` (count
+    /// `indexedCounts[k]`) when the parameter is an index into scale points.
+    var controlSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var controlPorts: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var indexedValues: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    var indexedCounts: UnsafeMutablePointer<Int>
+    var controlCount: Int
+    /// Control outputs: port float → read-only parameter slot.
+    var meterSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var meterPorts: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var meterCount: Int
+    var requiresPowerOf2: Bool
+    /// Non-zero: the plug-in runs only blocks of this many frames, from the FIFO.
+    var fixedBlock: Int
+    var fifoFill: Int
+    /// The main input (element 0) of an effect must be connected; other inputs default to silence.
+    var requiresMainInput: Bool
+    var lastSampleTime: Double
+    var lastFrames: UInt32
+    var servedElements: UInt64
+    var hasRun: Bool
+    /// Set when a cycle's output held NaN or infinity (and was silenced); read on setup threads.
+    var producedNonFinite: Bool
+}
+
+extension LV2UnitMIDIQueue {
+    /// Inserts an event in offset order (stable); false when full. Thread: render (or setup
+    /// while the unit is not rendering).
+    @_noAllocation @_noLocks
+    mutating func insert(_ event: LV2UnitMIDIEvent) -> Bool {
+        guard count < LV2UnitMIDIQueue.capacity else { return false }
+        var i = count
+        while i > 0 && events[i - 1].offset > event.offset {
+            events[i] = events[i - 1]
+            i -= 1
+        }
+        events[i] = event
+        count += 1
+        return true
+    }
+}
+
+/// The length in bytes of a MIDI message with `status`, 0 for a byte that is not a status.
+@_noAllocation @_noLocks
+func lv2MIDIMessageLength(_ status: UInt8) -> Int {
+    switch status & 0xF0 {
+    case 0x80, 0x90, 0xA0, 0xB0, 0xE0: return 3
+    case 0xC0, 0xD0: return 2
+    case 0xF0: return status == 0xF2 ? 3 : (status == 0xF1 || status == 0xF3) ? 2 : 1
+    default: return 0
+    }
+}
+
+/// Renders output element `element` for one AudioUnitRender call. Thread: render.
+@_noAllocation @_noLocks
+func lv2UnitRender(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+                   _ au: UnsafeMutablePointer<RenderState>, element: Int,
+                   flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
+                   frames: UInt32, output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    let buffers = audioBuffers(output)
+    let first = r.pointee.outputStart[element], count = r.pointee.outputStart[element + 1] - first
+    guard Int(output.pointee.mNumberBuffers) == count else { return kAudio_ParamError }
+    if !r.pointee.multiElement {
+        for c in 0..<count {
+            guard let data = buffers[c].mData else { return kAudio_ParamError }
+            r.pointee.outputData[first + c] = data.assumingMemoryBound(to: Float.self)
+        }
+        return lv2UnitCycle(r, midi, au, flags: flags, timeStamp: timeStamp, frames: frames)
+    }
+    // Several output elements: run once per time stamp, then copy this element out.
+    let time = timeStamp.pointee
+    let bit: UInt64 = 1 << UInt64(min(element, 63))
+    let fresh = time.mFlags & kAudioTimeStampSampleTimeValid == 0 || !r.pointee.hasRun
+        || time.mSampleTime != r.pointee.lastSampleTime || frames != r.pointee.lastFrames
+        || r.pointee.servedElements & bit != 0
+    if fresh {
+        let status = lv2UnitCycle(r, midi, au, flags: flags, timeStamp: timeStamp, frames: frames)
+        guard status == noErr else { return status }
+        r.pointee.hasRun = true
+        r.pointee.lastSampleTime = time.mSampleTime
+        r.pointee.lastFrames = frames
+        r.pointee.servedElements = 0
+    }
+    r.pointee.servedElements |= bit
+    for c in 0..<count {
+        guard let data = buffers[c].mData else { return kAudio_ParamError }
+        data.copyMemory(from: r.pointee.outputStage[first + c], byteCount: Int(frames) * 4)
+    }
+    return noErr
+}
+
+/// One processing cycle of `frames` frames: pull inputs, run, report meters, check the output.
+@_noAllocation @_noLocks
+private func lv2UnitCycle(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+                          _ au: UnsafeMutablePointer<RenderState>,
+                          flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
+                          frames: UInt32) -> OSStatus {
+    let n = Int(frames)
+    let status = lv2UnitPullInputs(r, au, flags: flags, timeStamp: timeStamp, frames: frames)
+    guard status == noErr else { return status }
+    if r.pointee.multiElement {
+        for k in 0..<r.pointee.outputStart[r.pointee.outputElements] { r.pointee.outputData[k] = r.pointee.outputStage[k] }
+    }
+    let ran = r.pointee.fixedBlock > 0 ? lv2UnitRunFIFO(r, midi, au, frames: n) : lv2UnitRunDirect(r, midi, au, frames: n)
+    // Events beyond this call move into the next call's numbering.
+    var kept = 0
+    for i in 0..<midi.pointee.count where midi.pointee.events[i].offset >= n {
+        midi.pointee.events[kept] = midi.pointee.events[i]
+        midi.pointee.events[kept].offset -= n
+        kept += 1
+    }
+    midi.pointee.count = kept
+    guard ran == noErr else { return ran }
+    for k in 0..<r.pointee.meterCount { r.pointee.meterSlots[k].pointee = r.pointee.meterPorts[k].pointee }
+    return lv2UnitCheckFinite(r, frames: n)
+}
+
+/// Pulls every input element and points `inputData` at its channels; unconnected elements other
+/// than an effect's main input read silence.
+@_noAllocation @_noLocks
+private func lv2UnitPullInputs(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ au: UnsafeMutablePointer<RenderState>,
+                               flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
+                               frames: UInt32) -> OSStatus {
+    for element in 0..<r.pointee.inputElements {
+        let first = r.pointee.inputStart[element], count = r.pointee.inputStart[element + 1] - first
+        if au.pointee.inputs[element].kind == .none {
+            if element == 0 && r.pointee.requiresMainInput { return kAudioUnitErr_NoConnection }
+            for c in 0..<count {
+                UnsafeMutableRawPointer(r.pointee.inputOwn[first + c]).initializeMemory(as: Float.self, repeating: 0, count: Int(frames))
+                r.pointee.inputData[first + c] = r.pointee.inputOwn[first + c]
+            }
+            continue
+        }
+        let status = _unsafePerformance {
+            // AUBase's pull (render-safe by its own checked contract) calls the host's callback or
+            // the upstream unit.
+            au.pointee.pullInput(element, flags, timeStamp, frames)
+        }
+        guard status == noErr else { return status }
+        guard let list = au.pointee.inputs[element].list, Int(list.pointee.mNumberBuffers) == count else { return kAudio_ParamError }
+        let buffers = audioBuffers(list)
+        for c in 0..<count {
+            guard let data = buffers[c].mData else { return kAudio_ParamError }
+            r.pointee.inputData[first + c] = data.assumingMemoryBound(to: Float.self)
+        }
+    }
+    return noErr
+}
+
+/// Parameter values into the control ports (scale point values for indexed parameters).
+@_noAllocation @_noLocks
+private func lv2UnitApplyControls(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
+    for k in 0..<r.pointee.controlCount {
+        let value = r.pointee.controlSlots[k].pointee
+        if let table = r.pointee.indexedValues[k] {
+            let last = r.pointee.indexedCounts[k] - 1
+            let index = value.isFinite ? Int(min(max(value, 0), Float(last)) + 0.5) : 0
+            r.pointee.controlPorts[k].pointee = table[index]
+        } else {
+            r.pointee.controlPorts[k].pointee = value
+        }
+    }
+}
+
+/// Runs the slices between parameter changes straight on the cycle's buffers.
+@_noAllocation @_noLocks
+private func lv2UnitRunDirect(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+                              _ au: UnsafeMutablePointer<RenderState>, frames n: Int) -> OSStatus {
+    var position = 0
+    var next = 0  // the first MIDI event not yet delivered
+    while position < n {
+        let slice = min(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, n - position)
+        lv2UnitApplyControls(r)
+        var remaining = slice
+        while remaining > 0 {
+            // A plug-in that needs power-of-two runs gets the slice in power-of-two pieces.
+            var piece = remaining
+            if r.pointee.requiresPowerOf2 { piece = 1 << (Int.bitWidth - 1 - remaining.leadingZeroBitCount) }
+            let status = lv2UnitRunPiece(r, midi, from: position, frames: piece, next: &next)
+            guard status == noErr else { return status }
+            position += piece
+            remaining -= piece
+        }
+    }
+    _unsafePerformance { au.pointee.carryEvents(past: n) }
+    return noErr
+}
+
+/// Points the ports at frames `from ..< from + frames` of the cycle's buffers, delivers the MIDI
+/// due in that range and runs the plug-in once.
+@_noAllocation @_noLocks
+private func lv2UnitRunPiece(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+                             from start: Int, frames: Int, next: inout Int) -> OSStatus {
+    let context = r.pointee.context
+    for k in 0..<r.pointee.inputStart[r.pointee.inputElements] {
+        lv2ConnectPort(context, index: r.pointee.inputPorts[k], to: UnsafeMutableRawPointer(r.pointee.inputData[k] + start))
+    }
+    for k in 0..<r.pointee.outputStart[r.pointee.outputElements] {
+        lv2ConnectPort(context, index: r.pointee.outputPorts[k], to: UnsafeMutableRawPointer(r.pointee.outputData[k] + start))
+    }
+    lv2UnitDeliverMIDI(r, midi, before: start + frames, blockStart: start, blockFrames: frames, next: &next)
+    return lv2UnitRunStatus(lv2Run(context, frames: UInt32(frames)))
+}
+
+/// Queues the events with offset below `end` into the plug-in's MIDI input, at their frame
+/// within the block that starts at cycle frame `blockStart` (earlier ones at frame 0).
+@_noAllocation @_noLocks
+private func lv2UnitDeliverMIDI(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+                                before end: Int, blockStart: Int, blockFrames: Int, next: inout Int) {
+    while next < midi.pointee.count && midi.pointee.events[next].offset < end {
+        var event = midi.pointee.events[next]
+        let frame = min(max(event.offset - blockStart, 0), blockFrames - 1)
+        _ = withUnsafeBytes(of: &event.bytes) { bytes in
+            lv2QueueMIDI(r.pointee.context, frame: Int64(frame), bytes: bytes.baseAddress!, count: event.length)
+        }
+        next += 1
+    }
+}
+
+/// The FIFO for fixed-length plug-ins: output frame k of a block is what the plug-in made from
+/// the block before, so the unit's output is its input delayed by exactly one block.
+@_noAllocation @_noLocks
+private func lv2UnitRunFIFO(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+                            _ au: UnsafeMutablePointer<RenderState>, frames n: Int) -> OSStatus {
+    // Parameter changes apply at block boundaries: every change due in this call is applied now.
+    var position = 0
+    while position < n { position += max(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, 1) }
+    _unsafePerformance { au.pointee.carryEvents(past: n) }
+    lv2UnitApplyControls(r)
+    let block = r.pointee.fixedBlock
+    let inputs = r.pointee.inputStart[r.pointee.inputElements], outputs = r.pointee.outputStart[r.pointee.outputElements]
+    var next = 0
+    position = 0
+    while position < n {
+        let fill = r.pointee.fifoFill
+        let chunk = min(n - position, block - fill)
+        for k in 0..<inputs {
+            UnsafeMutableRawPointer(r.pointee.inputOwn[k] + fill).copyMemory(from: r.pointee.inputData[k] + position, byteCount: chunk * 4)
+        }
+        for k in 0..<outputs {
+            UnsafeMutableRawPointer(r.pointee.outputData[k] + position).copyMemory(from: r.pointee.outputOwn[k] + fill, byteCount: chunk * 4)
+        }
+        position += chunk
+        r.pointee.fifoFill = fill + chunk
+        if r.pointee.fifoFill == block {
+            lv2UnitDeliverMIDI(r, midi, before: position, blockStart: position - block, blockFrames: block, next: &next)
+            let status = lv2UnitRunStatus(lv2Run(r.pointee.context, frames: UInt32(block)))
+            guard status == noErr else { return status }
+            r.pointee.fifoFill = 0
+        }
+    }
+    return noErr
+}
+
+@_noAllocation @_noLocks
+private func lv2UnitRunStatus(_ status: LV2RunStatus) -> OSStatus {
+    switch status {
+    case .ok: return noErr
+    case .tooManyFrames, .blockLengthNotAllowed: return kAudioUnitErr_TooManyFramesToProcess
+    }
+}
+
+/// Silences the cycle's output and flags it when any sample is NaN or infinite, so a broken
+/// plug-in cannot poison what follows it. Integer max over the magnitude bits: vectorisable.
+@_noAllocation @_noLocks
+private func lv2UnitCheckFinite(_ r: UnsafeMutablePointer<LV2UnitRenderState>, frames n: Int) -> OSStatus {
+    let outputs = r.pointee.outputStart[r.pointee.outputElements]
+    var largest: UInt32 = 0
+    for k in 0..<outputs {
+        let bits = UnsafeRawPointer(r.pointee.outputData[k]).assumingMemoryBound(to: UInt32.self)
+        for i in 0..<n { largest = max(largest, bits[i] & 0x7FFF_FFFF) }
+    }
+    guard largest >= 0x7F80_0000 else { return noErr }
+    for k in 0..<outputs { UnsafeMutableRawPointer(r.pointee.outputData[k]).initializeMemory(as: Float.self, repeating: 0, count: n) }
+    r.pointee.producedNonFinite = true
+    return kAudioUnitErr_InvalidOfflineRender
+}

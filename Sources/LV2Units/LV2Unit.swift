@@ -1,0 +1,167 @@
+import AUHostCore
+import Foundation
+import LV2Host
+
+/// An LV2 plug-in as an Audio Unit. Made by ``LV2Provider`` components; reached like every
+/// other unit through the C API or `AudioUnitInstance`.
+///
+/// - Elements: audio ports grouped into buses (port groups, else stereo pairs), then all CV
+///   ports of a direction as one more element; each element's channel count is fixed.
+/// - Parameters: ID = port index. Control inputs are writable (toggled → Boolean, enumerations
+///   → an index with the scale point labels as value strings, integer → Indexed, logarithmic →
+///   DisplayLogarithmic); control outputs are read-only meters updated every render call.
+/// - The plug-in is instantiated by AudioUnitInitialize at the unit's sample rate with
+///   MaximumFramesPerSlice as its maximum block, and destroyed (its state kept) by Uninitialize.
+/// - MIDI (MusicDeviceMIDIEvent) reaches its atom MIDI input at the given offset; the latency port
+///   is kAudioUnitProperty_Latency; presets are FactoryPresets; plug-in state is in ClassInfo.
+///
+/// ```swift
+/// let unit = try AudioUnitInstance(LV2Provider.component(uri: "http://lv2plug.in/plugins/eg-amp")!.description)
+/// ```
+public final class LV2Unit: AUBase {
+    /// The plug-in's data (use it under `access`).
+    public let plugin: LV2PluginDescriptor
+    let access: LV2WorldAccess
+    let layout: LV2UnitLayout
+    let presetList: [LV2Preset]
+    /// The running plug-in while initialized.
+    public internal(set) var lv2Instance: LV2Instance?
+    var renderState: UnsafeMutablePointer<LV2UnitRenderState>?
+    let midiQueue: UnsafeMutablePointer<LV2UnitMIDIQueue>
+    /// Plug-in state to restore at the next initialize (kept across Uninitialize, or from ClassInfo).
+    var pendingState: String?
+    /// A preset whose non-port state is loaded at the next initialize.
+    var pendingPresetURI: String?
+    /// Live: scheduled work runs on a worker thread (real-time use); offline: right after run.
+    var liveWorker = false
+    var fifoFrames = 0
+
+    /// Checks that the plug-in can be loaded (binary, port data, required features: the errors
+    /// AudioComponentInstanceNew reports) and lays out its elements and parameters. Runs no
+    /// plug-in code. Thread: setup.
+    public init(plugin: LV2PluginDescriptor, access: LV2WorldAccess, description: AudioComponentDescription) throws {
+        self.plugin = plugin
+        self.access = access
+        let sampleRate = 44_100.0
+        (layout, presetList) = try access.withWorld { _ in
+            do { try LV2Instance.checkLoadable(plugin) } catch let error as LV2HostError { throw AudioError(error.status, error.message) }
+            return (LV2UnitLayout(plugin: plugin, sampleRate: sampleRate), plugin.presets)
+        }
+        midiQueue = .allocate(capacity: 1)
+        midiQueue.initialize(to: LV2UnitMIDIQueue(events: .allocate(capacity: LV2UnitMIDIQueue.capacity)))
+        super.init(description: description, inputs: layout.inputs.count, outputs: layout.outputs.count,
+                   channels: 2, sampleRate: sampleRate, parameters: layout.controls.map(\.definition))
+        for (i, bus) in layout.inputs.enumerated() {
+            try setFormat(.canonical(sampleRate: sampleRate, channels: UInt32(bus.ports.count)), kAudioUnitScope_Input, UInt32(i))
+        }
+        for (i, bus) in layout.outputs.enumerated() {
+            try setFormat(.canonical(sampleRate: sampleRate, channels: UInt32(bus.ports.count)), kAudioUnitScope_Output, UInt32(i))
+        }
+    }
+
+    deinit {
+        midiQueue.pointee.events.deallocate()
+        midiQueue.deallocate()
+    }
+
+    /// Canonical Float32 with exactly the element's channel count (LV2 ports are fixed).
+    public override func accepts(format: AudioStreamBasicDescription, scope: AudioUnitScope, element: AudioUnitElement) -> Bool {
+        guard format.isCanonical, format.isValidLinearPCM else { return false }
+        let buses = scope == kAudioUnitScope_Input ? layout.inputs : layout.outputs
+        return Int(element) < buses.count && Int(format.mChannelsPerFrame) == buses[Int(element)].ports.count
+    }
+
+    public override var acceptsMIDI: Bool { layout.hasMIDIInput }
+
+    /// The plug-in's latency port (after its last run) plus the FIFO of a fixed-block plug-in.
+    public override var latency: Double {
+        let frames = Double(lv2Instance?.latencyFrames ?? 0) + Double(fifoFrames)
+        return frames / sampleRate
+    }
+
+    public override var factoryPresets: [(number: Int32, name: String)] {
+        presetList.enumerated().map { (Int32($0.offset), $0.element.label) }
+    }
+
+    /// Sets the parameters to the preset's port values; its other state is loaded into the
+    /// plug-in now, or at the next initialize. Thread: setup.
+    public override func applyFactoryPreset(_ number: Int32) throws {
+        let preset = presetList[Int(number)]
+        let values = try access.withWorld { _ -> [String: Float] in
+            do { return try plugin.presetPortValues(uri: preset.uri) } catch let e as LV2HostError { throw AudioError(e.status, e.message) }
+        }
+        setParameters(fromPortValues: values)
+        if let instance = lv2Instance {
+            try access.withWorld { _ in
+                do { try instance.loadPreset(uri: preset.uri) } catch let e as LV2HostError { throw AudioError(e.status, e.message) }
+            }
+        } else {
+            pendingPresetURI = preset.uri
+            pendingState = nil
+        }
+    }
+
+    /// Writes LV2 port values (by symbol) into the parameters that show them.
+    func setParameters(fromPortValues values: [String: Float]) {
+        let ports = plugin.ports
+        for control in layout.controls where !control.isOutput {
+            guard let value = values[ports[control.portIndex].symbol],
+                  let slot = parameters.slot(AudioUnitParameterID(control.portIndex), kAudioUnitScope_Global, 0) else { continue }
+            slot.pointee = control.indexedValues.map { Float(LV2UnitLayout.nearestIndex(of: value, in: $0)) } ?? value
+        }
+    }
+
+    /// If the plug-in produced NaN or infinite samples since the last call (the output was
+    /// silenced and the render returned kAudioUnitErr_InvalidOfflineRender), a sentence saying so.
+    /// Thread: setup.
+    public func takeRenderProblem() -> String? {
+        guard let r = renderState, r.pointee.producedNonFinite else { return nil }
+        r.pointee.producedNonFinite = false
+        return "LV2 plug-in <\(plugin.uri)> produced NaN or infinite samples; its output was silenced. "
+            + "Check its parameters, or report the fault to its author."
+    }
+
+    // MARK: Hooks (bodies in LV2Unit+Lifecycle.swift and LV2Unit+State.swift)
+
+    public override func allocateRenderResources() throws { try startPlugin() }
+    public override func deallocateRenderResources() { stopPlugin() }
+    public override func resetState() { resetPlugin() }
+    public override func saveExtraState() -> [String: PropertyListValue] { saveLV2State() }
+    public override func restoreExtraState(_ state: [String: PropertyListValue]) throws { try restoreLV2State(state) }
+
+    public override func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                                            _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? {
+        try lv2PropertyInfo(id, scope)
+    }
+
+    public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                           _ data: UnsafeMutableRawPointer) throws {
+        getLV2Property(id, data)
+    }
+
+    public override func setCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                           _ data: UnsafeRawPointer, _ size: UInt32) throws {
+        try setLV2Property(id, data, size)
+    }
+
+    // MARK: Render
+
+    /// Thread: render.
+    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        guard let r = renderState else { return kAudioUnitErr_Uninitialized }
+        return lv2UnitRender(r, midiQueue, state, element: Int(bus), flags: flags, timeStamp: timeStamp, frames: frames, output: output)
+    }
+
+    /// Queues a channel message for the plug-in's MIDI input at `offset` frames into the next
+    /// render call. Thread: render (or setup while the unit is not rendering).
+    public override func midiEvent(status: UInt32, data1: UInt32, data2: UInt32, offset: UInt32) -> OSStatus {
+        guard layout.hasMIDIInput else { return kAudio_UnimplementedError }
+        let length = lv2MIDIMessageLength(UInt8(truncatingIfNeeded: status))
+        guard length > 0, status <= 0xFF else { return kAudio_ParamError }
+        let event = LV2UnitMIDIEvent(offset: Int(offset), length: length,
+                                     bytes: (UInt8(status), UInt8(truncatingIfNeeded: data1 & 0x7F), UInt8(truncatingIfNeeded: data2 & 0x7F)))
+        return midiQueue.pointee.insert(event) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
+    }
+}
