@@ -50,6 +50,10 @@ public final class AudioGraph {
     var notifies: [(proc: AURenderCallback, refCon: UnsafeMutableRawPointer?)] = []
     /// The head unit the cycle notification is installed on.
     var notifiedHead: AudioUnit?
+    /// Swift input blocks, kept alive while the graph lives.
+    var inputBlocks: [BusKey: InputBlockBox] = [:]
+    /// Frames rendered through ``render(frames:into:)`` (its time stamps).
+    var renderedFrames: Double = 0
 
     struct Retired {
         let schedule: UnsafeMutablePointer<Schedule>
@@ -81,8 +85,8 @@ public final class AudioGraph {
 
     // MARK: Nodes
 
-    /// AUGraphAddNode.
-    public func addNode(_ description: AudioComponentDescription) throws -> AUNode {
+    /// AUGraphAddNode: adds a node for the first unit matching `description`.
+    public func attach(_ description: AudioComponentDescription) throws -> AUNode {
         lock.lock()
         defer { lock.unlock() }
         guard let component = ComponentRegistry.shared.findNext(after: nil, matching: description) else {
@@ -100,7 +104,7 @@ public final class AudioGraph {
     }
 
     /// AUGraphRemoveNode: its connections and callbacks go too.
-    public func removeNode(_ id: AUNode) throws {
+    public func detach(_ id: AUNode) throws {
         lock.lock()
         defer { lock.unlock() }
         let index = try nodeIndex(id)

@@ -56,13 +56,13 @@ func _DisposeAUGraph(_ handle: AUGraph?) -> OSStatus {
 func _AUGraphAddNode(_ h: AUGraph?, _ desc: UnsafePointer<AudioComponentDescription>?, _ outNode: UnsafeMutablePointer<AUNode>?) -> OSStatus {
     call(h) { g in
         guard let desc else { throw AudioError(kAudio_ParamError, "The description must not be NULL.") }
-        let node = try g.addNode(desc.pointee)
+        let node = try g.attach(desc.pointee)
         outNode?.pointee = node
     }
 }
 
 @_cdecl("AUGraphRemoveNode")
-func _AUGraphRemoveNode(_ h: AUGraph?, _ node: AUNode) -> OSStatus { call(h) { try $0.removeNode(node) } }
+func _AUGraphRemoveNode(_ h: AUGraph?, _ node: AUNode) -> OSStatus { call(h) { try $0.detach(node) } }
 
 @_cdecl("AUGraphGetNodeCount")
 func _AUGraphGetNodeCount(_ h: AUGraph?, _ outCount: UnsafeMutablePointer<UInt32>?) -> OSStatus {

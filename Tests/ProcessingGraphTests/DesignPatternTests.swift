@@ -122,3 +122,34 @@ final class DesignPatternTests: XCTestCase {
         XCTAssertEqual(outer.left(32), (0..<32).map { Float($0) * 0.25 })
     }
 }
+
+/// The Swift API drives the same graph.
+final class SwiftGraphAPITests: XCTestCase {
+    func testAttachConnectInputBlockAndOfflineRender() throws {
+        registerGraphTestUnits()
+        let graph = AudioGraph()
+        let head = try graph.attach(AudioComponentDescription(type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput))
+        let gain = try graph.attach(TestGainUnit.description)
+        try graph.connect(gain, 0, to: head, 0)
+        var next: Float = 0
+        try graph.setInputBlock(gain, 0) { frames, buffers in
+            for c in 0..<buffers.count {
+                for i in 0..<Int(frames) { buffers.floatChannel(c)![i] = next + Float(i) }
+            }
+            next += Float(frames)
+            return noErr
+        }
+        try graph.open()
+        XCTAssertEqual(AudioUnitSetParameter(try graph.unit(gain)!, 0, kAudioUnitScope_Global, 0, 3, 0), noErr)
+        try graph.initialize()
+        let out = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: 128)
+        try graph.render(frames: 128, into: out)
+        try graph.render(frames: 128, into: out)
+        XCTAssertEqual(out.samples(channel: 1, frames: 128), (128..<256).map { 3 * Float($0) })
+        XCTAssertThrowsError(try graph.connect(gain, 0, to: gain, 0)) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUGraphErr_InvalidConnection)
+        }
+        try graph.detach(gain)
+        XCTAssertEqual(graph.nodeIDs, [head])
+    }
+}
