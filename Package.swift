@@ -50,7 +50,9 @@ let package = Package(
         .target(name: "ProcessingGraph", dependencies: ["AUHostCore", "AUHostAtomics"], swiftSettings: swiftSettings),
 
         // ---- Providers.
-        .target(name: "BuiltInUnits", dependencies: ["AUHostCore"], swiftSettings: swiftSettings),
+        .target(name: "BuiltInUnits", dependencies: ["AUHostCore", "DSPKernels", "ExtAudioFile"], swiftSettings: swiftSettings),
+        /// Extended Audio File Services (the C API, @_cdecl) and its Swift face, over AudioFiles.
+        .target(name: "ExtAudioFile", dependencies: ["AudioTypes", "AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "LV2Units"], swiftSettings: swiftSettings),
@@ -86,6 +88,8 @@ let package = Package(
         .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ProcessingGraphTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "BuiltInUnitsTests", dependencies: ["AUHost", "TestSupport", "ExtAudioFile", "DSPKernels"], swiftSettings: swiftSettings),
+        .testTarget(name: "ExtAudioFileTests", dependencies: ["ExtAudioFile", "AudioFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
                     swiftSettings: swiftSettings),
     ],

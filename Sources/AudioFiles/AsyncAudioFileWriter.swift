@@ -43,7 +43,11 @@ public final class AsyncAudioFileWriter: @unchecked Sendable {
         try self.init(file: file, capacityFrames: capacityFrames, pauseAfterEachChunk: 0)
     }
 
-    init(file: AudioFile, capacityFrames: Int, pauseAfterEachChunk: Double) throws {
+    /// Writes into an already created `file` (create it with `updatesHeaderAfterEachWrite` so a
+    /// killed process leaves every written frame readable). `pauseAfterEachChunk` seconds of sleep
+    /// after each chunk simulate a slow disk in tests (0 in use). The writer owns the file from
+    /// now on. Thread: setup (non-real-time).
+    public init(file: AudioFile, capacityFrames: Int, pauseAfterEachChunk: Double = 0) throws {
         self.file = file
         self.pauseAfterEachChunk = pauseAfterEachChunk
         renderHandle = try FrameRingBuffer.allocate(channelCount: file.channelCount, minimumCapacity: capacityFrames)

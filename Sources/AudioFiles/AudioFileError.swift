@@ -1,23 +1,6 @@
 import AudioToolbox
 
-// AudioFile status codes (AudioFile.h in Apple's SDK) that the C headers here do not declare yet;
-// the numbers are the documented four-char codes. kAudio_FileNotFoundError (-43) comes from
-// CoreAudioTypes.h.
-
-/// 'wht?': something failed that has no more specific code.
-public let kAudioFileUnspecifiedError: OSStatus = 0x7768_743F
-/// 'typ?': the file is not of a type this build can read or write.
-public let kAudioFileUnsupportedFileTypeError: OSStatus = 0x7479_703F
-/// 'fmt?': the data format is not supported by the file type (or at all).
-public let kAudioFileUnsupportedDataFormatError: OSStatus = 0x666D_743F
-/// 'prm?': the file cannot be opened or created with the requested permissions.
-public let kAudioFilePermissionsError: OSStatus = 0x7072_6D3F
-/// 'dta?': the file is malformed (bad header, truncated, wrong magic).
-public let kAudioFileInvalidFileError: OSStatus = 0x6474_613F
-/// -38: the file was closed.
-public let kAudioFileNotOpenError: OSStatus = -38
-/// -40: a seek went outside the file.
-public let kAudioFilePositionError: OSStatus = -40
+// The status codes (kAudioFile*Error) are declared in the C header AudioToolbox/AudioFile.h.
 
 /// A failed file operation: the documented status, the path, and a sentence naming the cause.
 public struct AudioFileError: Error, CustomStringConvertible, Sendable {

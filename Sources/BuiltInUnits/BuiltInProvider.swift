@@ -11,6 +11,10 @@ public final class BuiltInProvider: ComponentProvider {
     public func components() -> [Component] {
         [
             unit(GenericOutput.identity, "Generic Output") { GenericOutput($0) },
+            unit(DelayUnit.identity, "Delay") { DelayUnit($0) },
+            unit(IPodEQUnit.identity, "iPod EQ") { IPodEQUnit($0) },
+            unit(NBandEQUnit.identity, "N-Band EQ") { NBandEQUnit($0) },
+            unit(MultiChannelMixerUnit.identity, "Multichannel Mixer") { MultiChannelMixerUnit($0) },
         ]
     }
 

@@ -22,5 +22,8 @@
 #include <AudioToolbox/MusicDevice.h>
 #include <AudioToolbox/AUGraph.h>
 #include <AudioToolbox/CAShow.h>
+#include <AudioToolbox/AudioFile.h>
+#include <AudioToolbox/ExtendedAudioFile.h>
+#include <AudioToolbox/AudioUnitFilePlayer.h>
 
 #endif

@@ -106,6 +106,20 @@ CFDataRef CFPropertyListCreateData(CFAllocatorRef allocator, CFPropertyListRef p
 CFPropertyListRef CFPropertyListCreateWithData(CFAllocatorRef allocator, CFDataRef data, CFOptionFlags options,
                                                CFPropertyListFormat *format, CFErrorRef *error);
 
+/* File URLs (CFURL.h): the real CoreFoundation functions, for ExtAudioFileOpenURL and friends. */
+typedef const struct __CFURL *CFURLRef;
+typedef AU_ENUM(CFIndex) {
+    kCFURLPOSIXPathStyle = 0,
+    kCFURLHFSPathStyle = 1,
+    kCFURLWindowsPathStyle = 2
+} CFURLPathStyle;
+CFURLRef CFURLCreateFromFileSystemRepresentation(CFAllocatorRef allocator, const UInt8 *buffer, CFIndex bufLen,
+                                                 Boolean isDirectory);
+CFURLRef CFURLCreateWithFileSystemPath(CFAllocatorRef allocator, CFStringRef filePath, CFURLPathStyle pathStyle,
+                                       Boolean isDirectory);
+Boolean CFURLGetFileSystemRepresentation(CFURLRef url, Boolean resolveAgainstBase, UInt8 *buffer, CFIndex maxBufLen);
+CFStringRef CFURLCopyFileSystemPath(CFURLRef anURL, CFURLPathStyle pathStyle);
+
 /* Byte order (CFByteOrder.h): AUHost runs on little-endian machines. */
 static inline UInt32 CFSwapInt32HostToBig(UInt32 v) { return __builtin_bswap32(v); }
 static inline UInt32 CFSwapInt32BigToHost(UInt32 v) { return __builtin_bswap32(v); }

@@ -1,0 +1,57 @@
+import XCTest
+import TestSupport
+import DSPKernels
+
+final class EQUnitTests: XCTestCase {
+    func testNBandEQMatchesTheBiquadDesignWithinATenthOfADecibel() throws {
+        let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_NBandEQ)
+        try h.feed(bus: 0, [impulse(16_384)])
+        let bands: [(BiquadFilterType, Double, Double, Double)] = [
+            (.parametric, 1000, 6, 1), (.lowShelf, 200, -4, 1), (.butterworthHighPass, 40, 0, 1),
+        ]
+        for (b, band) in bands.enumerated() {
+            let b = UInt32(b)
+            try h.set(kAUNBandEQParam_BypassBand + b, 0)
+            try h.set(kAUNBandEQParam_FilterType + b, Float(band.0.rawValue))
+            try h.set(kAUNBandEQParam_Frequency + b, Float(band.1))
+            try h.set(kAUNBandEQParam_Gain + b, Float(band.2))
+            try h.set(kAUNBandEQParam_Bandwidth + b, Float(band.3))
+        }
+        try h.initialize()
+        let response = try h.render(frames: 16_384, channels: 2)[0]
+        let designs = try bands.map { try BiquadCoefficients(type: $0.0, frequency: $0.1, gain: $0.2, bandwidth: $0.3, sampleRate: 44_100) }
+        let frequencies = (0..<20).map { 25 * pow(2, Double($0) * 0.5) }  // 25 Hz … 18.5 kHz
+        for f in frequencies {
+            let expected = designs.reduce(1.0) { $0 * $1.magnitude(atFrequency: f, sampleRate: 44_100) }
+            let measured = measuredMagnitude(response, frequency: f, sampleRate: 44_100)
+            XCTAssertEqual(20 * log10(measured), 20 * log10(expected), accuracy: 0.1, "at \(f) Hz")
+        }
+    }
+
+    func testEveryIPodPresetLoadsByName() throws {
+        let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ)
+        try h.feed(bus: 0, [impulse(8192)])
+        try h.initialize()
+        var array: Unmanaged<CFArray>?
+        var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &array, &size), "presets")
+        let presets = array!.takeRetainedValue()
+        XCTAssertEqual(CFArrayGetCount(presets), 22)
+        for i in 0..<CFArrayGetCount(presets) {
+            var preset = CFArrayGetValueAtIndex(presets, i)!.assumingMemoryBound(to: AUPreset.self).pointee
+            let name = String(cfString: preset.presetName?.takeUnretainedValue())!
+            let model = try XCTUnwrap(IPodEQPreset(name: name), "documented name \(name)")
+            try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
+                                                      UInt32(MemoryLayout<AUPreset>.size)), "select \(name)")
+            try AudioError.check(AudioUnitReset(h.unit, kAudioUnitScope_Global, 0), "reset")
+            h.sources[0].position = 0
+            let response = try h.render(frames: 8192, channels: 2)[0]
+            let designs = model.bandCoefficients(sampleRate: 44_100).compactMap { $0 }
+            for f in [100.0, 1000, 5000] {
+                let expected = designs.reduce(1.0) { $0 * $1.magnitude(atFrequency: f, sampleRate: 44_100) }
+                XCTAssertEqual(20 * log10(measuredMagnitude(response, frequency: f, sampleRate: 44_100)), 20 * log10(expected),
+                               accuracy: 0.1, "\(name) at \(f) Hz")
+            }
+        }
+    }
+}
