@@ -5,7 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
-typedef struct { float *in; float *out; } Plugin;
+typedef struct { float *in; float *out; uint32_t first_length; } Plugin;
 
 static LV2_Handle instantiate(const LV2_Descriptor *d, double rate, const char *path, const LV2_Feature *const *f) {
     (void)d; (void)rate; (void)path; (void)f;
@@ -29,6 +29,17 @@ static void run_copy(LV2_Handle h, uint32_t n) {
     for (uint32_t i = 0; i < n; ++i) p->out[i] = p->in[i];
 }
 static void run_crash(LV2_Handle h, uint32_t n) { (void)h; (void)n; raise(SIGSEGV); }
+/* Not broken: block-length fixtures that copy their input only when the host keeps the promise
+   their required feature asks for (every run the same length / a power of two), else write NaN. */
+static void run_fixed(LV2_Handle h, uint32_t n) {
+    Plugin *p = h;
+    if (p->first_length == 0) p->first_length = n;
+    for (uint32_t i = 0; i < n; ++i) p->out[i] = n == p->first_length ? p->in[i] : NAN;
+}
+static void run_pow2(LV2_Handle h, uint32_t n) {
+    Plugin *p = h;
+    for (uint32_t i = 0; i < n; ++i) p->out[i] = (n & (n - 1)) == 0 ? p->in[i] : NAN;
+}
 static void cleanup(LV2_Handle h) { free(h); }
 
 #define PREFIX "urn:auhost:fixture:"
@@ -38,6 +49,8 @@ static const LV2_Descriptor descriptors[] = {
     {PREFIX "crash-run", instantiate, connect, NULL, run_crash, NULL, cleanup, NULL},
     {PREFIX "needs-feature", instantiate, connect, NULL, run_copy, NULL, cleanup, NULL},
     {PREFIX "port-gap", instantiate, connect, NULL, run_copy, NULL, cleanup, NULL},
+    {PREFIX "fixed-block", instantiate, connect, NULL, run_fixed, NULL, cleanup, NULL},
+    {PREFIX "pow2-block", instantiate, connect, NULL, run_pow2, NULL, cleanup, NULL},
     /* "urn:auhost:fixture:no-descriptor" is declared in the Turtle data but deliberately absent here. */
 };
 
