@@ -55,13 +55,15 @@ let package = Package(
         .target(name: "ExtAudioFile", dependencies: ["AudioTypes", "AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
-        .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "LV2Units"], swiftSettings: swiftSettings),
+        .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units"], swiftSettings: swiftSettings),
         .executableTarget(name: "auhost", dependencies: [
             "AUHost", "CSndFile", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
 
         // ---- ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
         .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"], swiftSettings: swiftSettings),
+        /// The ALSA I/O unit (RemoteIO / HALOutput on Linux) and its provider.
+        .target(name: "ALSAIOUnit", dependencies: ["AUHostCore", "ALSADevice", "DSPKernels"], swiftSettings: swiftSettings),
 
         // ---- Real-time DSP kernels and the audio-file layer (independent of the unit model).
         .target(name: "DSPKernels", dependencies: ["AudioToolbox", "CSoxr"], swiftSettings: swiftSettings),
@@ -83,6 +85,8 @@ let package = Package(
         .testTarget(name: "DSPKernelsTests", dependencies: ["DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "CALSA"], resources: [.copy("Fixtures")],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "LV2HostTests", dependencies: ["LV2Host", "lv2-sweep-child"], exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"],

@@ -1,5 +1,6 @@
 import AUHostCore
 import BuiltInUnits
+import ALSAIOUnit
 import LV2Units
 
 /// Installs every provider this build links, in a fixed order (built-in units, SDK plug-ins, LV2).
@@ -13,4 +14,4 @@ public func installDefaultProviders() {
 }
 
 /// The providers of this build.
-func defaultProviders() -> [ComponentProvider] { [BuiltInProvider(), LV2Provider()] }
+func defaultProviders() -> [ComponentProvider] { [BuiltInProvider(), ALSAProvider(), LV2Provider()] }

@@ -19,6 +19,7 @@
 #include <AudioToolbox/AudioUnitProperties.h>
 #include <AudioToolbox/AudioUnitParameters.h>
 #include <AudioToolbox/AudioOutputUnit.h>
+#include <AudioToolbox/AUHostALSA.h>
 #include <AudioToolbox/MusicDevice.h>
 #include <AudioToolbox/AUGraph.h>
 #include <AudioToolbox/CAShow.h>

@@ -1,0 +1,191 @@
+import ALSADevice
+import AUHostCore
+import DSPKernels
+import Glibc
+
+// Everything the device thread runs for the unit, in one file so that the compiler's real-time
+// checks (@_noAllocation @_noLocks) see every body. Per period the stream calls `ioCaptured`
+// (full duplex or input only) and then `ioRenderPlayback` (output enabled). The app's callbacks,
+// AudioUnitRender of upstream units and the render notifications are render-thread code by
+// contract; the calls into them are wrapped in _unsafePerformance for that reason.
+
+/// The device thread's view of the unit, allocated with the unit and reconfigured at initialize.
+struct IOContext {
+    let state: UnsafeMutablePointer<RenderState>
+    /// The app's input callback, copied at start.
+    var inputProc: AURenderCallback?
+    var inputRefCon: UnsafeMutableRawPointer?
+    /// The time stamp and flags handed to callbacks this period.
+    let timeStamp: UnsafeMutablePointer<AudioTimeStamp>
+    let flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>
+    /// The period just captured (canonical floats, one buffer per device channel), valid while
+    /// the device thread runs.
+    var captured: UnsafeMutablePointer<AudioBufferList>?
+    var capturedFrames: UInt32 = 0
+    /// App-side formats: input scope element 0 (decoded into the device's floats) and output
+    /// scope element 1 (encoded from the captured floats).
+    var playbackConverter: SampleFormatConverter
+    var captureConverter: SampleFormatConverter
+    var appPlaybackChannels = 0
+    var appCaptureChannels = 0
+    /// Per-channel pointers for the converters (capacity `pointerCapacity`).
+    var writePointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var readPointers: UnsafeMutablePointer<UnsafePointer<Float>>
+    var pointerCapacity = 0
+    /// A sink for app channels the device lacks, and zeros for device channels the app lacks.
+    var scratch: UnsafeMutablePointer<Float>
+    var zeros: UnsafeMutablePointer<Float>
+
+    /// Thread: setup.
+    init(state: UnsafeMutablePointer<RenderState>) {
+        self.state = state
+        timeStamp = .allocate(capacity: 1)
+        timeStamp.initialize(to: AudioTimeStamp())
+        flags = .allocate(capacity: 1)
+        flags.initialize(to: 0)
+        let canonical = SampleFormatConverter(format: SampleFormat(encoding: .float32, channelCount: 2, isInterleaved: false))
+        playbackConverter = canonical
+        captureConverter = canonical
+        writePointers = .allocate(capacity: 1)
+        readPointers = .allocate(capacity: 1)
+        scratch = .allocate(capacity: 1)
+        zeros = .allocate(capacity: 1)
+    }
+
+    /// Sets the converters and sizes the scratch memory for an initialized unit.
+    /// Thread: setup (the device thread is not running).
+    mutating func configure(playbackFormat: AudioStreamBasicDescription, captureFormat: AudioStreamBasicDescription,
+                            devicePlaybackChannels: Int, deviceCaptureChannels: Int, maxFrames: Int) {
+        releaseScratch()
+        // Both formats passed accepts(), so they convert.
+        playbackConverter = (try? SampleFormatConverter(streamDescription: playbackFormat)) ?? playbackConverter
+        captureConverter = (try? SampleFormatConverter(streamDescription: captureFormat)) ?? captureConverter
+        appPlaybackChannels = Int(playbackFormat.mChannelsPerFrame)
+        appCaptureChannels = Int(captureFormat.mChannelsPerFrame)
+        pointerCapacity = max(appPlaybackChannels, appCaptureChannels, devicePlaybackChannels, deviceCaptureChannels, 1)
+        writePointers = .allocate(capacity: pointerCapacity)
+        readPointers = .allocate(capacity: pointerCapacity)
+        scratch = .allocate(capacity: max(maxFrames, 1))
+        zeros = .allocate(capacity: max(maxFrames, 1))
+        zeros.initialize(repeating: 0, count: max(maxFrames, 1))
+        captured = nil
+    }
+
+    private func releaseScratch() {
+        writePointers.deallocate()
+        readPointers.deallocate()
+        scratch.deallocate()
+        zeros.deallocate()
+    }
+
+    /// Frees everything. Thread: setup (the unit is going away).
+    func release() {
+        releaseScratch()
+        timeStamp.deallocate()
+        flags.deallocate()
+    }
+}
+
+/// Fills the period's time stamp: sample time from the stream, host time in nanoseconds.
+@_noAllocation @_noLocks
+func stamp(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64) {
+    var now = timespec()
+    // clock_gettime(CLOCK_MONOTONIC) is a vDSO read: no allocation, no lock.
+    _unsafePerformance { _ = clock_gettime(CLOCK_MONOTONIC, &now) }
+    let ts = io.pointee.timeStamp
+    ts.pointee.mSampleTime = Double(sampleTime)
+    ts.pointee.mHostTime = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    ts.pointee.mFlags = kAudioTimeStampSampleTimeValid | kAudioTimeStampHostTimeValid
+}
+
+/// The stream's input function: keeps the captured period for AudioUnitRender on element 1 and
+/// tells the app (ioData NULL, as the hosting guide documents).
+let ioCaptured: PCMRenderFunction = { context, sampleTime, frames, buffers in
+    guard let context else { return kAudio_ParamError }
+    return capturedPeriod(context.assumingMemoryBound(to: IOContext.self), sampleTime, frames, buffers)
+}
+
+@_noAllocation @_noLocks
+func capturedPeriod(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, _ frames: UInt32,
+                    _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    io.pointee.captured = buffers
+    io.pointee.capturedFrames = frames
+    stamp(io, sampleTime)
+    guard let proc = io.pointee.inputProc else { return noErr }
+    let flags = io.pointee.flags
+    flags.pointee = 0
+    let refCon = io.pointee.inputRefCon
+    let timeStamp = io.pointee.timeStamp
+    var status: OSStatus = noErr
+    // The app's input callback is render-thread code by contract.
+    _unsafePerformance { status = proc(refCon, flags, timeStamp, 1, frames, nil) }
+    if status != noErr { io.pointee.state.pointee.lastRenderError = status }
+    return status
+}
+
+/// The stream's render function: pulls input element 0 (render callback or connection) in the
+/// app's format, with render notifications, and converts it into the device's float channels.
+let ioRenderPlayback: PCMRenderFunction = { context, sampleTime, frames, buffers in
+    guard let context else { return kAudio_ParamError }
+    return renderPlayback(context.assumingMemoryBound(to: IOContext.self), sampleTime, frames, buffers)
+}
+
+@_noAllocation @_noLocks
+func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, _ frames: UInt32,
+                    _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    let s = io.pointee.state
+    let deviceBuffers = audioBuffers(buffers)
+    let deviceChannels = min(Int(buffers.pointee.mNumberBuffers), io.pointee.pointerCapacity)
+    if io.pointee.captured == nil { stamp(io, sampleTime) }
+    guard s.pointee.inputs[0].kind != .none, let list = s.pointee.inputs[0].list else {
+        // Nothing to pull: the device plays silence, as an output unit without a source does.
+        for c in 0..<deviceChannels {
+            if let data = deviceBuffers[c].mData { data.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * 4) }
+        }
+        return noErr
+    }
+    let flags = io.pointee.flags
+    let timeStamp = UnsafePointer(io.pointee.timeStamp)
+    flags.pointee = 0
+    s.pointee.notify(kAudioUnitRenderAction_PreRender, flags, timeStamp, 0, frames, list)
+    let status = s.pointee.pullInput(0, flags, timeStamp, frames)
+    if status == noErr {
+        let app = io.pointee.appPlaybackChannels
+        let pointers = io.pointee.writePointers
+        for c in 0..<app {
+            let data = c < deviceChannels ? deviceBuffers[c].mData : nil
+            pointers[c] = data?.assumingMemoryBound(to: Float.self) ?? io.pointee.scratch
+        }
+        io.pointee.playbackConverter.decode(from: list, to: pointers, frameCount: Int(frames))
+        var c = app
+        while c < deviceChannels {
+            deviceBuffers[c].mData?.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * 4)
+            c += 1
+        }
+    } else {
+        s.pointee.lastRenderError = status
+    }
+    let post = status == noErr ? kAudioUnitRenderAction_PostRender
+        : kAudioUnitRenderAction_PostRender | kAudioUnitRenderAction_PostRenderError
+    s.pointee.notify(post, flags, timeStamp, 0, frames, list)
+    return status
+}
+
+/// Converts the captured period into `output` (the app's format of output element 1): app
+/// channel c gets device channel c, or silence where the device has fewer channels.
+/// Thread: render.
+@_noAllocation @_noLocks
+func renderCaptured(_ io: UnsafeMutablePointer<IOContext>, _ frames: UInt32,
+                    _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    guard let captured = io.pointee.captured else { return kAudioUnitErr_CannotDoInCurrentContext }
+    guard frames <= io.pointee.capturedFrames else { return kAudio_ParamError }
+    let deviceBuffers = audioBuffers(captured)
+    let deviceChannels = Int(captured.pointee.mNumberBuffers)
+    let pointers = io.pointee.readPointers
+    for c in 0..<io.pointee.appCaptureChannels {
+        let data = c < deviceChannels ? deviceBuffers[c].mData : nil
+        pointers[c] = UnsafePointer(data?.assumingMemoryBound(to: Float.self) ?? io.pointee.zeros)
+    }
+    io.pointee.captureConverter.encode(from: pointers, to: output, frameCount: Int(frames))
+    return noErr
+}

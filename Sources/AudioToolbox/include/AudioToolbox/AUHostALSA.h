@@ -1,0 +1,92 @@
+/*
+ * AUHostALSA.h — the ALSA I/O unit: AUHost's RemoteIO / HAL output unit on Linux.
+ *
+ * Identity: 'auou' 'alsa' 'AUHs'. Descriptions with kAudioUnitSubType_RemoteIO, _HALOutput or
+ * _DefaultOutput and manufacturer kAudioUnitManufacturer_Apple (or 0) find it too.
+ *
+ * Elements, as the hosting guide documents: element 0 is output (to the playback device),
+ * element 1 is input (from the capture device).
+ *   - EnableIO: output scope element 0 (default 1), input scope element 1 (default 0); set
+ *     before AudioUnitInitialize.
+ *   - StreamFormat, app side: input scope element 0 (what your render callback supplies) and
+ *     output scope element 1 (what AudioUnitRender on element 1 gives you). Any linear PCM
+ *     (16/24/32-bit signed, 8.24, Float32/64, interleaved or not); the unit converts.
+ *   - StreamFormat, device side: output scope element 0 and input scope element 1. After
+ *     AudioUnitInitialize they describe what the device granted. Setting one beforehand asks
+ *     for that ALSA format exactly (S16_LE, S24_LE, S24_3LE, S32_LE or FLOAT_LE, interleaved or
+ *     not, its channel count); left alone, the device's first of FLOAT_LE, S32_LE, S24_LE,
+ *     S24_3LE, S16_LE is used with the app side's channel count. Differing channel counts are
+ *     matched channel by channel (extra device channels get silence, extra app channels are
+ *     dropped).
+ *   - The app side's sample rate must equal the rate the device granted; the unit does not
+ *     resample (plug PCMs such as "default" and "plughw:…" do).
+ *   - SetRenderCallback (input scope, element 0): the device thread pulls it once per period.
+ *   - kAudioOutputUnitProperty_SetInputCallback (global scope): called once per period with
+ *     ioData NULL after a period was captured; call AudioUnitRender on element 1 there (or in
+ *     the render callback) to get it. Frames per call = the granted period size.
+ *   - kAudioOutputUnitProperty_CurrentDevice: a CFStringRef ALSA PCM name ("default",
+ *     "hw:1,0", "plughw:…", a PCM of ~/.asoundrc). Global scope names the device of both
+ *     directions; output scope element 0 only the playback PCM, input scope element 1 only the
+ *     capture PCM. Reading returns a new string (CFRelease it). Set while uninitialized.
+ *   - kAudioOutputUnitProperty_IsRunning: UInt32. Listeners fire on Start and Stop (on the
+ *     calling thread) and when a failing device stops the unit (on a non-real-time thread).
+ *
+ * Lifecycle: AudioUnitInitialize opens and configures the PCMs (a missing device fails with
+ * kAudioUnitErr_InvalidPropertyValue, a busy one with kAudioUnitErr_CannotDoInCurrentContext,
+ * AUHostCopyLastErrorMessage says which and why). AudioOutputUnitStart initializes first if
+ * needed, then runs the device thread (SCHED_FIFO when permitted). Xruns are recovered and
+ * counted. A device that fails stops the unit: LastRenderError becomes kAudioUnitErr_NoConnection,
+ * kAUHostALSAProperty_StreamError holds ALSA's reason, IsRunning listeners fire.
+ *
+ * Full duplex: capture and playback run from one thread, one period at a time. The playback
+ * file or device receives kAUHostALSAProperty_DuplexLatencyFrames frames of silence before the
+ * first captured frame (the prefilled playback buffer), and keeps that offset after xruns.
+ */
+#ifndef AUHOST_AUHOSTALSA_H
+#define AUHOST_AUHOSTALSA_H
+
+#include <AudioToolbox/AudioOutputUnit.h>
+
+AUHOST_EXTERN_C_BEGIN
+
+AU_ENUM(OSType) {
+    kAudioUnitSubType_AUHostALSAIO = 'alsa'
+};
+
+/* AUHost properties of the ALSA I/O unit, all in global scope, element 0.
+   "Ask, then read back": set the Preferred values before AudioUnitInitialize (the Linux stand-in
+   for the iOS audio session's preferred sample rate and I/O buffer duration) and read the
+   Granted values after it. */
+AU_ENUM(AudioUnitPropertyID) {
+    /* Float64, read/write. The sample rate asked of the device; 0 (default) asks for the app
+       side's stream format rate. */
+    kAUHostALSAProperty_PreferredSampleRate = 0x41480000,
+    /* UInt32, read/write. Frames per period asked of the device (default 256). */
+    kAUHostALSAProperty_PreferredPeriodFrames = 0x41480001,
+    /* UInt32, read/write. Periods per device buffer asked of the device (default 2). */
+    kAUHostALSAProperty_PreferredPeriodCount = 0x41480002,
+    /* Float64, read-only. The rate the device granted; 0 while uninitialized. */
+    kAUHostALSAProperty_GrantedSampleRate = 0x41480003,
+    /* UInt32, read-only. The period size granted = frames per render call; 0 while uninitialized. */
+    kAUHostALSAProperty_GrantedPeriodFrames = 0x41480004,
+    /* UInt32, read-only. The period count granted; 0 while uninitialized. */
+    kAUHostALSAProperty_GrantedPeriodCount = 0x41480005,
+    /* UInt32, read-only. Xruns recovered since the last start. */
+    kAUHostALSAProperty_XrunCount = 0x41480006,
+    /* CFStringRef, read-only. Why the device stopped the unit (the ALSA reason, the device name
+       and what to do), or NULL if it did not since the last start. Release it. */
+    kAUHostALSAProperty_StreamError = 0x41480007,
+    /* Float64, read-only. The longest device-thread cycle (input callback + render) since the
+       last start, as a fraction of one period (1.0 = a whole period). */
+    kAUHostALSAProperty_WorstRenderFraction = 0x41480008,
+    /* UInt32, read-only. In full duplex, frames of silence the playback side receives before
+       the first captured frame (one playback buffer); 0 otherwise or while uninitialized. */
+    kAUHostALSAProperty_DuplexLatencyFrames = 0x41480009,
+    /* UInt32, read-only. 1 when the device thread runs with SCHED_FIFO, 0 when the system
+       refused it (it then runs at normal priority and prints one warning line). */
+    kAUHostALSAProperty_RealTimeScheduling = 0x4148000A
+};
+
+AUHOST_EXTERN_C_END
+
+#endif
