@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "auhost-capi", type: .dynamic, targets: ["AudioToolbox", "AUHost"]),
         /// The command-line tool.
         .executable(name: "auhost", targets: ["auhost"]),
+        /// The unit model and the plug-in ABI header, compiled into every SDK plug-in (SDK/Package.swift).
+        .library(name: "AUHostUnitModel", targets: ["AudioUnitBase", "AUHostPlugInABI"]),
         /// LV2 plug-ins as units, with the lilv layer under them (benchmarks compare the two).
         .library(name: "LV2Units", targets: ["LV2Units", "LV2Host"]),
     ],
@@ -55,7 +57,7 @@ let package = Package(
         .target(name: "ExtAudioFile", dependencies: ["AudioTypes", "AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
-        .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units"], swiftSettings: swiftSettings),
+        .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"], swiftSettings: swiftSettings),
         .executableTarget(name: "auhost", dependencies: [
             "AUHost", "CSndFile", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
@@ -77,6 +79,10 @@ let package = Package(
         /// LV2 plug-ins as units: the provider and the AUBase subclass over LV2Instance.
         .target(name: "LV2Units", dependencies: ["AUHostCore", "LV2Host"], swiftSettings: swiftSettings),
 
+        // ---- SDK plug-ins: the ABI header shared with SDK/, and the provider that loads them.
+        .target(name: "AUHostPlugInABI", dependencies: ["AudioToolbox"], path: "SDK/Sources/AUHostPlugInABI"),
+        .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI"], swiftSettings: swiftSettings),
+
         // ---- Tests.
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "AudioTypesTests", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
@@ -94,6 +100,8 @@ let package = Package(
         .testTarget(name: "ProcessingGraphTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "BuiltInUnitsTests", dependencies: ["AUHost", "TestSupport", "ExtAudioFile", "DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "ExtAudioFileTests", dependencies: ["ExtAudioFile", "AudioFiles"], swiftSettings: swiftSettings),
+        .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
                     swiftSettings: swiftSettings),
     ],

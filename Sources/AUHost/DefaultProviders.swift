@@ -1,5 +1,6 @@
 import AUHostCore
 import BuiltInUnits
+import PlugInLoader
 import ALSAIOUnit
 import LV2Units
 
@@ -14,4 +15,4 @@ public func installDefaultProviders() {
 }
 
 /// The providers of this build.
-func defaultProviders() -> [ComponentProvider] { [BuiltInProvider(), ALSAProvider(), LV2Provider()] }
+func defaultProviders() -> [ComponentProvider] { [BuiltInProvider(), ALSAProvider(), PlugInProvider(), LV2Provider()] }

@@ -50,11 +50,15 @@ public final class ComponentInstance {
     /// Opens the plug-in with this instance's handle and makes the handle live.
     func open() throws -> AudioComponentInstance {
         let handle = AudioComponentInstance(Unmanaged.passRetained(self).toOpaque())
+        // A plug-in in another image records its reasons in its own copy of LastErrorMessage:
+        // start clean so that a stale message is never reported as Open's.
+        LastErrorMessage.set(nil)
         let status = plugIn.pointee.Open(me, handle)
         guard status == noErr else {
             _ = plugIn.pointee.Close(me)
             Unmanaged.passUnretained(self).release()
-            throw AudioError(status, LastErrorMessage.current ?? "The unit \(component.name) failed to open.")
+            throw AudioError(status, LastErrorMessage.current
+                             ?? "The unit \(component.name) (\(component.origin)) failed to open: its Open returned \(status).")
         }
         ComponentInstance.liveLock.lock()
         ComponentInstance.live.insert(UnsafeRawPointer(handle))

@@ -1,0 +1,194 @@
+import AudioUnitBase
+
+// The SDK's render path, in one file because debug builds compile file by file and the compiler's
+// real-time checks must see every body they call: the unit around a kernel, the buffers and the
+// parameter values a kernel reads.
+
+/// The unit the SDK builds around an ``EffectKernel``: the shared unit model (AUEffectBase) does
+/// properties, stream formats, bypass, in-place processing, scheduled and ramped parameters,
+/// state (ClassInfo) and presets; this class adds the kernel's declarations and its lifecycle.
+public final class KernelEffectUnit<Kernel: EffectKernel>: AUEffectBase {
+    /// The kernel and the parameter slots it reads while initialized, in memory allocated at
+    /// setup, so that the render thread reaches them without retaining anything.
+    private let live: UnsafeMutablePointer<LiveKernel<Kernel>>
+
+    /// Thread: setup.
+    public init(description: AudioComponentDescription) {
+        live = .allocate(capacity: 1)
+        live.initialize(to: LiveKernel())
+        super.init(description: description, parameters: Kernel.parameters.map(\.definition))
+        for p in Kernel.parameters { _ = setParameter(p.id, value: p.defaultValue) }
+    }
+
+    public override var channelCapabilities: [AUChannelInfo] { Kernel.channelCapabilities }
+    public override var latency: Double { Kernel.latency(sampleRate: sampleRate) }
+    public override var tailTime: Double { Kernel.tailTime }
+    public override var factoryPresets: [(number: Int32, name: String)] { Kernel.factoryPresets.map { ($0.number, $0.name) } }
+
+    /// Thread: setup.
+    public override func applyFactoryPreset(_ number: Int32) throws {
+        guard let preset = Kernel.factoryPresets.first(where: { $0.number == number }) else {
+            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "This unit has no factory preset \(number).")
+        }
+        for (id, value) in preset.values { _ = setParameter(id, value: value) }
+    }
+
+    /// Thread: setup.
+    public override func allocateRenderResources() throws {
+        let ids = Kernel.parameters.map(\.id)
+        let slots = try ids.map { id -> UnsafeMutablePointer<Float> in
+            guard let slot = parameters.slot(id, kAudioUnitScope_Global, 0) else { throw AudioError(kAudioUnitErr_InvalidParameter, "Parameter \(id) has no value slot.")
+            }
+            return slot
+        }
+        let k = UnsafeMutablePointer<Kernel>.allocate(capacity: 1)
+        k.initialize(to: Kernel(sampleRate: sampleRate, channels: Int(outputFormats[0].mChannelsPerFrame),
+                                maxFrames: Int(maxFramesPerSlice)))
+        live.pointee = LiveKernel(kernel: k, parameters: KernelRenderState(ids: ids, slots: slots))
+    }
+
+    deinit {
+        deallocateRenderResources()
+        live.deinitialize(count: 1)
+        live.deallocate()
+    }
+
+    /// Thread: setup.
+    public override func deallocateRenderResources() {
+        if let k = live.pointee.kernel {
+            (k.pointee as? ReleasableKernel)?.release()
+            k.deinitialize(count: 1)
+            k.deallocate()
+        }
+        live.pointee.parameters?.free()
+        live.pointee = LiveKernel()
+    }
+
+    /// Thread: setup.
+    public override func resetState() {
+        live.pointee.kernel?.pointee.reset()
+    }
+
+    /// Runs the kernel over one slice (AUEffectBase calls it between parameter events).
+    ///
+    /// Thread: render. Not marked @_noAllocation: this is the one generic call from the unit into
+    /// the kernel, and the compiler cannot prove a generic call free of metadata work in debug
+    /// builds (the kernel's metadata is instantiated at setup, so none happens). The benchmark
+    /// counts 0 allocations per render for every plug-in; the kernel's own `process` and the
+    /// buffer and parameter accessors it uses are checked where the kernel is marked.
+    public override func process(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+                                 offset: Int, frames: Int) {
+        guard let k = live.pointee.kernel, let r = live.pointee.parameters else { return }
+        let buffers = KernelBuffers(input: input, output: output, offset: offset, frames: frames)
+        let values = ParameterValues(ids: r.ids, slots: r.slots, count: r.count)
+        // The author's kernel: a struct on buffer pointers; its own body is checked where it is
+        // marked @_noAllocation @_noLocks.
+        k.pointee.process(buffers, values)
+    }
+}
+
+/// What the render thread reads: the kernel and its parameters (both nil while uninitialized).
+struct LiveKernel<Kernel> {
+    var kernel: UnsafeMutablePointer<Kernel>?
+    var parameters: KernelRenderState?
+}
+
+/// The parameter identifiers and value slots the render thread reads, in declaration order.
+struct KernelRenderState {
+    let ids: UnsafeMutablePointer<AudioUnitParameterID>
+    let slots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    let count: Int
+
+    /// Thread: setup.
+    init(ids: [AudioUnitParameterID], slots: [UnsafeMutablePointer<Float>]) {
+        count = ids.count
+        self.ids = .allocate(capacity: max(count, 1))
+        self.ids.initialize(from: ids, count: count)
+        self.slots = .allocate(capacity: max(count, 1))
+        self.slots.initialize(from: slots, count: count)
+    }
+
+    /// Thread: setup.
+    func free() {
+        ids.deallocate()
+        slots.deallocate()
+    }
+}
+
+/// The audio of one slice as a kernel sees it: `channels` non-interleaved Float32 channels of
+/// `frames` frames. Input and output may be the same memory (in-place processing): read a
+/// frame's input before writing its output.
+///
+/// Thread: render.
+public struct KernelBuffers {
+    @usableFromInline let inputList: UnsafeMutablePointer<AudioBufferList>
+    @usableFromInline let outputList: UnsafeMutablePointer<AudioBufferList>
+    @usableFromInline let offset: Int
+    /// Channels to process (input and output have this many).
+    public let channels: Int
+    /// Frames in this slice.
+    public let frames: Int
+
+    @inlinable
+    init(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+         offset: Int, frames: Int) {
+        inputList = input
+        outputList = output
+        self.offset = offset
+        self.frames = frames
+        channels = Int(min(input.pointee.mNumberBuffers, output.pointee.mNumberBuffers))
+    }
+
+    /// Channel `c`'s input samples for this slice.
+    ///
+    /// Thread: render.
+    @inlinable @inline(__always)
+    public func input(_ c: Int) -> UnsafePointer<Float> {
+        UnsafePointer(sliceStart(inputList, c))
+    }
+
+    /// Channel `c`'s output samples for this slice.
+    ///
+    /// Thread: render.
+    @inlinable @inline(__always)
+    public func output(_ c: Int) -> UnsafeMutablePointer<Float> {
+        sliceStart(outputList, c)
+    }
+
+    @inlinable @inline(__always)
+    func sliceStart(_ list: UnsafeMutablePointer<AudioBufferList>, _ c: Int) -> UnsafeMutablePointer<Float> {
+        // mBuffers follows mNumberBuffers, aligned as AudioBuffer (the C layout).
+        let buffers = (UnsafeMutableRawPointer(list) + MemoryLayout<AudioBuffer>.alignment)
+            .assumingMemoryBound(to: AudioBuffer.self)
+        return buffers[c].mData.unsafelyUnwrapped.assumingMemoryBound(to: Float.self) + offset
+    }
+}
+
+/// The current parameter values as the kernel reads them during a slice: plain Floats, already
+/// updated for scheduled and ramped events at this slice's first frame (the SDK slices a render
+/// call at every event and per frame while a ramp runs, so a value read here is sample-accurate).
+///
+/// Thread: render. Reading allocates nothing and takes no lock.
+public struct ParameterValues {
+    @usableFromInline let ids: UnsafePointer<AudioUnitParameterID>
+    @usableFromInline let slots: UnsafePointer<UnsafeMutablePointer<Float>>
+    @usableFromInline let count: Int
+
+    @inlinable
+    init(ids: UnsafePointer<AudioUnitParameterID>, slots: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int) {
+        self.ids = ids
+        self.slots = slots
+        self.count = count
+    }
+
+    /// The value of parameter `id` (0 for an identifier the kernel did not declare).
+    ///
+    /// Thread: render.
+    @inlinable @inline(__always)
+    public subscript(_ id: AudioUnitParameterID) -> Float {
+        // Declaration order first: identifiers are usually 0, 1, 2 … in order.
+        if Int(id) < count && ids[Int(id)] == id { return slots[Int(id)].pointee }
+        for i in 0..<count where ids[i] == id { return slots[i].pointee }
+        return 0
+    }
+}
