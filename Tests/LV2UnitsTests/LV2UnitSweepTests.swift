@@ -1,0 +1,27 @@
+import Foundation
+import LV2Host
+import LV2Units
+import XCTest
+
+/// Every installed LV2 plug-in through the unit API, each in a child process; the table of
+/// results (URI, result, reason) is written to $TMPDIR/lv2-unit-sweep.tsv.
+final class LV2UnitSweepTests: XCTestCase {
+    func testSweepOverInstalledPluginsThroughTheUnit() throws {
+        let uris = LV2UnitTestSupport.world.plugins.map(\.uri)
+        let results = LV2Sweep.run(uris: uris, timeoutSeconds: 30, throughUnit: true)
+        XCTAssertEqual(results.map(\.uri), uris)
+        let path = NSTemporaryDirectory() + "lv2-unit-sweep.tsv"
+        try LV2Sweep.table(results).write(toFile: path, atomically: true, encoding: .utf8)
+        var counts: [LV2Sweep.Outcome: Int] = [:]
+        for result in results { counts[result.outcome, default: 0] += 1 }
+        print("LV2 unit sweep (\(path)): \(uris.count) plug-ins, " + counts.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))
+        for result in results where result.outcome != .rendered { print("  \(result.outcome.rawValue) \(result.uri): \(result.reason)") }
+        // The direct sweep's outcome for the same plug-ins: the unit must render every plug-in
+        // that renders directly (its binary loads and it runs headless).
+        let direct = LV2Sweep.run(uris: uris, timeoutSeconds: 30)
+        for (unit, plain) in zip(results, direct) where plain.outcome == .rendered {
+            XCTAssertEqual(unit.outcome, .rendered, "\(unit.uri): \(unit.reason)")
+        }
+        XCTAssertNotNil(results.first { $0.uri == "http://lv2plug.in/plugins/eg-amp" && $0.outcome == .rendered })
+    }
+}
