@@ -99,3 +99,76 @@ final class ALSAIODuplexTests: XCTestCase {
         XCTAssertEqual(AudioUnitRender(unit, &flags, &timeStamp, 1, 64, storage.list), kAudioUnitErr_CannotDoInCurrentContext)
     }
 }
+
+/// The mixer's input bus 0 pulls the I/O unit's element 1 (the captured period).
+let pullCapturedIntoMixer: AURenderCallback = { refCon, flags, timeStamp, _, frames, ioData in
+    let state = Unmanaged<PassThrough>.fromOpaque(refCon!).takeUnretainedValue()
+    let status = AudioUnitRender(state.unit!, flags!, timeStamp!, 1, frames, ioData!)
+    if status != noErr { state.inputErrors.add(1, ordering: .relaxed) }
+    state.periods.add(1, ordering: .releasing)
+    return status
+}
+
+final class ALSAIOMixerTests: XCTestCase {
+    override func setUp() { _ = ALSAIOTestEnvironment.directory }
+
+    /// Input → multichannel mixer (input volume 0.5) → output, connected with
+    /// kAudioUnitProperty_MakeConnection: the playback file holds every captured S16 sample
+    /// halved, rounded half away from zero (the documented S16 quantization), after the same
+    /// leading offset as the pass-through.
+    func testInputThroughMixerToOutputAppliesTheVolumeExactly() throws {
+        let channels = 2, period = 64, frames = period * 32
+        let values = testSamples((frames + period * 16) * channels)
+        ALSAIOTestEnvironment.write(int16Bytes(values), to: "in.raw")
+        let state = PassThrough()
+        let io = try IO.make(kAudioUnitSubType_RemoteIO)
+        state.unit = io
+        defer { AudioComponentInstanceDispose(io) }
+        var mixerDescription = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
+                                                         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var made: AudioUnit?
+        XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &mixerDescription), &made), noErr)
+        let mixer = try XCTUnwrap(made)
+        defer { AudioComponentInstanceDispose(mixer) }
+
+        XCTAssertEqual(IO.setDevice(io, "aio_duplex"), noErr)
+        XCTAssertEqual(IO.set(io, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, UInt32(1)), noErr)
+        let s16 = int16Interleaved(channels: 2)
+        XCTAssertEqual(IO.set(io, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, s16), noErr)
+        XCTAssertEqual(IO.set(io, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1, s16), noErr)
+        XCTAssertEqual(IO.set(io, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(period)), noErr)
+        XCTAssertEqual(IO.set(io, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(3)), noErr)
+
+        XCTAssertEqual(IO.set(mixer, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, UInt32(1)), noErr)
+        XCTAssertEqual(IO.set(mixer, kAudioUnitProperty_SampleRate, kAudioUnitScope_Output, 0, Float64(48_000)), noErr)
+        XCTAssertEqual(IO.set(mixer, kAudioUnitProperty_SampleRate, kAudioUnitScope_Input, 0, Float64(48_000)), noErr)
+        XCTAssertEqual(IO.set(mixer, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                              AURenderCallbackStruct(inputProc: pullCapturedIntoMixer, inputProcRefCon: state.refCon)), noErr)
+        XCTAssertEqual(AudioUnitSetParameter(mixer, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, 0, 0.5, 0), noErr)
+        XCTAssertEqual(IO.set(io, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0,
+                              AudioUnitConnection(sourceAudioUnit: mixer, sourceOutputNumber: 0, destInputNumber: 0)), noErr)
+        XCTAssertEqual(AudioUnitInitialize(mixer), noErr, IO.lastErrorMessage)
+        XCTAssertEqual(AudioUnitInitialize(io), noErr, IO.lastErrorMessage)
+        let latency = Int(try IO.get(io, kAUHostALSAProperty_DuplexLatencyFrames, as: UInt32.self))
+
+        XCTAssertEqual(AudioOutputUnitStart(io), noErr, IO.lastErrorMessage)
+        let needed = (frames + latency) / period + 1
+        XCTAssertTrue(ALSAIOTestEnvironment.wait { state.periods.load(ordering: .acquiring) >= needed }, "the chain did not run")
+        XCTAssertEqual(AudioOutputUnitStop(io), noErr)
+        XCTAssertEqual(state.inputErrors.load(ordering: .relaxed), 0)
+        XCTAssertEqual(AudioUnitUninitialize(io), noErr)
+
+        let raw = ALSAIOTestEnvironment.read("out.raw")
+        let offset = latency * channels * 2
+        let halved = values.prefix(frames * channels).map { v -> Int16 in
+            let half = Int(v) / 2                       // truncates toward zero
+            return Int16(Int(v) % 2 == 0 ? half : half + (v > 0 ? 1 : -1))   // .5 rounds away from zero
+        }
+        let expected = int16Bytes(halved)
+        XCTAssertGreaterThanOrEqual(raw.count, offset + expected.count)
+        XCTAssertTrue(raw.prefix(offset).allSatisfy { $0 == 0 }, "the leading offset is not silence")
+        let mixed = Array(raw.dropFirst(offset).prefix(expected.count))
+        let firstDifference = mixed.indices.first { mixed[$0] != expected[$0] }
+        XCTAssertTrue(mixed == expected, "the mixer's volume is not exact from byte \(firstDifference.map(String.init) ?? "the end")")
+    }
+}
