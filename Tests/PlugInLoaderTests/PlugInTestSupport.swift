@@ -9,7 +9,7 @@ let checkoutRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
 
 /// Runs a command, returning its status and everything it printed.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
          directory: URL? = nil) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -29,7 +29,7 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
 enum BuiltPlugIns {
     static let folder: Result<String, Error> = Result(catching: { () throws -> String in
         let script = checkoutRoot.appendingPathComponent("Plugins/build.sh").path
-        let result = try run("/bin/sh", [script, "debug"])
+        let result = try runCommand("/bin/sh", [script, "debug"])
         guard result.status == 0 else { throw AudioError(kAudio_ParamError, "Plugins/build.sh failed:\n\(result.output)") }
         return result.output.split(separator: "\n").last.map(String.init) ?? ""
     })
