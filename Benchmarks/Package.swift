@@ -22,6 +22,16 @@ let package = Package(
             path: "Benchmarks/RenderCycle",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "LV2Overhead",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AudioToolbox", package: root),
+                .product(name: "LV2Units", package: root),
+            ],
+            path: "Benchmarks/LV2Overhead",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -309,16 +309,17 @@ private func lv2UnitRunStatus(_ status: LV2RunStatus) -> OSStatus {
 }
 
 /// Silences the cycle's output and flags it when any sample is NaN or infinite, so a broken
-/// plug-in cannot poison what follows it. Integer max over the magnitude bits: vectorisable.
+/// plug-in cannot poison what follows it. An all-ones exponent plus one carries into bit 31:
+/// and/add/or only, so the loop vectorises with baseline SSE2.
 @_noAllocation @_noLocks
 private func lv2UnitCheckFinite(_ r: UnsafeMutablePointer<LV2UnitRenderState>, frames n: Int) -> OSStatus {
     let outputs = r.pointee.outputStart[r.pointee.outputElements]
-    var largest: UInt32 = 0
+    var flagged: UInt32 = 0
     for k in 0..<outputs {
         let bits = UnsafeRawPointer(r.pointee.outputData[k]).assumingMemoryBound(to: UInt32.self)
-        for i in 0..<n { largest = max(largest, bits[i] & 0x7FFF_FFFF) }
+        for i in 0..<n { flagged |= (bits[i] & 0x7F80_0000) &+ 0x0080_0000 }
     }
-    guard largest >= 0x7F80_0000 else { return noErr }
+    guard flagged & 0x8000_0000 != 0 else { return noErr }
     for k in 0..<outputs { UnsafeMutableRawPointer(r.pointee.outputData[k]).initializeMemory(as: Float.self, repeating: 0, count: n) }
     r.pointee.producedNonFinite = true
     return kAudioUnitErr_InvalidOfflineRender
