@@ -1,0 +1,33 @@
+import AUHostSDK
+
+/// MyEffect: a level control with an optional polarity flip, one channel at a time.
+/// Replace the parameters and `process` with your own DSP.
+public struct MyEffect: ChannelKernel {
+    /// Parameter identifiers: the enum's raw values are what hosts see.
+    public enum Param: AudioUnitParameterID { case level, invert }
+
+    /// Type, subtype, manufacturer: keep them equal to the manifest's (the factory checks).
+    public static let componentDescription = AudioComponentDescription(type: kAudioUnitType_Effect,
+        subType: FourCC.code("myfx")!, manufacturer: FourCC.code("Demo")!)
+
+    /// Declared once: the host lists them, saves them in presets and ramps them sample-accurately.
+    public static let parameters = [
+        Parameter(Param.level, "Level", -60...12, unit: kAudioUnitParameterUnit_Decibels, default: 0),
+        Parameter(Param.invert, "Invert", 0...1, unit: kAudioUnitParameterUnit_Boolean, default: 0, flags: 0),
+    ]
+
+    /// Setup: allocate here (delay lines, tables), never in `process`.
+    public init(sampleRate: Double, maxFrames: Int) {}
+
+    /// Render thread: the compiler checks that nothing here allocates or locks.
+    @_noAllocation @_noLocks
+    public mutating func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
+                                 parameters: ParameterValues) {
+        var gain = decibelsToLinear(parameters[Param.level.rawValue])
+        if parameters[Param.invert.rawValue] >= 0.5 { gain = -gain }
+        for i in 0..<frames { output[i] = input[i] * gain }
+    }
+}
+
+/// The export the manifest's "factoryFunction" names: one line.
+@_cdecl("MyEffectFactory") public func myEffectFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(MyEffect.self, d) }
