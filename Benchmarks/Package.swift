@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(path: "../SDK"),
     ],
     targets: [
         .executableTarget(
@@ -30,6 +31,16 @@ let package = Package(
                 .product(name: "LV2Units", package: root),
             ],
             path: "Benchmarks/LV2Overhead",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "PlugInOverhead",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AudioToolbox", package: root),
+                .product(name: "AUHostSDKInProcess", package: "sdk"),
+            ],
+            path: "Benchmarks/PlugInOverhead",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

@@ -1,0 +1,1 @@
+../../../Plugins/Sources/Gain/Gain.swift
