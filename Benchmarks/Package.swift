@@ -43,6 +43,15 @@ let package = Package(
             path: "Benchmarks/PlugInOverhead",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "GraphOverhead",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AudioToolbox", package: root),
+            ],
+            path: "Benchmarks/GraphOverhead",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -6,11 +6,12 @@ import Foundation
 public final class ComponentInstance {
     public let component: Component
     let plugIn: UnsafeMutablePointer<AudioComponentPlugInInterface>
-    var me: UnsafeMutableRawPointer { UnsafeMutableRawPointer(plugIn) }
+    public var me: UnsafeMutableRawPointer { UnsafeMutableRawPointer(plugIn) }
     /// The unit when it is an AUBase made in this process (for the Swift API's direct paths).
     public let unit: AUBase?
 
-    let render: AudioUnitRenderProc?
+    /// The render method and `self` to call it with (for hosts that call it directly, like the graph).
+    public let render: AudioUnitRenderProc?
     let getParameter: AudioUnitGetParameterProc?
     let setParameter: AudioUnitSetParameterProc?
     let scheduleParameters: AudioUnitScheduleParametersProc?

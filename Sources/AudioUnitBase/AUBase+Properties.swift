@@ -130,7 +130,7 @@ extension AUBase {
         case kAudioUnitProperty_ContextName: put(contextName.map { CFBridge.string($0).toOpaque() })
         case kAudioUnitProperty_RenderQuality: put(renderQuality)
         case kAudioUnitProperty_BypassEffect: put(UInt32(state.pointee.bypass ? 1 : 0))
-        case kAudioUnitProperty_InPlaceProcessing: put(UInt32(inPlaceRequested ? 1 : 0))
+        case kAudioUnitProperty_InPlaceProcessing: put(UInt32(state.pointee.inPlace ? 1 : 0))
         case kAudioUnitProperty_FactoryPresets:
             put(factoryPresetArray.map { Unmanaged.passRetained($0).toOpaque() })
         case kAudioUnitProperty_SupportedNumChannels:
@@ -215,7 +215,7 @@ extension AUBase {
             guard load >= 0, load <= 1 else { throw AudioError(kAudioUnitErr_InvalidPropertyValue, "CPULoad \(load) is outside 0…1.") }
             state.pointee.cpuLoad = load
         case kAudioUnitProperty_BypassEffect: state.pointee.bypass = try value(UInt32.self) != 0
-        case kAudioUnitProperty_InPlaceProcessing: inPlaceRequested = try value(UInt32.self) != 0
+        case kAudioUnitProperty_InPlaceProcessing: state.pointee.inPlace = try value(UInt32.self) != 0
         case kAudioUnitProperty_ParameterList, kAudioUnitProperty_ParameterInfo, kAudioUnitProperty_Latency,
              kAudioUnitProperty_TailTime, kAudioUnitProperty_LastRenderError,
              kAudioUnitProperty_FactoryPresets, kAudioUnitProperty_SupportedNumChannels, kAudioUnitProperty_ParameterValueStrings:

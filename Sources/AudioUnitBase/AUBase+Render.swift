@@ -67,6 +67,10 @@ public struct RenderState {
     public static let eventCapacity = 512
 
     public var initialized = false
+    /// InPlaceProcessing: effects pull their input straight into the output buffers.
+    public var inPlace = true
+    /// Current parameter values (the parameter table's slots), for render code.
+    public var parameterValues: UnsafeMutablePointer<Float>?
     public var maxFrames: UInt32 = 1156
     public var bypass = false
     public var sampleRate: Double = 44_100
@@ -117,6 +121,7 @@ public struct RenderState {
     /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func applyEvents(at position: Int, frames: Int) -> Int {
+        if eventCount == 0 { return frames - position }
         var rampRunning = false
         var nextStart = frames
         var kept = 0
@@ -178,27 +183,29 @@ public struct RenderState {
                           _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
                           into target: UnsafeMutablePointer<AudioBufferList>? = nil) -> OSStatus {
         guard bus < inputCount, let ownList = inputs[bus].list else { return kAudioUnitErr_NoConnection }
-        let input = inputs[bus]
+        let input = inputs + bus
         let list = target ?? ownList
         if target == nil {
             let buffers = audioBuffers(list)
             for i in 0..<Int(list.pointee.mNumberBuffers) {
-                buffers[i].mNumberChannels = input.channelsPerBuffer
-                buffers[i].mDataByteSize = frames * input.bytesPerFrame
-                buffers[i].mData = input.allocates ? input.storage.map { $0 + i * input.bytesPerBuffer } : nil
+                buffers[i].mNumberChannels = input.pointee.channelsPerBuffer
+                buffers[i].mDataByteSize = frames * input.pointee.bytesPerFrame
+                buffers[i].mData = input.pointee.allocates ? input.pointee.storage.map { $0 + i * input.pointee.bytesPerBuffer } : nil
             }
         }
         var pullFlags: AudioUnitRenderActionFlags = 0
-        switch input.kind {
+        switch input.pointee.kind {
         case .connection:
-            guard let source = input.sourceUnit else { return kAudioUnitErr_NoConnection }
+            guard let source = input.pointee.sourceUnit else { return kAudioUnitErr_NoConnection }
+            let sourceBus = input.pointee.sourceBus
             // The upstream unit's render is a render-thread call by contract.
-            return _unsafePerformance { AudioUnitRender(source, &pullFlags, timeStamp, input.sourceBus, frames, list) }
+            return _unsafePerformance { AudioUnitRender(source, &pullFlags, timeStamp, sourceBus, frames, list) }
         case .callback:
-            guard let callback = input.callback else { return kAudioUnitErr_NoConnection }
+            guard let callback = input.pointee.callback else { return kAudioUnitErr_NoConnection }
+            let refCon = input.pointee.callbackRefCon
             pullFlags = flags.pointee & ~(kAudioUnitRenderAction_PreRender | kAudioUnitRenderAction_PostRender)
             // The host's callback runs on the render thread by contract.
-            return _unsafePerformance { callback(input.callbackRefCon, &pullFlags, timeStamp, UInt32(bus), frames, list) }
+            return _unsafePerformance { callback(refCon, &pullFlags, timeStamp, UInt32(bus), frames, list) }
         case .none:
             return kAudioUnitErr_NoConnection
         }

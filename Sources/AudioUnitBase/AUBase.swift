@@ -33,11 +33,16 @@ open class AUBase {
     var presentPreset: (number: Int32, name: String) = (-1, "Untitled")
     var contextName: String?
     var renderQuality: UInt32 = kRenderQuality_High
-    var inPlaceRequested = true
     var reportedRenderError: OSStatus = noErr
     private var retiredTables: [ParameterTable] = []
     /// AUPreset records handed out by FactoryPresets; they live as long as the unit.
     lazy var factoryPresetArray: CFArray? = makeFactoryPresetArray()
+
+    /// Current parameter values by slot (declaration order; element-scope parameters once per
+    /// element). Render code reads them here: no reference counting, no exclusivity check.
+    ///
+    /// Thread: any.
+    public var parameterValues: UnsafeMutablePointer<Float> { state.pointee.parameterValues! }
 
     /// The declared parameters.
     public private(set) var parameterDefinitions: [ParameterDefinition]
@@ -65,6 +70,7 @@ open class AUBase {
         outputAllocates = Array(repeating: true, count: outputs)
         parameterDefinitions = parameters
         self.parameters = ParameterTable(definitions: parameters, inputCount: inputs, outputCount: outputs)
+        state.pointee.parameterValues = self.parameters.values
         rebuildBuses()
     }
 
@@ -356,6 +362,7 @@ open class AUBase {
         retiredTables.append(previous)
         parameters = ParameterTable(definitions: parameterDefinitions, inputCount: inputFormats.count,
                                     outputCount: outputFormats.count, previous: previous)
+        state.pointee.parameterValues = parameters.values
         rebuildBuses()
     }
 

@@ -11,7 +11,7 @@ import AudioTypes
 ///         super.init(description: d, parameters: [ParameterDefinition(id: 0, name: "Gain", min: 0, max: 2, default: 1)])
 ///     }
 ///     override func processChannel(_ c: Int, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int) {
-///         let g = parameters.values[0]
+///         let g = parameterValues[0]
 ///         for i in 0..<frames { output[i] = input[i] * g }
 ///     }
 /// }
@@ -54,7 +54,7 @@ open class AUEffectBase: AUBase {
                                  timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
                                  output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
         // In place: pull straight into the output buffers, then process them where they are.
-        let inPlace = inPlaceRequested || state.pointee.bypass
+        let inPlace = state.pointee.inPlace || state.pointee.bypass
         let status = pullInput(0, flags, timeStamp, frames, into: inPlace ? output : nil)
         guard status == noErr else { return status }
         guard !state.pointee.bypass else { return noErr }

@@ -127,7 +127,11 @@ extension AudioGraph {
                 let buffers = Int(format.bufferCount)
                 (outputs + bus).initialize(to: ScheduledOutput(list: AudioBufferStorage.allocateList(bufferCount: buffers), bufferCount: buffers))
             }
-            (scheduled + i).initialize(to: ScheduledNode(unit: unit, outputs: outputs, outputCount: count))
+            guard let instance = ComponentInstance.from(unit), let render = instance.render else {
+                throw AudioError(kAUGraphErr_InvalidAudioUnit, "\(describe(n.id)) cannot render (its unit has no render method).")
+            }
+            (scheduled + i).initialize(to: ScheduledNode(unit: unit, render: render, renderSelf: instance.me,
+                                                         outputs: outputs, outputCount: count))
         }
 
         let latency = latencies(joined: joined)

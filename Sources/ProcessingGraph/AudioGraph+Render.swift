@@ -37,6 +37,9 @@ public struct ScheduledOutput {
 /// One node of a schedule.
 public struct ScheduledNode {
     public var unit: AudioUnit
+    /// The unit's render method and its `self`, looked up once so a pull is one indirect call.
+    public var render: AudioUnitRenderProc
+    public var renderSelf: UnsafeMutableRawPointer
     public var outputs: UnsafeMutablePointer<ScheduledOutput>
     public var outputCount: Int
 }
@@ -148,13 +151,15 @@ func beginCycle(_ g: UnsafeMutablePointer<GraphRenderState>) {
         _ = auhost_atomic_add_u64(&g.pointee.cycle, 1)
         g.pointee.active = auhost_atomic_load_pointer(&g.pointee.published)?.assumingMemoryBound(to: Schedule.self)
     }
-    g.pointee.cycleStarted = monotonicSeconds()
+    // clock_gettime through the vDSO: no system call, no lock.
+    g.pointee.cycleStarted = _unsafePerformance { monotonicSeconds() }
 }
 
 @_noAllocation @_noLocks
 func endCycle(_ g: UnsafeMutablePointer<GraphRenderState>, frames: UInt32) {
     if frames > 0 {
-        let load = (monotonicSeconds() - g.pointee.cycleStarted) * g.pointee.sampleRate / Double(frames)
+        let now = _unsafePerformance { monotonicSeconds() }
+        let load = (now - g.pointee.cycleStarted) * g.pointee.sampleRate / Double(frames)
         g.pointee.cpuLoad = load
         if load > g.pointee.maxCPULoad { g.pointee.maxCPULoad = load }
     }
@@ -201,11 +206,9 @@ func feedInput(_ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePo
                 buffers[b].mDataByteSize = frames * 4
             }
             var pullFlags: AudioUnitRenderActionFlags = 0
-            let unit = node.pointee.unit
+            let render = node.pointee.render, me = node.pointee.renderSelf, bus = UInt32(input.pointee.sourceBus)
             // The source unit's render is a render-thread call by contract.
-            output.pointee.status = _unsafePerformance {
-                AudioUnitRender(unit, &pullFlags, timeStamp, UInt32(input.pointee.sourceBus), frames, list)
-            }
+            output.pointee.status = _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, list) }
             output.pointee.renderedCycle = cycle
         }
         guard output.pointee.status == noErr else { return output.pointee.status }

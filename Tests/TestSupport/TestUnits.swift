@@ -19,7 +19,7 @@ public final class TestGainUnit: AUEffectBase {
     }
 
     public override func processChannel(_ channel: Int, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int) {
-        applyGain(input, output, frames, parameters.values[0])
+        applyGain(input, output, frames, parameterValues[0])
     }
 }
 

@@ -12,7 +12,7 @@ final class BenchGain: AUEffectBase {
         super.init(description: d, parameters: [ParameterDefinition(id: 0, name: "Gain", min: 0, max: 2, default: 0.5)])
     }
     override func processChannel(_ channel: Int, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int) {
-        let g = parameters.values[0]
+        let g = parameterValues[0]
         for i in 0..<frames { output[i] = input[i] * g }
     }
 }
