@@ -15,6 +15,7 @@ public final class BuiltInProvider: ComponentProvider {
             unit(IPodEQUnit.identity, "iPod EQ") { IPodEQUnit($0) },
             unit(NBandEQUnit.identity, "N-Band EQ") { NBandEQUnit($0) },
             unit(MultiChannelMixerUnit.identity, "Multichannel Mixer") { MultiChannelMixerUnit($0) },
+            unit(FormatConverterUnit.identity, "Format Converter") { FormatConverterUnit($0) },
         ]
     }
 

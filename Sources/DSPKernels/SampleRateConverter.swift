@@ -50,6 +50,10 @@ public struct SampleRateConverter: ~Copyable {
     let scratchFrames: Int
     /// Output frames still to drop: the warm-up's silence that a fresh converter would not emit.
     var pendingDiscard = 0
+    /// The filter delay (output frames) trimmed from the front of the stream: how far the input
+    /// must run ahead of the output. A host that wants a constant delay instead of a larger first
+    /// pull can pre-roll this many frames of silence. Thread: any.
+    public private(set) var trimmedDelayFrames = 0
 
     /// Creates the resampler and pre-grows its buffers. Throws `kAudio_ParamError` for
     /// non-positive rates, channel counts outside 1…64 or a block outside 1…65536, and
@@ -114,6 +118,7 @@ public struct SampleRateConverter: ~Copyable {
         // What remains inside the filter would come out as leading silence; a fresh libsoxr
         // stream trims its own delay, so drop it too and keep output aligned with input.
         pendingDiscard = Int(soxr_delay(soxr).rounded())
+        trimmedDelayFrames = pendingDiscard
     }
 
     /// Output frames the resampler currently holds back (its latency), per libsoxr's

@@ -1,0 +1,171 @@
+import AUHostCore
+import DSPKernels
+
+/// The format converter ('aufc' 'conv', AUConverter): one input and one output element, each in
+/// any linear PCM format `DSPKernels.SampleFormat` reads — int16, int24 (packed or in 32 bits),
+/// int32, 8.24 fixed, float32, float64; interleaved or not; either endianness — at any rate.
+///
+/// - Sample rate: libsoxr (SampleRateConverter, 20-bit quality; RenderQuality ≥ 127 asks for
+///   28-bit). The converter pulls input in whole slices of MaximumFramesPerSlice frames as its
+///   FIFO of converted frames needs them (about frames × inputRate / outputRate per call on
+///   average; its own input time stamps count input frames).
+///   Latency: the resampler's filter delay, prerolled as silence, so the output is the input
+///   delayed by exactly Latency seconds; 0 when the rates agree. Before initialization (no
+///   resampler yet) Latency reads 0.
+/// - Channels: kAudioOutputUnitProperty_ChannelMap (SInt32[output channels], any of global,
+///   input or output scope): output channel i takes input channel map[i], −1 is silence. Without
+///   a map, output i takes input i (silence past the last input), and a mono input feeds every
+///   output.
+/// - No parameters; no bypass (input and output formats differ); reset clears the resampler
+///   and the FIFO.
+public final class FormatConverterUnit: AUBase {
+    public static let identity = AudioComponentDescription(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_AUConverter,
+                                                           manufacturer: kAudioUnitManufacturer_AUHost)
+    var kernel: UnsafeMutablePointer<ConverterKernel>?
+    /// The map set by the host (nil: the default described above).
+    var channelMap: [Int32]?
+    /// The input side's own clock when the rates differ (it counts input frames).
+    let inputTime = UnsafeMutablePointer<AudioTimeStamp>.allocate(capacity: 1)
+    var kernelLatency = 0.0
+
+    /// Thread: setup.
+    public init(_ description: AudioComponentDescription = FormatConverterUnit.identity) {
+        super.init(description: description, inputs: 1, outputs: 1)
+        inputTime.initialize(to: AudioTimeStamp())
+    }
+
+    deinit { inputTime.deallocate() }
+
+    public override var latency: Double { kernelLatency }
+
+    public override func accepts(format: AudioStreamBasicDescription, scope: AudioUnitScope, element: AudioUnitElement) -> Bool {
+        guard format.isValidLinearPCM, format.mChannelsPerFrame <= 64 else { return false }
+        return (try? SampleFormat(format)) != nil
+    }
+
+    /// The map in effect for the current channel counts.
+    ///
+    /// Thread: setup.
+    public var effectiveChannelMap: [Int] {
+        if let channelMap { return channelMap.map(Int.init) }
+        let inputs = Int(inputFormats[0].mChannelsPerFrame), outputs = Int(outputFormats[0].mChannelsPerFrame)
+        return (0..<outputs).map { inputs == 1 ? 0 : ($0 < inputs ? $0 : -1) }
+    }
+
+    public override func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                                            _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? {
+        guard id == kAudioOutputUnitProperty_ChannelMap else { return nil }
+        guard [kAudioUnitScope_Global, kAudioUnitScope_Input, kAudioUnitScope_Output].contains(scope), element == 0 else {
+            throw AudioError(kAudioUnitErr_InvalidElement, "The converter's ChannelMap lives on element 0 (global, input or output scope).")
+        }
+        return (UInt32(effectiveChannelMap.count * 4), true)
+    }
+
+    public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                           _ data: UnsafeMutableRawPointer) throws {
+        for (i, source) in effectiveChannelMap.enumerated() { data.storeBytes(of: Int32(source), toByteOffset: i * 4, as: Int32.self) }
+    }
+
+    public override func setCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                           _ data: UnsafeRawPointer, _ size: UInt32) throws {
+        guard !isInitialized else {
+            throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the converter before changing its ChannelMap.")
+        }
+        guard size > 0, size % 4 == 0 else {
+            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "ChannelMap is an array of SInt32; \(size) bytes is not one.")
+        }
+        let map = (0..<Int(size / 4)).map { data.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self) }
+        guard map.allSatisfy({ $0 >= -1 }) else {
+            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "ChannelMap entries are input channel numbers or −1 (silence), not \(map).")
+        }
+        channelMap = map
+    }
+
+    public override func saveExtraState() -> [String: PropertyListValue] {
+        guard let channelMap else { return [:] }
+        return ["channel-map": .array(channelMap.map { .integer(Int64($0)) })]
+    }
+
+    public override func restoreExtraState(_ state: [String: PropertyListValue]) throws {
+        guard case .array(let entries)? = state["channel-map"] else { return }
+        channelMap = entries.compactMap { $0.integerValue.map { Int32(truncatingIfNeeded: $0) } }
+    }
+
+    public override func allocateRenderResources() throws {
+        let input = inputFormats[0], output = outputFormats[0]
+        let map = effectiveChannelMap
+        guard map.count == Int(output.mChannelsPerFrame) else {
+            throw AudioError(kAudioUnitErr_FormatNotSupported,
+                             "The ChannelMap has \(map.count) entries but the output has \(output.mChannelsPerFrame) channels; give one entry per output channel.")
+        }
+        guard map.allSatisfy({ $0 < Int(input.mChannelsPerFrame) }) else {
+            throw AudioError(kAudioUnitErr_FormatNotSupported,
+                             "The ChannelMap \(map) names an input channel the \(input.mChannelsPerFrame)-channel input does not have.")
+        }
+        try makeKernel()
+    }
+
+    private func makeKernel() throws {
+        let quality: SampleRateConverter.Quality = renderQualityIsMaximum ? .veryHigh : .high
+        let k = UnsafeMutablePointer<ConverterKernel>.allocate(capacity: 1)
+        do {
+            k.initialize(to: try ConverterKernel(input: inputFormats[0], output: outputFormats[0], map: effectiveChannelMap,
+                                                 maximumFrames: Int(maxFramesPerSlice), quality: quality))
+        } catch let error as DSPKernelError {
+            k.deallocate()
+            throw AudioError(error.status, error.message)
+        } catch {
+            k.deallocate()
+            throw error
+        }
+        kernel = k
+        kernelLatency = Double(k.pointee.prerollFrames) / outputFormats[0].mSampleRate
+        inputTime.pointee = AudioTimeStamp()
+        inputTime.pointee.mFlags = kAudioTimeStampSampleTimeValid
+    }
+
+    private var renderQualityIsMaximum: Bool {
+        var quality: UInt32 = 0
+        try? getProperty(kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &quality)
+        return quality >= 127
+    }
+
+    public override func deallocateRenderResources() {
+        kernel?.deinitialize(count: 1)
+        kernel?.deallocate()
+        kernel = nil
+    }
+
+    /// Rebuilds the resampler and FIFO (setup thread: it allocates), as a fresh unit would be.
+    public override func resetState() {
+        guard isInitialized else { return }
+        deallocateRenderResources()
+        try? makeKernel()
+    }
+
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        guard let kernel else { return kAudioUnitErr_Uninitialized }
+        let resampling = kernel.pointee.resampler != nil
+        // Without rate conversion input and output share the caller's clock (so an upstream unit
+        // feeding several consumers serves them all from its per-time-stamp cache).
+        var attempts = 0
+        while kernel.pointee.fifoCount < Int(frames) && attempts < 64 {
+            attempts += 1
+            if kernel.pointee.pendingFrames > 0 && kernel.pointee.drainPending() { continue }
+            let need = kernel.pointee.inputFramesNeeded(outputFrames: Int(frames))
+            if need == 0 { break }
+            let stamp = resampling ? UnsafePointer(inputTime) : timeStamp
+            let status = pullInput(0, flags, stamp, UInt32(need))
+            guard status == noErr, let list = inputList(0) else { return status == noErr ? kAudioUnitErr_NoConnection : status }
+            if resampling { inputTime.pointee.mSampleTime += Double(need) }
+            kernel.pointee.consume(list, frames: need)
+        }
+        // Whatever is still missing (a resampler that stopped taking input) is emitted as silence.
+        kernel.pointee.emit(into: output, frames: Int(frames))
+        return noErr
+    }
+}
