@@ -8,7 +8,7 @@ func plugIn(_ name: String) -> [Target] {
     [.target(name: name, dependencies: [.product(name: "AUHostSDK", package: "sdk")], exclude: ["\(name).auplugin.json"])]
 }
 
-let names = ["Gain", "Tremolo", "Saturator", "Chorus"]
+let names = ["Gain", "Tremolo", "Saturator", "Chorus", "SineSynth"]
 
 let package = Package(
     name: "AUHostPlugins",

@@ -32,6 +32,19 @@ final class PlugInDiscoveryTests: XCTestCase {
         XCTAssertEqual(AudioComponentInstanceNew(component.handle, &unit), noErr, lastErrorMessage())
         XCTAssertTrue(mapped(binary), "instantiation opens it")
         XCTAssertEqual(AudioComponentInstanceDispose(unit), noErr)
+
+        // Two images of the same binary (same Swift module names) run side by side.
+        let copy = try EffectHarness(component.handle, input: [[1, 2], [3, 4]])
+        func otherGain() -> Component? {
+            ComponentRegistry.shared.all.first { $0.description.tripleString == "aufx gain AUSd" && $0.origin != binary }
+        }
+        if otherGain() == nil { ComponentRegistry.shared.install(PlugInProvider(folders: [try BuiltPlugIns.folder.get()])) }
+        let original = try EffectHarness(try XCTUnwrap(otherGain()).handle, input: [[1, 2], [3, 4]])
+        try copy.set(0, 2)
+        try original.set(0, 0.5)
+        XCTAssertEqual(try copy.render(2), [[2, 4], [6, 8]])
+        XCTAssertEqual(try original.render(2), [[0.5, 1], [1.5, 2]])
+        XCTAssertEqual(try copy.get(0), 2, "each image keeps its own parameter state")
     }
 
     func testSearchPathOrder() {

@@ -14,10 +14,10 @@ let builtInGain = AudioComponentDescription(type: kAudioUnitType_Effect, subType
                                             manufacturer: FourCC.code("AUSd")!)
 
 /// A plug-in of Plugins/ by subtype, required to come from the release build folder.
-func releasePlugIn(_ subtype: String) -> AudioComponent {
-    var d = AudioComponentDescription("aufx", subtype, "AUSd")!
+func releasePlugIn(_ subtype: String, type: String = "aufx") -> AudioComponent {
+    var d = AudioComponentDescription(type, subtype, "AUSd")!
     guard let c = AudioComponentFindNext(nil, &d), let origin = Component.from(c)?.origin, origin.contains("/release/") else {
-        preconditionFailure("aufx \(subtype) AUSd is not built in Plugins/.build/release: run Plugins/build.sh release first.")
+        preconditionFailure("\(type) \(subtype) AUSd is not built in Plugins/.build/release: run Plugins/build.sh release first.")
     }
     return c
 }
@@ -44,7 +44,7 @@ struct Rig {
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &max, 4)
         var cb = AURenderCallbackStruct(inputProc: toneCallback, inputProcRefCon: nil)
         AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
-                             UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+                             UInt32(MemoryLayout<AURenderCallbackStruct>.size))   // (an instrument has no input: refused, unused)
         precondition(AudioUnitInitialize(unit) == noErr)
         buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: frames)
         timeStamp.mFlags = kAudioTimeStampSampleTimeValid
@@ -83,5 +83,17 @@ let benchmarks: @Sendable () -> Void = {
     }
     for (subtype, name) in [("trem", "Tremolo"), ("satu", "Saturator"), ("chor", "Chorus")] {
         render("\(name) plug-in, 512 stereo frames", { releasePlugIn(subtype) }, frames: 512)
+    }
+    Benchmark("SineSynth plug-in, 512 stereo frames, note on + off per cycle",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+                                   thresholds: zeroAllocations)) { benchmark in
+        var rig = Rig(releasePlugIn("sins", type: "aumu"), frames: 512)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            MusicDeviceMIDIEvent(rig.unit, 0x90, 60, 100, 10)
+            MusicDeviceMIDIEvent(rig.unit, 0x80, 60, 0, 400)
+            rig.cycle()
+        }
+        benchmark.stopMeasurement()
     }
 }

@@ -26,7 +26,7 @@ public func exportUnit<Kernel: ChannelKernel>(_ kernel: Kernel.Type, _ descripti
 }
 
 /// The description the factory was asked for, if it is the one the kernel declares.
-private func checkedDescription(_ own: AudioComponentDescription, _ asked: UnsafePointer<AudioComponentDescription>?) -> AudioComponentDescription? {
+func checkedDescription(_ own: AudioComponentDescription, _ asked: UnsafePointer<AudioComponentDescription>?) -> AudioComponentDescription? {
     guard let asked = asked?.pointee else {
         FactoryError.set(kAudio_ParamError, "The factory was called with a NULL description.")
         return nil
