@@ -23,6 +23,7 @@ demo: deps
 
 test: deps
 	$(SWIFT) build --build-tests
+	@scripts/reset-jack-state.sh
 	$(SWIFT) test
 	$(MAKE) check-c
 
