@@ -1,0 +1,168 @@
+import ArgumentParser
+import AudioFiles
+import AUHost
+import ExtAudioFile
+import Foundation
+
+/// `auhost render -i IN -o OUT UNIT`: applies a unit to a file offline, like lv2apply. The unit is
+/// pulled directly (AudioUnitRender) the way a generic-output head pulls it; files go through
+/// Extended Audio File Services, so any format libsndfile reads is accepted. The unit's latency
+/// is compensated (its first latency frames are dropped and as many more rendered at the end) and
+/// its tail is rendered after the input ends.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Apply a unit to an audio file offline (latency compensated, tail rendered).")
+
+    @Option(name: .shortAndLong, help: "Input audio file (any format libsndfile reads).")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "Output file; its extension picks the type: wav, aif(f), caf, flac, ogg.")
+    var output: String
+
+    @Argument(help: "A triple (\"aufx dely AUHs\"), an LV2 URI, or a unique fragment of the unit's name.")
+    var unit: String
+
+    @Option(name: .customShort("p"), help: "Set a parameter before rendering: NAME=VALUE (name or id; number or value string).")
+    var parameters: [String] = []
+
+    @Option(help: "Choose a factory preset (name or number) before the parameters are set.")
+    var preset: String?
+
+    @Option(help: "Frames per render call.")
+    var block: UInt32 = 4096
+
+    @Option(help: "Seconds of tail to render after the input (default: the unit's TailTime).")
+    var tail: Double?
+
+    func validate() throws {
+        guard (1...65_536).contains(block) else { throw ValidationError("--block must be 1…65536 frames, not \(block).") }
+        if let tail, !(tail >= 0 && tail <= 3600) { throw ValidationError("--tail must be 0…3600 seconds, not \(tail).") }
+        guard Self.fileType(output) != nil else {
+            throw ValidationError("Cannot tell the output type from \"\(output)\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
+        }
+    }
+
+    func run() throws {
+        let component = try UnitLookup.component(unit)
+        let source = try ExtendedAudioFile.open(path: input)
+        let rate = source.fileFormat.mSampleRate, fileChannels = Int(source.fileFormat.mChannelsPerFrame)
+        try source.setClientFormat(.canonical(sampleRate: rate, channels: UInt32(fileChannels)))
+        let rig = try OfflineUnitRig(component: component, sampleRate: rate, channels: fileChannels, maxFrames: block) { unit in
+            try UnitSettings.apply(preset: preset, parameters: parameters, to: unit)
+        }
+        let facts = UnitFacts(rig.unit)
+        let latencyFrames = Int((facts.latency * rate).rounded())
+        let tailFrames = Int(((tail ?? facts.tailTime) * rate).rounded())
+        let inputFrames = Int(source.lengthFrames)
+        let outputFrames = inputFrames + tailFrames
+
+        let type = Self.fileType(output)!
+        let destination = try ExtendedAudioFile.create(
+            path: output, type: type,
+            fileFormat: AudioFileDataFormat(sampleRate: rate, channelCount: rig.outputChannels,
+                                            encoding: Self.encoding(for: type, input: source.file.dataFormat.encoding)))
+        try destination.setClientFormat(.canonical(sampleRate: rate, channels: UInt32(rig.outputChannels)))
+
+        let fileBuffer = AudioBufferStorage(format: .canonical(sampleRate: rate, channels: UInt32(fileChannels)), capacity: block)
+        let progress = ProgressBar(total: latencyFrames + outputFrames)
+        var pulled = 0, written = 0, readDone = false
+        while written < outputFrames {
+            let frames = UInt32(min(Int(block), latencyFrames + outputFrames - pulled))
+            var got = 0
+            if !readDone {
+                fileBuffer.prepare(frames: frames)
+                got = try source.read(into: fileBuffer.list, frames: Int(frames))
+                readDone = got < Int(frames)
+            }
+            if let into = rig.input {
+                // File channels map onto the unit's inputs in turn (mono feeds every input); silence after the end.
+                for c in 0..<rig.inputChannels {
+                    let to = into.channel(c)
+                    if got > 0 { to.update(from: fileBuffer.channel(c % fileChannels), count: got) }
+                    if got < Int(frames) { (to + got).update(repeating: 0, count: Int(frames) - got) }
+                }
+            }
+            try AudioError.check(rig.render(frames: frames), LastErrorMessage.current ?? "\(component.name) failed to render at frame \(pulled).")
+            // Drop the first latencyFrames frames of output: they hold the unit's delay, not the input.
+            let skip = max(0, min(Int(frames), latencyFrames - pulled))
+            let keep = min(Int(frames) - skip, outputFrames - written)
+            if keep > 0 {
+                if skip > 0 { try writeShifted(rig.output, skip: skip, count: keep, channels: rig.outputChannels, to: destination) }
+                else { try destination.write(from: rig.output.list, frames: keep) }
+                written += keep
+            }
+            pulled += Int(frames)
+            progress.update(pulled)
+        }
+        try destination.dispose()
+        try source.dispose()
+        progress.finish()
+        print("Rendered \(inputFrames) frames of \(input) through \(component.name) into \(output)"
+              + " (\(rig.outputChannels) ch, \(Int(rate)) Hz; latency \(latencyFrames) frames compensated, tail \(tailFrames) frames).")
+    }
+
+    /// Writes frames skip..<skip+count of `buffers` (the part after the latency).
+    private func writeShifted(_ buffers: AudioBufferStorage, skip: Int, count: Int, channels: Int, to file: ExtendedAudioFile) throws {
+        let list = AudioBufferStorage.allocateList(bufferCount: channels)
+        defer { AudioBufferStorage.deallocateList(list) }
+        let view = UnsafeMutableAudioBufferListPointer(list)
+        for c in 0..<channels {
+            view[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(count * 4), mData: UnsafeMutableRawPointer(buffers.channel(c) + skip))
+        }
+        try file.write(from: list, frames: count)
+    }
+
+    /// The container type an output path's extension names.
+    static func fileType(_ path: String) -> AudioFileType? {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "wav", "wave": .wave
+        case "aif", "aiff", "aifc": .aiff
+        case "caf": .caf
+        case "flac": .flac
+        case "ogg", "oga": .ogg
+        default: nil
+        }
+    }
+
+    /// The input's encoding when `type` holds it, else the type's natural one (float for PCM containers).
+    static func encoding(for type: AudioFileType, input: AudioFileEncoding?) -> AudioFileEncoding {
+        switch type {
+        case .flac:
+            if case .flac(let bits)? = input { return .flac(bitDepth: bits) }
+            return input == .int16 ? .flac(bitDepth: 16) : .flac(bitDepth: 24)
+        case .ogg: return .vorbis(quality: 0.5)
+        case .wave, .aiff, .caf:
+            switch input {
+            case .int16?, .int24?, .int32?, .float32?, .float64?: return input!
+            case .flac(let bits)?: return bits == 16 ? .int16 : .int24
+            default: return .float32
+            }
+        }
+    }
+}
+
+/// A one-line progress bar on standard output, drawn only when it is a terminal.
+final class ProgressBar {
+    private let total: Int
+    private let enabled = isatty(STDOUT_FILENO) != 0
+    private var shownPercent = -1
+
+    init(total: Int) { self.total = max(total, 1) }
+
+    /// Thread: setup.
+    func update(_ done: Int) {
+        guard enabled else { return }
+        let percent = min(100, done * 100 / total)
+        guard percent != shownPercent else { return }
+        shownPercent = percent
+        let filled = percent * 30 / 100
+        print("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(percent)%", terminator: "")
+        fflush(stdout)
+    }
+
+    /// Thread: setup.
+    func finish() {
+        if enabled && shownPercent >= 0 { print("") }
+    }
+}
