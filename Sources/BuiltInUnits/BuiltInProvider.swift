@@ -16,6 +16,8 @@ public final class BuiltInProvider: ComponentProvider {
             unit(NBandEQUnit.identity, "N-Band EQ") { NBandEQUnit($0) },
             unit(MultiChannelMixerUnit.identity, "Multichannel Mixer") { MultiChannelMixerUnit($0) },
             unit(FormatConverterUnit.identity, "Format Converter") { FormatConverterUnit($0) },
+            unit(Mixer3DUnit.identity, "3D Mixer") { Mixer3DUnit($0) },
+            unit(AudioFilePlayerUnit.identity, "Audio File Player") { AudioFilePlayerUnit($0) },
         ]
     }
 

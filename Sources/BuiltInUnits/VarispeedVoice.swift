@@ -1,0 +1,101 @@
+/// One 3D-mixer input read at a variable speed: pulled mono samples wait in a FIFO and are read
+/// at a fractional position that advances by `step` input samples per output sample (input
+/// rate / output rate × playback rate), with 4-point cubic Hermite (Catmull-Rom) interpolation.
+/// At a step of exactly 1 the samples pass through unchanged. The FIFO keeps one sample of
+/// history before the read position (the first is silence), so the output is aligned with the
+/// input: output frame n reads input position n × step.
+///
+/// Storage is allocated at setup; every method after `init` is real-time.
+struct VarispeedVoice {
+    let samples: UnsafeMutablePointer<Float>
+    let capacity: Int
+    var count = 1
+    /// Read position in `samples` (≥ 1 between calls).
+    var position = 1.0
+
+    /// A voice whose FIFO holds one render call at `maximumStep` of `maximumFrames` output frames.
+    ///
+    /// Thread: setup.
+    init(maximumFrames: Int, maximumStep: Double) {
+        capacity = Int(Double(maximumFrames) * maximumStep) + maximumFrames + 16
+        samples = .allocate(capacity: capacity)
+        samples.initialize(repeating: 0, count: capacity)
+    }
+
+    /// Thread: setup.
+    func free() { samples.deallocate() }
+
+    /// Back to silence history and position 1.
+    ///
+    /// Thread: setup (or render).
+    @_noAllocation @_noLocks
+    mutating func reset() {
+        samples[0] = 0
+        count = 1
+        position = 1
+    }
+
+    /// Input samples to append before `frames` output frames can be read at `step`.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    func samplesNeeded(frames: Int, step: Double) -> Int {
+        let last = Int(position + Double(frames - 1) * step) + 2
+        return min(max(last + 1 - count, 0), capacity - count)
+    }
+
+    /// Appends pulled samples.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    mutating func append(_ input: UnsafePointer<Float>, _ frames: Int) {
+        let n = min(frames, capacity - count)
+        for i in 0..<n { samples[count + i] = input[i] }
+        count += n
+    }
+
+    /// Appends silence (an input with nothing connected).
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    mutating func appendSilence(_ frames: Int) {
+        let n = min(frames, capacity - count)
+        for i in 0..<n { samples[count + i] = 0 }
+        count += n
+    }
+
+    /// Reads `frames` output samples at `step` into `output`, then drops consumed input (keeping
+    /// one sample of history). Reads past the FIFO's end see silence.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    mutating func read(into output: UnsafeMutablePointer<Float>, frames: Int, step: Double) {
+        let s = samples, n = count
+        var p = position
+        for j in 0..<frames {
+            let i = Int(p)
+            let t = Float(p - Double(i))
+            let xm1 = s[i - 1]
+            let x0 = i < n ? s[i] : 0
+            let x1 = i + 1 < n ? s[i + 1] : 0
+            let x2 = i + 2 < n ? s[i + 2] : 0
+            if t == 0 {
+                output[j] = x0
+            } else {
+                // Catmull-Rom: exact at the samples, continuous slope between them.
+                let a = -0.5 * xm1 + 1.5 * x0 - 1.5 * x1 + 0.5 * x2
+                let b = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
+                let c = -0.5 * xm1 + 0.5 * x1
+                output[j] = ((a * t + b) * t + c) * t + x0
+            }
+            p += step
+        }
+        let drop = min(Int(p) - 1, n - 1)
+        if drop > 0 {
+            for i in 0..<(n - drop) { s[i] = s[i + drop] }
+            count = n - drop
+            p -= Double(drop)
+        }
+        position = p
+    }
+}
