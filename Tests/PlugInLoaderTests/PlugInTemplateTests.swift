@@ -4,8 +4,8 @@ import XCTest
 
 /// The author's path, automated: copy SDK/Templates/EffectUnit to a temporary folder, rename the
 /// unit, build it as a separate package against the SDK with its Makefile, then in separate host
-/// processes list it by triple (`auhost list`) and validate and render it (a child run of this
-/// test binary that uses only the C API and $AUHOST_PLUGIN_PATH).
+/// processes list it by triple (`auhost list`), render a file through it (`auhost render`), and
+/// validate and render it through the C API (a child run of this test binary; $AUHOST_PLUGIN_PATH).
 final class PlugInTemplateTests: XCTestCase {
     static let childVariable = "AUHOST_TEMPLATE_CHILD"
 
@@ -53,7 +53,21 @@ final class PlugInTemplateTests: XCTestCase {
         XCTAssertEqual(list.status, 0, list.output)
         XCTAssertTrue(list.output.contains("aufx brit Tmpl") && list.output.contains("Template Test: Brightener"), list.output)
 
-        // 5. Another host process finds it by triple, validates it and renders through it.
+        // 5. The host renders a file through it.
+        let input: [[Float]] = [(0..<4410).map { Float($0 % 100) / 100 }, (0..<4410).map { -Float($0 % 50) / 50 }]
+        let inURL = folder.appendingPathComponent("in.wav"), outURL = folder.appendingPathComponent("out.wav")
+        try FloatWAV.write(input, sampleRate: 44_100, to: inURL)
+        let render = try runCommand(auhost, ["render", "-i", inURL.path, "-o", outURL.path, "aufx brit Tmpl",
+                                             "-p", "Level=-6.0206", "-p", "Invert=1"],
+                                    environment: ["AUHOST_PLUGIN_PATH": pluginFolder])
+        XCTAssertEqual(render.status, 0, render.output)
+        let rendered = try FloatWAV.read(outURL, channels: 2)
+        XCTAssertEqual(rendered.map(\.count), [4410, 4410])
+        for c in 0..<2 {
+            for i in stride(from: 0, to: 4410, by: 7) { XCTAssertEqual(rendered[c][i], -0.5 * input[c][i], accuracy: 1e-4) }
+        }
+
+        // 6. Another host process finds it by triple, validates it and renders through it.
         let child = try runCommand(CommandLine.arguments[0], ["PlugInLoaderTests.PlugInTemplateTests/testChildValidatesAndRendersTheBuiltTemplate"],
                                    environment: ["AUHOST_PLUGIN_PATH": pluginFolder, Self.childVariable: "1"])
         XCTAssertEqual(child.status, 0, child.output)
