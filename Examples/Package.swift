@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+// The Core Audio hosting patterns and listings of the seed documents, ported and runnable
+// (README.md says which seed section each ports). Built against the AUHost package as a user
+// would: through its `AudioToolbox` product. `make examples` builds this package and runs
+// `examples-check`, which runs every example against ALSA's file plugin or a generic output
+// and checks its output against an expectation computed from the input and documented gains.
+import PackageDescription
+
+let audioToolbox: Target.Dependency = .product(name: "AudioToolbox", package: "AUHost")
+let cFlags: [CSetting] = [.unsafeFlags(["-Wall", "-Werror", "-Wno-four-char-constants"])]
+
+/// A C example (the seed's code is C): one directory under Sources/, built as one program.
+func cExample(_ name: String, _ directory: String) -> Target {
+    .executableTarget(name: name, dependencies: [audioToolbox, "ExampleSupport"], path: "Sources/\(directory)", cSettings: cFlags)
+}
+
+/// A Swift example (the seed's code is Objective-C): written as on Apple's platforms.
+func swiftExample(_ name: String, _ directory: String) -> Target {
+    .executableTarget(name: name, dependencies: [audioToolbox], path: "Sources/\(directory)")
+}
+
+let package = Package(
+    name: "AUHostExamples",
+    dependencies: [.package(name: "AUHost", path: "..")],
+    targets: [
+        .target(name: "ExampleSupport", dependencies: [audioToolbox], path: "Sources/ExampleSupport", cSettings: cFlags),
+        cExample("io-passthrough", "IOPassThrough"),
+        cExample("io-mixer", "IOMixer"),
+        cExample("io-render-callback", "IORenderCallback"),
+        cExample("output-render-callback", "OutputRenderCallback"),
+        cExample("output-mixer-eq", "OutputMixerEQ"),
+        cExample("input-analysis", "InputAnalysis"),
+        cExample("offline-render", "OfflineRender"),
+        cExample("guide-listings", "GuideListings"),
+        swiftExample("remoteio-blog", "RemoteIOBlog"),
+        swiftExample("capture-to-audio-unit", "CaptureToAudioUnit"),
+        /// Issue 7's paced bar: an 8-unit graph on the ALSA `jack` PCM (scripts/paced-device-check.sh).
+        swiftExample("paced-device", "PacedDevice"),
+        /// Runs every example in a scratch HOME with an asoundrc of file PCMs and checks its output.
+        .executableTarget(name: "examples-check", path: "Sources/ExamplesCheck"),
+    ],
+    swiftLanguageModes: [.v5]
+)

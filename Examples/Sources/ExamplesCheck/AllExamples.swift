@@ -1,0 +1,2 @@
+/// Every example, in the order.
+let allExamples: [Example] = ioExamples + outputExamples
