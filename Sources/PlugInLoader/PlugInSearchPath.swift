@@ -16,9 +16,8 @@ public enum PlugInSearchPath {
         if let path = environment["AUHOST_PLUGIN_PATH"] {
             folders += path.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
-        if let home = environment["HOME"] ?? Optional(NSHomeDirectory()) {
-            folders.append((home as NSString).appendingPathComponent(".local/lib/auhost/plugins"))
-        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        folders.append((home as NSString).appendingPathComponent(".local/lib/auhost/plugins"))
         folders += ["/usr/local/lib/auhost/plugins", "/usr/lib/auhost/plugins"]
         folders += developmentFolders
         return folders

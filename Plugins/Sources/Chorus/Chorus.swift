@@ -33,6 +33,7 @@ public struct Chorus: EffectKernel {
     private var write = 0
     private var phase: Double = 0
 
+    /// Thread: setup.
     public init(sampleRate: Double, channels: Int, maxFrames: Int) {
         self.sampleRate = sampleRate
         self.channels = channels
@@ -41,12 +42,14 @@ public struct Chorus: EffectKernel {
         lines.initialize(repeating: 0, count: max(channels, 1) * length)
     }
 
+    /// Thread: setup.
     public mutating func reset() {
         lines.update(repeating: 0, count: max(channels, 1) * length)
         write = 0
         phase = 0
     }
 
+    /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func process(_ buffers: KernelBuffers, _ parameters: ParameterValues) {
         let increment = Double(min(max(parameters[Param.rate.rawValue], 0.05), 5)) / sampleRate
@@ -80,6 +83,7 @@ public struct Chorus: EffectKernel {
 }
 
 extension Chorus: ReleasableKernel {
+    /// Thread: setup.
     public func release() { lines.deallocate() }
 }
 
@@ -93,4 +97,5 @@ func parabolicSine(_ p: Double) -> Double {
     return 0.225 * (y * abs(y) - y) + y
 }
 
+/// Thread: setup (the host calls the factory when it makes an instance).
 @_cdecl("ChorusFactory") public func chorusFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(Chorus.self, d) }

@@ -11,8 +11,10 @@ public struct Gain: ChannelKernel {
         Parameter(Param.gain, "Gain", 0...4, unit: kAudioUnitParameterUnit_LinearGain, default: 1),
     ]
 
+    /// Thread: setup.
     public init(sampleRate: Double, maxFrames: Int) {}
 
+    /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
                                  parameters: ParameterValues) {
@@ -21,4 +23,5 @@ public struct Gain: ChannelKernel {
     }
 }
 
+/// Thread: setup (the host calls the factory when it makes an instance).
 @_cdecl("GainFactory") public func gainFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(Gain.self, d) }

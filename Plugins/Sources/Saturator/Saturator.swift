@@ -33,17 +33,20 @@ public struct Saturator: ChannelKernel {
     private let dry: UnsafeMutablePointer<Float>
     private var dryPosition = 0
 
+    /// Thread: setup.
     public init(sampleRate: Double, maxFrames: Int) {
         dry = .allocate(capacity: Oversampler.latencyFrames)
         dry.initialize(repeating: 0, count: Oversampler.latencyFrames)
     }
 
+    /// Thread: setup.
     public mutating func reset() {
         oversampler.reset()
         dry.update(repeating: 0, count: Oversampler.latencyFrames)
         dryPosition = 0
     }
 
+    /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
                                  parameters: ParameterValues) {
@@ -63,6 +66,7 @@ public struct Saturator: ChannelKernel {
 }
 
 extension Saturator: ReleasableKernel {
+    /// Thread: setup.
     public func release() {
         oversampler.free()
         dry.deallocate()
@@ -82,6 +86,7 @@ func decibelsToGain(_ db: Float) -> Float {
     return p * Float(sign: .plus, exponent: Int(whole), significand: 1)
 }
 
+/// Thread: setup (the host calls the factory when it makes an instance).
 @_cdecl("SaturatorFactory") public func saturatorFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(Saturator.self, d) }
 
 /// An 8× polyphase oversampler around the saturation curve: the input is upsampled with a

@@ -29,16 +29,19 @@ public struct SineSynth: InstrumentKernel {
     private let sampleRate: Double
     private let voices: UnsafeMutablePointer<Voice>
 
+    /// Thread: setup.
     public init(sampleRate: Double, channels: Int, maxFrames: Int) {
         self.sampleRate = sampleRate
         voices = .allocate(capacity: SineSynth.voiceCount)
         voices.initialize(repeating: Voice(), count: SineSynth.voiceCount)
     }
 
+    /// Thread: setup.
     public mutating func reset() {
         voices.update(repeating: Voice(), count: SineSynth.voiceCount)
     }
 
+    /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func midi(status: UInt8, data1: UInt8, data2: UInt8) {
         let kind = status & 0xF0
@@ -59,6 +62,7 @@ public struct SineSynth: InstrumentKernel {
         }
     }
 
+    /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func render(_ output: KernelBuffers, _ parameters: ParameterValues) {
         let attackFrames = Float(Double(parameters[Param.attack.rawValue]) * sampleRate / 1000)
@@ -90,6 +94,7 @@ public struct SineSynth: InstrumentKernel {
 }
 
 extension SineSynth: ReleasableKernel {
+    /// Thread: setup.
     public func release() { voices.deallocate() }
 }
 
@@ -106,4 +111,5 @@ func exp2Approximation(_ x: Double) -> Double {
     return f * Double(sign: .plus, exponent: Int(whole), significand: 1)
 }
 
+/// Thread: setup (the host calls the factory when it makes an instance).
 @_cdecl("SineSynthFactory") public func sineSynthFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(SineSynth.self, d) }

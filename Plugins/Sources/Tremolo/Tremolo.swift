@@ -29,16 +29,19 @@ public struct Tremolo: ChannelKernel {
     private var squareLevel: Float = 0
     private let squareCoefficient: Float
 
+    /// Thread: setup.
     public init(sampleRate: Double, maxFrames: Int) {
         self.sampleRate = sampleRate
         squareCoefficient = Float(1 - exp(-1 / (0.002 * sampleRate)))
     }
 
+    /// Thread: setup.
     public mutating func reset() {
         phase = 0
         squareLevel = 0
     }
 
+    /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
                                  parameters: ParameterValues) {
@@ -64,4 +67,5 @@ public struct Tremolo: ChannelKernel {
     }
 }
 
+/// Thread: setup (the host calls the factory when it makes an instance).
 @_cdecl("TremoloFactory") public func tremoloFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(Tremolo.self, d) }

@@ -24,6 +24,7 @@ public protocol InstrumentKernel: UnitDeclaration {
 }
 
 extension InstrumentKernel {
+    /// Nothing to clear. Thread: setup.
     public mutating func reset() {}
 }
 

@@ -17,6 +17,7 @@ public protocol UnitDeclaration {
     static var channelCapabilities: [AUChannelInfo] { get }
 }
 
+// Defaults (Thread: any; the unit model reads them on setup threads).
 extension UnitDeclaration {
     public static var factoryPresets: [Preset] { [] }
     public static func latency(sampleRate: Double) -> Double { 0 }
@@ -42,6 +43,7 @@ public protocol EffectKernel: UnitDeclaration {
 }
 
 extension EffectKernel {
+    /// Nothing to clear. Thread: setup.
     public mutating func reset() {}
 }
 
@@ -60,11 +62,13 @@ public protocol ChannelKernel: UnitDeclaration {
 }
 
 extension ChannelKernel {
+    /// Nothing to clear. Thread: setup.
     public mutating func reset() {}
 }
 
 /// Runs a ``ChannelKernel`` as an ``EffectKernel``: one kernel per channel, made at setup.
 public struct PerChannel<Channel: ChannelKernel>: EffectKernel {
+    // The declarations are the channel kernel's (Thread: any).
     public static var componentDescription: AudioComponentDescription { Channel.componentDescription }
     public static var parameters: [Parameter] { Channel.parameters }
     public static var factoryPresets: [Preset] { Channel.factoryPresets }

@@ -60,6 +60,8 @@ enum FactoryError {
 }
 
 /// Exported: why the last factory call on this thread returned NULL (see AUHostPlugIn.h).
+///
+/// Thread: setup.
 @_cdecl("AUHostPlugInCopyFactoryError")
 public func _AUHostPlugInCopyFactoryError(_ buffer: UnsafeMutablePointer<CChar>?, _ size: UInt32) -> OSStatus {
     guard let (status, message) = FactoryError.take() else { return noErr }
@@ -72,5 +74,7 @@ public func _AUHostPlugInCopyFactoryError(_ buffer: UnsafeMutablePointer<CChar>?
 }
 
 /// Exported: the plug-in ABI version this binary was built against (AUHOST_PLUGIN_ABI_VERSION).
+///
+/// Thread: any.
 @_cdecl("AUHostPlugInABIVersion")
 public func _AUHostPlugInABIVersion() -> UInt32 { UInt32(AUHOST_PLUGIN_ABI_VERSION) }

@@ -16,10 +16,14 @@ public struct MyEffect: ChannelKernel {
         Parameter(Param.invert, "Invert", 0...1, unit: kAudioUnitParameterUnit_Boolean, default: 0, flags: 0),
     ]
 
-    /// Setup: allocate here (delay lines, tables), never in `process`.
+    /// Allocate here (delay lines, tables), never in `process`.
+    ///
+    /// Thread: setup.
     public init(sampleRate: Double, maxFrames: Int) {}
 
-    /// Render thread: the compiler checks that nothing here allocates or locks.
+    /// The compiler checks that nothing here allocates or locks.
+    ///
+    /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
                                  parameters: ParameterValues) {
@@ -30,4 +34,6 @@ public struct MyEffect: ChannelKernel {
 }
 
 /// The export the manifest's "factoryFunction" names: one line.
+///
+/// Thread: setup (the host calls the factory when it makes an instance).
 @_cdecl("MyEffectFactory") public func myEffectFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(MyEffect.self, d) }
