@@ -59,7 +59,7 @@ let package = Package(
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"], swiftSettings: swiftSettings),
         .executableTarget(name: "auhost", dependencies: [
-            "AUHost", "CSndFile", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
 
         // ---- ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
@@ -102,6 +102,7 @@ let package = Package(
         .testTarget(name: "ExtAudioFileTests", dependencies: ["ExtAudioFile", "AudioFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
         .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
                     swiftSettings: swiftSettings),
     ],
