@@ -41,22 +41,6 @@ final class TremoloTests: XCTestCase {
         XCTAssertEqual(out[2400], 0, accuracy: 1e-6, "silent at half a period (1/20 s)")
     }
 
-    func testRampedDepthIsAppliedPerFrame() throws {
-        let h = try EffectHarness(try BuiltPlugIns.component("trem"), channels: 1, input: [Array(repeating: 1, count: 512)])
-        try h.set(P.depth, 0)
-        try h.set(P.shape, 2)  // square: lfo 0 for the first half period, so gain = 1 there whatever the depth
-        try h.set(P.rate, 0.1)
-        var event = AudioUnitParameterEvent()
-        event.scope = kAudioUnitScope_Global
-        event.parameter = P.depth
-        event.eventType = kParameterEvent_Immediate
-        event.eventValues.immediate = .init(bufferOffset: 100, value: 100)
-        XCTAssertEqual(AudioUnitScheduleParameters(h.unit, &event, 1), noErr)
-        let out = try h.render(512)[0]
-        XCTAssertEqual(Array(out[0..<512]), Array(repeating: 1, count: 512), "the square's first half is unity")
-        XCTAssertEqual(try h.get(P.depth), 100)
-    }
-
     func testStateRoundTripsThroughClassInfo() throws {
         let input = [sine(300, frames: 2048), sine(300, frames: 2048)]
         let a = try EffectHarness(try BuiltPlugIns.component("trem"), input: input)
