@@ -52,6 +52,15 @@ let package = Package(
             path: "Benchmarks/GraphOverhead",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "BuiltInUnitsRender",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AudioToolbox", package: root),
+            ],
+            path: "Benchmarks/BuiltInUnitsRender",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )
