@@ -36,7 +36,7 @@ public enum LastErrorMessage {
             set(nil)
             return noErr
         } catch let error as AudioError {
-            set(error.description)
+            set(error.message)
             return error.status
         } catch {
             set("\(error)")
