@@ -17,7 +17,9 @@ private func dispatch<F>(_ unit: AudioUnit?, _ selector: Int16, _ type: F.Type,
         LastErrorMessage.set("\(instance.component.name) does not implement selector \(selector).")
         return badComponentSelector
     }
-    return call(method, instance.me)
+    let status = call(method, instance.me)
+    if status != noErr { instance.adoptPlugInErrorMessage(status) }
+    return status
 }
 
 /// The instance behind a handle on the render thread: no lock, no reference counting.

@@ -56,15 +56,33 @@ public final class ComponentInstance {
         LastErrorMessage.set(nil)
         let status = plugIn.pointee.Open(me, handle)
         guard status == noErr else {
+            adoptPlugInErrorMessage(status, during: "open")
             _ = plugIn.pointee.Close(me)
             Unmanaged.passUnretained(self).release()
             throw AudioError(status, LastErrorMessage.current
-                             ?? "The unit \(component.name) (\(component.origin)) failed to open: its Open returned \(status).")
+                             ?? "The unit \(component.name) (\(component.origin)) failed to open with status \(status).")
         }
         ComponentInstance.liveLock.lock()
         ComponentInstance.live.insert(UnsafeRawPointer(handle))
         ComponentInstance.liveLock.unlock()
         return handle
+    }
+
+    /// After a failed setup call on a unit from another image (a run-time plug-in), makes the
+    /// plug-in's own sentence this thread's last error message, named with the component and its
+    /// file; a plug-in that keeps no sentence gets one saying which call failed. Units of this
+    /// image already wrote theirs.
+    ///
+    /// Thread: setup.
+    func adoptPlugInErrorMessage(_ status: OSStatus, during call: String = "a setup call") {
+        guard unit == nil else { return }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let copy = plugIn.pointee.Lookup(kAUHostCopyLastErrorMessageSelect).map { unsafeBitCast($0, to: AUHostCopyLastErrorMessageProc.self) }
+        if let copy, copy(me, &buffer, UInt32(buffer.count)) == noErr {
+            LastErrorMessage.set("\(component.name) (\(component.origin)): \(String(cString: buffer))")
+        } else {
+            LastErrorMessage.set("The unit \(component.name) (\(component.origin)) failed \(call == "open" ? "to open" : "in \(call)") with status \(status).")
+        }
     }
 
     /// Closes the plug-in and frees the handle.

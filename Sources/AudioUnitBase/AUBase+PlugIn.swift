@@ -177,6 +177,15 @@ private let resetThunk: AudioUnitResetProc = { me, _, _ in setup(me) { $0.reset(
 private let startThunk: AudioOutputUnitStartProc = { me in setup(me) { try $0.startIO() } }
 private let stopThunk: AudioOutputUnitStopProc = { me in setup(me) { try $0.stopIO() } }
 
+/// The sentence of this image's last failed setup call on this thread, for a host in another image.
+private let copyLastErrorMessageThunk: AUHostCopyLastErrorMessageProc = { _, buffer, size in
+    guard let buffer, size > 0, let message = LastErrorMessage.current else { return kAudio_ParamError }
+    let bytes = Array(message.utf8.prefix(Int(size) - 1))
+    for (i, b) in bytes.enumerated() { buffer[i] = CChar(bitPattern: b) }
+    buffer[bytes.count] = 0
+    return noErr
+}
+
 private func method<F>(_ f: F) -> AudioComponentMethod { unsafeBitCast(f, to: AudioComponentMethod.self) }
 
 private let plugInLookup: @convention(c) (Int16) -> AudioComponentMethod? = { selector in
@@ -203,6 +212,7 @@ private let plugInLookup: @convention(c) (Int16) -> AudioComponentMethod? = { se
     case kAudioOutputUnitStopSelect: return method(stopThunk)
     case kMusicDeviceMIDIEventSelect: return method(midiEventThunk)
     case kMusicDeviceSysExSelect: return method(sysExThunk)
+    case kAUHostCopyLastErrorMessageSelect: return method(copyLastErrorMessageThunk)
     default: return nil
     }
 }

@@ -25,11 +25,13 @@ func runCommand(_ executable: String, _ arguments: [String], environment: [Strin
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
-/// AUHost's own plug-ins, built once per test process with Plugins/build.sh (incremental).
+/// AUHost's own plug-ins, built once per test process with Plugins/build.sh (incremental), in
+/// release: the configuration the development search path prefers, so that the registry never
+/// finds a stale release build before a fresh debug one.
 enum BuiltPlugIns {
     static let folder: Result<String, Error> = Result(catching: { () throws -> String in
         let script = checkoutRoot.appendingPathComponent("Plugins/build.sh").path
-        let result = try runCommand("/bin/sh", [script, "debug"])
+        let result = try runCommand("/bin/sh", [script, "release"])
         guard result.status == 0 else { throw AudioError(kAudio_ParamError, "Plugins/build.sh failed:\n\(result.output)") }
         return result.output.split(separator: "\n").last.map(String.init) ?? ""
     })

@@ -67,3 +67,25 @@ final class SDKUnitBehaviourTests: XCTestCase {
         XCTAssertEqual(AudioUnitSetParameter(h.unit, 9, kAudioUnitScope_Global, 0, 1, 0), kAudioUnitErr_InvalidParameter)
     }
 }
+
+/// A plug-in's own error sentences cross the image boundary (kAUHostCopyLastErrorMessageSelect).
+final class PlugInErrorMessageTests: XCTestCase {
+    func testInitializeFailureInsideThePlugInReachesTheHost() throws {
+        let h = try EffectHarness(try BuiltPlugIns.component("satu"), input: [[], []], initialize: false)
+        var mono = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 1)
+        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &mono,
+                                            UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
+        XCTAssertEqual(AudioUnitInitialize(h.unit), kAudioUnitErr_FormatNotSupported)
+        let message = lastErrorMessage()
+        XCTAssertTrue(message.contains("AUHost SDK: Saturator") && message.contains("libSaturator.so"), message)
+        XCTAssertTrue(message.contains("1 input and 2 output channels"), message)
+    }
+
+    func testUnknownPropertyMessageComesFromThePlugIn() throws {
+        let h = try EffectHarness(try BuiltPlugIns.component("gain"), input: [[], []])
+        var size: UInt32 = 0
+        XCTAssertEqual(AudioUnitGetPropertyInfo(h.unit, 77_777, kAudioUnitScope_Global, 0, &size, nil), kAudioUnitErr_InvalidProperty)
+        XCTAssertTrue(lastErrorMessage().contains("libGain.so"), lastErrorMessage())
+        XCTAssertTrue(lastErrorMessage().contains("77777"), lastErrorMessage())
+    }
+}

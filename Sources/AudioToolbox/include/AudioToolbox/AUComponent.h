@@ -200,6 +200,13 @@ typedef OSStatus (*AudioUnitProcessMultipleProc)(void *self, AudioUnitRenderActi
 typedef OSStatus (*AudioOutputUnitStartProc)(void *self);
 typedef OSStatus (*AudioOutputUnitStopProc)(void *self);
 
+/* AUHost extension. A unit living in another image (a plug-in loaded at run time) keeps the sentence
+   explaining its last failed setup call in that image; the host asks for it with this selector so
+   that AUHostCopyLastErrorMessage can return it. The method writes a NUL-terminated UTF-8 sentence
+   (truncated to inSize bytes) and returns noErr, or returns kAudio_ParamError when it has none. */
+AU_ENUM(SInt16) { kAUHostCopyLastErrorMessageSelect = 0x7F01 };
+typedef OSStatus (*AUHostCopyLastErrorMessageProc)(void *self, char *outMessage, UInt32 inSize);
+
 /* [setup] Allocates render resources and checks formats. Errors: Initialized is never returned
    (initializing twice is a no-op, as documented); FormatNotSupported, FailedInitialization. */
 OSStatus AudioUnitInitialize(AudioUnit inUnit);
