@@ -99,22 +99,29 @@ func decibelsToGain(_ db: Float) -> Float {
 struct Oversampler {
     static let factor = 8
     static let taps = 257
+    /// Taps per interpolator phase (the filter split into `factor` sub-filters).
+    static let phaseTaps = (taps + factor - 1) / factor
     /// (taps − 1) / 2 at the high rate, twice (up and down), over the factor.
     static let latencyFrames = (taps - 1) / factor
 
     /// The low-pass both filters use: cutoff at 0.9 × the base rate's Nyquist frequency, Kaiser
-    /// window (β 9, about −90 dB stop band).
+    /// window (β 9, about −90 dB stop band). Symmetric, so it is its own reverse: the decimator
+    /// runs it forward over a window stored oldest first.
     let coefficients: UnsafeMutablePointer<Float>
-    /// The last `taps` high-rate samples of the upsampled input (zero-stuffed), twice over so that
-    /// a window is always contiguous: a ring written at `position` and at `position + taps`.
-    let upHistory: UnsafeMutablePointer<Float>
-    let downHistory: UnsafeMutablePointer<Float>
-    var position = 0
+    /// The interpolator as `factor` sub-filters of `phaseTaps` taps over the base-rate input (the
+    /// zeros it would stuff contribute nothing), each reversed to run forward, × factor for gain.
+    let phases: UnsafeMutablePointer<Float>
+    /// Base-rate input and high-rate shaped signal, each a ring written twice (at i and
+    /// i + length) so that the newest `length` samples are always contiguous, oldest first.
+    let inputHistory: UnsafeMutablePointer<Float>
+    let shapedHistory: UnsafeMutablePointer<Float>
+    var inputPosition = 0
+    var shapedPosition = 0
 
     init() {
-        let n = Oversampler.taps, l = Double(Oversampler.factor)
+        let n = Oversampler.taps, l = Oversampler.factor, p = Oversampler.phaseTaps
         coefficients = .allocate(capacity: n)
-        let cutoff = 0.9 / (2 * l)        // cycles per high-rate sample
+        let cutoff = 0.9 / (2 * Double(l))        // cycles per high-rate sample
         let beta = 9.0
         func bessel0(_ x: Double) -> Double {
             var sum = 1.0, term = 1.0
@@ -131,60 +138,76 @@ struct Oversampler {
             h[i] = sinc * bessel0(beta * (1 - r * r).squareRoot()) / bessel0(beta)
             total += h[i]
         }
-        // Unity gain at DC for the decimator; the interpolator multiplies by the factor to make
-        // up for the zeros it stuffs.
-        for i in 0..<n { coefficients[i] = Float(h[i] / total) }
-        upHistory = .allocate(capacity: 2 * n)
-        upHistory.initialize(repeating: 0, count: 2 * n)
-        downHistory = .allocate(capacity: 2 * n)
-        downHistory.initialize(repeating: 0, count: 2 * n)
+        for i in 0..<n { coefficients[i] = Float(h[i] / total) }   // unity gain at DC
+        // Output phase q uses taps h[q + l·k] on input x[n − k]; stored reversed over k.
+        phases = .allocate(capacity: l * p)
+        for q in 0..<l {
+            for k in 0..<p {
+                let tap = q + l * k
+                phases[q * p + (p - 1 - k)] = tap < n ? Float(Double(l) * h[tap] / total) : 0
+            }
+        }
+        inputHistory = .allocate(capacity: 2 * p)
+        inputHistory.initialize(repeating: 0, count: 2 * p)
+        shapedHistory = .allocate(capacity: 2 * n)
+        shapedHistory.initialize(repeating: 0, count: 2 * n)
     }
 
     func free() {
         coefficients.deallocate()
-        upHistory.deallocate()
-        downHistory.deallocate()
+        phases.deallocate()
+        inputHistory.deallocate()
+        shapedHistory.deallocate()
     }
 
     mutating func reset() {
-        upHistory.update(repeating: 0, count: 2 * Oversampler.taps)
-        downHistory.update(repeating: 0, count: 2 * Oversampler.taps)
-        position = 0
+        inputHistory.update(repeating: 0, count: 2 * Oversampler.phaseTaps)
+        shapedHistory.update(repeating: 0, count: 2 * Oversampler.taps)
+        inputPosition = 0
+        shapedPosition = 0
     }
 
     /// One base-rate sample through up → ``softClip(_:)`` of `drive` × signal → down.
     @_noAllocation @_noLocks
     mutating func process(_ x: Float, drive: Float) -> Float {
-        let n = Oversampler.taps, l = Oversampler.factor
+        let n = Oversampler.taps, l = Oversampler.factor, p = Oversampler.phaseTaps
+        inputHistory[inputPosition] = x
+        inputHistory[inputPosition + p] = x
+        inputPosition += 1
+        if inputPosition == p { inputPosition = 0 }
+        let inputs = inputHistory + inputPosition
         var out: Float = 0
-        for phase in 0..<l {
-            // Zero-stuffed input: x at phase 0, zeros between.
-            let stuffed = phase == 0 ? x * Float(l) : 0
-            upHistory[position] = stuffed
-            upHistory[position + n] = stuffed
-            let window = upHistory + position + 1
-            var up: Float = 0
-            // Only every l-th tap meets a non-zero sample: walk those (polyphase).
-            var k = (l - 1 - phase + n) % l
-            // The window's newest sample is at index n-1; non-zero samples sit where the stuffing put them.
-            while k < n {
-                up += coefficients[n - 1 - k] * window[k]
-                k += l
-            }
-            let shaped = softClip(up * drive)
-            downHistory[position] = shaped
-            downHistory[position + n] = shaped
-            // Decimate on phase 0, where an input sample sits: the delay is then a whole
-            // number of base frames.
-            if phase == 0 {
-                let w = downHistory + position + 1
-                for j in 0..<n { out += coefficients[n - 1 - j] * w[j] }
-            }
-            position += 1
-            if position == n { position = 0 }
+        for q in 0..<l {
+            let shaped = softClip(dot(phases + q * p, inputs, p) * drive)
+            shapedHistory[shapedPosition] = shaped
+            shapedHistory[shapedPosition + n] = shaped
+            shapedPosition += 1
+            if shapedPosition == n { shapedPosition = 0 }
+            // Decimate on phase 0, where an input sample sits: the delay is then a whole number
+            // of base frames.
+            if q == 0 { out = dot(coefficients, shapedHistory + shapedPosition, n) }
         }
         return out
     }
+}
+
+/// Σ a[i]·b[i] for i < count, with four running sums (independent chains the CPU overlaps).
+@_noAllocation @_noLocks @inline(__always)
+func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
+    var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+    var i = 0
+    while i + 4 <= count {
+        s0 += a[i] * b[i]
+        s1 += a[i + 1] * b[i + 1]
+        s2 += a[i + 2] * b[i + 2]
+        s3 += a[i + 3] * b[i + 3]
+        i += 4
+    }
+    while i < count {
+        s0 += a[i] * b[i]
+        i += 1
+    }
+    return (s0 + s1) + (s2 + s3)
 }
 
 /// The saturation curve: x(27 + x²)/(27 + 9x²) (a rational approximation of tanh), exactly ±1
