@@ -26,6 +26,7 @@ test: deps
 	@scripts/reset-jack-state.sh
 	$(SWIFT) test
 	$(MAKE) check-c
+	$(MAKE) examples
 
 ## install: headers, libauhost.so and auhost.pc under PREFIX (C hosts: cc prog.c $$(pkg-config --cflags --libs auhost)).
 install: deps
@@ -54,3 +55,11 @@ bench: deps
 clean:
 	$(SWIFT) package clean
 	rm -rf $(C_CHECK_DIR)
+
+## examples: build Examples/ (its own package over this one) and run every ported example against ALSA
+## file PCMs or a generic output; prints one line per example: name, PASS/FAIL, what was checked.
+EXAMPLES_BUILD ?= Examples/.build
+.PHONY: examples
+examples: deps
+	$(SWIFT) build --package-path Examples --scratch-path $(EXAMPLES_BUILD)
+	$(EXAMPLES_BUILD)/debug/examples-check
