@@ -154,3 +154,4 @@ func alsaPropertyName(_ id: AudioUnitPropertyID) -> String {
     guard let name = names[id] else { return propertyName(id) }
     return "kAUHostALSAProperty_\(name) (0x\(String(id, radix: 16)))"
 }
+

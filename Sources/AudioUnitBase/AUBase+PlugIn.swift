@@ -64,6 +64,7 @@ private let uninitializeThunk: AudioUnitUninitializeProc = { me in setup(me) { $
 
 private let getPropertyInfoThunk: AudioUnitGetPropertyInfoProc = { me, id, scope, element, outSize, outWritable in
     setup(me) { unit in
+        let (scope, element) = unit.propertyAddress(id, scope, element)
         let info = try unit.propertyInfo(id, scope, element)
         outSize?.pointee = info.size
         outWritable?.pointee = info.writable ? 1 : 0
@@ -75,6 +76,7 @@ private let getPropertyThunk: AudioUnitGetPropertyProc = { me, id, scope, elemen
         guard let ioSize, let outData else {
             throw AudioError(kAudio_ParamError, "AudioUnitGetProperty needs non-NULL outData and ioDataSize.")
         }
+        let (scope, element) = unit.propertyAddress(id, scope, element)
         let info = try unit.propertyInfo(id, scope, element)
         guard ioSize.pointee >= info.size else {
             throw AudioError(kAudio_ParamError, "The \(ioSize.pointee)-byte buffer is smaller than the \(info.size)-byte value of \(propertyName(id)).")
@@ -92,6 +94,7 @@ private let removableProperties: Set<AudioUnitPropertyID> = [
 
 private let setPropertyThunk: AudioUnitSetPropertyProc = { me, id, scope, element, inData, inSize in
     setup(me) { unit in
+        let (scope, element) = unit.propertyAddress(id, scope, element)
         let info = try unit.propertyInfo(id, scope, element)
         guard info.writable else { throw AudioError(kAudioUnitErr_PropertyNotWritable, "Property \(propertyName(id)) is read-only.") }
         if inData == nil {

@@ -191,6 +191,15 @@ open class AUBase {
         kAudio_UnimplementedError
     }
 
+    /// Where a property really lives, for units that accept documented alternative addresses
+    /// (RemoteIO takes its render callback on global scope as well as input scope). Default: as given.
+    ///
+    /// Thread: setup.
+    open func propertyAddress(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                              _ element: AudioUnitElement) -> (scope: AudioUnitScope, element: AudioUnitElement) {
+        (scope, element)
+    }
+
     /// Whether the unit takes MIDI (MusicDeviceMIDIEvent): instruments and MIDI-driven effects.
     open var acceptsMIDI: Bool {
         componentDescription.componentType == kAudioUnitType_MusicDevice

@@ -7,13 +7,13 @@ extension AudioGraph {
     /// Node ids ordered so that every source comes before its destinations.
     func topologicalOrder() -> [AUNode] {
         var incoming: [AUNode: Int] = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, 0) })
-        for c in connections { incoming[c.destNode, default: 0] += 1 }
+        for c in dependencies { incoming[c.destNode, default: 0] += 1 }
         var ready = nodes.map(\.id).filter { incoming[$0] == 0 }
         var order: [AUNode] = []
         while !ready.isEmpty {
             let n = ready.removeFirst()
             order.append(n)
-            for c in connections where c.sourceNode == n {
+            for c in dependencies where c.sourceNode == n {
                 incoming[c.destNode]! -= 1
                 if incoming[c.destNode] == 0 { ready.append(c.destNode) }
             }
@@ -183,7 +183,7 @@ extension AudioGraph {
         }
         var arrival: [AUNode: Int] = [:]
         for id in topologicalOrder() {
-            arrival[id] = connections.filter { $0.destNode == id }
+            arrival[id] = dependencies.filter { $0.destNode == id }
                 .map { (arrival[$0.sourceNode] ?? 0) + (own[$0.sourceNode] ?? 0) }.max() ?? 0
         }
         var delay: [BusKey: Int] = [:]

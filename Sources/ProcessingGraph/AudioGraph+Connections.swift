@@ -13,7 +13,7 @@ extension AudioGraph {
         try checkBus(src, scope: kAudioUnitScope_Output, sourceOutput)
         try checkBus(dst, scope: kAudioUnitScope_Input, destinationInput)
         try checkFree(BusKey(node: destination, bus: destinationInput))
-        if source == destination || reaches(from: destination, to: source) {
+        if dependsOnInputs(source, sourceOutput) && (source == destination || reaches(from: destination, to: source)) {
             let path = ([destination] + pathNodes(from: destination, to: source)).map(describe).joined(separator: " → ")
             throw AudioError(kAUGraphErr_InvalidConnection,
                              "Connecting \(describe(source)) output \(sourceOutput) to \(describe(destination)) input \(destinationInput) would close a cycle (\(path) → \(describe(destination))); a graph must be acyclic.")
@@ -86,6 +86,16 @@ extension AudioGraph {
         }
     }
 
+    /// Whether a node's output bus depends on its inputs. An I/O unit's output bus 1 is the
+    /// device's input: it depends on nothing in the graph, so input → mixer → output through one
+    /// I/O unit is not a cycle (as on Apple's platforms).
+    func dependsOnInputs(_ node: AUNode, _ outputBus: UInt32) -> Bool {
+        !(outputBus == 1 && nodes.first(where: { $0.id == node })?.isOutput == true)
+    }
+
+    /// Connections along which rendering depends (what cycles and ordering are about).
+    var dependencies: [AUNodeConnection] { connections.filter { dependsOnInputs($0.sourceNode, $0.sourceOutputNumber) } }
+
     /// Whether `to` is reachable from `from` along connections.
     func reaches(from: AUNode, to: AUNode) -> Bool { !pathNodes(from: from, to: to).isEmpty || from == to }
 
@@ -95,8 +105,8 @@ extension AudioGraph {
         var queue = [from], seen: Set<AUNode> = [from]
         while !queue.isEmpty {
             let n = queue.removeFirst()
-            for i in interactions where i.nodeInteractionType == kAUNodeInteraction_Connection && i.nodeInteraction.connection.sourceNode == n {
-                let next = i.nodeInteraction.connection.destNode
+            for c in dependencies where c.sourceNode == n {
+                let next = c.destNode
                 guard seen.insert(next).inserted else { continue }
                 previous[next] = n
                 if next == to {

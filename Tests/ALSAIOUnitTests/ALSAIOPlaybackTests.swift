@@ -61,6 +61,20 @@ final class ALSAIOPlaybackTests: XCTestCase {
         XCTAssertEqual(try IO.get(unit, kAUHostALSAProperty_GrantedPeriodFrames, as: UInt32.self), 0, "nothing granted before initialize")
     }
 
+    /// The blog of seed 004 sets its callbacks on global scope (record: element 1, playback:
+    /// element 0), as RemoteIO accepts; so does this unit.
+    func testRemoteIOCallbackAddressesFromTheBlogAreAccepted() throws {
+        let unit = try IO.make()
+        defer { AudioComponentInstanceDispose(unit) }
+        let callback: AURenderCallback = { _, _, _, _, _, _ in noErr }
+        var cb = AURenderCallbackStruct(inputProc: callback, inputProcRefCon: nil)
+        let size = UInt32(MemoryLayout<AURenderCallbackStruct>.size)
+        XCTAssertEqual(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 1, &cb, size), noErr)
+        XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global, 0, &cb, size), noErr)
+        XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global, 1, &cb, size),
+                       kAudioUnitErr_InvalidScope, "only element 0 is an alias")
+    }
+
     /// Output only, with a render callback, into the `file` plugin's WAV: ask for 48 kHz and
     /// 4 × 64-frame periods, read them back after AudioUnitInitialize, and the WAV's data chunk
     /// holds exactly the rendered samples (converted to the S16 device format set on the

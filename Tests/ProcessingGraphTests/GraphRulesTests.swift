@@ -151,3 +151,16 @@ final class GraphRulesTests: XCTestCase {
         XCTAssertEqual(AUGraphOpen(graph), kAUGraphErr_InvalidAudioUnit)
     }
 }
+
+/// An I/O unit's input (output bus 1) feeding a mixer that feeds the same I/O unit's output is the
+/// hosting guide's pattern 2, not a cycle.
+final class IOUnitBusesTests: XCTestCase {
+    func testInputThroughAMixerBackToTheSameIOUnitIsNotACycle() throws {
+        let f = try GraphFixture()
+        let mixer = try f.add(TestSumUnit.description)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, f.head, 1, mixer, 0), noErr, lastMessage())
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, mixer, 0, f.head, 0), noErr, lastMessage())
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, f.head, 0, mixer, 1), kAUGraphErr_InvalidConnection,
+                       "output bus 0 does depend on the head's input")
+    }
+}
