@@ -8,27 +8,34 @@ enum UnitSettings {
     ///
     /// Thread: setup.
     static func apply(preset: String?, parameters: [String], to unit: AudioUnitInstance) throws {
-        let facts = UnitFacts(unit)
+        try apply(preset: preset, parameters: parameters, to: unit.handle, named: unit.component.name)
+    }
+
+    /// The same for a unit the caller does not own (a graph's node): `name` names it in messages.
+    ///
+    /// Thread: setup.
+    static func apply(preset: String?, parameters: [String], to handle: AudioUnit, named name: String) throws {
+        let facts = (presets: UnitFacts.factoryPresets(handle), parameters: globalParameters(handle))
         if let preset {
             guard let chosen = facts.presets.first(where: { $0.name.lowercased() == preset.lowercased() || "\($0.number)" == preset }) else {
                 let known = facts.presets.map(\.name).joined(separator: ", ")
                 throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                                 "\(unit.component.name) has no preset \"\(preset)\"; its presets: \(known.isEmpty ? "none" : known).")
+                                 "\(name) has no preset \"\(preset)\"; its presets: \(known.isEmpty ? "none" : known).")
             }
             var value = AUPreset(presetNumber: chosen.number, presetName: nil)
-            try AudioError.check(AudioUnitSetProperty(unit.handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &value,
+            try AudioError.check(AudioUnitSetProperty(handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &value,
                                                       UInt32(MemoryLayout<AUPreset>.size)), "Choosing preset \"\(preset)\" failed.")
         }
         for setting in parameters {
             guard let equals = setting.firstIndex(of: "=") else {
                 throw AudioError(kAudio_ParamError, "\"\(setting)\" is not NAME=VALUE (e.g. -p gain=-6).")
             }
-            let name = String(setting[..<equals]).trimmingCharacters(in: .whitespaces)
+            let key = String(setting[..<equals]).trimmingCharacters(in: .whitespaces)
             let text = String(setting[setting.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
-            guard let p = facts.parameters.first(where: { $0.name.lowercased() == name.lowercased() || "\($0.id)" == name }) else {
+            guard let p = facts.parameters.first(where: { $0.name.lowercased() == key.lowercased() || "\($0.id)" == key }) else {
                 let known = facts.parameters.map(\.name).joined(separator: ", ")
                 throw AudioError(kAudioUnitErr_InvalidParameter,
-                                 "\(unit.component.name) has no parameter \"\(name)\"; its parameters: \(known.isEmpty ? "none" : known).")
+                                 "\(name) has no parameter \"\(key)\"; its parameters: \(known.isEmpty ? "none" : known).")
             }
             let value: Float
             if let number = Float(text) { value = number }
@@ -40,7 +47,29 @@ enum UnitSettings {
             guard value >= p.minValue && value <= p.maxValue else {
                 throw AudioError(kAudioUnitErr_InvalidParameterValue, "\(p.name) = \(value) is outside its range \(p.minValue) … \(p.maxValue).")
             }
-            try unit.setParameter(p.id, value)
+            try AudioError.check(AudioUnitSetParameter(handle, p.id, kAudioUnitScope_Global, 0, value, 0),
+                                 LastErrorMessage.current ?? "Setting \(p.name) of \(name) failed.")
+        }
+    }
+
+    /// The global-scope parameters of `handle`, read through the C API.
+    ///
+    /// Thread: setup.
+    static func globalParameters(_ handle: AudioUnit) -> [UnitFacts.Parameter] {
+        var size: UInt32 = 0
+        guard AudioUnitGetPropertyInfo(handle, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &size, nil) == noErr,
+              size >= 4 else { return [] }
+        var ids = [AudioUnitParameterID](repeating: 0, count: Int(size) / 4)
+        guard AudioUnitGetProperty(handle, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size) == noErr else { return [] }
+        return ids.compactMap { id in
+            var info = AudioUnitParameterInfo()
+            var infoSize = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
+            guard AudioUnitGetProperty(handle, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize) == noErr else {
+                return nil
+            }
+            return UnitFacts.Parameter(id: id, name: UnitFacts.name(info), minValue: info.minValue, maxValue: info.maxValue,
+                                       defaultValue: info.defaultValue, unit: UnitFacts.unitName(info.unit),
+                                       valueStrings: UnitFacts.valueStrings(handle, id))
         }
     }
 }

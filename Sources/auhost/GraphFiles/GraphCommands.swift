@@ -1,0 +1,85 @@
+import ArgumentParser
+import AUHost
+import Foundation
+
+/// `auhost graph show FILE`: builds a graph file and prints its CAShow text.
+struct GraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "graph", abstract: "Inspect graph files (docs/GRAPH-FILES.md).",
+                                                    subcommands: [GraphShowCommand.self])
+}
+
+struct GraphShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Build a graph file and print its CAShow view.")
+
+    @Argument(help: "A graph file (JSON, see docs/GRAPH-FILES.md).")
+    var graph: String
+
+    func run() throws {
+        let file = try GraphFile.load(graph)
+        // A device head is left uninitialized, so showing a graph never opens the device.
+        let built = try BuiltGraph(file, initialize: !file.playsOnDevice)
+        print(built.graph.showText, terminator: "")
+        for n in file.nodes { print("  \(n.name) = node \(built.nodes[n.name]!): \(built.components[n.name]!.name)") }
+        switch file.head {
+        case .file(let path): print("  output = node \(built.head): file \(path)")
+        case .device(let name): print("  output = node \(built.head): ALSA device \(name)")
+        }
+        if !built.sources.isEmpty { print("  input feeds: \(built.sources.joined(separator: ", "))") }
+    }
+}
+
+/// `auhost run GRAPH`: renders a graph file to its output file, or plays it on its device.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Render a graph file to its output file or play it on its device.")
+
+    @Argument(help: "A graph file (JSON, see docs/GRAPH-FILES.md).")
+    var graph: String
+
+    @Option(help: "Seconds to render (default: the graph's \"seconds\", else its input's length plus the tail).")
+    var seconds: Double?
+
+    func validate() throws {
+        if let seconds, !(seconds > 0 && seconds <= 86_400) { throw ValidationError("--seconds must be more than 0 and at most a day, not \(seconds).") }
+    }
+
+    func run() throws {
+        var file = try GraphFile.load(graph)
+        let input = try file.input.map { try LoadedAudio.load($0) }
+        if let input { file.sampleRate = input.sampleRate }
+        // Without an input file the source node hears silence (an effect needs something to pull).
+        let feed = input?.samples ?? AudioBufferStorage(format: .canonical(sampleRate: file.sampleRate, channels: 1), capacity: 1)
+        let built = try BuiltGraph(file, input: feed, inputFrames: input?.frames ?? 0)
+        let frames = try GraphRunLength.frames(file, seconds: seconds, input: input, built: built)
+        try GraphRunLength.perform(built, frames: frames, input: input, what: graph)
+    }
+}
+
+/// How long a graph runs, and running it to its head.
+enum GraphRunLength {
+    /// `seconds`, else the file's, else the input's length plus the nodes' tail.
+    ///
+    /// Thread: setup.
+    static func frames(_ file: GraphFile, seconds: Double?, input: LoadedAudio?, built: BuiltGraph) throws -> Int {
+        if let s = seconds ?? file.seconds { return Int((s * file.sampleRate).rounded()) }
+        guard let input else {
+            throw file.error(file.headLine, "the graph has no \"input\" to take its length from; give \"seconds\" (or --seconds).")
+        }
+        return input.frames + Int((min(built.tailSeconds, 60) * file.sampleRate).rounded())
+    }
+
+    /// Renders to the output file or plays on the device, and says what it did.
+    ///
+    /// Thread: setup.
+    static func perform(_ built: BuiltGraph, frames: Int, input: LoadedAudio?, what: String) throws {
+        let file = built.file
+        switch file.head {
+        case .file(let path):
+            let latency = try GraphFileRenderer.render(built, frames: frames, to: path, encodingLike: input?.encoding)
+            print("Rendered \(frames) frames of \(what) into \(path) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz;"
+                  + " latency \(latency) frames compensated).")
+        case .device(let name):
+            let result = try GraphDevicePlayer.play(built, frames: frames)
+            print("Played \(result.played) frames of \(what) on \(name) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz; \(result.xruns) xruns).")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import AUHost
+import AUHostAtomics
+import Foundation
+
+/// Plays a built graph whose head is the ALSA I/O unit: starts it, waits until the head has
+/// rendered the frames asked for (counted by a post-render notification) or Ctrl-C, then stops.
+enum GraphDevicePlayer {
+    /// Plays `frames` frames; returns how many the device took and the xruns it recovered.
+    ///
+    /// Thread: setup.
+    static func play(_ built: BuiltGraph, frames: Int) throws -> (played: Int, xruns: UInt32) {
+        let counter = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        counter.initialize(to: 0)
+        defer { counter.deallocate() }
+        try built.graph.addRenderNotify(countRenderedFrames, UnsafeMutableRawPointer(counter))
+        let interrupt = Interrupt()
+        try built.graph.start()
+        while Int(auhost_atomic_load_u64(counter)) < frames && !interrupt.happened && built.graph.isRunning {
+            usleep(2_000)
+        }
+        let xruns: UInt32 = (try? built.graph.unit(built.head)).flatMap { $0 }.map { unit in
+            var count: UInt32 = 0
+            var size: UInt32 = 4
+            AudioUnitGetProperty(unit, kAUHostALSAProperty_XrunCount, kAudioUnitScope_Global, 0, &count, &size)
+            return count
+        } ?? 0
+        let stoppedByDevice = !built.graph.isRunning && Int(auhost_atomic_load_u64(counter)) < frames && !interrupt.happened
+        try built.graph.stop()
+        try built.graph.removeRenderNotify(countRenderedFrames, UnsafeMutableRawPointer(counter))
+        built.graph.close()   // the file plugin completes its file on close
+        if stoppedByDevice {
+            throw AudioError(kAudioUnitErr_NoConnection, "The device stopped after \(auhost_atomic_load_u64(counter)) frames; check that it still exists.")
+        }
+        return (Int(auhost_atomic_load_u64(counter)), xruns)
+    }
+}
+
+/// Adds each rendered slice's frame count to the counter.
+/// Thread: render — one atomic add.
+let countRenderedFrames: AURenderCallback = { refCon, flags, _, _, frames, _ in
+    if let refCon, let flags, flags.pointee & kAudioUnitRenderAction_PostRender != 0 {
+        auhost_atomic_add_u64(refCon.assumingMemoryBound(to: UInt64.self), UInt64(frames))
+    }
+    return noErr
+}
+
+/// Ctrl-C (SIGINT) turned into a flag the waiting loop reads, while it exists.
+final class Interrupt {
+    private let source: DispatchSourceSignal
+    private let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+
+    /// Thread: setup.
+    init() {
+        flag.initialize(to: 0)
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        let flag = self.flag
+        source.setEventHandler { auhost_atomic_store_i32(flag, 1) }
+        source.resume()
+    }
+
+    /// Whether Ctrl-C came. Thread: any.
+    var happened: Bool { auhost_atomic_load_i32(flag) != 0 }
+
+    deinit {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+        flag.deallocate()
+    }
+}

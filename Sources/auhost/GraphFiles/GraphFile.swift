@@ -1,0 +1,230 @@
+import AUHost
+import Foundation
+
+/// A graph file (docs/GRAPH-FILES.md): nodes (a unit each, by triple, LV2 URI or unique name, with
+/// parameters and a preset), connections between them, and the head — an output file rendered
+/// offline through a generic output, or an ALSA device played through the ALSA I/O unit. Every
+/// item keeps its line so that later failures (an unknown unit, a refused parameter) name it too.
+struct GraphFile {
+    struct Node {
+        var name: String
+        var unit: String
+        /// NAME=VALUE, in file order (as `-p` takes them).
+        var parameters: [String] = []
+        var preset: String?
+        var line: Int
+    }
+
+    struct Connection {
+        var from: String
+        var fromBus: UInt32
+        var to: String
+        var toBus: UInt32
+        var line: Int
+    }
+
+    enum Head: Equatable {
+        case file(String)
+        case device(String)
+    }
+
+    /// The name connections use for the head.
+    static let headName = "output"
+
+    var path: String
+    var sampleRate = 48_000.0
+    var channels = 2
+    var block: UInt32 = 512
+    /// How long `run` renders or plays; nil: the input's length plus the tail.
+    var seconds: Double?
+    /// A file fed to the source nodes by `run` (`render -i` replaces it).
+    var input: String?
+    var nodes: [Node] = []
+    var connections: [Connection] = []
+    var head: Head = .file("out.wav")
+    var headLine = 1
+
+    /// Whether the head is an ALSA device (not an output file).
+    var playsOnDevice: Bool {
+        if case .device = head { return true }
+        return false
+    }
+
+    /// An error in the file: "FILE:LINE: what is wrong".
+    ///
+    /// Thread: any.
+    func error(_ line: Int, _ reason: String, status: OSStatus = kAudio_ParamError) -> AudioError {
+        AudioError(status, "\(path):\(line): \(reason)")
+    }
+
+    /// Reads and checks the graph file at `path`.
+    ///
+    /// Thread: setup.
+    static func load(_ path: String) throws -> GraphFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw AudioError(kAudio_FileNotFoundError, "There is no graph file at \(path).")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    /// Parses graph-file text; `path` names it in messages and anchors relative file names.
+    ///
+    /// Thread: setup.
+    static func parse(_ text: String, path: String) throws -> GraphFile {
+        var file = GraphFile(path: path)
+        let root: LinedJSON
+        do { root = try LinedJSON.parse(text) } catch let e as LinedJSON.SyntaxError { throw file.error(e.line, e.reason + ".") }
+        guard case .object(let members) = root.kind else { throw file.error(root.line, "a graph file is a JSON object, not \(root.typeName).") }
+        var sawNodes = false, sawHead = false
+        for m in members {
+            switch m.key {
+            case "sampleRate":
+                let rate = try file.number(m)
+                guard (8_000...384_000).contains(rate) else { throw file.error(m.line, "\"sampleRate\" must be 8000…384000 Hz, not \(rate).") }
+                file.sampleRate = rate
+            case "channels": file.channels = Int(try file.integer(m, in: 1...64))
+            case "block": file.block = UInt32(try file.integer(m, in: 1...65_536))
+            case "seconds":
+                let s = try file.number(m)
+                guard s > 0 && s <= 86_400 else { throw file.error(m.line, "\"seconds\" must be more than 0 (and at most a day), not \(s).") }
+                file.seconds = s
+            case "input": file.input = file.resolve(try file.string(m))
+            case "nodes": file.nodes = try file.parseNodes(m); sawNodes = true
+            case "connections": file.connections = try file.parseConnections(m)
+            case "output": file.head = try file.parseHead(m); file.headLine = m.line; sawHead = true
+            default:
+                throw file.error(m.line, "unknown key \"\(m.key)\"; a graph file has sampleRate, channels, block, seconds, input, nodes, connections and output.")
+            }
+        }
+        guard sawNodes, !file.nodes.isEmpty else { throw file.error(root.line, "the graph has no \"nodes\"; give at least one unit.") }
+        guard sawHead else { throw file.error(root.line, "the graph has no \"output\"; give {\"file\": \"out.wav\"} or {\"device\": \"default\"}.") }
+        try file.checkConnections()
+        return file
+    }
+
+    /// A path relative to the graph file's folder.
+    func resolve(_ name: String) -> String {
+        name.hasPrefix("/") ? name : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+    }
+
+    private func number(_ m: LinedJSON.Member) throws -> Double {
+        guard case .number(let n) = m.value.kind else { throw error(m.value.line, "\"\(m.key)\" must be a number, not \(m.value.typeName).") }
+        return n
+    }
+
+    private func integer(_ m: LinedJSON.Member, in range: ClosedRange<Int>) throws -> Int {
+        let n = try number(m)
+        guard n.rounded() == n, range.contains(Int(n)) else {
+            throw error(m.value.line, "\"\(m.key)\" must be a whole number \(range.lowerBound)…\(range.upperBound), not \(n).")
+        }
+        return Int(n)
+    }
+
+    private func string(_ m: LinedJSON.Member) throws -> String {
+        guard case .string(let s) = m.value.kind, !s.isEmpty else {
+            throw error(m.value.line, "\"\(m.key)\" must be a non-empty string, not \(m.value.typeName).")
+        }
+        return s
+    }
+
+    private func parseNodes(_ m: LinedJSON.Member) throws -> [Node] {
+        guard case .array(let items) = m.value.kind else { throw error(m.value.line, "\"nodes\" must be an array of objects, not \(m.value.typeName).") }
+        var nodes: [Node] = []
+        for (i, item) in items.enumerated() {
+            guard case .object(let fields) = item.kind else { throw error(item.line, "node \(i + 1) must be an object, not \(item.typeName).") }
+            var node = Node(name: "", unit: "", line: item.line)
+            for f in fields {
+                switch f.key {
+                case "name": node.name = try string(f)
+                case "unit": node.unit = try string(f)
+                case "preset":
+                    switch f.value.kind {
+                    case .string(let s): node.preset = s
+                    case .number(let n): node.preset = String(Int(n))
+                    default: throw error(f.value.line, "\"preset\" must be a preset's name or number, not \(f.value.typeName).")
+                    }
+                case "parameters":
+                    guard case .object(let values) = f.value.kind else {
+                        throw error(f.value.line, "\"parameters\" must be an object of NAME: VALUE, not \(f.value.typeName).")
+                    }
+                    for v in values {
+                        switch v.value.kind {
+                        case .number(let n): node.parameters.append("\(v.key)=\(n)")
+                        case .string(let s): node.parameters.append("\(v.key)=\(s)")
+                        case .bool(let b): node.parameters.append("\(v.key)=\(b ? 1 : 0)")
+                        default: throw error(v.line, "parameter \"\(v.key)\" must be a number or a value string, not \(v.value.typeName).")
+                        }
+                    }
+                default: throw error(f.line, "unknown key \"\(f.key)\" in a node; a node has name, unit, parameters and preset.")
+                }
+            }
+            guard !node.unit.isEmpty else { throw error(item.line, "node \(i + 1) has no \"unit\" (a triple, an LV2 URI or a unique name).") }
+            if node.name.isEmpty { node.name = "node\(i + 1)" }
+            guard node.name != Self.headName else { throw error(item.line, "\"\(Self.headName)\" names the head; call the node something else.") }
+            guard !nodes.contains(where: { $0.name == node.name }) else {
+                throw error(item.line, "two nodes are called \"\(node.name)\"; names must be unique.")
+            }
+            nodes.append(node)
+        }
+        return nodes
+    }
+
+    private func parseConnections(_ m: LinedJSON.Member) throws -> [Connection] {
+        guard case .array(let items) = m.value.kind else {
+            throw error(m.value.line, "\"connections\" must be an array of {\"from\": …, \"to\": …}, not \(m.value.typeName).")
+        }
+        return try items.map { item in
+            guard case .object(let fields) = item.kind else { throw error(item.line, "a connection must be an object, not \(item.typeName).") }
+            var from: (String, UInt32)?, to: (String, UInt32)?
+            for f in fields {
+                switch f.key {
+                case "from": from = try endpoint(f)
+                case "to": to = try endpoint(f)
+                default: throw error(f.line, "unknown key \"\(f.key)\" in a connection; a connection has from and to.")
+                }
+            }
+            guard let from, let to else { throw error(item.line, "a connection needs both \"from\" and \"to\" (\"node\" or \"node:bus\").") }
+            return Connection(from: from.0, fromBus: from.1, to: to.0, toBus: to.1, line: item.line)
+        }
+    }
+
+    /// "delay" (bus 0) or "mixer:1".
+    private func endpoint(_ f: LinedJSON.Member) throws -> (String, UInt32) {
+        let text = try string(f)
+        guard let colon = text.lastIndex(of: ":") else { return (text, 0) }
+        guard let bus = UInt32(text[text.index(after: colon)...]) else {
+            throw error(f.value.line, "\"\(text)\" is not \"node\" or \"node:bus\" (the bus a whole number).")
+        }
+        return (String(text[..<colon]), bus)
+    }
+
+    private func parseHead(_ m: LinedJSON.Member) throws -> Head {
+        guard case .object(let fields) = m.value.kind, fields.count == 1, let f = fields.first else {
+            throw error(m.value.line, "\"output\" must be {\"file\": \"out.wav\"} or {\"device\": \"PCM name\"}.")
+        }
+        switch f.key {
+        case "file":
+            let name = try string(f)
+            guard RenderCommand.fileType(name) != nil else {
+                throw error(f.value.line, "cannot tell the file type from \"\(name)\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
+            }
+            return .file(resolve(name))
+        case "device": return .device(try string(f))
+        default: throw error(f.line, "unknown key \"\(f.key)\" in \"output\"; use \"file\" or \"device\".")
+        }
+    }
+
+    /// Every connection names known nodes; at most one connection feeds an input.
+    private func checkConnections() throws {
+        var fed = Set<String>()
+        for c in connections {
+            guard nodes.contains(where: { $0.name == c.from }) else {
+                throw error(c.line, "\"from\" names no node \"\(c.from)\"; the nodes are \(nodes.map(\.name).joined(separator: ", ")).")
+            }
+            guard c.to == Self.headName || nodes.contains(where: { $0.name == c.to }) else {
+                throw error(c.line, "\"to\" names no node \"\(c.to)\"; the nodes are \(nodes.map(\.name).joined(separator: ", ")) and \(Self.headName).")
+            }
+            guard fed.insert("\(c.to):\(c.toBus)").inserted else { throw error(c.line, "\(c.to) input \(c.toBus) is already connected.") }
+        }
+    }
+}
