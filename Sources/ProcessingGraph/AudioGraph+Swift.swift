@@ -41,7 +41,8 @@ extension AudioGraph {
     ///
     /// Thread: render (the application's rendering thread).
     public func render(frames: UInt32, into buffers: AudioBufferStorage) throws {
-        guard let head = head?.unit else {
+        // The head the graph notifies is known once initialized: no search (and no allocation) per call.
+        guard let head = notifiedHead ?? head?.unit else {
             throw AudioError(kAUGraphErr_OutputNodeErr, "The graph has no output unit to render through.")
         }
         buffers.prepare(frames: frames)
