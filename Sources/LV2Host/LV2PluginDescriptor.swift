@@ -68,6 +68,10 @@ public final class LV2PluginDescriptor {
     /// Feature URIs the plug-in cannot run without.
     public private(set) lazy var requiredFeatures: [String] = LV2World.strings(lilv_plugin_get_required_features(plugin))
 
+    /// The plug-in requires `lv2:isLive` (a real-time host): only a live instance can load it.
+    /// Thread: setup (non-real-time).
+    public var requiresLive: Bool { requiredFeatures.contains(LV2URI.isLive) }
+
     /// Feature URIs the plug-in uses when the host offers them.
     public private(set) lazy var optionalFeatures: [String] = LV2World.strings(lilv_plugin_get_optional_features(plugin))
 

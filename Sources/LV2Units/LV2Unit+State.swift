@@ -69,7 +69,12 @@ extension LV2Unit {
         guard !isInitialized else {
             throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the LV2 unit before switching its worker between live and offline.")
         }
-        liveWorker = data.loadUnaligned(as: UInt32.self) != 0
+        let live = data.loadUnaligned(as: UInt32.self) != 0
+        if !live, access.withWorld({ _ in plugin.requiresLive }) {
+            throw AudioError(kAudioUnitErr_InvalidPropertyValue,
+                             "LV2 plug-in <\(plugin.uri)> requires lv2:isLive, so it runs only with a live worker; LiveWorker stays 1.")
+        }
+        liveWorker = live
     }
 
     private func requireGlobal(_ scope: AudioUnitScope, _ id: AudioUnitPropertyID) throws {
@@ -83,7 +88,8 @@ extension LV2Unit {
 public let kLV2UnitProperty_PluginURI: AudioUnitPropertyID = 64_000
 /// UInt32, writable while uninitialized: 1 runs the plug-in's scheduled work on a worker thread
 /// (for real-time use, `lv2:isLive` offered); 0 (the default) runs it right after each run, so
-/// offline renders are deterministic.
+/// offline renders are deterministic. A plug-in that requires `lv2:isLive` starts at 1 and
+/// refuses 0 (kAudioUnitErr_InvalidPropertyValue).
 public let kLV2UnitProperty_LiveWorker: AudioUnitPropertyID = 64_001
 /// CFStringRef or NULL (read-only, reading clears it): why the last renders failed, when the
 /// plug-in produced NaN or infinite samples (render returned kAudioUnitErr_InvalidOfflineRender).

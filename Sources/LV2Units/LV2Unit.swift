@@ -43,10 +43,15 @@ public final class LV2Unit: AUBase {
         self.plugin = plugin
         self.access = access
         let sampleRate = 44_100.0
+        // A plug-in that requires lv2:isLive loads only live, so its unit starts in live mode.
+        let requiresLive = access.withWorld { _ in plugin.requiresLive }
         (layout, presetList) = try access.withWorld { _ in
-            do { try LV2Instance.checkLoadable(plugin) } catch let error as LV2HostError { throw AudioError(error.status, error.message) }
+            do { try LV2Instance.checkLoadable(plugin, configuration: .init(live: requiresLive)) } catch let error as LV2HostError {
+                throw AudioError(error.status, error.message)
+            }
             return (LV2UnitLayout(plugin: plugin, sampleRate: sampleRate), plugin.presets)
         }
+        liveWorker = requiresLive
         midiQueue = .allocate(capacity: 1)
         midiQueue.initialize(to: LV2UnitMIDIQueue(events: .allocate(capacity: LV2UnitMIDIQueue.capacity)))
         super.init(description: description, inputs: layout.inputs.count, outputs: layout.outputs.count,

@@ -59,6 +59,30 @@ final class LV2UnitFixtureTests: XCTestCase {
         XCTAssertTrue(text.contains("NaN") && text.contains("urn:auhost:fixture:nan"), text)
     }
 
+    /// A plug-in that requires lv2:isLive (fomp reverb in Debian) loads as a unit in live mode:
+    /// its instantiate returns NULL unless isLive is offered, so the exact copy proves the
+    /// feature was passed. Directly, offline, it is refused naming the feature; the unit refuses
+    /// to leave live mode.
+    func testPluginRequiringIsLiveRunsThroughTheUnitInLiveMode() throws {
+        let rig = try LV2UnitRig(component: try fixture("needs-live"), maxFrames: 256)
+        var live: UInt32 = 9
+        var size: UInt32 = 4
+        XCTAssertEqual(AudioUnitGetProperty(rig.unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &live, &size), noErr)
+        XCTAssertEqual(live, 1)
+        let input = LV2UnitTestSupport.noise(1000, seed: 11)
+        rig.inputs = [[input]]
+        XCTAssertEqual(rig.render(frames: 1000, block: 256)[0][0], input)
+        XCTAssertEqual(AudioUnitUninitialize(rig.unit), noErr)
+        var offline: UInt32 = 0
+        XCTAssertEqual(AudioUnitSetProperty(rig.unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &offline, 4),
+                       kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertTrue(lastMessage().contains("isLive"), lastMessage())
+        let world = LV2World(lv2Path: LV2UnitTestSupport.fixtureDirectory)
+        XCTAssertThrowsError(try LV2Instance(plugin: world.plugin(uri: "urn:auhost:fixture:needs-live"))) { error in
+            XCTAssertTrue("\(error)".contains("isLive"), "\(error)")
+        }
+    }
+
     /// Crashes in instantiate and run are reported by the sweep's child (through the unit API), not fatal.
     func testSweepThroughTheUnitReportsCrashes() {
         let results = LV2Sweep.run(uris: ["urn:auhost:fixture:crash-instantiate", "urn:auhost:fixture:crash-run",

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct { float *in; float *out; uint32_t first_length; } Plugin;
 
@@ -14,6 +15,12 @@ static LV2_Handle instantiate(const LV2_Descriptor *d, double rate, const char *
 static LV2_Handle instantiate_crash(const LV2_Descriptor *d, double rate, const char *path, const LV2_Feature *const *f) {
     (void)d; (void)rate; (void)path; (void)f;
     raise(SIGSEGV);  /* a null dereference the optimiser cannot remove */
+    return NULL;
+}
+/* Loads only when the host passes lv2:isLive (a real-time host), as its Turtle data requires. */
+static LV2_Handle instantiate_live(const LV2_Descriptor *d, double rate, const char *path, const LV2_Feature *const *f) {
+    (void)d; (void)rate; (void)path;
+    for (; f && *f; ++f) if (!strcmp((*f)->URI, LV2_CORE__isLive)) return calloc(1, sizeof(Plugin));
     return NULL;
 }
 static void connect(LV2_Handle h, uint32_t port, void *data) {
@@ -51,6 +58,7 @@ static const LV2_Descriptor descriptors[] = {
     {PREFIX "port-gap", instantiate, connect, NULL, run_copy, NULL, cleanup, NULL},
     {PREFIX "fixed-block", instantiate, connect, NULL, run_fixed, NULL, cleanup, NULL},
     {PREFIX "pow2-block", instantiate, connect, NULL, run_pow2, NULL, cleanup, NULL},
+    {PREFIX "needs-live", instantiate_live, connect, NULL, run_copy, NULL, cleanup, NULL},
     /* "urn:auhost:fixture:no-descriptor" is declared in the Turtle data but deliberately absent here. */
 };
 
