@@ -64,7 +64,7 @@ fi
 # Reasons grouped with plug-in-specific text (URIs, paths, numbers) folded away.
 group() {
     awk -F'\t' 'NR > 1 && $2 != "rendered" { print $2 ": " $3 }' "$1" \
-        | sed -E 's/<[^>]*>/<…>/g; s/\/[^ ]*\.(so|lv2|ttl)/…/g; s/[0-9]+(\.[0-9]+)?/N/g' | sort | uniq -c | sort -rn
+        | sed -E 's/<[^>]*>/<…>/g; s/\/[^ ]*\.(so|lv2|ttl)/…/g; s/\b[0-9]+(\.[0-9]+)?\b/N/g' | sort | uniq -c | sort -rn
 }
 {
     echo "installed (lv2ls): $(wc -l < "$out/uris.txt")"
