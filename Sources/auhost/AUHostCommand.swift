@@ -7,5 +7,5 @@ struct AUHostCommand: ParsableCommand {
         commandName: "auhost",
         abstract: "List, inspect and run Audio Units (built-in, SDK plug-ins, LV2) on Linux.",
         subcommands: [ListCommand.self, InfoCommand.self, RenderCommand.self, ValidateCommand.self, ValidateChildCommand.self,
-                      DemoCommand.self, GraphCommand.self, RunCommand.self, BenchCommand.self, PlayCommand.self])
+                      DemoCommand.self, GraphCommand.self, RunCommand.self, BenchCommand.self, PlayCommand.self, CaptureCommand.self])
 }

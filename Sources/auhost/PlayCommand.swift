@@ -40,7 +40,7 @@ struct PlayCommand: ParsableCommand {
             spec = try GraphFile.load(graph)
             if case .device(let name) = spec.head, device == nil { spec.head = .device(name) } else { spec.head = .device(device ?? "default") }
         } else {
-            spec = GraphFile(path: "command line")
+            spec = GraphFile(path: "")
             spec.nodes = [GraphFile.Node(name: "input", unit: unit!, parameters: parameters, preset: preset, line: 1)]
             spec.head = .device(device ?? "default")
             spec.channels = input.samples.bufferCount

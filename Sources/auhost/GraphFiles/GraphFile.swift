@@ -50,11 +50,12 @@ struct GraphFile {
         return false
     }
 
-    /// An error in the file: "FILE:LINE: what is wrong".
+    /// An error in the file: "FILE:LINE: what is wrong" (only the sentence for a graph made from
+    /// the command line, whose path is empty).
     ///
     /// Thread: any.
     func error(_ line: Int, _ reason: String, status: OSStatus = kAudio_ParamError) -> AudioError {
-        AudioError(status, "\(path):\(line): \(reason)")
+        AudioError(status, path.isEmpty ? reason.prefix(1).uppercased() + reason.dropFirst() : "\(path):\(line): \(reason)")
     }
 
     /// Reads and checks the graph file at `path`.
