@@ -2,9 +2,8 @@
  * Pattern 2 of the hosting guide ("Simultaneous I/O without a render callback", figure 2-2):
  * the I/O unit's input element feeds a Multichannel Mixer, whose output feeds the I/O unit's
  * output element. There is no callback; the mixer's input volume (0.5) shapes the audio. The
- * mixer's output sample rate is set, as the guide says. Built with an audio processing graph;
- * the I/O input -> mixer link is made with kAudioUnitProperty_MakeConnection (listing 2-6),
- * because AUHost's AUGraph refuses the I/O node appearing on both ends as a cycle.
+ * mixer's output sample rate is set, as the guide says. Built with an audio processing graph:
+ * the I/O unit's input element (bus 1) -> mixer -> the I/O unit's output element (bus 0).
  *
  * Linux: the audio session is replaced by the I/O unit's device and period properties.
  * Usage: io-mixer PCM FRAMES
@@ -17,7 +16,8 @@ static volatile SInt64 framesPlayed;
 
 static OSStatus CountFrames(void *refCon, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *timeStamp,
                             UInt32 bus, UInt32 frames, AudioBufferList *ioData) {
-    if (*flags & kAudioUnitRenderAction_PostRender) __atomic_add_fetch(&framesPlayed, frames, __ATOMIC_RELEASE);
+    // Output element only: rendering the input element (bus 1) notifies too.
+    if ((*flags & kAudioUnitRenderAction_PostRender) && bus == 0) __atomic_add_fetch(&framesPlayed, frames, __ATOMIC_RELEASE);
     return noErr;
 }
 
@@ -69,9 +69,7 @@ int main(int argc, char **argv) {
                 "set mixer input volume");
 
     // I/O input element -> mixer input 0; mixer output -> I/O output element.
-    AudioUnitConnection ioInputToMixer = {ioUnit, 1, 0};
-    CheckStatus(AudioUnitSetProperty(mixerUnit, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0,
-                                     &ioInputToMixer, sizeof ioInputToMixer), "connect I/O input to mixer");
+    CheckStatus(AUGraphConnectNodeInput(processingGraph, ioNode, 1, mixerNode, 0), "connect I/O input to mixer");
     CheckStatus(AUGraphConnectNodeInput(processingGraph, mixerNode, 0, ioNode, 0), "connect mixer to I/O output");
     CheckStatus(AudioUnitAddRenderNotify(ioUnit, CountFrames, NULL), "AudioUnitAddRenderNotify");
 

@@ -16,7 +16,8 @@ static volatile SInt64 framesPlayed;
 /* A render notification counts what reached the output element, so the example knows when to stop. */
 static OSStatus CountFrames(void *refCon, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *timeStamp,
                             UInt32 bus, UInt32 frames, AudioBufferList *ioData) {
-    if (*flags & kAudioUnitRenderAction_PostRender) __atomic_add_fetch(&framesPlayed, frames, __ATOMIC_RELEASE);
+    // Output element only: rendering the input element (bus 1) notifies too.
+    if ((*flags & kAudioUnitRenderAction_PostRender) && bus == 0) __atomic_add_fetch(&framesPlayed, frames, __ATOMIC_RELEASE);
     return noErr;
 }
 

@@ -53,7 +53,7 @@ final class AudioEngine {
         guard configureSession(device: device) else { return false }
         // The blog sets the playback callback in global scope; AUHost's ALSA unit takes it only on
         // the input scope of element 0 (see Examples/README.md).
-        return configureRemoteIO(playbackCallbackScope: kAudioUnitScope_Input)
+        return configureRemoteIO(playbackCallbackScope: kAudioUnitScope_Global)
             && CheckOSStatus(AudioUnitInitialize(mVoipUnit!), "couldn't initialize VoiceProcessingIO instance")
     }
 
@@ -137,9 +137,7 @@ final class AudioEngine {
         guard CheckOSStatus(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maxFramesPerSlice, 4),
                             "couldn't set max frames per slice on RemoteIO") else { return false }
         var recordCallback = AURenderCallbackStruct(inputProc: recordCallbackFunc, inputProcRefCon: refCon)
-        // The blog passes kInputBus; AUHost's ALSA unit keeps this global property on element 0
-        // only (see Examples/README.md).
-        guard CheckOSStatus(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0,
+        guard CheckOSStatus(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, kInputBus,
                                                  &recordCallback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)),
                             "couldn't set record callback on RemoteIO") else { return false }
         if let scope = playbackCallbackScope {
