@@ -73,10 +73,12 @@ final class ExtAudioFileTests: XCTestCase {
         }
     }
 
-    func testInt24AndFloatFilesReadBackExactlyThroughAFloatClient() throws {
+    func testInt24Int32AndFloatFilesReadBackExactlyThroughAFloatClient() throws {
         let frames = 1000
         let values: [Float] = (0..<frames * 2).map { Float(Int32($0 * 8191 % 16_000_000) - 8_000_000) / 8_388_608 }
-        for (bits, isFloat) in [(UInt32(24), false), (32, true)] {
+        // Values with 24 significant bits (what Float32 holds) round-trip through 24- and 32-bit
+        // integer files as well as float files.
+        for (bits, isFloat) in [(UInt32(24), false), (32, false), (32, true)] {
             let path = directory + "/f\(bits).caf"
             var format = pcm(bits, float: isFloat)
             var file: ExtAudioFileRef?
