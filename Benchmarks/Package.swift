@@ -6,6 +6,19 @@ import PackageDescription
 /// The root package's identity is its folder's name (a CI clone may use any name).
 let root = Context.packageDirectory.split(separator: "/").dropLast().last.map { String($0).lowercased() } ?? "auhost"
 
+/// A benchmark executable in Benchmarks/NAME, on the benchmark package and the host's products.
+func benchmark(_ name: String, _ extra: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            .product(name: "Benchmark", package: "benchmark"),
+            .product(name: "AudioToolbox", package: root),
+        ] + extra,
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}
+
 let package = Package(
     name: "AUHostBenchmarks",
     dependencies: [
@@ -14,53 +27,11 @@ let package = Package(
         .package(path: "../SDK"),
     ],
     targets: [
-        .executableTarget(
-            name: "RenderCycle",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "AudioToolbox", package: root),
-            ],
-            path: "Benchmarks/RenderCycle",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "LV2Overhead",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "AudioToolbox", package: root),
-                .product(name: "LV2Units", package: root),
-            ],
-            path: "Benchmarks/LV2Overhead",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "PlugInOverhead",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "AudioToolbox", package: root),
-                .product(name: "AUHostSDKInProcess", package: "sdk"),
-            ],
-            path: "Benchmarks/PlugInOverhead",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "GraphOverhead",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "AudioToolbox", package: root),
-            ],
-            path: "Benchmarks/GraphOverhead",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "BuiltInUnitsRender",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "AudioToolbox", package: root),
-            ],
-            path: "Benchmarks/BuiltInUnitsRender",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        benchmark("RenderCycle"),
+        benchmark("LV2Overhead", [.product(name: "LV2Units", package: root)]),
+        benchmark("PlugInOverhead", [.product(name: "AUHostSDKInProcess", package: "sdk")]),
+        benchmark("GraphOverhead"),
+        benchmark("BuiltInUnitsRender"),
     ],
     swiftLanguageModes: [.v5]
 )
