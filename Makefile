@@ -50,6 +50,7 @@ check-c:
 	done
 
 bench: deps
+	Plugins/build.sh release
 	cd Benchmarks && $(SWIFT) package benchmark
 
 clean:
