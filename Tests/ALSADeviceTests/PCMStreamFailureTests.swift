@@ -1,5 +1,6 @@
 import ALSADevice
 import AudioToolbox
+import ALSATestSupport
 import Foundation
 import Synchronization
 import XCTest
@@ -21,19 +22,7 @@ final class PCMStreamFailureTests: XCTestCase {
     /// a thread that is not the caller's. (alsa-lib 1.2.8's file plugin swallows read/write errors
     /// of its files, so it cannot stand in for a failing device.)
     func testDeviceDisappearingMidStreamStopsWithItsReason() throws {
-        guard let jackd = ["/usr/bin/jackd", "/usr/local/bin/jackd"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("jackd is not installed (apt-get install jackd2)")
-        }
-        let serverName = "alsadevice-test-\(getpid())"
-        setenv("JACK_DEFAULT_SERVER", serverName, 1)
-        setenv("JACK_NO_START_SERVER", "1", 1)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: jackd)
-        server.arguments = ["--no-realtime", "-n", serverName, "-d", "dummy", "-r", "48000", "-p", "256"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() } }
+        let server = try DummyJACKServer(name: "alsadevice-test-\(getpid())")
 
         var device: PCMDevice?
         XCTAssertTrue(ALSATestEnvironment.wait(upTo: 15) {
@@ -52,8 +41,7 @@ final class PCMStreamFailureTests: XCTestCase {
         XCTAssertTrue(stream.isRunning)
         XCTAssertNil(stream.failure)
 
-        kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
+        server.kill()
 
         XCTAssertTrue(ALSATestEnvironment.wait { report.error.withLock { $0 } != nil }, "onStopped did not fire")
         let delivered = try XCTUnwrap(report.error.withLock { $0 })

@@ -1,4 +1,5 @@
 import AUHost
+import ALSATestSupport
 import Foundation
 import Synchronization
 import XCTest
@@ -12,19 +13,7 @@ final class ALSAIOFaultTests: XCTestCase {
     /// 0), LastRenderError becomes kAudioUnitErr_NoConnection (its listener fires too), and
     /// kAUHostALSAProperty_StreamError names the device and ALSA's reason.
     func testDeviceFailingMidStreamStopsTheUnitWithItsReason() throws {
-        guard let jackd = ["/usr/bin/jackd", "/usr/local/bin/jackd"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("jackd is not installed (apt-get install jackd2)")
-        }
-        let serverName = "alsaiounit-test-\(getpid())"
-        setenv("JACK_DEFAULT_SERVER", serverName, 1)
-        setenv("JACK_NO_START_SERVER", "1", 1)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: jackd)
-        server.arguments = ["--no-realtime", "-n", serverName, "-d", "dummy", "-r", "48000", "-p", "256"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() } }
+        let server = try DummyJACKServer(name: "alsaiounit-test-\(getpid())")
 
         let source = PlaybackSource(samples: [0.25, -0.25], channels: 2)
         let events = PropertyEvents()
@@ -43,8 +32,7 @@ final class ALSAIOFaultTests: XCTestCase {
         XCTAssertTrue(ALSAIOTestEnvironment.wait { source.rendered.load(ordering: .relaxed) >= 48_000 / 4 }, "no audio moved through JACK")
         XCTAssertNil(try IO.string(unit, kAUHostALSAProperty_StreamError))
 
-        kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
+        server.kill()
 
         XCTAssertTrue(ALSAIOTestEnvironment.wait { events.isRunningSeenFalse.load(ordering: .relaxed) >= 1 },
                       "IsRunning listeners were not told the unit stopped")
