@@ -21,10 +21,12 @@ build: deps
 demo: deps
 	$(SWIFT) run auhost demo
 
+## test: every test, LV2 tests over a fixed LV2_PATH (the project's Debian plug-in packages and its
+## fixtures only), so the verdict does not depend on what else is installed.
 test: deps
 	$(SWIFT) build --build-tests
 	@scripts/reset-jack-state.sh
-	$(SWIFT) test
+	LV2_PATH=$$(scripts/test-lv2-path.sh) $(SWIFT) test
 	$(MAKE) check-c
 	$(MAKE) examples
 
