@@ -40,15 +40,32 @@ install: deps
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@SWIFT_LIB@|$(SWIFT_LIB)|' -e 's|@VERSION@|$(VERSION)|' \
 		scripts/auhost.pc.in > $(PREFIX)/lib/pkgconfig/auhost.pc
 
-## check-c: install into a scratch prefix, build the C host listing with pkg-config (gcc and clang), run it.
-check-c:
-	rm -rf $(C_CHECK_DIR)
-	$(MAKE) --no-print-directory install PREFIX=$(C_CHECK_DIR) CONFIG=debug
-	@set -e; for cc in gcc clang; do \
+## check-c: what C users link, checked as shipped. A release install (the default CONFIG) and a
+## debug one must export every function their headers declare (scripts/check-exports.sh); the C
+## host listing and the C examples are built against the release install with pkg-config, with
+## gcc and clang, and run (the examples through examples-check, which checks their output).
+C_EXAMPLES := io-passthrough:IOPassThrough io-mixer:IOMixer io-render-callback:IORenderCallback \
+	output-render-callback:OutputRenderCallback output-mixer-eq:OutputMixerEQ input-analysis:InputAnalysis \
+	offline-render:OfflineRender guide-listings:GuideListings
+check-c: examples-build
+	rm -rf $(C_CHECK_DIR) $(C_CHECK_DIR)-debug
+	$(MAKE) --no-print-directory install PREFIX=$(C_CHECK_DIR)
+	scripts/check-exports.sh $(C_CHECK_DIR)
+	$(MAKE) --no-print-directory install PREFIX=$(C_CHECK_DIR)-debug CONFIG=debug
+	scripts/check-exports.sh $(C_CHECK_DIR)-debug
+	@set -e; pc="$$(PKG_CONFIG_PATH=$(C_CHECK_DIR)/lib/pkgconfig pkg-config --cflags --libs auhost)"; \
+	for cc in gcc clang; do \
 		command -v $$cc >/dev/null || continue; \
-		$$cc -std=c17 -Wall -Werror Tests/CHost/host.c Tests/CHost/gain_unit.c -o $(C_CHECK_DIR)/host-$$cc \
-			$$(PKG_CONFIG_PATH=$(C_CHECK_DIR)/lib/pkgconfig pkg-config --cflags --libs auhost); \
-		echo "C host built with $$cc:"; $(C_CHECK_DIR)/host-$$cc; \
+		bin=$(C_CHECK_DIR)/$$cc; mkdir -p $$bin; \
+		$$cc -std=c17 -Wall -Werror Tests/CHost/host.c Tests/CHost/gain_unit.c -o $$bin/host $$pc; \
+		echo "C host built with $$cc against the release install:"; $$bin/host; \
+		names=""; for pair in $(C_EXAMPLES); do \
+			name=$${pair%%:*}; dir=$${pair#*:}; names="$$names $$name"; \
+			$$cc -std=c17 -Wall -Werror -Wno-multichar -IExamples/Sources/ExampleSupport/include \
+				Examples/Sources/$$dir/*.c Examples/Sources/ExampleSupport/ExampleSupport.c -o $$bin/$$name $$pc -lm; \
+		done; \
+		echo "C examples built with $$cc against the release install:"; \
+		EXAMPLES_BIN=$$bin $(EXAMPLES_BUILD)/debug/examples-check $$names; \
 	done
 
 bench: deps
@@ -62,7 +79,8 @@ clean:
 ## examples: build Examples/ (its own package over this one) and run every ported example against ALSA
 ## file PCMs or a generic output; prints one line per example: name, PASS/FAIL, what was checked.
 EXAMPLES_BUILD ?= Examples/.build
-.PHONY: examples
-examples: deps
-	$(SWIFT) build --package-path Examples --scratch-path $(EXAMPLES_BUILD)
+.PHONY: examples examples-build
+examples: examples-build
 	$(EXAMPLES_BUILD)/debug/examples-check
+examples-build: deps
+	$(SWIFT) build --package-path Examples --scratch-path $(EXAMPLES_BUILD)

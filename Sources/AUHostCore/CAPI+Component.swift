@@ -4,19 +4,19 @@ import Foundation
 // The AudioComponent* functions of AudioComponent.h. Thread class: setup unless noted.
 
 @_cdecl("AudioComponentFindNext")
-func _AudioComponentFindNext(_ previous: AudioComponent?, _ desc: UnsafePointer<AudioComponentDescription>?) -> AudioComponent? {
+public func _AudioComponentFindNext(_ previous: AudioComponent?, _ desc: UnsafePointer<AudioComponentDescription>?) -> AudioComponent? {
     guard let desc else { return nil }
     return ComponentRegistry.shared.findNext(after: Component.from(previous), matching: desc.pointee)?.handle
 }
 
 @_cdecl("AudioComponentCount")
-func _AudioComponentCount(_ desc: UnsafePointer<AudioComponentDescription>?) -> UInt32 {
+public func _AudioComponentCount(_ desc: UnsafePointer<AudioComponentDescription>?) -> UInt32 {
     guard let desc else { return 0 }
     return UInt32(ComponentRegistry.shared.find(desc.pointee).count)
 }
 
 @_cdecl("AudioComponentCopyName")
-func _AudioComponentCopyName(_ component: AudioComponent?, _ outName: UnsafeMutableRawPointer?) -> OSStatus {
+public func _AudioComponentCopyName(_ component: AudioComponent?, _ outName: UnsafeMutableRawPointer?) -> OSStatus {
     guard let outName else { return kAudio_ParamError }
     guard let c = Component.from(component) else { return badComponentInstance }
     outName.storeBytes(of: CFBridge.string(c.name).toOpaque(), as: UnsafeMutableRawPointer.self)
@@ -24,7 +24,7 @@ func _AudioComponentCopyName(_ component: AudioComponent?, _ outName: UnsafeMuta
 }
 
 @_cdecl("AudioComponentGetDescription")
-func _AudioComponentGetDescription(_ component: AudioComponent?, _ outDesc: UnsafeMutablePointer<AudioComponentDescription>?) -> OSStatus {
+public func _AudioComponentGetDescription(_ component: AudioComponent?, _ outDesc: UnsafeMutablePointer<AudioComponentDescription>?) -> OSStatus {
     guard let outDesc else { return kAudio_ParamError }
     guard let c = Component.from(component) else { return badComponentInstance }
     outDesc.pointee = c.description
@@ -32,7 +32,7 @@ func _AudioComponentGetDescription(_ component: AudioComponent?, _ outDesc: Unsa
 }
 
 @_cdecl("AudioComponentGetVersion")
-func _AudioComponentGetVersion(_ component: AudioComponent?, _ outVersion: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+public func _AudioComponentGetVersion(_ component: AudioComponent?, _ outVersion: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     guard let outVersion else { return kAudio_ParamError }
     guard let c = Component.from(component) else { return badComponentInstance }
     outVersion.pointee = c.version
@@ -40,7 +40,7 @@ func _AudioComponentGetVersion(_ component: AudioComponent?, _ outVersion: Unsaf
 }
 
 @_cdecl("AudioComponentInstanceNew")
-func _AudioComponentInstanceNew(_ component: AudioComponent?, _ outInstance: UnsafeMutablePointer<AudioComponentInstance?>?) -> OSStatus {
+public func _AudioComponentInstanceNew(_ component: AudioComponent?, _ outInstance: UnsafeMutablePointer<AudioComponentInstance?>?) -> OSStatus {
     guard let outInstance else { return kAudio_ParamError }
     outInstance.pointee = nil
     guard let c = Component.from(component) else {
@@ -51,7 +51,7 @@ func _AudioComponentInstanceNew(_ component: AudioComponent?, _ outInstance: Uns
 }
 
 @_cdecl("AudioComponentInstantiate")
-func _AudioComponentInstantiate(_ component: AudioComponent?, _ options: UInt32,
+public func _AudioComponentInstantiate(_ component: AudioComponent?, _ options: UInt32,
                                 _ handler: (@convention(c) (AudioComponentInstance?, OSStatus, UnsafeMutableRawPointer?) -> Void)?,
                                 _ userData: UnsafeMutableRawPointer?) {
     var instance: AudioComponentInstance?
@@ -60,26 +60,26 @@ func _AudioComponentInstantiate(_ component: AudioComponent?, _ options: UInt32,
 }
 
 @_cdecl("AudioComponentInstanceDispose")
-func _AudioComponentInstanceDispose(_ instance: AudioComponentInstance?) -> OSStatus {
+public func _AudioComponentInstanceDispose(_ instance: AudioComponentInstance?) -> OSStatus {
     guard let instance else { return kAudio_ParamError }
     return ComponentInstance.dispose(instance)
 }
 
 /// Thread: any.
 @_cdecl("AudioComponentInstanceGetComponent")
-func _AudioComponentInstanceGetComponent(_ instance: AudioComponentInstance?) -> AudioComponent? {
+public func _AudioComponentInstanceGetComponent(_ instance: AudioComponentInstance?) -> AudioComponent? {
     ComponentInstance.from(instance)?.component.handle
 }
 
 /// Thread: any.
 @_cdecl("AudioComponentInstanceCanDo")
-func _AudioComponentInstanceCanDo(_ instance: AudioComponentInstance?, _ selector: Int16) -> UInt8 {
+public func _AudioComponentInstanceCanDo(_ instance: AudioComponentInstance?, _ selector: Int16) -> UInt8 {
     guard let i = ComponentInstance.from(instance) else { return 0 }
     return i.method(selector, as: AudioComponentMethod.self) != nil ? 1 : 0
 }
 
 @_cdecl("AudioComponentRegister")
-func _AudioComponentRegister(_ desc: UnsafePointer<AudioComponentDescription>?, _ name: UnsafeRawPointer?,
+public func _AudioComponentRegister(_ desc: UnsafePointer<AudioComponentDescription>?, _ name: UnsafeRawPointer?,
                              _ version: UInt32, _ factory: AudioComponentFactoryFunction?) -> AudioComponent? {
     guard let desc, let factory else { return nil }
     let d = desc.pointee
@@ -96,6 +96,6 @@ func _AudioComponentRegister(_ desc: UnsafePointer<AudioComponentDescription>?, 
 
 /// Thread: any.
 @_cdecl("AUHostCopyLastErrorMessage")
-func _AUHostCopyLastErrorMessage() -> UnsafeMutableRawPointer? {
+public func _AUHostCopyLastErrorMessage() -> UnsafeMutableRawPointer? {
     LastErrorMessage.current.map { CFBridge.string($0).toOpaque() }
 }

@@ -29,46 +29,46 @@ private func renderInstance<R>(_ unit: AudioUnit, _ body: (ComponentInstance) ->
 }
 
 @_cdecl("AudioUnitInitialize")
-func _AudioUnitInitialize(_ unit: AudioUnit?) -> OSStatus {
+public func _AudioUnitInitialize(_ unit: AudioUnit?) -> OSStatus {
     dispatch(unit, kAudioUnitInitializeSelect, AudioUnitInitializeProc.self) { $0($1) }
 }
 
 @_cdecl("AudioUnitUninitialize")
-func _AudioUnitUninitialize(_ unit: AudioUnit?) -> OSStatus {
+public func _AudioUnitUninitialize(_ unit: AudioUnit?) -> OSStatus {
     dispatch(unit, kAudioUnitUninitializeSelect, AudioUnitUninitializeProc.self) { $0($1) }
 }
 
 @_cdecl("AudioUnitGetPropertyInfo")
-func _AudioUnitGetPropertyInfo(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+public func _AudioUnitGetPropertyInfo(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                                _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     dispatch(unit, kAudioUnitGetPropertyInfoSelect, AudioUnitGetPropertyInfoProc.self) { $0($1, id, scope, element, outSize, outWritable) }
 }
 
 @_cdecl("AudioUnitGetProperty")
-func _AudioUnitGetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+public func _AudioUnitGetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                            _ outData: UnsafeMutableRawPointer?, _ ioSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     dispatch(unit, kAudioUnitGetPropertySelect, AudioUnitGetPropertyProc.self) { $0($1, id, scope, element, outData, ioSize) }
 }
 
 @_cdecl("AudioUnitSetProperty")
-func _AudioUnitSetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+public func _AudioUnitSetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                            _ inData: UnsafeRawPointer?, _ size: UInt32) -> OSStatus {
     dispatch(unit, kAudioUnitSetPropertySelect, AudioUnitSetPropertyProc.self) { $0($1, id, scope, element, inData, size) }
 }
 
 @_cdecl("AudioUnitAddPropertyListener")
-func _AudioUnitAddPropertyListener(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?,
+public func _AudioUnitAddPropertyListener(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?,
                                    _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
     dispatch(unit, kAudioUnitAddPropertyListenerSelect, AudioUnitAddPropertyListenerProc.self) { $0($1, id, proc, refCon) }
 }
 
 @_cdecl("AudioUnitRemovePropertyListener")
-func _AudioUnitRemovePropertyListener(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?) -> OSStatus {
+public func _AudioUnitRemovePropertyListener(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?) -> OSStatus {
     dispatch(unit, kAudioUnitRemovePropertyListenerSelect, AudioUnitRemovePropertyListenerProc.self) { $0($1, id, proc) }
 }
 
 @_cdecl("AudioUnitRemovePropertyListenerWithUserData")
-func _AudioUnitRemovePropertyListenerWithUserData(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?,
+public func _AudioUnitRemovePropertyListenerWithUserData(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?,
                                                   _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
     dispatch(unit, kAudioUnitRemovePropertyListenerWithUserDataSelect, AudioUnitRemovePropertyListenerWithUserDataProc.self) {
         $0($1, id, proc, refCon)
@@ -76,54 +76,54 @@ func _AudioUnitRemovePropertyListenerWithUserData(_ unit: AudioUnit?, _ id: Audi
 }
 
 @_cdecl("AudioUnitAddRenderNotify")
-func _AudioUnitAddRenderNotify(_ unit: AudioUnit?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+public func _AudioUnitAddRenderNotify(_ unit: AudioUnit?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
     dispatch(unit, kAudioUnitAddRenderNotifySelect, AudioUnitAddRenderNotifyProc.self) { $0($1, proc, refCon) }
 }
 
 @_cdecl("AudioUnitRemoveRenderNotify")
-func _AudioUnitRemoveRenderNotify(_ unit: AudioUnit?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+public func _AudioUnitRemoveRenderNotify(_ unit: AudioUnit?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
     dispatch(unit, kAudioUnitRemoveRenderNotifySelect, AudioUnitRemoveRenderNotifyProc.self) { $0($1, proc, refCon) }
 }
 
 @_cdecl("AudioUnitReset")
-func _AudioUnitReset(_ unit: AudioUnit?, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> OSStatus {
+public func _AudioUnitReset(_ unit: AudioUnit?, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> OSStatus {
     dispatch(unit, kAudioUnitResetSelect, AudioUnitResetProc.self) { $0($1, scope, element) }
 }
 
 @_cdecl("AudioOutputUnitStart")
-func _AudioOutputUnitStart(_ unit: AudioUnit?) -> OSStatus {
+public func _AudioOutputUnitStart(_ unit: AudioUnit?) -> OSStatus {
     dispatch(unit, kAudioOutputUnitStartSelect, AudioOutputUnitStartProc.self) { $0($1) }
 }
 
 @_cdecl("AudioOutputUnitStop")
-func _AudioOutputUnitStop(_ unit: AudioUnit?) -> OSStatus {
+public func _AudioOutputUnitStop(_ unit: AudioUnit?) -> OSStatus {
     dispatch(unit, kAudioOutputUnitStopSelect, AudioOutputUnitStopProc.self) { $0($1) }
 }
 
 // MARK: Any-thread and render-thread calls
 
 @_cdecl("AudioUnitGetParameter")
-func _AudioUnitGetParameter(_ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+public func _AudioUnitGetParameter(_ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                             _ outValue: UnsafeMutablePointer<AudioUnitParameterValue>?) -> OSStatus {
     guard let unit, let outValue else { return kAudio_ParamError }
     return renderInstance(unit) { i in i.getParameter.map { $0(i.me, id, scope, element, outValue) } ?? badComponentSelector }
 }
 
 @_cdecl("AudioUnitSetParameter")
-func _AudioUnitSetParameter(_ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+public func _AudioUnitSetParameter(_ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                             _ value: AudioUnitParameterValue, _ offset: UInt32) -> OSStatus {
     guard let unit else { return kAudio_ParamError }
     return renderInstance(unit) { i in i.setParameter.map { $0(i.me, id, scope, element, value, offset) } ?? badComponentSelector }
 }
 
 @_cdecl("AudioUnitScheduleParameters")
-func _AudioUnitScheduleParameters(_ unit: AudioUnit?, _ events: UnsafePointer<AudioUnitParameterEvent>?, _ count: UInt32) -> OSStatus {
+public func _AudioUnitScheduleParameters(_ unit: AudioUnit?, _ events: UnsafePointer<AudioUnitParameterEvent>?, _ count: UInt32) -> OSStatus {
     guard let unit else { return kAudio_ParamError }
     return renderInstance(unit) { i in i.scheduleParameters.map { $0(i.me, events, count) } ?? badComponentSelector }
 }
 
 @_cdecl("AudioUnitRender")
-func _AudioUnitRender(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+public func _AudioUnitRender(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
                       _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ bus: UInt32, _ frames: UInt32,
                       _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
     guard let unit else { return kAudio_ParamError }
@@ -131,7 +131,7 @@ func _AudioUnitRender(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUni
 }
 
 @_cdecl("AudioUnitProcess")
-func _AudioUnitProcess(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+public func _AudioUnitProcess(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
                        _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ frames: UInt32,
                        _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
     guard let unit else { return kAudio_ParamError }
@@ -142,7 +142,7 @@ func _AudioUnitProcess(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUn
 }
 
 @_cdecl("AudioUnitProcessMultiple")
-func _AudioUnitProcessMultiple(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+public func _AudioUnitProcessMultiple(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
                                _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ frames: UInt32,
                                _ inputCount: UInt32, _ inputs: UnsafeMutablePointer<UnsafePointer<AudioBufferList>?>?,
                                _ outputCount: UInt32, _ outputs: UnsafeMutablePointer<UnsafeMutablePointer<AudioBufferList>?>?) -> OSStatus {
@@ -154,7 +154,7 @@ func _AudioUnitProcessMultiple(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer
 // MARK: Music devices
 
 @_cdecl("MusicDeviceMIDIEvent")
-func _MusicDeviceMIDIEvent(_ unit: MusicDeviceComponent?, _ status: UInt32, _ data1: UInt32, _ data2: UInt32, _ offset: UInt32) -> OSStatus {
+public func _MusicDeviceMIDIEvent(_ unit: MusicDeviceComponent?, _ status: UInt32, _ data1: UInt32, _ data2: UInt32, _ offset: UInt32) -> OSStatus {
     guard let unit else { return kAudio_ParamError }
     return renderInstance(unit) { i in
         guard i.unit?.acceptsMIDI ?? true, let midi = i.midiEvent else { return badComponentSelector }
@@ -163,6 +163,6 @@ func _MusicDeviceMIDIEvent(_ unit: MusicDeviceComponent?, _ status: UInt32, _ da
 }
 
 @_cdecl("MusicDeviceSysEx")
-func _MusicDeviceSysEx(_ unit: MusicDeviceComponent?, _ data: UnsafePointer<UInt8>?, _ length: UInt32) -> OSStatus {
+public func _MusicDeviceSysEx(_ unit: MusicDeviceComponent?, _ data: UnsafePointer<UInt8>?, _ length: UInt32) -> OSStatus {
     dispatch(unit, kMusicDeviceSysExSelect, MusicDeviceSysExProc.self) { $0($1, data, length) }
 }

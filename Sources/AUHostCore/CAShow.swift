@@ -38,12 +38,12 @@ public enum CAShowRegistry {
 }
 
 @_cdecl("CAShow")
-func _CAShow(_ object: UnsafeMutableRawPointer?) {
+public func _CAShow(_ object: UnsafeMutableRawPointer?) {
     _CAShowFile(object, stdout)
 }
 
 @_cdecl("CAShowFile")
-func _CAShowFile(_ object: UnsafeMutableRawPointer?, _ file: UnsafeMutablePointer<FILE>?) {
+public func _CAShowFile(_ object: UnsafeMutableRawPointer?, _ file: UnsafeMutablePointer<FILE>?) {
     guard let file else { return }
     let text = object.map(CAShowRegistry.describe) ?? "CAShow: NULL\n"
     fputs(text, file)

@@ -53,7 +53,7 @@ nonisolated(unsafe) private var constantStrings: [String: CFString] = [:]
 
 /// CFSTR: one immortal CFString per distinct literal (held by this table for the process).
 @_cdecl("AUHostConstantString")
-func _AUHostConstantString(_ cStr: UnsafePointer<CChar>) -> Unmanaged<CFString> {
+public func _AUHostConstantString(_ cStr: UnsafePointer<CChar>) -> Unmanaged<CFString> {
     let s = String(cString: cStr)
     constantStringsLock.lock()
     defer { constantStringsLock.unlock() }

@@ -64,17 +64,17 @@ func openAudioFile(_ path: String, _ permissions: Int8, _ out: UnsafeMutablePoin
 }
 
 @_cdecl("AudioFileOpenURL")
-func _AudioFileOpenURL(_ url: UnsafeRawPointer?, _ permissions: Int8, _ hint: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+public func _AudioFileOpenURL(_ url: UnsafeRawPointer?, _ permissions: Int8, _ hint: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
     do { return openAudioFile(try filePath(url), permissions, out) } catch { return LastErrorMessage.status { throw error } }
 }
 
 @_cdecl("AudioFileOpenPath")
-func _AudioFileOpenPath(_ path: UnsafePointer<CChar>?, _ permissions: Int8, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+public func _AudioFileOpenPath(_ path: UnsafePointer<CChar>?, _ permissions: Int8, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
     do { return openAudioFile(try cString(path), permissions, out) } catch { return LastErrorMessage.status { throw error } }
 }
 
 @_cdecl("AudioFileClose")
-func _AudioFileClose(_ handle: OpaquePointer?) -> OSStatus {
+public func _AudioFileClose(_ handle: OpaquePointer?) -> OSStatus {
     LastErrorMessage.status {
         guard let handle, AudioFileHandles.lock.withLock({ AudioFileHandles.live.remove(handle) }) != nil else {
             throw AudioError(kAudioFileNotOpenError, "The AudioFileID is NULL or was closed.")
@@ -93,7 +93,7 @@ func audioFilePropertySize(_ id: UInt32) throws -> UInt32 {
 }
 
 @_cdecl("AudioFileGetPropertyInfo")
-func _AudioFileGetPropertyInfo(_ handle: OpaquePointer?, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
+public func _AudioFileGetPropertyInfo(_ handle: OpaquePointer?, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
                                _ outWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     LastErrorMessage.status {
         _ = try AudioFileReference.from(handle)
@@ -103,7 +103,7 @@ func _AudioFileGetPropertyInfo(_ handle: OpaquePointer?, _ id: UInt32, _ outSize
 }
 
 @_cdecl("AudioFileGetProperty")
-func _AudioFileGetProperty(_ handle: OpaquePointer?, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?,
+public func _AudioFileGetProperty(_ handle: OpaquePointer?, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?,
                            _ out: UnsafeMutableRawPointer?) -> OSStatus {
     LastErrorMessage.status {
         let file = try AudioFileReference.from(handle)

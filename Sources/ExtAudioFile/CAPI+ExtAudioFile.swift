@@ -69,29 +69,29 @@ func createFile(_ path: String, _ type: AudioFileTypeID, _ desc: UnsafePointer<A
 }
 
 @_cdecl("ExtAudioFileOpenURL")
-func _ExtAudioFileOpenURL(_ url: UnsafeRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+public func _ExtAudioFileOpenURL(_ url: UnsafeRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
     do { return openFile(try filePath(url), out) } catch { return LastErrorMessage.status { throw error } }
 }
 
 @_cdecl("ExtAudioFileOpenPath")
-func _ExtAudioFileOpenPath(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+public func _ExtAudioFileOpenPath(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
     do { return openFile(try cString(path), out) } catch { return LastErrorMessage.status { throw error } }
 }
 
 @_cdecl("ExtAudioFileCreateWithURL")
-func _ExtAudioFileCreateWithURL(_ url: UnsafeRawPointer?, _ type: UInt32, _ desc: UnsafePointer<AudioStreamBasicDescription>?,
+public func _ExtAudioFileCreateWithURL(_ url: UnsafeRawPointer?, _ type: UInt32, _ desc: UnsafePointer<AudioStreamBasicDescription>?,
                                 _ layout: UnsafeRawPointer?, _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
     do { return createFile(try filePath(url), type, desc, flags, out) } catch { return LastErrorMessage.status { throw error } }
 }
 
 @_cdecl("ExtAudioFileCreateWithPath")
-func _ExtAudioFileCreateWithPath(_ path: UnsafePointer<CChar>?, _ type: UInt32, _ desc: UnsafePointer<AudioStreamBasicDescription>?,
+public func _ExtAudioFileCreateWithPath(_ path: UnsafePointer<CChar>?, _ type: UInt32, _ desc: UnsafePointer<AudioStreamBasicDescription>?,
                                  _ layout: UnsafeRawPointer?, _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
     do { return createFile(try cString(path), type, desc, flags, out) } catch { return LastErrorMessage.status { throw error } }
 }
 
 @_cdecl("ExtAudioFileDispose")
-func _ExtAudioFileDispose(_ handle: OpaquePointer?) -> OSStatus {
+public func _ExtAudioFileDispose(_ handle: OpaquePointer?) -> OSStatus {
     LastErrorMessage.status {
         guard let handle, let file = ExtAudioFileHandles.remove(handle) else {
             throw AudioError(kAudio_ParamError, "The ExtAudioFileRef is NULL or was disposed.")
@@ -101,7 +101,7 @@ func _ExtAudioFileDispose(_ handle: OpaquePointer?) -> OSStatus {
 }
 
 @_cdecl("ExtAudioFileRead")
-func _ExtAudioFileRead(_ handle: OpaquePointer?, _ ioFrames: UnsafeMutablePointer<UInt32>?,
+public func _ExtAudioFileRead(_ handle: OpaquePointer?, _ ioFrames: UnsafeMutablePointer<UInt32>?,
                        _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
     LastErrorMessage.status {
         let file = try ExtAudioFileHandles.file(handle)
@@ -113,7 +113,7 @@ func _ExtAudioFileRead(_ handle: OpaquePointer?, _ ioFrames: UnsafeMutablePointe
 }
 
 @_cdecl("ExtAudioFileWrite")
-func _ExtAudioFileWrite(_ handle: OpaquePointer?, _ frames: UInt32, _ ioData: UnsafePointer<AudioBufferList>?) -> OSStatus {
+public func _ExtAudioFileWrite(_ handle: OpaquePointer?, _ frames: UInt32, _ ioData: UnsafePointer<AudioBufferList>?) -> OSStatus {
     LastErrorMessage.status {
         let file = try ExtAudioFileHandles.file(handle)
         guard let ioData else { throw AudioError(kAudio_ParamError, "ExtAudioFileWrite needs a buffer list.") }
@@ -122,7 +122,7 @@ func _ExtAudioFileWrite(_ handle: OpaquePointer?, _ frames: UInt32, _ ioData: Un
 }
 
 @_cdecl("ExtAudioFileWriteAsync")
-func _ExtAudioFileWriteAsync(_ handle: OpaquePointer?, _ frames: UInt32, _ ioData: UnsafePointer<AudioBufferList>?) -> OSStatus {
+public func _ExtAudioFileWriteAsync(_ handle: OpaquePointer?, _ frames: UInt32, _ ioData: UnsafePointer<AudioBufferList>?) -> OSStatus {
     guard let handle else { return kAudio_ParamError }
     // After priming this is the render path: no lookup under a lock, no retain.
     let file = Unmanaged<ExtendedAudioFile>.fromOpaque(UnsafeRawPointer(handle))
@@ -138,12 +138,12 @@ func _ExtAudioFileWriteAsync(_ handle: OpaquePointer?, _ frames: UInt32, _ ioDat
 }
 
 @_cdecl("ExtAudioFileSeek")
-func _ExtAudioFileSeek(_ handle: OpaquePointer?, _ frame: Int64) -> OSStatus {
+public func _ExtAudioFileSeek(_ handle: OpaquePointer?, _ frame: Int64) -> OSStatus {
     LastErrorMessage.status { try ExtAudioFileHandles.file(handle).seek(toFrame: frame) }
 }
 
 @_cdecl("ExtAudioFileTell")
-func _ExtAudioFileTell(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> OSStatus {
+public func _ExtAudioFileTell(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> OSStatus {
     LastErrorMessage.status {
         let file = try ExtAudioFileHandles.file(handle)
         guard let out else { throw AudioError(kAudio_ParamError, "ExtAudioFileTell needs somewhere to put the position.") }
@@ -152,7 +152,7 @@ func _ExtAudioFileTell(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Int
 }
 
 @_cdecl("ExtAudioFileGetPropertyInfo")
-func _ExtAudioFileGetPropertyInfo(_ handle: OpaquePointer?, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
+public func _ExtAudioFileGetPropertyInfo(_ handle: OpaquePointer?, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
                                   _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     LastErrorMessage.status {
         let info = try ExtAudioFileHandles.file(handle).propertyInfo(id)
@@ -162,7 +162,7 @@ func _ExtAudioFileGetPropertyInfo(_ handle: OpaquePointer?, _ id: UInt32, _ outS
 }
 
 @_cdecl("ExtAudioFileGetProperty")
-func _ExtAudioFileGetProperty(_ handle: OpaquePointer?, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?,
+public func _ExtAudioFileGetProperty(_ handle: OpaquePointer?, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?,
                               _ out: UnsafeMutableRawPointer?) -> OSStatus {
     LastErrorMessage.status {
         let file = try ExtAudioFileHandles.file(handle)
@@ -172,7 +172,7 @@ func _ExtAudioFileGetProperty(_ handle: OpaquePointer?, _ id: UInt32, _ ioSize: 
 }
 
 @_cdecl("ExtAudioFileSetProperty")
-func _ExtAudioFileSetProperty(_ handle: OpaquePointer?, _ id: UInt32, _ size: UInt32, _ data: UnsafeRawPointer?) -> OSStatus {
+public func _ExtAudioFileSetProperty(_ handle: OpaquePointer?, _ id: UInt32, _ size: UInt32, _ data: UnsafeRawPointer?) -> OSStatus {
     LastErrorMessage.status {
         let file = try ExtAudioFileHandles.file(handle)
         guard let data else { throw AudioError(kAudio_ParamError, "ExtAudioFileSetProperty needs a value; NULL was passed.") }

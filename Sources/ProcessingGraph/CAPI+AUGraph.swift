@@ -30,7 +30,7 @@ private func out<T>(_ pointer: UnsafeMutablePointer<T>?, _ what: String) throws 
 }
 
 @_cdecl("NewAUGraph")
-func _NewAUGraph(_ outGraph: UnsafeMutablePointer<AUGraph?>?) -> OSStatus {
+public func _NewAUGraph(_ outGraph: UnsafeMutablePointer<AUGraph?>?) -> OSStatus {
     guard let outGraph else { return kAudio_ParamError }
     let handle = UnsafeRawPointer(Unmanaged.passRetained(AudioGraph()).toOpaque())
     liveLock.lock(); liveGraphs.insert(handle); liveLock.unlock()
@@ -40,7 +40,7 @@ func _NewAUGraph(_ outGraph: UnsafeMutablePointer<AUGraph?>?) -> OSStatus {
 }
 
 @_cdecl("DisposeAUGraph")
-func _DisposeAUGraph(_ handle: AUGraph?) -> OSStatus {
+public func _DisposeAUGraph(_ handle: AUGraph?) -> OSStatus {
     guard let handle else { return kAudio_ParamError }
     liveLock.lock()
     let wasLive = liveGraphs.remove(UnsafeRawPointer(handle)) != nil
@@ -53,7 +53,7 @@ func _DisposeAUGraph(_ handle: AUGraph?) -> OSStatus {
 }
 
 @_cdecl("AUGraphAddNode")
-func _AUGraphAddNode(_ h: AUGraph?, _ desc: UnsafePointer<AudioComponentDescription>?, _ outNode: UnsafeMutablePointer<AUNode>?) -> OSStatus {
+public func _AUGraphAddNode(_ h: AUGraph?, _ desc: UnsafePointer<AudioComponentDescription>?, _ outNode: UnsafeMutablePointer<AUNode>?) -> OSStatus {
     call(h) { g in
         guard let desc else { throw AudioError(kAudio_ParamError, "The description must not be NULL.") }
         let node = try g.attach(desc.pointee)
@@ -62,15 +62,15 @@ func _AUGraphAddNode(_ h: AUGraph?, _ desc: UnsafePointer<AudioComponentDescript
 }
 
 @_cdecl("AUGraphRemoveNode")
-func _AUGraphRemoveNode(_ h: AUGraph?, _ node: AUNode) -> OSStatus { call(h) { try $0.detach(node) } }
+public func _AUGraphRemoveNode(_ h: AUGraph?, _ node: AUNode) -> OSStatus { call(h) { try $0.detach(node) } }
 
 @_cdecl("AUGraphGetNodeCount")
-func _AUGraphGetNodeCount(_ h: AUGraph?, _ outCount: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+public func _AUGraphGetNodeCount(_ h: AUGraph?, _ outCount: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     call(h) { g in try out(outCount, "outNumberOfNodes").pointee = UInt32(g.nodeIDs.count) }
 }
 
 @_cdecl("AUGraphGetIndNode")
-func _AUGraphGetIndNode(_ h: AUGraph?, _ index: UInt32, _ outNode: UnsafeMutablePointer<AUNode>?) -> OSStatus {
+public func _AUGraphGetIndNode(_ h: AUGraph?, _ index: UInt32, _ outNode: UnsafeMutablePointer<AUNode>?) -> OSStatus {
     call(h) { g in
         let ids = g.nodeIDs
         guard Int(index) < ids.count else { throw AudioError(kAUGraphErr_NodeNotFound, "The graph has \(ids.count) nodes; index \(index) is past the end.") }
@@ -79,7 +79,7 @@ func _AUGraphGetIndNode(_ h: AUGraph?, _ index: UInt32, _ outNode: UnsafeMutable
 }
 
 @_cdecl("AUGraphNodeInfo")
-func _AUGraphNodeInfo(_ h: AUGraph?, _ node: AUNode, _ outDesc: UnsafeMutablePointer<AudioComponentDescription>?,
+public func _AUGraphNodeInfo(_ h: AUGraph?, _ node: AUNode, _ outDesc: UnsafeMutablePointer<AudioComponentDescription>?,
                       _ outUnit: UnsafeMutablePointer<AudioUnit?>?) -> OSStatus {
     call(h) { g in
         let info = try g.info(node)
@@ -88,35 +88,35 @@ func _AUGraphNodeInfo(_ h: AUGraph?, _ node: AUNode, _ outDesc: UnsafeMutablePoi
     }
 }
 
-@_cdecl("AUGraphOpen") func _AUGraphOpen(_ h: AUGraph?) -> OSStatus { call(h) { try $0.open() } }
-@_cdecl("AUGraphClose") func _AUGraphClose(_ h: AUGraph?) -> OSStatus { call(h) { $0.close() } }
-@_cdecl("AUGraphInitialize") func _AUGraphInitialize(_ h: AUGraph?) -> OSStatus { call(h) { try $0.initialize() } }
-@_cdecl("AUGraphUninitialize") func _AUGraphUninitialize(_ h: AUGraph?) -> OSStatus { call(h) { try $0.uninitialize() } }
-@_cdecl("AUGraphStart") func _AUGraphStart(_ h: AUGraph?) -> OSStatus { call(h) { try $0.start() } }
-@_cdecl("AUGraphStop") func _AUGraphStop(_ h: AUGraph?) -> OSStatus { call(h) { try $0.stop() } }
+@_cdecl("AUGraphOpen") public func _AUGraphOpen(_ h: AUGraph?) -> OSStatus { call(h) { try $0.open() } }
+@_cdecl("AUGraphClose") public func _AUGraphClose(_ h: AUGraph?) -> OSStatus { call(h) { $0.close() } }
+@_cdecl("AUGraphInitialize") public func _AUGraphInitialize(_ h: AUGraph?) -> OSStatus { call(h) { try $0.initialize() } }
+@_cdecl("AUGraphUninitialize") public func _AUGraphUninitialize(_ h: AUGraph?) -> OSStatus { call(h) { try $0.uninitialize() } }
+@_cdecl("AUGraphStart") public func _AUGraphStart(_ h: AUGraph?) -> OSStatus { call(h) { try $0.start() } }
+@_cdecl("AUGraphStop") public func _AUGraphStop(_ h: AUGraph?) -> OSStatus { call(h) { try $0.stop() } }
 
 @_cdecl("AUGraphIsOpen")
-func _AUGraphIsOpen(_ h: AUGraph?, _ o: UnsafeMutablePointer<UInt8>?) -> OSStatus {
+public func _AUGraphIsOpen(_ h: AUGraph?, _ o: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     call(h) { g in try out(o, "outIsOpen").pointee = g.isOpen ? 1 : 0 }
 }
 
 @_cdecl("AUGraphIsInitialized")
-func _AUGraphIsInitialized(_ h: AUGraph?, _ o: UnsafeMutablePointer<UInt8>?) -> OSStatus {
+public func _AUGraphIsInitialized(_ h: AUGraph?, _ o: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     call(h) { g in try out(o, "outIsInitialized").pointee = g.isInitialized ? 1 : 0 }
 }
 
 @_cdecl("AUGraphIsRunning")
-func _AUGraphIsRunning(_ h: AUGraph?, _ o: UnsafeMutablePointer<UInt8>?) -> OSStatus {
+public func _AUGraphIsRunning(_ h: AUGraph?, _ o: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     call(h) { g in try out(o, "outIsRunning").pointee = g.isRunning ? 1 : 0 }
 }
 
 @_cdecl("AUGraphConnectNodeInput")
-func _AUGraphConnectNodeInput(_ h: AUGraph?, _ src: AUNode, _ srcOut: UInt32, _ dst: AUNode, _ dstIn: UInt32) -> OSStatus {
+public func _AUGraphConnectNodeInput(_ h: AUGraph?, _ src: AUNode, _ srcOut: UInt32, _ dst: AUNode, _ dstIn: UInt32) -> OSStatus {
     call(h) { try $0.connect(src, srcOut, to: dst, dstIn) }
 }
 
 @_cdecl("AUGraphSetNodeInputCallback")
-func _AUGraphSetNodeInputCallback(_ h: AUGraph?, _ dst: AUNode, _ input: UInt32, _ cb: UnsafePointer<AURenderCallbackStruct>?) -> OSStatus {
+public func _AUGraphSetNodeInputCallback(_ h: AUGraph?, _ dst: AUNode, _ input: UInt32, _ cb: UnsafePointer<AURenderCallbackStruct>?) -> OSStatus {
     call(h) { g in
         guard let cb, cb.pointee.inputProc != nil else { throw AudioError(kAudio_ParamError, "The callback must not be NULL.") }
         try g.setInputCallback(dst, input, cb.pointee)
@@ -124,20 +124,20 @@ func _AUGraphSetNodeInputCallback(_ h: AUGraph?, _ dst: AUNode, _ input: UInt32,
 }
 
 @_cdecl("AUGraphDisconnectNodeInput")
-func _AUGraphDisconnectNodeInput(_ h: AUGraph?, _ dst: AUNode, _ input: UInt32) -> OSStatus {
+public func _AUGraphDisconnectNodeInput(_ h: AUGraph?, _ dst: AUNode, _ input: UInt32) -> OSStatus {
     call(h) { try $0.disconnect(dst, input) }
 }
 
 @_cdecl("AUGraphClearConnections")
-func _AUGraphClearConnections(_ h: AUGraph?) -> OSStatus { call(h) { $0.clearConnections() } }
+public func _AUGraphClearConnections(_ h: AUGraph?) -> OSStatus { call(h) { $0.clearConnections() } }
 
 @_cdecl("AUGraphGetNumberOfInteractions")
-func _AUGraphGetNumberOfInteractions(_ h: AUGraph?, _ o: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+public func _AUGraphGetNumberOfInteractions(_ h: AUGraph?, _ o: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     call(h) { g in try out(o, "outNumInteractions").pointee = UInt32(g.allInteractions.count) }
 }
 
 @_cdecl("AUGraphGetInteractionInfo")
-func _AUGraphGetInteractionInfo(_ h: AUGraph?, _ index: UInt32, _ o: UnsafeMutablePointer<AUNodeInteraction>?) -> OSStatus {
+public func _AUGraphGetInteractionInfo(_ h: AUGraph?, _ index: UInt32, _ o: UnsafeMutablePointer<AUNodeInteraction>?) -> OSStatus {
     call(h) { g in
         let all = g.allInteractions
         guard Int(index) < all.count else { throw AudioError(kAudio_ParamError, "The graph has \(all.count) interactions; index \(index) is past the end.") }
@@ -146,12 +146,12 @@ func _AUGraphGetInteractionInfo(_ h: AUGraph?, _ index: UInt32, _ o: UnsafeMutab
 }
 
 @_cdecl("AUGraphCountNodeInteractions")
-func _AUGraphCountNodeInteractions(_ h: AUGraph?, _ node: AUNode, _ o: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+public func _AUGraphCountNodeInteractions(_ h: AUGraph?, _ node: AUNode, _ o: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     call(h) { g in try out(o, "outNumInteractions").pointee = UInt32(try g.interactions(of: node).count) }
 }
 
 @_cdecl("AUGraphGetNodeInteractions")
-func _AUGraphGetNodeInteractions(_ h: AUGraph?, _ node: AUNode, _ ioCount: UnsafeMutablePointer<UInt32>?,
+public func _AUGraphGetNodeInteractions(_ h: AUGraph?, _ node: AUNode, _ ioCount: UnsafeMutablePointer<UInt32>?,
                                  _ o: UnsafeMutablePointer<AUNodeInteraction>?) -> OSStatus {
     call(h) { g in
         let count = try out(ioCount, "ioNumInteractions")
@@ -163,7 +163,7 @@ func _AUGraphGetNodeInteractions(_ h: AUGraph?, _ node: AUNode, _ ioCount: Unsaf
 }
 
 @_cdecl("AUGraphUpdate")
-func _AUGraphUpdate(_ h: AUGraph?, _ outIsUpdated: UnsafeMutablePointer<UInt8>?) -> OSStatus {
+public func _AUGraphUpdate(_ h: AUGraph?, _ outIsUpdated: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     call(h) { g in
         let updated = try g.update(blocking: outIsUpdated == nil)
         outIsUpdated?.pointee = updated ? 1 : 0
@@ -171,17 +171,17 @@ func _AUGraphUpdate(_ h: AUGraph?, _ outIsUpdated: UnsafeMutablePointer<UInt8>?)
 }
 
 @_cdecl("AUGraphGetCPULoad")
-func _AUGraphGetCPULoad(_ h: AUGraph?, _ o: UnsafeMutablePointer<Float32>?) -> OSStatus {
+public func _AUGraphGetCPULoad(_ h: AUGraph?, _ o: UnsafeMutablePointer<Float32>?) -> OSStatus {
     call(h) { g in try out(o, "outAverageCPULoad").pointee = Float32(g.cpuLoad(resetMaximum: false).last) }
 }
 
 @_cdecl("AUGraphGetMaxCPULoad")
-func _AUGraphGetMaxCPULoad(_ h: AUGraph?, _ o: UnsafeMutablePointer<Float32>?) -> OSStatus {
+public func _AUGraphGetMaxCPULoad(_ h: AUGraph?, _ o: UnsafeMutablePointer<Float32>?) -> OSStatus {
     call(h) { g in try out(o, "outMaxLoad").pointee = Float32(g.cpuLoad(resetMaximum: true).maximum) }
 }
 
 @_cdecl("AUGraphAddRenderNotify")
-func _AUGraphAddRenderNotify(_ h: AUGraph?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+public func _AUGraphAddRenderNotify(_ h: AUGraph?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
     call(h) { g in
         guard let proc else { throw AudioError(kAudio_ParamError, "The notification must not be NULL.") }
         try g.addRenderNotify(proc, refCon)
@@ -189,7 +189,7 @@ func _AUGraphAddRenderNotify(_ h: AUGraph?, _ proc: AURenderCallback?, _ refCon:
 }
 
 @_cdecl("AUGraphRemoveRenderNotify")
-func _AUGraphRemoveRenderNotify(_ h: AUGraph?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+public func _AUGraphRemoveRenderNotify(_ h: AUGraph?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
     call(h) { g in
         guard let proc else { throw AudioError(kAudio_ParamError, "The notification must not be NULL.") }
         try g.removeRenderNotify(proc, refCon)
@@ -197,12 +197,12 @@ func _AUGraphRemoveRenderNotify(_ h: AUGraph?, _ proc: AURenderCallback?, _ refC
 }
 
 @_cdecl("AUGraphSetLatencyCompensation")
-func _AUGraphSetLatencyCompensation(_ h: AUGraph?, _ enabled: UInt8) -> OSStatus {
+public func _AUGraphSetLatencyCompensation(_ h: AUGraph?, _ enabled: UInt8) -> OSStatus {
     call(h) { $0.latencyCompensation = enabled != 0 }
 }
 
 @_cdecl("AUGraphGetLatency")
-func _AUGraphGetLatency(_ h: AUGraph?, _ o: UnsafeMutablePointer<Float64>?) -> OSStatus {
+public func _AUGraphGetLatency(_ h: AUGraph?, _ o: UnsafeMutablePointer<Float64>?) -> OSStatus {
     call(h) { g in try out(o, "outSeconds").pointee = Double(g.latencyFrames) / g.headSampleRate }
 }
 

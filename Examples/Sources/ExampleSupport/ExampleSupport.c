@@ -1,3 +1,5 @@
+/* nanosleep is POSIX: declared under strict -std=c17 only with this. */
+#define _POSIX_C_SOURCE 200809L
 #include "ExampleSupport.h"
 #include <stdio.h>
 #include <stdlib.h>

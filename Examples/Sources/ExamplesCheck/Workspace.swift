@@ -37,11 +37,16 @@ struct Workspace {
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
-    /// Runs an example program (built beside this checker) with HOME set to this workspace.
-    /// Returns its standard output; throws with its standard error when it fails.
+    /// Runs an example program with HOME set to this workspace: from $EXAMPLES_BIN when it holds
+    /// the program (`make check-c` builds the C examples there against a release install), else
+    /// the one built beside this checker. Returns its standard output; throws with its standard
+    /// error when it fails.
     func run(_ program: String, _ arguments: [String], seconds: Double = 60) throws -> String {
         let process = Process()
-        process.executableURL = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent(program)
+        let beside = Bundle.main.executableURL!.deletingLastPathComponent()
+        let installed = ProcessInfo.processInfo.environment["EXAMPLES_BIN"].map { URL(fileURLWithPath: $0).appendingPathComponent(program) }
+        process.executableURL = installed.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
+            ?? beside.appendingPathComponent(program)
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment

@@ -8,9 +8,10 @@ struct Example {
 }
 
 signal(SIGPIPE, SIG_IGN)
-let only = CommandLine.arguments.dropFirst().first
+/// examples-check [NAME ...]: every example, or the named ones.
+let only = Set(CommandLine.arguments.dropFirst())
 var failures = 0
-for example in allExamples where only == nil || example.name == only {
+for example in allExamples where only.isEmpty || only.contains(example.name) {
     let result: (passed: Bool, text: String)
     do {
         let workspace = try Workspace(example.name)

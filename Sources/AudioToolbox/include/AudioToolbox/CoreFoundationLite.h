@@ -65,7 +65,6 @@ AU_ENUM(CFOptionFlags) { kCFPropertyListImmutable = 0, kCFPropertyListMutableCon
 
 CFTypeRef CFRetain(CFTypeRef cf);
 void CFRelease(CFTypeRef cf);
-CFIndex CFGetRetainCount(CFTypeRef cf);
 CFTypeID CFGetTypeID(CFTypeRef cf);
 void CFShow(CFTypeRef obj);
 CFTypeID CFStringGetTypeID(void);
