@@ -36,7 +36,7 @@ install: deps
 	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include/AudioToolbox
 	install -m 644 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/libauhost-capi.so $(PREFIX)/lib/
 	ln -sf libauhost-capi.so $(PREFIX)/lib/libauhost.so
-	install -m 644 Sources/AudioToolbox/include/AudioToolbox/*.h $(PREFIX)/include/AudioToolbox/
+	install -m 644 Sources/CAudioToolbox/include/AudioToolbox/*.h $(PREFIX)/include/AudioToolbox/
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@SWIFT_LIB@|$(SWIFT_LIB)|' -e 's|@VERSION@|$(VERSION)|' \
 		scripts/auhost.pc.in > $(PREFIX)/lib/pkgconfig/auhost.pc
 

@@ -33,7 +33,10 @@ let package = Package(
     ],
     targets: [
         // ---- The floor: the documented C API (headers) and system libraries.
-        .target(name: "AudioToolbox", cSettings: [.unsafeFlags(["-Wno-four-char-constants"])]),
+        /// The C headers (C hosts include <AudioToolbox/AudioToolbox.h>).
+        .target(name: "CAudioToolbox", cSettings: [.unsafeFlags(["-Wno-four-char-constants"])]),
+        /// `import AudioToolbox`: the C declarations re-exported with Apple's Swift overlay, as on Apple.
+        .target(name: "AudioToolbox", dependencies: ["CAudioToolbox"], swiftSettings: swiftSettings),
         systemLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
         systemLibrary("CLilv", pkgConfig: "lilv-0", apt: "liblilv-dev"),
         systemLibrary("CSndFile", pkgConfig: "sndfile", apt: "libsndfile1-dev"),
@@ -80,7 +83,7 @@ let package = Package(
         .target(name: "LV2Units", dependencies: ["AUHostCore", "LV2Host"], swiftSettings: swiftSettings),
 
         // ---- SDK plug-ins: the ABI header shared with SDK/, and the provider that loads them.
-        .target(name: "AUHostPlugInABI", dependencies: ["AudioToolbox"], path: "SDK/Sources/AUHostPlugInABI"),
+        .target(name: "AUHostPlugInABI", dependencies: ["CAudioToolbox"], path: "SDK/Sources/AUHostPlugInABI"),
         .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI"], swiftSettings: swiftSettings),
 
         // ---- Tests.

@@ -42,7 +42,7 @@ struct IOContext {
         timeStamp = .allocate(capacity: 1)
         timeStamp.initialize(to: AudioTimeStamp())
         flags = .allocate(capacity: 1)
-        flags.initialize(to: 0)
+        flags.initialize(to: AudioUnitRenderActionFlags(rawValue: 0))
         let canonical = SampleFormatConverter(format: SampleFormat(encoding: .float32, channelCount: 2, isInterleaved: false))
         playbackConverter = canonical
         captureConverter = canonical
@@ -95,7 +95,7 @@ func stamp(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64) {
     let ts = io.pointee.timeStamp
     ts.pointee.mSampleTime = Double(sampleTime)
     ts.pointee.mHostTime = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-    ts.pointee.mFlags = kAudioTimeStampSampleTimeValid | kAudioTimeStampHostTimeValid
+    ts.pointee.mFlags = AudioTimeStampFlags(rawValue: AudioTimeStampFlags.sampleTimeValid.rawValue | AudioTimeStampFlags.hostTimeValid.rawValue)
 }
 
 /// The stream's input function: keeps the captured period for AudioUnitRender on element 1 and
@@ -113,12 +113,12 @@ func capturedPeriod(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     stamp(io, sampleTime)
     guard let proc = io.pointee.inputProc else { return noErr }
     let flags = io.pointee.flags
-    flags.pointee = 0
+    flags.pointee = AudioUnitRenderActionFlags(rawValue: 0)
     let refCon = io.pointee.inputRefCon
     let timeStamp = io.pointee.timeStamp
     var status: OSStatus = noErr
     // The app's input callback is render-thread code by contract.
-    _unsafePerformance { status = proc(refCon, flags, timeStamp, 1, frames, nil) }
+    _unsafePerformance { status = renderCallbackCall(proc)(refCon, flags, timeStamp, 1, frames, nil) }
     if status != noErr { io.pointee.state.pointee.lastRenderError = status }
     return status
 }
@@ -146,8 +146,8 @@ func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     }
     let flags = io.pointee.flags
     let timeStamp = UnsafePointer(io.pointee.timeStamp)
-    flags.pointee = 0
-    s.pointee.notify(kAudioUnitRenderAction_PreRender, flags, timeStamp, 0, frames, list)
+    flags.pointee = AudioUnitRenderActionFlags(rawValue: 0)
+    s.pointee.notify(.unitRenderAction_PreRender, flags, timeStamp, 0, frames, list)
     let status = s.pointee.pullInput(0, flags, timeStamp, frames)
     if status == noErr {
         let app = io.pointee.appPlaybackChannels
@@ -165,8 +165,8 @@ func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     } else {
         s.pointee.lastRenderError = status
     }
-    let post = status == noErr ? kAudioUnitRenderAction_PostRender
-        : kAudioUnitRenderAction_PostRender | kAudioUnitRenderAction_PostRenderError
+    let post = status == noErr ? AudioUnitRenderActionFlags.unitRenderAction_PostRender
+        : AudioUnitRenderActionFlags.unitRenderAction_PostRender.union(.unitRenderAction_PostRenderError)
     s.pointee.notify(post, flags, timeStamp, 0, frames, list)
     return status
 }

@@ -207,7 +207,6 @@ public final class ALSAIOUnit: AUBase {
 
 /// Marks device-side formats the app set itself (see `ALSAIOUnit.init`).
 private let streamFormatChanged: AudioUnitPropertyListenerProc = { refCon, _, _, scope, element in
-    guard let refCon else { return }
     let unit = Unmanaged<ALSAIOUnit>.fromOpaque(refCon).takeUnretainedValue()
     if scope == kAudioUnitScope_Output && element == 0 { unit.chosenDeviceFormat.playback = true }
     if scope == kAudioUnitScope_Input && element == 1 { unit.chosenDeviceFormat.capture = true }

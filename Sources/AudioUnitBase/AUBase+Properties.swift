@@ -273,7 +273,7 @@ extension AUBase {
     /// Thread: setup.
     public func addPropertyListener(_ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc, _ refCon: UnsafeMutableRawPointer?) {
         listenerLock.lock()
-        listeners.append((id, proc, refCon))
+        listeners.append((id, propertyListenerCall(proc), refCon))
         listenerLock.unlock()
         if id == kAudioUnitProperty_LastRenderError { RenderErrorWatcher.shared.watch(self) }
     }
@@ -286,7 +286,7 @@ extension AUBase {
         listenerLock.lock()
         defer { listenerLock.unlock() }
         let before = listeners.count
-        listeners.removeAll { $0.id == id && sameFunction($0.proc, proc) && (!matchRefCon || $0.refCon == refCon) }
+        listeners.removeAll { $0.id == id && sameFunction($0.proc, propertyListenerCall(proc)) && (!matchRefCon || $0.refCon == refCon) }
         return listeners.count < before ? noErr : kAudio_ParamError
     }
 

@@ -18,7 +18,7 @@ public struct InputBus {
     public var kind: InputSourceKind = .none
     public var sourceUnit: AudioUnit?
     public var sourceBus: UInt32 = 0
-    public var callback: AURenderCallback?
+    public var callback: AURenderCallbackCall?
     public var callbackRefCon: UnsafeMutableRawPointer?
     /// The list pulled into; its buffers point at `storage` or, in "nil mData" mode, at the source's.
     public var list: UnsafeMutablePointer<AudioBufferList>?
@@ -46,7 +46,7 @@ public struct OutputBus {
 
 /// A render notification (AudioUnitAddRenderNotify).
 public struct RenderNotify {
-    public var proc: AURenderCallback?
+    public var proc: AURenderCallbackCall?
     public var refCon: UnsafeMutableRawPointer?
 }
 
@@ -167,10 +167,11 @@ public struct RenderState {
         for i in 0..<notifyCount {
             guard let proc = notifies[i].proc else { continue }
             let saved = ioFlags.pointee
-            ioFlags.pointee = saved | flags
+            ioFlags.pointee = AudioUnitRenderActionFlags(rawValue: saved.rawValue | flags.rawValue)
             // A notification is the host's render-thread code; its real-time safety is its contract.
             _ = _unsafePerformance { proc(notifies[i].refCon, ioFlags, timeStamp, bus, frames, ioData) }
-            ioFlags.pointee = saved | (ioFlags.pointee & kAudioUnitRenderAction_OutputIsSilence)
+            ioFlags.pointee = AudioUnitRenderActionFlags(
+                rawValue: saved.rawValue | (ioFlags.pointee.rawValue & AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue))
         }
     }
 
@@ -193,7 +194,7 @@ public struct RenderState {
                 buffers[i].mData = input.pointee.allocates ? input.pointee.storage.map { $0 + i * input.pointee.bytesPerBuffer } : nil
             }
         }
-        var pullFlags: AudioUnitRenderActionFlags = 0
+        var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
         switch input.pointee.kind {
         case .connection:
             guard let source = input.pointee.sourceUnit else { return kAudioUnitErr_NoConnection }
@@ -203,7 +204,8 @@ public struct RenderState {
         case .callback:
             guard let callback = input.pointee.callback else { return kAudioUnitErr_NoConnection }
             let refCon = input.pointee.callbackRefCon
-            pullFlags = flags.pointee & ~(kAudioUnitRenderAction_PreRender | kAudioUnitRenderAction_PostRender)
+            let phases = AudioUnitRenderActionFlags.unitRenderAction_PreRender.rawValue | AudioUnitRenderActionFlags.unitRenderAction_PostRender.rawValue
+            pullFlags = AudioUnitRenderActionFlags(rawValue: flags.pointee.rawValue & ~phases)
             // The host's callback runs on the render thread by contract.
             return _unsafePerformance { callback(refCon, &pullFlags, timeStamp, UInt32(bus), frames, list) }
         case .none:
@@ -274,7 +276,7 @@ extension AUBase {
         var status = s.pointee.prepareOutput(Int(bus), ioData, frames)
         guard status == noErr else { return status }
 
-        s.pointee.notify(kAudioUnitRenderAction_PreRender, flags, timeStamp, bus, frames, ioData)
+        s.pointee.notify(.unitRenderAction_PreRender, flags, timeStamp, bus, frames, ioData)
         // The one virtual call (the unit's kernel is checked on its own), through an unmanaged
         // reference so that no reference counting happens: the host holds the unit while it renders.
         let unit = Unmanaged.passUnretained(self)
@@ -282,10 +284,10 @@ extension AUBase {
             unit._withUnsafeGuaranteedRef { $0.renderBus(bus, flags: flags, timeStamp: timeStamp, frames: frames, output: ioData) }
         }
 
-        var postFlags = kAudioUnitRenderAction_PostRender
+        var postFlags = AudioUnitRenderActionFlags.unitRenderAction_PostRender
         if status != noErr {
             s.pointee.lastRenderError = status
-            postFlags |= kAudioUnitRenderAction_PostRenderError
+            postFlags = AudioUnitRenderActionFlags(rawValue: postFlags.rawValue | AudioUnitRenderActionFlags.unitRenderAction_PostRenderError.rawValue)
         }
         s.pointee.notify(postFlags, flags, timeStamp, bus, frames, ioData)
         rememberOutput(bus, timeStamp, frames, ioData, valid: status == noErr)
@@ -298,7 +300,7 @@ extension AUBase {
     private func serveCachedOutput(_ bus: UInt32, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
                                    _ ioData: UnsafeMutablePointer<AudioBufferList>) -> Bool {
         let output = state.pointee.outputs[Int(bus)]
-        guard output.hasCachedOutput, timeStamp.pointee.mFlags & kAudioTimeStampSampleTimeValid != 0,
+        guard output.hasCachedOutput, timeStamp.pointee.mFlags.rawValue & AudioTimeStampFlags.sampleTimeValid.rawValue != 0,
               output.lastSampleTime == timeStamp.pointee.mSampleTime, output.lastFrames == frames,
               let storage = output.storage, Int(ioData.pointee.mNumberBuffers) == Int(output.list?.pointee.mNumberBuffers ?? 0)
         else { return false }
@@ -323,7 +325,7 @@ extension AUBase {
                                 _ ioData: UnsafeMutablePointer<AudioBufferList>, valid: Bool) {
         let s = state
         let i = Int(bus)
-        var ownBuffers = valid && timeStamp.pointee.mFlags & kAudioTimeStampSampleTimeValid != 0
+        var ownBuffers = valid && timeStamp.pointee.mFlags.rawValue & AudioTimeStampFlags.sampleTimeValid.rawValue != 0
         if ownBuffers, let storage = s.pointee.outputs[i].storage {
             let buffers = audioBuffers(ioData)
             for b in 0..<Int(ioData.pointee.mNumberBuffers) where buffers[b].mData != storage + b * s.pointee.outputs[i].bytesPerBuffer {

@@ -29,7 +29,7 @@ open class AUBase {
     var outputAllocates: [Bool]
     /// Listeners are added on setup threads and called from the render-error watcher too.
     let listenerLock = NSLock()
-    var listeners: [(id: AudioUnitPropertyID, proc: AudioUnitPropertyListenerProc, refCon: UnsafeMutableRawPointer?)] = []
+    var listeners: [(id: AudioUnitPropertyID, proc: AudioUnitPropertyListenerCall, refCon: UnsafeMutableRawPointer?)] = []
     var presentPreset: (number: Int32, name: String) = (-1, "Untitled")
     var contextName: String?
     var renderQuality: UInt32 = kRenderQuality_High
@@ -396,7 +396,7 @@ open class AUBase {
         if let c = connections[i] {
             bus.kind = .connection; bus.sourceUnit = c.sourceAudioUnit; bus.sourceBus = c.sourceOutputNumber
         } else if let cb = inputCallbacks[i], cb.inputProc != nil {
-            bus.kind = .callback; bus.callback = cb.inputProc; bus.callbackRefCon = cb.inputProcRefCon
+            bus.kind = .callback; bus.callback = cb.inputProc.map(renderCallbackCall); bus.callbackRefCon = cb.inputProcRefCon
         } else {
             bus.kind = .none
         }
@@ -453,7 +453,7 @@ open class AUBase {
     public func addRenderNotify(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
         let s = state
         guard s.pointee.notifyCount < RenderState.notifyCapacity else { return kAudio_MemFullError }
-        s.pointee.notifies[s.pointee.notifyCount] = RenderNotify(proc: proc, refCon: refCon)
+        s.pointee.notifies[s.pointee.notifyCount] = RenderNotify(proc: renderCallbackCall(proc), refCon: refCon)
         s.pointee.notifyCount += 1
         return noErr
     }
@@ -463,7 +463,7 @@ open class AUBase {
     /// Thread: setup.
     public func removeRenderNotify(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
         let s = state
-        for i in 0..<s.pointee.notifyCount where sameFunction(s.pointee.notifies[i].proc, proc) && s.pointee.notifies[i].refCon == refCon {
+        for i in 0..<s.pointee.notifyCount where sameFunction(s.pointee.notifies[i].proc, renderCallbackCall(proc)) && s.pointee.notifies[i].refCon == refCon {
             for j in i..<(s.pointee.notifyCount - 1) { s.pointee.notifies[j] = s.pointee.notifies[j + 1] }
             s.pointee.notifyCount -= 1
             return noErr

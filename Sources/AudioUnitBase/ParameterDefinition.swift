@@ -18,7 +18,7 @@ public struct ParameterDefinition {
     /// Thread: any.
     public init(id: AudioUnitParameterID, name: String, unit: AudioUnitParameterUnit = kAudioUnitParameterUnit_Generic,
                 min: AudioUnitParameterValue, max: AudioUnitParameterValue, default defaultValue: AudioUnitParameterValue,
-                flags: AudioUnitParameterOptions = kAudioUnitParameterFlag_CanRamp,
+                flags: AudioUnitParameterOptions = .flag_CanRamp,
                 valueStrings: [String] = [], scope: AudioUnitScope = kAudioUnitScope_Global) {
         self.id = id
         self.name = name
@@ -26,8 +26,8 @@ public struct ParameterDefinition {
         self.minValue = min
         self.maxValue = max
         self.defaultValue = defaultValue
-        self.flags = flags | kAudioUnitParameterFlag_IsReadable | kAudioUnitParameterFlag_IsWritable
-            | (valueStrings.isEmpty ? 0 : kAudioUnitParameterFlag_ValuesHaveStrings)
+        self.flags = flags.union([.flag_IsReadable, .flag_IsWritable])
+            .union(valueStrings.isEmpty ? [] : .flag_ValuesHaveStrings)
         self.valueStrings = valueStrings
         self.scope = scope
     }
@@ -47,7 +47,7 @@ public struct ParameterDefinition {
         info.minValue = minValue
         info.maxValue = maxValue
         info.defaultValue = defaultValue
-        info.flags = flags | kAudioUnitParameterFlag_HasCFNameString | kAudioUnitParameterFlag_CFNameRelease
+        info.flags = flags.union([.flag_HasCFNameString, .flag_CFNameRelease])
         return info
     }
 }

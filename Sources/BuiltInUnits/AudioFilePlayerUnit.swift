@@ -92,12 +92,12 @@ public final class AudioFilePlayerUnit: AUBase {
         case kAudioUnitProperty_ScheduleStartTimeStamp:
             var stamp = AudioTimeStamp()
             stamp.mSampleTime = clock[0].isNaN ? -1 : clock[0]
-            stamp.mFlags = kAudioTimeStampSampleTimeValid
+            stamp.mFlags = .sampleTimeValid
             data.storeBytes(of: stamp, as: AudioTimeStamp.self)
         default:
             var stamp = AudioTimeStamp()
             stamp.mSampleTime = clock[0].isNaN || clock[0] < 0 ? -1 : clock[1]
-            stamp.mFlags = kAudioTimeStampSampleTimeValid
+            stamp.mFlags = .sampleTimeValid
             data.storeBytes(of: stamp, as: AudioTimeStamp.self)
         }
     }
@@ -127,7 +127,7 @@ public final class AudioFilePlayerUnit: AUBase {
             if id == kAudioUnitProperty_ScheduledFileBufferSizeFrames { bufferFrames = value } else { bufferCount = value }
         case kAudioUnitProperty_ScheduleStartTimeStamp:
             let stamp = data.loadUnaligned(as: AudioTimeStamp.self)
-            guard stamp.mFlags & kAudioTimeStampSampleTimeValid != 0 else {
+            guard stamp.mFlags.contains(.sampleTimeValid) else {
                 throw AudioError(kAudioUnitErr_InvalidPropertyValue, "ScheduleStartTimeStamp needs a sample time (kAudioTimeStampSampleTimeValid); −1 means the next render.")
             }
             clock[1] = 0
@@ -157,7 +157,7 @@ public final class AudioFilePlayerUnit: AUBase {
         let available = file.frameCount - region.mStartFrame
         let frames = region.mFramesToPlay == UInt32.max ? available : min(Int64(region.mFramesToPlay), available)
         let opened = try rethrowing { try AudioFile.open(readingAt: file.path) }
-        let start = region.mTimeStamp.mFlags & kAudioTimeStampSampleTimeValid != 0 ? max(Int64(region.mTimeStamp.mSampleTime), 0) : 0
+        let start = region.mTimeStamp.mFlags.contains(.sampleTimeValid) ? max(Int64(region.mTimeStamp.mSampleTime), 0) : 0
         reader.add(FilePlayerRegion(file: opened, startFrame: region.mStartFrame, framesPerLoop: frames,
                                     loops: Int64(region.mLoopCount), timelineStart: start))
         regions.append(region)

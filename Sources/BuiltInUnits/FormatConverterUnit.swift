@@ -121,7 +121,7 @@ public final class FormatConverterUnit: AUBase {
         kernel = k
         kernelLatency = Double(k.pointee.prerollFrames) / outputFormats[0].mSampleRate
         inputTime.pointee = AudioTimeStamp()
-        inputTime.pointee.mFlags = kAudioTimeStampSampleTimeValid
+        inputTime.pointee.mFlags = .sampleTimeValid
     }
 
     private var renderQualityIsMaximum: Bool {

@@ -47,7 +47,7 @@ public final class Mixer3DUnit: AUBase {
             ParameterDefinition(id: k3DMixerParam_PlaybackRate, name: "Playback Rate", unit: kAudioUnitParameterUnit_Rate,
                                 min: 0.5, max: 4, default: 1, scope: kAudioUnitScope_Input),
             ParameterDefinition(id: k3DMixerParam_Enable, name: "Enable", unit: kAudioUnitParameterUnit_Boolean,
-                                min: 0, max: 1, default: 1, flags: 0, scope: kAudioUnitScope_Input),
+                                min: 0, max: 1, default: 1, flags: [], scope: kAudioUnitScope_Input),
             ParameterDefinition(id: k3DMixerParam_Gain, name: "Output Gain", unit: kAudioUnitParameterUnit_Decibels,
                                 min: -120, max: 20, default: 0, scope: kAudioUnitScope_Output),
         ])
@@ -85,7 +85,7 @@ public final class Mixer3DUnit: AUBase {
         applied!.initialize(repeating: .nan, count: count * 4)
         inputTimes = .allocate(capacity: count)
         var stamp = AudioTimeStamp()
-        stamp.mFlags = kAudioTimeStampSampleTimeValid
+        stamp.mFlags = .sampleTimeValid
         inputTimes!.initialize(repeating: stamp, count: count)
         scratch = .allocate(capacity: frames)
         voices = v; panners = p; slots = s; baseSteps = steps; busCount = count; sliceFrames = frames

@@ -28,7 +28,7 @@ public final class MultiChannelMixerUnit: AUBase {
 
     /// Thread: setup.
     public init(_ description: AudioComponentDescription = MultiChannelMixerUnit.identity) {
-        let meter = kAudioUnitParameterFlag_MeterReadOnly | kAudioUnitParameterFlag_DisplayLogarithmic
+        let meter: AudioUnitParameterOptions = [.flag_MeterReadOnly, .flag_DisplayLogarithmic]
         func meters(_ scope: AudioUnitScope, _ ids: [(AudioUnitParameterID, String)]) -> [ParameterDefinition] {
             ids.map { ParameterDefinition(id: $0.0, name: $0.1, unit: kAudioUnitParameterUnit_Decibels, min: -120, max: 20,
                                           default: -120, flags: meter, scope: scope) }
@@ -37,7 +37,7 @@ public final class MultiChannelMixerUnit: AUBase {
             ParameterDefinition(id: kMultiChannelMixerParam_Volume, name: "Input Volume", unit: kAudioUnitParameterUnit_LinearGain,
                                 min: 0, max: 1, default: 1, scope: kAudioUnitScope_Input),
             ParameterDefinition(id: kMultiChannelMixerParam_Enable, name: "Enable", unit: kAudioUnitParameterUnit_Boolean,
-                                min: 0, max: 1, default: 1, flags: 0, scope: kAudioUnitScope_Input),
+                                min: 0, max: 1, default: 1, flags: [], scope: kAudioUnitScope_Input),
             ParameterDefinition(id: kMultiChannelMixerParam_Pan, name: "Pan", unit: kAudioUnitParameterUnit_Pan,
                                 min: -1, max: 1, default: 0, scope: kAudioUnitScope_Input),
             ParameterDefinition(id: kMultiChannelMixerParam_Volume, name: "Output Volume", unit: kAudioUnitParameterUnit_LinearGain,

@@ -118,7 +118,7 @@ func lv2UnitRender(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: Unsafe
     // Several output elements: run once per time stamp, then copy this element out.
     let time = timeStamp.pointee
     let bit: UInt64 = 1 << UInt64(min(element, 63))
-    let fresh = time.mFlags & kAudioTimeStampSampleTimeValid == 0 || !r.pointee.hasRun
+    let fresh = time.mFlags.rawValue & AudioTimeStampFlags.sampleTimeValid.rawValue == 0 || !r.pointee.hasRun
         || time.mSampleTime != r.pointee.lastSampleTime || frames != r.pointee.lastFrames
         || r.pointee.servedElements & bit != 0
     if fresh {

@@ -50,8 +50,8 @@ struct LV2UnitLayout {
         for port in ports where port.kind == .control && port.direction == .output {
             var meter = ParameterDefinition(id: AudioUnitParameterID(port.index), name: port.name,
                                             unit: port.reportsLatency ? kAudioUnitParameterUnit_SampleFrames : kAudioUnitParameterUnit_Generic,
-                                            min: -.greatestFiniteMagnitude, max: .greatestFiniteMagnitude, default: 0, flags: 0)
-            meter.flags = kAudioUnitParameterFlag_IsReadable | kAudioUnitParameterFlag_MeterReadOnly
+                                            min: -.greatestFiniteMagnitude, max: .greatestFiniteMagnitude, default: 0, flags: [])
+            meter.flags = [.flag_IsReadable, .flag_MeterReadOnly]
             controls.append(Control(portIndex: port.index, isOutput: true, indexedValues: nil, definition: meter))
         }
         self.controls = controls.sorted { $0.portIndex < $1.portIndex }
@@ -66,7 +66,7 @@ struct LV2UnitLayout {
         var unit = unitCode(p.unit)
         var valueStrings: [String] = []
         var indexed: [Float]?
-        var flags = kAudioUnitParameterFlag_CanRamp
+        var flags = AudioUnitParameterOptions.flag_CanRamp
         if p.isToggled {
             unit = kAudioUnitParameterUnit_Boolean
             minimum = 0; maximum = 1
@@ -77,7 +77,7 @@ struct LV2UnitLayout {
             valueStrings = p.scalePoints.map(\.label)
             minimum = 0; maximum = Float(p.scalePoints.count - 1)
             defaultValue = Float(nearestIndex(of: defaultValue, in: indexed!))
-            flags = 0
+            flags = []
         } else if p.isInteger {
             unit = kAudioUnitParameterUnit_Indexed
             let low = minimum.rounded(), high = maximum.rounded()
@@ -85,9 +85,9 @@ struct LV2UnitLayout {
                 let labels = stride(from: low, through: high, by: 1).map { value in p.label(for: value) }
                 if labels.allSatisfy({ $0 != nil }) { valueStrings = labels.map { $0! } }
             }
-            flags = 0
+            flags = []
         }
-        if p.isLogarithmic { flags |= kAudioUnitParameterFlag_DisplayLogarithmic }
+        if p.isLogarithmic { flags.insert(.flag_DisplayLogarithmic) }
         let definition = ParameterDefinition(id: AudioUnitParameterID(p.portIndex), name: p.name, unit: unit,
                                              min: minimum, max: maximum, default: defaultValue, flags: flags,
                                              valueStrings: valueStrings)

@@ -41,7 +41,7 @@ public enum LV2UnitSmokeRender {
         let storages = outputs.map { AudioBufferStorage(format: .canonical(sampleRate: 48_000, channels: UInt32($0)), capacity: block) }
         var report = LV2SmokeRender.Report(framesRendered: 0, peak: 0, producedNonFinite: false)
         var time = AudioTimeStamp()
-        time.mFlags = kAudioTimeStampSampleTimeValid
+        time.mFlags = .sampleTimeValid
         let total = Int(seconds * 48_000)
         var cycle = 0
         while report.framesRendered < total {
@@ -50,7 +50,7 @@ public enum LV2UnitSmokeRender {
             if cycle % 8 == 4 { _ = MusicDeviceMIDIEvent(unit, 0x80, 60 + UInt32(cycle / 8 % 12), 0, 0) }
             for (element, storage) in storages.enumerated() {
                 storage.prepare(frames: count)
-                var flags: AudioUnitRenderActionFlags = 0
+                var flags: AudioUnitRenderActionFlags = []
                 let status = AudioUnitRender(unit, &flags, &time, UInt32(element), count, storage.list)
                 if status == kAudioUnitErr_InvalidOfflineRender { report.producedNonFinite = true; continue }
                 try check(status, "AudioUnitRender")
@@ -88,7 +88,7 @@ public enum LV2UnitSmokeRender {
 
 /// Uniform noise in ±0.5 into every channel (xorshift32 state at refCon).
 private let noiseCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    guard let refCon, let ioData else { return kAudio_ParamError }
+    guard let ioData else { return kAudio_ParamError }
     let state = refCon.assumingMemoryBound(to: UInt32.self)
     for buffer in UnsafeMutableAudioBufferListPointer(ioData) {
         guard let samples = buffer.mData?.assumingMemoryBound(to: Float.self) else { continue }

@@ -133,11 +133,10 @@ public struct InputPort {
 
 /// Head pre/post-render notification: starts and ends a cycle.
 let graphCycleNotify: AURenderCallback = { refCon, flags, _, _, frames, _ in
-    guard let refCon, let flags else { return noErr }
     let g = refCon.assumingMemoryBound(to: GraphRenderState.self)
-    if flags.pointee & kAudioUnitRenderAction_PreRender != 0 {
+    if flags.pointee.rawValue & AudioUnitRenderActionFlags.unitRenderAction_PreRender.rawValue != 0 {
         beginCycle(g)
-    } else if flags.pointee & kAudioUnitRenderAction_PostRender != 0 {
+    } else if flags.pointee.rawValue & AudioUnitRenderActionFlags.unitRenderAction_PostRender.rawValue != 0 {
         endCycle(g, frames: frames)
     }
     return noErr
@@ -169,7 +168,7 @@ func endCycle(_ g: UnsafeMutablePointer<GraphRenderState>, frames: UInt32) {
 
 /// Feeds a managed input bus from the schedule in use.
 let graphInputTrampoline: AURenderCallback = { refCon, flags, timeStamp, bus, frames, ioData in
-    guard let refCon, let flags, let timeStamp, let ioData else { return kAudio_ParamError }
+    guard let ioData else { return kAudio_ParamError }
     return feedInput(refCon.assumingMemoryBound(to: InputPort.self), flags, timeStamp, bus, frames, ioData)
 }
 
@@ -193,7 +192,7 @@ func feedInput(_ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePo
             }
         }
         // The application's callback runs on the render thread by contract.
-        return _unsafePerformance { callback(input.pointee.callbackRefCon, flags, timeStamp, bus, frames, ioData) }
+        return _unsafePerformance { renderCallbackCall(callback)(input.pointee.callbackRefCon, flags, timeStamp, bus, frames, ioData) }
     case .connection:
         let node = schedule.pointee.nodes + input.pointee.sourceNode
         let output = node.pointee.outputs + input.pointee.sourceBus
@@ -205,7 +204,7 @@ func feedInput(_ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePo
                 buffers[b].mData = nil
                 buffers[b].mDataByteSize = frames * 4
             }
-            var pullFlags: AudioUnitRenderActionFlags = 0
+            var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
             let render = node.pointee.render, me = node.pointee.renderSelf, bus = UInt32(input.pointee.sourceBus)
             // The source unit's render is a render-thread call by contract.
             output.pointee.status = _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, list) }

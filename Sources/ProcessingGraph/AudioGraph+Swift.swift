@@ -46,9 +46,9 @@ extension AudioGraph {
             throw AudioError(kAUGraphErr_OutputNodeErr, "The graph has no output unit to render through.")
         }
         buffers.prepare(frames: frames)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         var timeStamp = AudioTimeStamp()
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
         timeStamp.mSampleTime = renderedFrames
         try AudioError.check(AudioUnitRender(head, &flags, &timeStamp, 0, frames, buffers.list),
                              LastErrorMessage.current ?? "The graph failed to render \(frames) frames.")
@@ -63,6 +63,6 @@ final class InputBlockBox {
 }
 
 let inputBlockCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    guard let refCon, let ioData else { return kAudio_ParamError }
+    guard let ioData else { return kAudio_ParamError }
     return Unmanaged<InputBlockBox>.fromOpaque(refCon)._withUnsafeGuaranteedRef { $0.block(frames, UnsafeMutableAudioBufferListPointer(ioData)) }
 }

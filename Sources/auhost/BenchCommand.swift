@@ -73,11 +73,11 @@ struct BenchCommand: ParsableCommand {
             guard let head = try built.graph.unit(built.head) else { throw AudioError(kAUGraphErr_OutputNodeErr, "The graph has no head.") }
             let frames = block
             var timeStamp = AudioTimeStamp()
-            timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+            timeStamp.mFlags = .sampleTimeValid
             return ("graph \(graph) (\(file.nodes.count) nodes)", {
                 withExtendedLifetime(built) {}   // the closure keeps the graph (and so the head) alive
                 out.prepare(frames: frames)
-                var flags: AudioUnitRenderActionFlags = 0
+                var flags: AudioUnitRenderActionFlags = []
                 try AudioError.check(AudioUnitRender(head, &flags, &timeStamp, 0, frames, out.list),
                                      LastErrorMessage.current ?? "The graph failed to render.")
                 timeStamp.mSampleTime += Double(frames)

@@ -137,7 +137,6 @@ struct CaptureState {
 /// hand at most the frames still wanted to the async writer.
 /// Thread: render — C calls and copies into memory allocated at setup.
 let captureInputCallback: AURenderCallback = { refCon, flags, timeStamp, _, frames, _ in
-    guard let refCon, let flags, let timeStamp else { return kAudio_ParamError }
     let state = refCon.assumingMemoryBound(to: CaptureState.self)
     let written = auhost_atomic_load_u64(&state.pointee.written)
     guard written < state.pointee.target, auhost_atomic_load_i32(&state.pointee.status) == noErr else { return noErr }
@@ -148,7 +147,7 @@ let captureInputCallback: AURenderCallback = { refCon, flags, timeStamp, _, fram
     var status = AudioUnitRender(state.pointee.io, flags, timeStamp, 1, frames, state.pointee.capture)
     var result = state.pointee.capture
     if status == noErr, let last = state.pointee.last {
-        var chainFlags: AudioUnitRenderActionFlags = 0
+        var chainFlags = AudioUnitRenderActionFlags(rawValue: 0)
         status = AudioUnitRender(last, &chainFlags, timeStamp, 0, frames, state.pointee.processed)
         result = state.pointee.processed
     }
@@ -162,7 +161,7 @@ let captureInputCallback: AURenderCallback = { refCon, flags, timeStamp, _, fram
 /// The first unit's input: the period just captured (lent, not copied, when the unit asks with nil mData).
 /// Thread: render.
 let capturedInputCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    guard let refCon, let ioData else { return kAudio_ParamError }
+    guard let ioData else { return kAudio_ParamError }
     let captured = UnsafeMutableAudioBufferListPointer(refCon.assumingMemoryBound(to: AudioBufferList.self))
     let buffers = UnsafeMutableAudioBufferListPointer(ioData)
     for i in 0..<min(buffers.count, captured.count) {

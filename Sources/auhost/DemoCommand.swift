@@ -61,24 +61,24 @@ struct DemoCommand: ParsableCommand {
         try AudioError.check(ExtAudioFileCreateWithPath(output, kAudioFileWAVEType, &fileFormat, nil, UInt32(kAudioFileFlags_EraseFile), &file),
                              "Cannot create \(output).")
         var client = format
-        try AudioError.check(ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat,
+        try AudioError.check(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat,
                                                      UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client), "Client format refused.")
         let buffers = AudioBufferStorage(format: format, capacity: slice)
         var timeStamp = AudioTimeStamp()
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
         let total = Int(seconds * sampleRate)
         var rendered = 0, peak: Float = 0
         while rendered < total {
             let frames = UInt32(min(Int(slice), total - rendered))
             buffers.prepare(frames: frames)
-            var flags: AudioUnitRenderActionFlags = 0
+            var flags: AudioUnitRenderActionFlags = []
             try AudioError.check(head.render(&flags, &timeStamp, bus: 0, frames: frames, buffers.list), "Render failed at frame \(rendered).")
             for c in 0..<2 { peak = max(peak, buffers.samples(channel: c, frames: Int(frames)).map(abs).max() ?? 0) }
-            try AudioError.check(ExtAudioFileWrite(file, frames, buffers.list), "Writing \(output) failed.")
+            try AudioError.check(ExtAudioFileWrite(file!, frames, buffers.list), "Writing \(output) failed.")
             rendered += Int(frames)
             timeStamp.mSampleTime += Double(frames)
         }
-        try AudioError.check(ExtAudioFileDispose(file), "Closing \(output) failed.")
+        try AudioError.check(ExtAudioFileDispose(file!), "Closing \(output) failed.")
         print("Rendered \(rendered) frames (\(seconds) s) in \((total + Int(slice) - 1) / Int(slice)) slices of \(slice); peak \(String(format: "%.3f", peak)).")
         print("Wrote \(output) (16-bit WAV through ExtAudioFile).")
     }
@@ -92,7 +92,7 @@ final class ToneState {
 }
 
 let toneCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    let tone = Unmanaged<ToneState>.fromOpaque(refCon!).takeUnretainedValue()
+    let tone = Unmanaged<ToneState>.fromOpaque(refCon).takeUnretainedValue()
     let buffers = UnsafeMutableAudioBufferListPointer(ioData!)
     for i in 0..<Int(frames) {
         let t = Double(tone.frame + i) / tone.sampleRate

@@ -40,7 +40,7 @@ final class OfflineUnitRig {
         }
         try configure(unit)
         try unit.initialize()
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
     }
 
     /// Sets `channels` canonical channels at `sampleRate` on bus 0 of `scope`, or when the unit
@@ -58,7 +58,7 @@ final class OfflineUnitRig {
     /// Thread: render (the caller's thread drives the unit offline).
     func render(frames: UInt32) -> OSStatus {
         output.prepare(frames: frames)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         let status = unit.render(&flags, &timeStamp, bus: 0, frames: frames, output.list)
         timeStamp.mSampleTime += Double(frames)
         return status
@@ -72,7 +72,7 @@ final class OfflineUnitRig {
 
 /// Copies the rig's input storage into the buffers the unit asks for (or lends it when mData is nil).
 let rigInputCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    let input = Unmanaged<AudioBufferStorage>.fromOpaque(refCon!).takeUnretainedValue()
+    let input = Unmanaged<AudioBufferStorage>.fromOpaque(refCon).takeUnretainedValue()
     let buffers = UnsafeMutableAudioBufferListPointer(ioData!)
     let bytes = Int(frames) * MemoryLayout<Float>.size
     for i in 0..<min(buffers.count, input.bufferCount) {

@@ -124,9 +124,9 @@ struct ValidationBattery {
         check("too many frames") {
             guard let rig = opened else { return (.fail, "no unit rendered") }
             let big = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: UInt32(rig.outputChannels)), capacity: 1024)
-            var flags: AudioUnitRenderActionFlags = 0
+            var flags: AudioUnitRenderActionFlags = []
             var ts = AudioTimeStamp()
-            ts.mFlags = kAudioTimeStampSampleTimeValid
+            ts.mFlags = .sampleTimeValid
             let status = rig.unit.render(&flags, &ts, bus: 0, frames: 1024, big.list)
             return status == kAudioUnitErr_TooManyFramesToProcess ? (.pass, "1024 frames over a maximum of 512 refused with TooManyFramesToProcess")
                 : (.fail, "1024 frames over a maximum of 512 returned \(status), not kAudioUnitErr_TooManyFramesToProcess (-10874)")

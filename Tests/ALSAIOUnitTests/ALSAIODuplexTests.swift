@@ -15,16 +15,16 @@ final class PassThrough: @unchecked Sendable {
 }
 
 let passThroughInput: AURenderCallback = { refCon, flags, timeStamp, bus, frames, ioData in
-    let state = Unmanaged<PassThrough>.fromOpaque(refCon!).takeUnretainedValue()
+    let state = Unmanaged<PassThrough>.fromOpaque(refCon).takeUnretainedValue()
     if ioData == nil && bus == 1 { state.inputCallbackSawNullData.add(1, ordering: .relaxed) }
     state.captured.prepare(frames: frames)
-    let status = AudioUnitRender(state.unit!, flags!, timeStamp!, 1, frames, state.captured.list)
+    let status = AudioUnitRender(state.unit!, flags, timeStamp, 1, frames, state.captured.list)
     if status != noErr { state.inputErrors.add(1, ordering: .relaxed) }
     return status
 }
 
 let passThroughRender: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    let state = Unmanaged<PassThrough>.fromOpaque(refCon!).takeUnretainedValue()
+    let state = Unmanaged<PassThrough>.fromOpaque(refCon).takeUnretainedValue()
     let out = UnsafeMutableAudioBufferListPointer(ioData!)[0]
     let from = UnsafeMutableAudioBufferListPointer(state.captured.list)[0]
     out.mData!.copyMemory(from: from.mData!, byteCount: Int(frames) * 4)
@@ -93,17 +93,17 @@ final class ALSAIODuplexTests: XCTestCase {
         XCTAssertEqual(AudioUnitInitialize(unit), noErr, IO.lastErrorMessage)
         let storage = AudioBufferStorage(format: .canonical(sampleRate: 48_000, channels: 2), capacity: 64)
         storage.prepare(frames: 64)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         var timeStamp = AudioTimeStamp()
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
         XCTAssertEqual(AudioUnitRender(unit, &flags, &timeStamp, 1, 64, storage.list), kAudioUnitErr_CannotDoInCurrentContext)
     }
 }
 
 /// The mixer's input bus 0 pulls the I/O unit's element 1 (the captured period).
 let pullCapturedIntoMixer: AURenderCallback = { refCon, flags, timeStamp, _, frames, ioData in
-    let state = Unmanaged<PassThrough>.fromOpaque(refCon!).takeUnretainedValue()
-    let status = AudioUnitRender(state.unit!, flags!, timeStamp!, 1, frames, ioData!)
+    let state = Unmanaged<PassThrough>.fromOpaque(refCon).takeUnretainedValue()
+    let status = AudioUnitRender(state.unit!, flags, timeStamp, 1, frames, ioData!)
     if status != noErr { state.inputErrors.add(1, ordering: .relaxed) }
     state.periods.add(1, ordering: .releasing)
     return status
@@ -127,7 +127,7 @@ final class ALSAIOMixerTests: XCTestCase {
         var mixerDescription = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
                                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         var made: AudioUnit?
-        XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &mixerDescription), &made), noErr)
+        XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &mixerDescription)!, &made), noErr)
         let mixer = try XCTUnwrap(made)
         defer { AudioComponentInstanceDispose(mixer) }
 

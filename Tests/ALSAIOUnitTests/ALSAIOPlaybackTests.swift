@@ -22,7 +22,7 @@ final class PlaybackSource: @unchecked Sendable {
 
 /// The app's render callback: canonical Float32, one buffer per channel.
 let renderTestSignal: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    let source = Unmanaged<PlaybackSource>.fromOpaque(refCon!).takeUnretainedValue()
+    let source = Unmanaged<PlaybackSource>.fromOpaque(refCon).takeUnretainedValue()
     let buffers = UnsafeMutableAudioBufferListPointer(ioData!)
     let start = source.rendered.load(ordering: .relaxed)
     for c in 0..<source.channels {

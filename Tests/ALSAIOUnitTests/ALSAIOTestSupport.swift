@@ -67,11 +67,11 @@ final class PropertyEvents: @unchecked Sendable {
 
 /// Counts IsRunning and LastRenderError notifications and what IsRunning read at the time.
 let recordPropertyEvent: AudioUnitPropertyListenerProc = { refCon, unit, id, _, _ in
-    let events = Unmanaged<PropertyEvents>.fromOpaque(refCon!).takeUnretainedValue()
+    let events = Unmanaged<PropertyEvents>.fromOpaque(refCon).takeUnretainedValue()
     if id == kAudioOutputUnitProperty_IsRunning {
         var running: UInt32 = 1
         var size = UInt32(4)
-        _ = AudioUnitGetProperty(unit!, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0, &running, &size)
+        _ = AudioUnitGetProperty(unit, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0, &running, &size)
         if running == 0 { events.isRunningSeenFalse.add(1, ordering: .relaxed) }
         events.isRunningCalls.add(1, ordering: .relaxed)
     } else if id == kAudioUnitProperty_LastRenderError {
@@ -85,7 +85,7 @@ enum IO {
         var desc = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: subType,
                                              componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         var unit: AudioUnit?
-        try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc), &unit), "AudioComponentInstanceNew")
+        try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc)!, &unit), "AudioComponentInstanceNew")
         return unit!
     }
 

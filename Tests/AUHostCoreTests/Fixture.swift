@@ -16,14 +16,14 @@ final class GainFixture {
         registerTestUnits()
         var desc = TestGainUnit.description
         var u: AudioUnit?
-        try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc), &u), "instance")
+        try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc)!, &u), "instance")
         unit = u!
         var frames = maxFrames
         try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
         var callback = AURenderCallbackStruct(inputProc: rampCallback, inputProcRefCon: counterPointer)
         try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
                                                   &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
         if initialize { try AudioError.check(AudioUnitInitialize(unit), "initialize") }
     }
 
@@ -36,7 +36,7 @@ final class GainFixture {
     @discardableResult
     func render(_ frames: UInt32, advance: Bool = true) -> OSStatus {
         storage.prepare(frames: frames)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         let status = AudioUnitRender(unit, &flags, &timeStamp, 0, frames, storage.list)
         if advance { timeStamp.mSampleTime += Double(frames) }
         return status

@@ -75,37 +75,39 @@ final class MisuseTests: XCTestCase {
         XCTAssertEqual(AudioUnitInitialize(f.unit), kAudioUnitErr_FormatNotSupported)
     }
 
+    /// C callers may pass NULL where Swift's import (like Apple's) says non-null: the C entry points
+    /// (the `@_cdecl` functions, called here directly) answer kAudio_ParamError.
     func testNullPointersAreParamErrors() throws {
         let f = try GainFixture()
         var asbd = AudioStreamBasicDescription()
-        XCTAssertEqual(AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &asbd, nil), kAudio_ParamError)
+        XCTAssertEqual(_AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &asbd, nil), kAudio_ParamError)
         var size = UInt32(40)
-        XCTAssertEqual(AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, nil, &size), kAudio_ParamError)
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, nil, 40), kAudio_ParamError)
-        XCTAssertEqual(AudioUnitInitialize(nil), kAudio_ParamError)
-        var flags: AudioUnitRenderActionFlags = 0
-        XCTAssertEqual(AudioUnitRender(f.unit, &flags, &f.timeStamp, 0, 64, nil), kAudio_ParamError)
-        XCTAssertEqual(AudioUnitGetParameter(f.unit, 0, kAudioUnitScope_Global, 0, nil), kAudio_ParamError)
+        XCTAssertEqual(_AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, nil, &size), kAudio_ParamError)
+        XCTAssertEqual(_AudioUnitSetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, nil, 40), kAudio_ParamError)
+        XCTAssertEqual(_AudioUnitInitialize(nil), kAudio_ParamError)
+        var flags: AudioUnitRenderActionFlags = []
+        XCTAssertEqual(_AudioUnitRender(f.unit, &flags, &f.timeStamp, 0, 64, nil), kAudio_ParamError)
+        XCTAssertEqual(_AudioUnitGetParameter(f.unit, 0, kAudioUnitScope_Global, 0, nil), kAudio_ParamError)
         var desc = TestGainUnit.description
-        XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc), nil), kAudio_ParamError)
-        XCTAssertEqual(AudioComponentGetDescription(nil, &desc), badComponentInstance)
+        XCTAssertEqual(_AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc)!, nil), kAudio_ParamError)
+        XCTAssertEqual(_AudioComponentGetDescription(nil, &desc), badComponentInstance)
     }
 
     func testDisposedHandleAnswersBadComponentInstance() throws {
         registerTestUnits()
         var desc = TestGainUnit.description
         var unit: AudioUnit?
-        XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc), &unit), noErr)
-        XCTAssertEqual(AudioComponentInstanceDispose(unit), noErr)
-        XCTAssertEqual(AudioUnitInitialize(unit), badComponentInstance)
-        XCTAssertEqual(AudioComponentInstanceDispose(unit), badComponentInstance)
+        XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc)!, &unit), noErr)
+        XCTAssertEqual(AudioComponentInstanceDispose(unit!), noErr)
+        XCTAssertEqual(AudioUnitInitialize(unit!), badComponentInstance)
+        XCTAssertEqual(AudioComponentInstanceDispose(unit!), badComponentInstance)
     }
 
     func testBufferListThatDoesNotMatchTheFormatIsRefused() throws {
         let f = try GainFixture()
         let mono = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 1), capacity: 512)
         mono.prepare(frames: 512)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         XCTAssertEqual(AudioUnitRender(f.unit, &flags, &f.timeStamp, 0, 512, mono.list), kAudio_ParamError)
         f.storage.prepare(frames: 128)
         XCTAssertEqual(AudioUnitRender(f.unit, &flags, &f.timeStamp, 0, 512, f.storage.list), kAudio_ParamError, "buffers too small")

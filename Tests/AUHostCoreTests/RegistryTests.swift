@@ -12,8 +12,8 @@ final class RegistryTests: XCTestCase {
         var other = AudioComponentDescription(type: kAudioUnitType_Generator, subType: FourCC.code("tgan")!, manufacturer: 0)
         XCTAssertNil(AudioComponentFindNext(nil, &other))
         var masked = TestGainUnit.description
-        masked.componentFlags = kAudioComponentFlag_SandboxSafe
-        masked.componentFlagsMask = kAudioComponentFlag_SandboxSafe
+        masked.componentFlags = AudioComponentFlags.sandboxSafe.rawValue
+        masked.componentFlagsMask = AudioComponentFlags.sandboxSafe.rawValue
         XCTAssertNil(AudioComponentFindNext(nil, &masked), "the flags are compared under the mask")
 
         var all = AudioComponentDescription(type: 0)
@@ -60,7 +60,7 @@ final class RegistryTests: XCTestCase {
         let f = try GainFixture()
         let path = NSTemporaryDirectory() + "cashow-\(getpid()).txt"
         let file = fopen(path, "w")
-        CAShowFile(UnsafeMutableRawPointer(f.unit), file)
+        CAShowFile(UnsafeMutableRawPointer(f.unit), file!)
         fclose(file)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         XCTAssertTrue(text.contains("aufx tgan AUHt"), text)

@@ -46,16 +46,17 @@ final class UnitModelTests: XCTestCase {
         seen.initialize(repeating: 0, count: 8)
         defer { seen.deallocate() }
         let notify: AURenderCallback = { refCon, flags, _, _, _, _ in
-            let log = refCon!.assumingMemoryBound(to: UInt32.self)
-            log[Int(log[0]) + 1] = flags!.pointee
+            let log = refCon.assumingMemoryBound(to: UInt32.self)
+            log[Int(log[0]) + 1] = flags.pointee.rawValue
             log[0] += 1
             return noErr
         }
         XCTAssertEqual(AudioUnitAddRenderNotify(f.unit, notify, seen), noErr)
         f.render(64)
         XCTAssertEqual(seen[0], 2)
-        XCTAssertEqual(seen[1] & (kAudioUnitRenderAction_PreRender | kAudioUnitRenderAction_PostRender), kAudioUnitRenderAction_PreRender)
-        XCTAssertEqual(seen[2] & (kAudioUnitRenderAction_PreRender | kAudioUnitRenderAction_PostRender), kAudioUnitRenderAction_PostRender)
+        let phases: AudioUnitRenderActionFlags = [.unitRenderAction_PreRender, .unitRenderAction_PostRender]
+        XCTAssertEqual(AudioUnitRenderActionFlags(rawValue: seen[1]).intersection(phases), .unitRenderAction_PreRender)
+        XCTAssertEqual(AudioUnitRenderActionFlags(rawValue: seen[2]).intersection(phases), .unitRenderAction_PostRender)
         XCTAssertEqual(AudioUnitRemoveRenderNotify(f.unit, notify, seen), noErr)
         f.render(64)
         XCTAssertEqual(seen[0], 2)
@@ -78,7 +79,7 @@ final class UnitModelTests: XCTestCase {
         XCTAssertEqual(AudioUnitSetParameter(f.unit, 0, kAudioUnitScope_Global, 0, 0.25, 0), noErr)
         // nil mData: the unit points the caller's buffers at its own output.
         f.storage.prepareNull(frames: 64)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         XCTAssertEqual(AudioUnitRender(f.unit, &flags, &f.timeStamp, 0, 64, f.storage.list), noErr)
         let buffers = UnsafeMutableAudioBufferListPointer(f.storage.list)
         let out = try XCTUnwrap(buffers.floatChannel(1))
@@ -90,7 +91,7 @@ final class UnitModelTests: XCTestCase {
         registerTestUnits()
         var desc = TestGainUnit.description
         var u: AudioUnit?
-        XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc), &u), noErr)
+        XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc)!, &u), noErr)
         let downstream = try XCTUnwrap(u)
         defer { AudioComponentInstanceDispose(downstream) }
         var connection = AudioUnitConnection(sourceAudioUnit: source.unit, sourceOutputNumber: 0, destInputNumber: 0)
@@ -101,9 +102,9 @@ final class UnitModelTests: XCTestCase {
         XCTAssertEqual(AudioUnitInitialize(downstream), noErr)
         let out = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: 512)
         out.prepare(frames: 128)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         var ts = AudioTimeStamp()
-        ts.mFlags = kAudioTimeStampSampleTimeValid
+        ts.mFlags = .sampleTimeValid
         XCTAssertEqual(AudioUnitRender(downstream, &flags, &ts, 0, 128, out.list), noErr)
         XCTAssertEqual(out.samples(channel: 0, frames: 128), (0..<128).map { 6 * Float($0) })
         // A second consumer in the same cycle (nil mData) gets the cached output: the source's
@@ -131,7 +132,7 @@ final class UnitModelTests: XCTestCase {
         XCTAssertEqual(withUnsafeBytes(of: info.name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }, "Gain")
         XCTAssertEqual(info.maxValue, 4)
         XCTAssertEqual(info.defaultValue, 1)
-        XCTAssertNotEqual(info.flags & kAudioUnitParameterFlag_IsWritable, 0)
+        XCTAssertTrue(info.flags.contains(.flag_IsWritable))
 
         var presets: Unmanaged<CFArray>?
         size = UInt32(MemoryLayout<CFArray?>.size)
@@ -139,7 +140,7 @@ final class UnitModelTests: XCTestCase {
         let array = try XCTUnwrap(presets?.takeRetainedValue())
         XCTAssertEqual(CFArrayGetCount(array), 2)
         let half = CFArrayGetValueAtIndex(array, 1)!.assumingMemoryBound(to: AUPreset.self).pointee
-        XCTAssertEqual(String(cfString: half.presetName.takeUnretainedValue()), "Half")
+        XCTAssertEqual(String(cfString: half.presetName!.takeUnretainedValue()), "Half")
         var choice = half
         XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &choice,
                                             UInt32(MemoryLayout<AUPreset>.size)), noErr)
@@ -184,7 +185,7 @@ final class UnitModelTests: XCTestCase {
         final class Box { var ids: [AudioUnitPropertyID] = []; var threadIsMain: [Bool] = [] }
         let box = Box()
         let listener: AudioUnitPropertyListenerProc = { refCon, _, id, _, _ in
-            let b = Unmanaged<Box>.fromOpaque(refCon!).takeUnretainedValue()
+            let b = Unmanaged<Box>.fromOpaque(refCon).takeUnretainedValue()
             b.ids.append(id)
         }
         let refCon = Unmanaged.passUnretained(box).toOpaque()
@@ -229,7 +230,7 @@ final class UnitModelTests: XCTestCase {
         XCTAssertEqual(gain, 2)
         f.storage.prepare(frames: 8)
         for c in 0..<2 { for i in 0..<8 { f.storage.channel(c)[i] = Float(i) } }
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         XCTAssertEqual(AudioUnitProcess(f.unit, &flags, &f.timeStamp, 8, f.storage.list), noErr)
         XCTAssertEqual(f.left(8), (0..<8).map { 2 * Float($0) })
     }

@@ -47,7 +47,7 @@ final class FilePlayerTests: XCTestCase {
 
     func region(start: Int64, frames: UInt32, loops: UInt32, at timelineStart: Double = 0) -> ScheduledAudioFileRegion {
         var r = ScheduledAudioFileRegion()
-        r.mTimeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        r.mTimeStamp.mFlags = .sampleTimeValid
         r.mTimeStamp.mSampleTime = timelineStart
         r.mAudioFile = fileID
         r.mStartFrame = start
@@ -68,7 +68,7 @@ final class FilePlayerTests: XCTestCase {
 
     func start(_ h: UnitHarness, at sampleTime: Double) throws {
         var stamp = AudioTimeStamp()
-        stamp.mFlags = kAudioTimeStampSampleTimeValid
+        stamp.mFlags = .sampleTimeValid
         stamp.mSampleTime = sampleTime
         try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitScope_Global, 0, &stamp,
                                                   UInt32(MemoryLayout<AudioTimeStamp>.size)), "start")
@@ -142,7 +142,7 @@ final class FilePlayerTests: XCTestCase {
                                             UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), kAudioUnitErr_InvalidPropertyValue)
 
         let other = try writeFile(frames: 100, rate: 48_000, name: "other.wav")
-        defer { AudioFileClose(other) }
+        defer { AudioFileClose(other!) }
         var ids = [fileID, other]
         XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &ids, 16), noErr)
         var wrongRate = region(start: 0, frames: 10, loops: 0)

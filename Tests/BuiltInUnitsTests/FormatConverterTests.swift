@@ -10,7 +10,7 @@ final class ByteSource {
 }
 
 let byteCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    let source = Unmanaged<ByteSource>.fromOpaque(refCon!).takeUnretainedValue()
+    let source = Unmanaged<ByteSource>.fromOpaque(refCon).takeUnretainedValue()
     let out = UnsafeMutableAudioBufferListPointer(ioData!)[0].mData!.assumingMemoryBound(to: UInt8.self)
     for i in 0..<Int(frames) * source.bytesPerFrame {
         let n = source.position + i
@@ -29,7 +29,7 @@ func renderBytes(_ unit: AudioUnit, format: AudioStreamBasicDescription, frames:
     while done < frames {
         let n = min(slice, frames - done)
         storage.prepare(frames: UInt32(n))
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         try AudioError.check(AudioUnitRender(unit, &flags, &timeStamp, 0, UInt32(n), storage.list), "render")
         for (b, buffer) in UnsafeMutableAudioBufferListPointer(storage.list).enumerated() {
             result[b] += UnsafeRawBufferPointer(start: buffer.mData, count: n * Int(format.mBytesPerFrame))

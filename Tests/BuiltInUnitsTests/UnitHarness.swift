@@ -10,7 +10,7 @@ final class SignalSource {
 }
 
 let signalCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    let source = Unmanaged<SignalSource>.fromOpaque(refCon!).takeUnretainedValue()
+    let source = Unmanaged<SignalSource>.fromOpaque(refCon).takeUnretainedValue()
     let buffers = UnsafeMutableAudioBufferListPointer(ioData!)
     for c in 0..<buffers.count {
         let out = buffers[c].mData!.assumingMemoryBound(to: Float.self)
@@ -41,7 +41,7 @@ final class UnitHarness {
         self.slice = slice
         var frames = slice
         try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
     }
 
     deinit { AudioComponentInstanceDispose(unit) }
@@ -80,7 +80,7 @@ final class UnitHarness {
         while done < frames {
             let n = UInt32(min(Int(slice), frames - done))
             storage.prepare(frames: n)
-            var flags: AudioUnitRenderActionFlags = 0
+            var flags: AudioUnitRenderActionFlags = []
             try AudioError.check(AudioUnitRender(unit, &flags, &timeStamp, 0, n, storage.list), "render")
             for c in 0..<channels { result[c] += storage.samples(channel: c, frames: Int(n)) }
             timeStamp.mSampleTime += Double(n)

@@ -53,23 +53,23 @@ final class ExtAudioFileTests: XCTestCase {
             var file: ExtAudioFileRef?
             XCTAssertEqual(ExtAudioFileCreateWithPath(path, type, &format, nil, UInt32(kAudioFileFlags_EraseFile), &file), noErr, name)
             var client = pcm(16)
-            XCTAssertEqual(ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
+            XCTAssertEqual(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
             var bytes = samples.withUnsafeBytes { Array($0) }
-            XCTAssertEqual(withList(&bytes) { ExtAudioFileWrite(file, UInt32(frames), $0) }, noErr)
-            XCTAssertEqual(ExtAudioFileDispose(file), noErr)
+            XCTAssertEqual(withList(&bytes) { ExtAudioFileWrite(file!, UInt32(frames), $0) }, noErr)
+            XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
 
             XCTAssertEqual(ExtAudioFileOpenPath(path, &file), noErr)
             var length: Int64 = 0
             var size: UInt32 = 8
-            XCTAssertEqual(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileLengthFrames, &size, &length), noErr)
+            XCTAssertEqual(ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileLengthFrames, &size, &length), noErr)
             XCTAssertEqual(length, Int64(frames), name)
-            XCTAssertEqual(ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
+            XCTAssertEqual(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
             var back = [UInt8](repeating: 0, count: frames * 4)
             var count = UInt32(frames)
-            XCTAssertEqual(withList(&back) { ExtAudioFileRead(file, &count, $0) }, noErr)
+            XCTAssertEqual(withList(&back) { ExtAudioFileRead(file!, &count, $0) }, noErr)
             XCTAssertEqual(count, UInt32(frames))
             XCTAssertEqual(back.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }, samples, "\(name) bit-exact")
-            XCTAssertEqual(ExtAudioFileDispose(file), noErr)
+            XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
         }
     }
 
@@ -84,25 +84,25 @@ final class ExtAudioFileTests: XCTestCase {
             var file: ExtAudioFileRef?
             XCTAssertEqual(ExtAudioFileCreateWithPath(path, kAudioFileCAFType, &format, nil, UInt32(kAudioFileFlags_EraseFile), &file), noErr)
             var client = pcm(32, float: true)
-            XCTAssertEqual(ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
+            XCTAssertEqual(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
             var bytes = values.withUnsafeBytes { Array($0) }
-            XCTAssertEqual(withList(&bytes) { ExtAudioFileWrite(file, UInt32(frames), $0) }, noErr)
-            XCTAssertEqual(ExtAudioFileDispose(file), noErr)
+            XCTAssertEqual(withList(&bytes) { ExtAudioFileWrite(file!, UInt32(frames), $0) }, noErr)
+            XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
             XCTAssertEqual(ExtAudioFileOpenPath(path, &file), noErr)
             var fileFormat = AudioStreamBasicDescription()
             var size: UInt32 = 40
-            XCTAssertEqual(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileDataFormat, &size, &fileFormat), noErr)
+            XCTAssertEqual(ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileDataFormat, &size, &fileFormat), noErr)
             XCTAssertEqual(fileFormat.mBitsPerChannel, bits)
-            XCTAssertEqual(ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
-            XCTAssertEqual(ExtAudioFileSeek(file, 10), noErr)
+            XCTAssertEqual(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
+            XCTAssertEqual(ExtAudioFileSeek(file!, 10), noErr)
             var position: Int64 = 0
-            XCTAssertEqual(ExtAudioFileTell(file, &position), noErr)
+            XCTAssertEqual(ExtAudioFileTell(file!, &position), noErr)
             XCTAssertEqual(position, 10)
             var back = [UInt8](repeating: 0, count: (frames - 10) * 8)
             var count = UInt32(frames - 10)
-            XCTAssertEqual(withList(&back) { ExtAudioFileRead(file, &count, $0) }, noErr)
+            XCTAssertEqual(withList(&back) { ExtAudioFileRead(file!, &count, $0) }, noErr)
             XCTAssertEqual(back.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }, Array(values[20...]), "\(bits)-bit exact after seek")
-            XCTAssertEqual(ExtAudioFileDispose(file), noErr)
+            XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
         }
     }
 
@@ -137,21 +137,21 @@ final class ExtAudioFileTests: XCTestCase {
         var file: ExtAudioFileRef?
         XCTAssertEqual(ExtAudioFileCreateWithPath(path, kAudioFileWAVEType, &format, nil, UInt32(kAudioFileFlags_EraseFile), &file), noErr)
         var ring: UInt32 = 1024
-        XCTAssertEqual(ExtAudioFileSetProperty(file, kExtAudioFileProperty_AUHostAsyncBufferFrames, 4, &ring), noErr)
-        XCTAssertEqual(ExtAudioFileWriteAsync(file, 0, nil), noErr, "priming call")
+        XCTAssertEqual(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_AUHostAsyncBufferFrames, 4, &ring), noErr)
+        XCTAssertEqual(ExtAudioFileWriteAsync(file!, 0, nil), noErr, "priming call")
         var raw = int16Frames(4096).withUnsafeBytes { Array($0) }
-        XCTAssertEqual(withList(&raw) { ExtAudioFileWriteAsync(file, 4096, $0) }, kExtAudioFileError_AsyncWriteBufferOverflow)
+        XCTAssertEqual(withList(&raw) { ExtAudioFileWriteAsync(file!, 4096, $0) }, kExtAudioFileError_AsyncWriteBufferOverflow)
         var overflow: UInt64 = 0
         var size: UInt32 = 8
-        XCTAssertEqual(ExtAudioFileGetProperty(file, kExtAudioFileProperty_AUHostAsyncOverflowFrames, &size, &overflow), noErr)
+        XCTAssertEqual(ExtAudioFileGetProperty(file!, kExtAudioFileProperty_AUHostAsyncOverflowFrames, &size, &overflow), noErr)
         XCTAssertGreaterThanOrEqual(overflow, 1024, "4096 frames offered at once to a 1024-frame ring")
-        XCTAssertEqual(ExtAudioFileDispose(file), noErr)
+        XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
         // Every frame is either in the file or counted as dropped.
         XCTAssertEqual(ExtAudioFileOpenPath(path, &file), noErr)
         var length: Int64 = 0
-        XCTAssertEqual(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileLengthFrames, &size, &length), noErr)
+        XCTAssertEqual(ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileLengthFrames, &size, &length), noErr)
         XCTAssertEqual(length + Int64(overflow), 4096)
-        XCTAssertEqual(ExtAudioFileDispose(file), noErr)
+        XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
     }
 
     func testBadFilesGiveDocumentedErrorsNamingThePath() throws {
@@ -182,13 +182,13 @@ final class ExtAudioFileTests: XCTestCase {
         let url = path.withCString { CFURLCreateFromFileSystemRepresentation(nil, UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), strlen($0), 0) }!
         var file: ExtAudioFileRef?
         XCTAssertEqual(ExtAudioFileCreateWithURL(url.takeUnretainedValue(), kAudioFileWAVEType, &format, nil, UInt32(kAudioFileFlags_EraseFile), &file), noErr)
-        XCTAssertEqual(ExtAudioFileDispose(file), noErr)
+        XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
         XCTAssertEqual(ExtAudioFileOpenURL(url.takeUnretainedValue(), &file), noErr)
         var layout = AudioChannelLayout()
         var size = UInt32(MemoryLayout<AudioChannelLayout>.size)
-        XCTAssertEqual(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileChannelLayout, &size, &layout), noErr)
+        XCTAssertEqual(ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileChannelLayout, &size, &layout), noErr)
         XCTAssertEqual(layout.mChannelLayoutTag, kAudioChannelLayoutTag_Stereo)
-        XCTAssertEqual(ExtAudioFileDispose(file), noErr)
+        XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
         url.release()
     }
 }

@@ -19,13 +19,13 @@ final class LV2UnitFaceTests: XCTestCase {
         XCTAssertEqual(String(cfString: gain.cfNameString?.takeUnretainedValue()), "Gain")
         XCTAssertEqual(gain.unit, kAudioUnitParameterUnit_Decibels)
         XCTAssertEqual([gain.minValue, gain.maxValue, gain.defaultValue], [-90, 24, 0])
-        XCTAssertNotEqual(gain.flags & kAudioUnitParameterFlag_IsWritable, 0)
+        XCTAssertTrue(gain.flags.contains(.flag_IsWritable))
 
         let combo = try LV2UnitRig(component: LV2UnitTestSupport.component("http://drobilla.net/plugins/mda/Combo"), initialize: false)
         XCTAssertEqual(try info(combo.unit, 4).unit, kAudioUnitParameterUnit_Boolean, "lv2:toggled")
 
         let bandpass = try LV2UnitRig(component: LV2UnitTestSupport.component("http://plugin.org.uk/swh-plugins/bandpass_iir"), initialize: false)
-        XCTAssertNotEqual(try info(bandpass.unit, 0).flags & kAudioUnitParameterFlag_DisplayLogarithmic, 0, "lv2:logarithmic")
+        XCTAssertTrue(try info(bandpass.unit, 0).flags.contains(.flag_DisplayLogarithmic), "lv2:logarithmic")
     }
 
     /// mda Shepard's enumerated "mode" (scale points 0, 0.5, 1) is an index 0…2 with the labels

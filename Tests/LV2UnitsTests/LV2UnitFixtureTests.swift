@@ -49,7 +49,7 @@ final class LV2UnitFixtureTests: XCTestCase {
         rig.inputs = [[LV2UnitTestSupport.noise(64, seed: 5)]]
         let storage = rig.storages[0]
         storage.prepare(frames: 64)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         XCTAssertEqual(AudioUnitRender(rig.unit, &flags, &rig.time, 0, 64, storage.list), kAudioUnitErr_InvalidOfflineRender)
         XCTAssertEqual(storage.samples(channel: 0, frames: 64), [Float](repeating: 0, count: 64))
         var problem: Unmanaged<CFString>?

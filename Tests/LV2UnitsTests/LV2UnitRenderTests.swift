@@ -113,8 +113,8 @@ final class LV2UnitRenderTests: XCTestCase {
         var info = AudioUnitParameterInfo()
         size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
         XCTAssertEqual(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, UInt32(latencyPort), &info, &size), noErr)
-        XCTAssertEqual(info.flags & kAudioUnitParameterFlag_MeterReadOnly, kAudioUnitParameterFlag_MeterReadOnly)
-        XCTAssertEqual(info.flags & kAudioUnitParameterFlag_IsWritable, 0)
+        XCTAssertTrue(info.flags.contains(.flag_MeterReadOnly))
+        XCTAssertFalse(info.flags.contains(.flag_IsWritable))
     }
 }
 

@@ -41,16 +41,16 @@ final class LV2UnitRig {
         outputChannels = try channels(kAudioUnitScope_Output)
         inputs = inputChannels.map { Array(repeating: [], count: $0) }
         storages = outputChannels.map { AudioBufferStorage(format: .canonical(sampleRate: sampleRate, channels: UInt32($0)), capacity: maxFrames) }
-        time.mFlags = kAudioTimeStampSampleTimeValid
+        time.mFlags = .sampleTimeValid
         for element in inputChannels.indices {
             let refCon = UnsafeMutablePointer<Int>.allocate(capacity: 2)
             refCon[0] = Int(bitPattern: Unmanaged.passUnretained(self).toOpaque())
             refCon[1] = element
             refCons.append(refCon)
             var callback = AURenderCallbackStruct(inputProc: { refCon, _, timeStamp, _, frames, ioData in
-                let values = refCon!.assumingMemoryBound(to: Int.self)
+                let values = refCon.assumingMemoryBound(to: Int.self)
                 let rig = Unmanaged<LV2UnitRig>.fromOpaque(UnsafeRawPointer(bitPattern: values[0])!).takeUnretainedValue()
-                let start = Int(timeStamp!.pointee.mSampleTime)
+                let start = Int(timeStamp.pointee.mSampleTime)
                 for (c, buffer) in UnsafeMutableAudioBufferListPointer(ioData!).enumerated() {
                     let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
                     let source = rig.inputs[values[1]][c]
@@ -78,7 +78,7 @@ final class LV2UnitRig {
             let count = UInt32(min(block, frames - done))
             for (element, storage) in storages.enumerated() {
                 storage.prepare(frames: count)
-                var flags: AudioUnitRenderActionFlags = 0
+                var flags: AudioUnitRenderActionFlags = []
                 XCTAssertEqual(AudioUnitRender(unit, &flags, &time, UInt32(element), count, storage.list), noErr, file: file, line: line)
                 for c in 0..<outputChannels[element] { result[element][c] += storage.samples(channel: c, frames: Int(count)) }
             }

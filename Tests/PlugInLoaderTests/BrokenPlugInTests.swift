@@ -14,7 +14,7 @@ final class BrokenPlugInTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-broken-plugins-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let include = checkoutRoot.appendingPathComponent("Sources/AudioToolbox/include").path
+        let include = checkoutRoot.appendingPathComponent("Sources/CAudioToolbox/include").path
         for (source, library) in [("broken_plugins.c", "libBrokenPlugIns.so"), ("undefined_symbol.c", "libUndefinedSymbol.so")] {
             let result = try runCommand("/usr/bin/cc", ["-std=c17", "-shared", "-fPIC", "-I", include,
                                                  fixtures.appendingPathComponent(source).path,

@@ -31,7 +31,7 @@ final class PlugInDiscoveryTests: XCTestCase {
         var unit: AudioUnit?
         XCTAssertEqual(AudioComponentInstanceNew(component.handle, &unit), noErr, lastErrorMessage())
         XCTAssertTrue(mapped(binary), "instantiation opens it")
-        XCTAssertEqual(AudioComponentInstanceDispose(unit), noErr)
+        XCTAssertEqual(AudioComponentInstanceDispose(unit!), noErr)
 
         // Two images of the same binary (same Swift module names) run side by side.
         let copy = try EffectHarness(component.handle, input: [[1, 2], [3, 4]])

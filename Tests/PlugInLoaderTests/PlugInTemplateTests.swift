@@ -129,7 +129,7 @@ final class PlugInTemplateTests: XCTestCase {
         XCTAssertNotEqual(AudioUnitSetProperty(u, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &interleaved, asbdSize), noErr,
                           "a non-canonical format is refused")
         XCTAssertEqual(AudioUnitInitialize(u), noErr, lastErrorMessage())
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         var time = AudioTimeStamp()
         let storage = AudioBufferStorage(format: mono, capacity: 512)
         storage.prepare(frames: 512)

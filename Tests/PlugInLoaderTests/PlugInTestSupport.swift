@@ -85,7 +85,7 @@ final class EffectHarness {
         var frames = maxFrames
         try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max frames")
         var callback = AURenderCallbackStruct(inputProc: { refCon, _, _, _, frames, ioData in
-            let s = refCon!.assumingMemoryBound(to: SourceState.self)
+            let s = refCon.assumingMemoryBound(to: SourceState.self)
             let list = UnsafeMutableAudioBufferListPointer(ioData!)
             for (c, buffer) in list.enumerated() {
                 let out = buffer.mData!.assumingMemoryBound(to: Float.self)
@@ -99,7 +99,7 @@ final class EffectHarness {
         }, inputProcRefCon: UnsafeMutableRawPointer(source))
         try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
                                                   &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
         if initialize { try AudioError.check(AudioUnitInitialize(unit), "AudioUnitInitialize") }
     }
 
@@ -126,7 +126,7 @@ final class EffectHarness {
         while done < total {
             let n = UInt32(min(slice, total - done))
             storage.prepare(frames: n)
-            var flags: AudioUnitRenderActionFlags = 0
+            var flags: AudioUnitRenderActionFlags = []
             try AudioError.check(AudioUnitRender(unit, &flags, &timeStamp, 0, n, storage.list), "AudioUnitRender")
             for c in 0..<channels { out[c] += storage.samples(channel: c, frames: Int(n)) }
             timeStamp.mSampleTime += Double(n)

@@ -63,7 +63,7 @@ final class SDKUnitBehaviourTests: XCTestCase {
         XCTAssertEqual(String(cfString: info.cfNameString?.takeRetainedValue()), "Gain")
         XCTAssertEqual([info.minValue, info.maxValue, info.defaultValue], [0, 4, 1])
         XCTAssertEqual(info.unit, kAudioUnitParameterUnit_LinearGain)
-        XCTAssertNotEqual(info.flags & kAudioUnitParameterFlag_CanRamp, 0)
+        XCTAssertTrue(info.flags.contains(.flag_CanRamp))
         XCTAssertEqual(AudioUnitSetParameter(h.unit, 9, kAudioUnitScope_Global, 0, 1, 0), kAudioUnitErr_InvalidParameter)
     }
 }

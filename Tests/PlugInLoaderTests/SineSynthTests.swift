@@ -30,8 +30,8 @@ final class SineSynthTests: XCTestCase {
             XCTAssertEqual(AudioUnitSetParameter(unit, id, kAudioUnitScope_Global, 0, value, 0), noErr)
         }
         var time = AudioTimeStamp()
-        time.mFlags = kAudioTimeStampSampleTimeValid
-        var flags: AudioUnitRenderActionFlags = 0
+        time.mFlags = .sampleTimeValid
+        var flags: AudioUnitRenderActionFlags = []
         XCTAssertEqual(MusicDeviceMIDIEvent(unit, 0x90, 69, 127, 100), noErr)   // A4, full velocity, at frame 100
         storage.prepare(frames: 512)
         XCTAssertEqual(AudioUnitRender(unit, &flags, &time, 0, 512, storage.list), noErr)
@@ -60,7 +60,7 @@ final class SineSynthTests: XCTestCase {
         XCTAssertEqual(AudioUnitSetParameter(unit, P.level, kAudioUnitScope_Global, 0, -6.020_6, 0), noErr)
         XCTAssertEqual(MusicDeviceMIDIEvent(unit, 0x90, 81, 64, 0), noErr)     // A5 = 880 Hz, velocity 64
         var time = AudioTimeStamp()
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         storage.prepare(frames: 1024)
         XCTAssertEqual(AudioUnitRender(unit, &flags, &time, 0, 1024, storage.list), noErr)
         let peak = storage.samples(channel: 0, frames: 1024).map(abs).max() ?? 0

@@ -43,11 +43,11 @@ final class SwiftHostListingTests: XCTestCase {
         let bufferList = AudioBufferList.allocate(maximumBuffers: 2)
         defer { free(bufferList.unsafeMutablePointer) }
         var timeStamp = AudioTimeStamp()
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
         for slice in 0..<3 {
             bufferList[0] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 512 * 4, mData: left)
             bufferList[1] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 512 * 4, mData: right)
-            var flags: AudioUnitRenderActionFlags = 0
+            var flags: AudioUnitRenderActionFlags = []
             XCTAssertEqual(AudioUnitRender(unit, &flags, &timeStamp, 0, 512, bufferList.unsafeMutablePointer), noErr)
             for i in 0..<512 {
                 let n = Float(slice * 512 + i)

@@ -8,8 +8,8 @@ final class DesignPatternTests: XCTestCase {
         let f = try GraphFixture()
         let input = Counter()
         var cb = input.callback
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, f.head, 0, &cb), noErr)
-        XCTAssertEqual(AUGraphInitialize(f.graph), noErr, lastMessage())
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, f.head, 0, &cb), noErr)
+        XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
         XCTAssertEqual(f.pull(256), noErr)
         XCTAssertEqual(f.left(256), (0..<256).map(Float.init))
         XCTAssertEqual(f.right(256), (0..<256).map { Float($0 + 1000) })
@@ -20,9 +20,9 @@ final class DesignPatternTests: XCTestCase {
         let mixer = try f.add(TestSumUnit.description)
         let input = Counter()
         var cb = input.callback
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, mixer, 0, &cb), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, mixer, 0, f.head, 0), noErr)
-        XCTAssertEqual(AUGraphInitialize(f.graph), noErr, lastMessage())
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, mixer, 0, &cb), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, mixer, 0, f.head, 0), noErr)
+        XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
         XCTAssertEqual(f.pull(128), noErr)
         XCTAssertEqual(f.left(128), (0..<128).map(Float.init), "bus 1 has no source: silence")
     }
@@ -34,12 +34,12 @@ final class DesignPatternTests: XCTestCase {
         let source = try f.add(TestGainUnit.description)
         let input = Counter()
         var sourceCallback = input.callback
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, source, 0, &sourceCallback), noErr)
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, source, 0, &sourceCallback), noErr)
         final class Context { var unit: AudioUnit? }
         let context = Context()
         let middle: AURenderCallback = { refCon, flags, timeStamp, _, frames, ioData in
-            let ctx = Unmanaged<Context>.fromOpaque(refCon!).takeUnretainedValue()
-            let status = AudioUnitRender(ctx.unit, flags, timeStamp, 0, frames, ioData)
+            let ctx = Unmanaged<Context>.fromOpaque(refCon).takeUnretainedValue()
+            let status = AudioUnitRender(ctx.unit!, flags, timeStamp, 0, frames, ioData!)
             guard status == noErr else { return status }
             for buffer in UnsafeMutableAudioBufferListPointer(ioData!) {
                 let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
@@ -48,8 +48,8 @@ final class DesignPatternTests: XCTestCase {
             return noErr
         }
         var headCallback = AURenderCallbackStruct(inputProc: middle, inputProcRefCon: Unmanaged.passUnretained(context).toOpaque())
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, f.head, 0, &headCallback), noErr)
-        XCTAssertEqual(AUGraphInitialize(f.graph), noErr, lastMessage())
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, f.head, 0, &headCallback), noErr)
+        XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
         context.unit = f.unit(source)
         XCTAssertEqual(f.pull(64), noErr)
         XCTAssertEqual(f.left(64), (0..<64).map { -Float($0) })
@@ -62,13 +62,13 @@ final class DesignPatternTests: XCTestCase {
         let mixer = try f.add(TestSumUnit.description)
         let a = Counter(), b = Counter()
         var cbA = a.callback, cbB = b.callback
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, eq, 0, &cbA), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, eq, 0, mixer, 0), noErr)
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, mixer, 1, &cbB), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, mixer, 0, f.head, 0), noErr)
-        XCTAssertEqual(AUGraphOpen(f.graph), noErr)
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, eq, 0, &cbA), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, eq, 0, mixer, 0), noErr)
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, mixer, 1, &cbB), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, mixer, 0, f.head, 0), noErr)
+        XCTAssertEqual(AUGraphOpen(f.graph!), noErr)
         XCTAssertEqual(AudioUnitSetParameter(f.unit(eq), 0, kAudioUnitScope_Global, 0, 0.5, 0), noErr)
-        XCTAssertEqual(AUGraphInitialize(f.graph), noErr, lastMessage())
+        XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
         for block in 0..<3 {
             XCTAssertEqual(f.pull(100), noErr)
             XCTAssertEqual(f.left(100), (0..<100).map { Float(block * 100 + $0) * 1.5 })
@@ -83,16 +83,16 @@ final class DesignPatternTests: XCTestCase {
         let mixer = try f.add(TestSumUnit.description)
         let input = Counter()
         var cb = input.callback
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, source, 0, &cb), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, source, 0, left, 0), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, source, 0, right, 0), noErr, "fan-out needs no splitter")
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, left, 0, mixer, 0), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, right, 0, mixer, 1), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, mixer, 0, f.head, 0), noErr)
-        XCTAssertEqual(AUGraphOpen(f.graph), noErr)
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, source, 0, &cb), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, source, 0, left, 0), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, source, 0, right, 0), noErr, "fan-out needs no splitter")
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, left, 0, mixer, 0), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, right, 0, mixer, 1), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, mixer, 0, f.head, 0), noErr)
+        XCTAssertEqual(AUGraphOpen(f.graph!), noErr)
         XCTAssertEqual(AudioUnitSetParameter(f.unit(left), 0, kAudioUnitScope_Global, 0, 2, 0), noErr)
         XCTAssertEqual(AudioUnitSetParameter(f.unit(right), 0, kAudioUnitScope_Global, 0, 3, 0), noErr)
-        XCTAssertEqual(AUGraphInitialize(f.graph), noErr, lastMessage())
+        XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
         XCTAssertEqual(f.pull(64), noErr)
         XCTAssertEqual(input.value, 64, "the shared source rendered once")
         XCTAssertEqual(f.left(64), (0..<64).map { Float($0) * 5 })
@@ -105,19 +105,19 @@ final class DesignPatternTests: XCTestCase {
         let inner = try GraphFixture()
         let input = Counter()
         var cb = input.callback
-        XCTAssertEqual(AUGraphSetNodeInputCallback(inner.graph, inner.head, 0, &cb), noErr)
-        XCTAssertEqual(AUGraphInitialize(inner.graph), noErr)
+        XCTAssertEqual(AUGraphSetNodeInputCallback(inner.graph!, inner.head, 0, &cb), noErr)
+        XCTAssertEqual(AUGraphInitialize(inner.graph!), noErr)
         let outer = try GraphFixture()
         let gain = try outer.add(TestGainUnit.description)
         let pullInner: AURenderCallback = { refCon, flags, timeStamp, _, frames, ioData in
-            AudioUnitRender(OpaquePointer(refCon), flags, timeStamp, 0, frames, ioData)
+            AudioUnitRender(OpaquePointer(refCon), flags, timeStamp, 0, frames, ioData!)
         }
         var sub = AURenderCallbackStruct(inputProc: pullInner, inputProcRefCon: UnsafeMutableRawPointer(inner.unit(inner.head)))
-        XCTAssertEqual(AUGraphSetNodeInputCallback(outer.graph, gain, 0, &sub), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(outer.graph, gain, 0, outer.head, 0), noErr)
-        XCTAssertEqual(AUGraphOpen(outer.graph), noErr)
+        XCTAssertEqual(AUGraphSetNodeInputCallback(outer.graph!, gain, 0, &sub), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(outer.graph!, gain, 0, outer.head, 0), noErr)
+        XCTAssertEqual(AUGraphOpen(outer.graph!), noErr)
         XCTAssertEqual(AudioUnitSetParameter(outer.unit(gain), 0, kAudioUnitScope_Global, 0, 0.25, 0), noErr)
-        XCTAssertEqual(AUGraphInitialize(outer.graph), noErr, lastMessage())
+        XCTAssertEqual(AUGraphInitialize(outer.graph!), noErr, lastMessage())
         XCTAssertEqual(outer.pull(32), noErr)
         XCTAssertEqual(outer.left(32), (0..<32).map { Float($0) * 0.25 })
     }

@@ -13,22 +13,22 @@ final class GraphFixture {
         try AudioError.check(NewAUGraph(&graph), "NewAUGraph")
         var desc = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
                                              componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-        try AudioError.check(AUGraphAddNode(graph, &desc, &head), "add head")
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        try AudioError.check(AUGraphAddNode(graph!, &desc, &head), "add head")
+        timeStamp.mFlags = .sampleTimeValid
     }
 
-    deinit { DisposeAUGraph(graph) }
+    deinit { DisposeAUGraph(graph!) }
 
     func add(_ description: AudioComponentDescription) throws -> AUNode {
         var d = description
         var node: AUNode = 0
-        try AudioError.check(AUGraphAddNode(graph, &d, &node), lastMessage())
+        try AudioError.check(AUGraphAddNode(graph!, &d, &node), lastMessage())
         return node
     }
 
     func unit(_ node: AUNode) -> AudioUnit {
         var unit: AudioUnit?
-        AUGraphNodeInfo(graph, node, nil, &unit)
+        AUGraphNodeInfo(graph!, node, nil, &unit)
         return unit!
     }
 
@@ -36,7 +36,7 @@ final class GraphFixture {
     @discardableResult
     func pull(_ frames: UInt32) -> OSStatus {
         output.prepare(frames: frames)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         let status = AudioUnitRender(unit(head), &flags, &timeStamp, 0, frames, output.list)
         timeStamp.mSampleTime += Double(frames)
         return status

@@ -10,13 +10,13 @@ final class LatencyAndUpdateTests: XCTestCase {
         let mixer = try f.add(TestSumUnit.description)
         let input = Counter()
         var cb = input.callback
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, source, 0, &cb), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, source, 0, mixer, 0), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, source, 0, late, 0), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, late, 0, mixer, 1), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, mixer, 0, f.head, 0), noErr)
-        XCTAssertEqual(AUGraphSetLatencyCompensation(f.graph, compensate ? 1 : 0), noErr)
-        XCTAssertEqual(AUGraphInitialize(f.graph), noErr, lastMessage())
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, source, 0, &cb), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, source, 0, mixer, 0), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, source, 0, late, 0), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, late, 0, mixer, 1), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, mixer, 0, f.head, 0), noErr)
+        XCTAssertEqual(AUGraphSetLatencyCompensation(f.graph!, compensate ? 1 : 0), noErr)
+        XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
         return (f, input)
     }
 
@@ -24,7 +24,7 @@ final class LatencyAndUpdateTests: XCTestCase {
         let (f, input) = try latencyGraph(compensate: true)
         defer { withExtendedLifetime(input) {} }
         var seconds: Float64 = 0
-        XCTAssertEqual(AUGraphGetLatency(f.graph, &seconds), noErr)
+        XCTAssertEqual(AUGraphGetLatency(f.graph!, &seconds), noErr)
         XCTAssertEqual(Int((seconds * 44_100).rounded()), 240)
         var out: [Float] = []
         for _ in 0..<4 { XCTAssertEqual(f.pull(200), noErr); out += f.left(200) }
@@ -35,7 +35,7 @@ final class LatencyAndUpdateTests: XCTestCase {
         let (f, input) = try latencyGraph(compensate: false)
         defer { withExtendedLifetime(input) {} }
         var seconds: Float64 = -1
-        XCTAssertEqual(AUGraphGetLatency(f.graph, &seconds), noErr)
+        XCTAssertEqual(AUGraphGetLatency(f.graph!, &seconds), noErr)
         XCTAssertEqual(Int((seconds * 44_100).rounded()), 240, "the head still reports the longest path")
         var out: [Float] = []
         for _ in 0..<2 { XCTAssertEqual(f.pull(200), noErr); out += f.left(200) }
@@ -48,20 +48,20 @@ final class LatencyAndUpdateTests: XCTestCase {
         let first = Counter(), second = Counter()
         second.pointer.pointee = 10_000
         var cb = first.callback
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, f.head, 0, &cb), noErr)
-        XCTAssertEqual(AUGraphStart(f.graph), noErr)
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, f.head, 0, &cb), noErr)
+        XCTAssertEqual(AUGraphStart(f.graph!), noErr)
         XCTAssertEqual(f.pull(16), noErr)
         XCTAssertEqual(f.left(1), [0])
         var callbackStruct = second.callback
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, f.head, 0, &callbackStruct), noErr)
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, f.head, 0, &callbackStruct), noErr)
         XCTAssertEqual(f.pull(16), noErr)
         XCTAssertEqual(f.left(1), [16], "not applied before AUGraphUpdate")
         var graphUpdated: UInt8 = 0
-        XCTAssertEqual(AUGraphUpdate(f.graph, &graphUpdated), noErr)
+        XCTAssertEqual(AUGraphUpdate(f.graph!, &graphUpdated), noErr)
         XCTAssertEqual(graphUpdated, 1)
         XCTAssertEqual(f.pull(16), noErr)
         XCTAssertEqual(f.left(1), [10_000])
-        XCTAssertEqual(AUGraphStop(f.graph), noErr)
+        XCTAssertEqual(AUGraphStop(f.graph!), noErr)
     }
 
     func testNodesAddedAndRemovedWhileRunningJoinAtUpdate() throws {
@@ -69,24 +69,24 @@ final class LatencyAndUpdateTests: XCTestCase {
         let input = Counter()
         let gain = try f.add(TestGainUnit.description)
         var cb = input.callback
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, gain, 0, &cb), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, gain, 0, f.head, 0), noErr)
-        XCTAssertEqual(AUGraphStart(f.graph), noErr, lastMessage())
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, gain, 0, &cb), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, gain, 0, f.head, 0), noErr)
+        XCTAssertEqual(AUGraphStart(f.graph!), noErr, lastMessage())
         XCTAssertEqual(f.pull(8), noErr)
         XCTAssertEqual(f.left(8), (0..<8).map(Float.init))
 
         let doubler = try f.add(TestGainUnit.description)
         XCTAssertEqual(AudioUnitSetParameter(f.unit(doubler), 0, kAudioUnitScope_Global, 0, 2, 0), noErr)
-        XCTAssertEqual(AUGraphDisconnectNodeInput(f.graph, f.head, 0), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, gain, 0, doubler, 0), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, doubler, 0, f.head, 0), noErr)
-        XCTAssertEqual(AUGraphUpdate(f.graph, nil), noErr, lastMessage())
+        XCTAssertEqual(AUGraphDisconnectNodeInput(f.graph!, f.head, 0), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, gain, 0, doubler, 0), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, doubler, 0, f.head, 0), noErr)
+        XCTAssertEqual(AUGraphUpdate(f.graph!, nil), noErr, lastMessage())
         XCTAssertEqual(f.pull(8), noErr)
         XCTAssertEqual(f.left(8), (8..<16).map { 2 * Float($0) })
 
-        XCTAssertEqual(AUGraphRemoveNode(f.graph, doubler), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, gain, 0, f.head, 0), noErr)
-        XCTAssertEqual(AUGraphUpdate(f.graph, nil), noErr, lastMessage())
+        XCTAssertEqual(AUGraphRemoveNode(f.graph!, doubler), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, gain, 0, f.head, 0), noErr)
+        XCTAssertEqual(AUGraphUpdate(f.graph!, nil), noErr, lastMessage())
         XCTAssertEqual(f.pull(8), noErr)
         XCTAssertEqual(f.left(8), (16..<24).map(Float.init))
     }

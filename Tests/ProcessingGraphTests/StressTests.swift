@@ -17,20 +17,20 @@ final class StressTests: XCTestCase, @unchecked Sendable {
         }
         let source = try f.add(TestGainUnit.description)
         var cb = AURenderCallbackStruct(inputProc: constant, inputProcRefCon: nil)
-        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph, source, 0, &cb), noErr)
+        XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, source, 0, &cb), noErr)
         let mixer = try f.add(TestSumUnit.description)
-        XCTAssertEqual(AUGraphOpen(f.graph), noErr)
+        XCTAssertEqual(AUGraphOpen(f.graph!), noErr)
         var four: UInt32 = 4
         XCTAssertEqual(AudioUnitSetProperty(f.unit(mixer), kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &four, 4), noErr)
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph, mixer, 0, f.head, 0), noErr)
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, mixer, 0, f.head, 0), noErr)
         var gains: [AUNode?] = [nil, nil, nil, nil]
         var connected = [false, false, false, false]
-        XCTAssertEqual(AUGraphStart(f.graph), noErr, lastMessage())
+        XCTAssertEqual(AUGraphStart(f.graph!), noErr, lastMessage())
 
         func addGain(_ bus: Int) throws {
             let node = try f.add(TestGainUnit.description)
             XCTAssertEqual(AudioUnitSetParameter(f.unit(node), 0, kAudioUnitScope_Global, 0, Float(1 << bus), 0), noErr)
-            XCTAssertEqual(AUGraphConnectNodeInput(f.graph, source, 0, node, 0), noErr)
+            XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, source, 0, node, 0), noErr)
             gains[bus] = node
         }
 
@@ -47,11 +47,11 @@ final class StressTests: XCTestCase, @unchecked Sendable {
         let renderer = Thread {
             let buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: 64)
             var ts = AudioTimeStamp()
-            ts.mFlags = kAudioTimeStampSampleTimeValid
+            ts.mFlags = .sampleTimeValid
             let head = f.unit(f.head)
             while done.pointee == 0 {
                 buffers.prepare(frames: 64)
-                var flags: AudioUnitRenderActionFlags = 0
+                var flags: AudioUnitRenderActionFlags = []
                 let status = AudioUnitRender(head, &flags, &ts, 0, 64, buffers.list)
                 ts.mSampleTime += 64
                 blocks += 1
@@ -72,13 +72,13 @@ final class StressTests: XCTestCase, @unchecked Sendable {
             switch Int.random(in: 0..<5, using: &generator) {
             case 0 where !connected[bus]:
                 if gains[bus] == nil { try addGain(bus) }
-                XCTAssertEqual(AUGraphConnectNodeInput(f.graph, gains[bus]!, 0, mixer, UInt32(bus)), noErr, lastMessage())
+                XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, gains[bus]!, 0, mixer, UInt32(bus)), noErr, lastMessage())
                 connected[bus] = true
             case 1 where connected[bus]:
-                XCTAssertEqual(AUGraphDisconnectNodeInput(f.graph, mixer, UInt32(bus)), noErr)
+                XCTAssertEqual(AUGraphDisconnectNodeInput(f.graph!, mixer, UInt32(bus)), noErr)
                 connected[bus] = false
             case 2 where gains[bus] != nil:
-                XCTAssertEqual(AUGraphRemoveNode(f.graph, gains[bus]!), noErr)
+                XCTAssertEqual(AUGraphRemoveNode(f.graph!, gains[bus]!), noErr)
                 gains[bus] = nil
                 connected[bus] = false
             case 3 where gains[bus] == nil:
@@ -86,17 +86,17 @@ final class StressTests: XCTestCase, @unchecked Sendable {
             default:
                 published.lock(); allowed.insert(expected); published.unlock()
                 var updated: UInt8 = 0
-                XCTAssertEqual(Bool.random() ? AUGraphUpdate(f.graph, nil) : AUGraphUpdate(f.graph, &updated), noErr, lastMessage())
+                XCTAssertEqual(Bool.random() ? AUGraphUpdate(f.graph!, nil) : AUGraphUpdate(f.graph!, &updated), noErr, lastMessage())
             }
             operations += 1
         }
         published.lock(); allowed.insert(expected); published.unlock()
-        XCTAssertEqual(AUGraphUpdate(f.graph, nil), noErr)
+        XCTAssertEqual(AUGraphUpdate(f.graph!, nil), noErr)
         let rendered = blocks
         while blocks < rendered + 8 { usleep(100) }
         done.pointee = 1
         while !renderer.isFinished { usleep(100) }
-        XCTAssertEqual(AUGraphStop(f.graph), noErr)
+        XCTAssertEqual(AUGraphStop(f.graph!), noErr)
 
         XCTAssertGreaterThan(blocks, 100, "the render thread kept rendering")
         XCTAssertEqual(torn, 0, "blocks mixing two topologies")

@@ -30,7 +30,7 @@ func applyGain(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Flo
 
 /// The factory AudioComponentRegister takes, for the test gain unit.
 public let testGainFactory: AudioComponentFactoryFunction = { description in
-    AUBase.makePlugIn(TestGainUnit(description?.pointee ?? TestGainUnit.description))
+    AUBase.makePlugIn(TestGainUnit(description.pointee))
 }
 
 /// Registers the test units in this process (idempotent).
@@ -45,7 +45,7 @@ public func registerTestUnits() -> AudioComponent? {
 /// A render callback that writes frame numbers (continuing across calls) into every channel, so
 /// the expected output of any render is known exactly: sample n of channel c is `n + 1000 c`.
 public let rampCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    let counter = refCon!.assumingMemoryBound(to: Int.self)
+    let counter = refCon.assumingMemoryBound(to: Int.self)
     let buffers = UnsafeMutableAudioBufferListPointer(ioData!)
     for c in 0..<buffers.count {
         let samples = buffers[c].mData!.assumingMemoryBound(to: Float.self)

@@ -44,12 +44,12 @@ struct UnitRig {
         precondition(AudioUnitInitialize(unit) == noErr, "initialize \(FourCC.string(subType))")
         afterInitialize(unit)
         buffers = AudioBufferStorage(format: output, capacity: frames)
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
     }
 
     mutating func cycle() {
         buffers.prepare(frames: frames)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         let status = AudioUnitRender(unit, &flags, &timeStamp, 0, frames, buffers.list)
         precondition(status == noErr)
         timeStamp.mSampleTime += Double(frames)
@@ -155,7 +155,7 @@ let benchmarks: @Sendable () -> Void = {
             AudioUnitSetProperty(unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &ids, 8)
         }, afterInitialize: { unit in
             var region = ScheduledAudioFileRegion()
-            region.mTimeStamp.mFlags = kAudioTimeStampSampleTimeValid
+            region.mTimeStamp.mFlags = .sampleTimeValid
             region.mAudioFile = file
             region.mFramesToPlay = UInt32.max
             region.mLoopCount = 1_000_000
@@ -164,7 +164,7 @@ let benchmarks: @Sendable () -> Void = {
             var prime: UInt32 = 0
             AudioUnitSetProperty(unit, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitScope_Global, 0, &prime, 4)
             var start = AudioTimeStamp()
-            start.mFlags = kAudioTimeStampSampleTimeValid
+            start.mFlags = .sampleTimeValid
             start.mSampleTime = -1
             AudioUnitSetProperty(unit, kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitScope_Global, 0, &start,
                                  UInt32(MemoryLayout<AudioTimeStamp>.size))

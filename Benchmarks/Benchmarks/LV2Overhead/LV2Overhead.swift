@@ -38,12 +38,12 @@ struct UnitRig {
         precondition(AudioUnitInitialize(unit) == noErr)
         AudioUnitSetParameter(unit, 0, kAudioUnitScope_Global, 0, -6, 0)
         buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 1), capacity: UInt32(frames))
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
     }
 
     mutating func cycle() {
         buffers.prepare(frames: UInt32(frames))
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         let status = AudioUnitRender(unit, &flags, &timeStamp, 0, UInt32(frames), buffers.list)
         precondition(status == noErr)
         timeStamp.mSampleTime += Double(frames)

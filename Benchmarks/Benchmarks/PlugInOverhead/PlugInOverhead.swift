@@ -47,14 +47,14 @@ struct Rig {
                              UInt32(MemoryLayout<AURenderCallbackStruct>.size))   // (an instrument has no input: refused, unused)
         precondition(AudioUnitInitialize(unit) == noErr)
         buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: frames)
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
         self.frames = frames
         for _ in 0..<10 { cycle() }   // steady state: first-touch work done
     }
 
     mutating func cycle() {
         buffers.prepare(frames: frames)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         let status = AudioUnitRender(unit, &flags, &timeStamp, 0, frames, buffers.list)
         precondition(status == noErr)
         timeStamp.mSampleTime += Double(frames)

@@ -44,13 +44,13 @@ struct RenderRig {
                              UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         AudioUnitInitialize(unit)
         buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: frames)
-        timeStamp.mFlags = kAudioTimeStampSampleTimeValid
+        timeStamp.mFlags = .sampleTimeValid
         self.frames = frames
     }
 
     mutating func cycle() {
         buffers.prepare(frames: frames)
-        var flags: AudioUnitRenderActionFlags = 0
+        var flags: AudioUnitRenderActionFlags = []
         let status = AudioUnitRender(unit, &flags, &timeStamp, 0, frames, buffers.list)
         precondition(status == noErr)
         timeStamp.mSampleTime += Double(frames)

@@ -5,14 +5,14 @@ import AUHost
 /// buffer (AudioUnitRender on the capture unit's element 1), store it as the current input,
 /// pull it through the delay with AudioUnitRender, and queue the output for the file.
 let captureOutputDidOutputSampleBuffer: AURenderCallback = { refCon, flags, timeStamp, bus, numberOfFrames, _ in
-    let controller = Unmanaged<CaptureSessionController>.fromOpaque(refCon!).takeUnretainedValue()
+    let controller = Unmanaged<CaptureSessionController>.fromOpaque(refCon).takeUnretainedValue()
     guard controller.framesWritten.pointee < controller.framesWanted else { return noErr }   // recording finished
     controller.currentInputAudioBufferList.prepare(frames: numberOfFrames)
-    var err = AudioUnitRender(controller.captureUnit!, flags!, timeStamp!, bus, numberOfFrames, controller.currentInputAudioBufferList.list)
+    var err = AudioUnitRender(controller.captureUnit!, flags, timeStamp, bus, numberOfFrames, controller.currentInputAudioBufferList.list)
     if err == noErr {
-        var renderFlags: AudioUnitRenderActionFlags = 0
+        var renderFlags: AudioUnitRenderActionFlags = []
         var renderTime = AudioTimeStamp()
-        renderTime.mFlags = kAudioTimeStampSampleTimeValid
+        renderTime.mFlags = .sampleTimeValid
         renderTime.mSampleTime = controller.currentSampleTime
         controller.outputBufferList.prepareNull(frames: numberOfFrames)   // AUOutputBL::Prepare, NULL mData
         err = AudioUnitRender(controller.effectUnit!, &renderFlags, &renderTime, 0, numberOfFrames, controller.outputBufferList.list)
@@ -29,7 +29,7 @@ let captureOutputDidOutputSampleBuffer: AURenderCallback = { refCon, flags, time
 
 /// Thread: render. The delay's input callback: hand it the stored input buffers.
 let pushCurrentInputBufferIntoAudioUnit: AURenderCallback = { refCon, _, _, _, numberOfFrames, ioData in
-    let controller = Unmanaged<CaptureSessionController>.fromOpaque(refCon!).takeUnretainedValue()
+    let controller = Unmanaged<CaptureSessionController>.fromOpaque(refCon).takeUnretainedValue()
     let from = UnsafeMutableAudioBufferListPointer(controller.currentInputAudioBufferList.list)
     let to = UnsafeMutableAudioBufferListPointer(ioData!)
     for (target, source) in zip(to, from) {

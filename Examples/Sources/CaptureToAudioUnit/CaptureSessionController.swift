@@ -36,7 +36,7 @@ final class CaptureSessionController {
     func setUp(device: String, delayTime: Float32, outputPath: String) throws {
         var captureDescription = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_HALOutput,
                                                            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-        try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &captureDescription), &captureUnit), "create the capture unit")
+        try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &captureDescription)!, &captureUnit), "create the capture unit")
         let capture = captureUnit!
         var name = CFStringCreateWithCString(nil, device, CFStringEncoding(kCFStringEncodingUTF8))
         var on: UInt32 = 1, off: UInt32 = 0, period: UInt32 = 256
@@ -57,7 +57,7 @@ final class CaptureSessionController {
         // The delay effect, fed by a render callback, in the canonical format.
         var delayDescription = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
                                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-        try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &delayDescription), &effectUnit), "create the delay unit")
+        try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &delayDescription)!, &effectUnit), "create the delay unit")
         let effect = effectUnit!
         try AudioError.check(AudioUnitSetProperty(effect, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, asbdSize), "delay input format")
         try AudioError.check(AudioUnitSetProperty(effect, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, asbdSize), "delay output format")

@@ -36,7 +36,7 @@ struct Sine { var phase: Float = 0; var step: Float = 2 * .pi * 440 / 48_000 }
 
 /// Thread: render. Writes a quiet sine into every channel buffer.
 let renderSine: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    let sine = refCon!.assumingMemoryBound(to: Sine.self)
+    let sine = refCon.assumingMemoryBound(to: Sine.self)
     let buffers = UnsafeMutableAudioBufferListPointer(ioData!)
     for i in 0..<Int(frames) {
         let value = 0.25 * sinf(sine.pointee.phase)

@@ -49,7 +49,7 @@ final class AudioEngine {
         outputDescription.componentFlags = 0
         outputDescription.componentFlagsMask = 0
         let comp = AudioComponentFindNext(nil, &outputDescription)
-        guard CheckOSStatus(AudioComponentInstanceNew(comp, &mVoipUnit), "couldn't create a new instance of RemoteIO") else { return false }
+        guard CheckOSStatus(AudioComponentInstanceNew(comp!, &mVoipUnit), "couldn't create a new instance of RemoteIO") else { return false }
         guard configureSession(device: device) else { return false }
         // The blog sets the playback callback in global scope; AUHost's ALSA unit takes it only on
         // the input scope of element 0 (see Examples/README.md).

@@ -4,9 +4,9 @@ import AUHost
 /// Thread: render. The blog's recordCallbackFunc: render the captured period into the engine's
 /// buffers (ShouldAllocateBuffer is 0, so they are ours).
 let recordCallbackFunc: AURenderCallback = { inRefCon, ioActionFlags, inTimeStamp, inBusNumber, inNumberFrames, _ in
-    let engine = Unmanaged<AudioEngine>.fromOpaque(inRefCon!).takeUnretainedValue()
+    let engine = Unmanaged<AudioEngine>.fromOpaque(inRefCon).takeUnretainedValue()
     engine.recorded.prepare(frames: inNumberFrames)
-    let err = AudioUnitRender(engine.mVoipUnit!, ioActionFlags!, inTimeStamp!, inBusNumber, inNumberFrames, engine.recorded.list)
+    let err = AudioUnitRender(engine.mVoipUnit!, ioActionFlags, inTimeStamp, inBusNumber, inNumberFrames, engine.recorded.list)
     if err != noErr { engine.lastRecordError = err }
     return err
 }
@@ -14,7 +14,7 @@ let recordCallbackFunc: AURenderCallback = { inRefCon, ioActionFlags, inTimeStam
 /// Thread: render. The blog's playbackCallbackFunc: bus 0 plays what was recorded; bus 1 (the
 /// mixer's "beats" bus in the graph form) plays a generated sound.
 let playbackCallbackFunc: AURenderCallback = { inRefCon, _, _, inBusNumber, inNumberFrames, ioData in
-    let engine = Unmanaged<AudioEngine>.fromOpaque(inRefCon!).takeUnretainedValue()
+    let engine = Unmanaged<AudioEngine>.fromOpaque(inRefCon).takeUnretainedValue()
     let out = UnsafeMutableAudioBufferListPointer(ioData!)
     if inBusNumber == 0 {
         let from = UnsafeMutableAudioBufferListPointer(engine.recorded.list)

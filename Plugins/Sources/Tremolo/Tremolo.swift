@@ -15,7 +15,7 @@ public struct Tremolo: ChannelKernel {
         Parameter(Param.rate, "Rate", 0.1...20, unit: kAudioUnitParameterUnit_Hertz, default: 5),
         Parameter(Param.depth, "Depth", 0...100, unit: kAudioUnitParameterUnit_Percent, default: 50),
         Parameter(Param.shape, "Shape", 0...2, unit: kAudioUnitParameterUnit_Indexed, default: 0,
-                  flags: 0, valueStrings: ["Sine", "Triangle", "Square"]),
+                  flags: [], valueStrings: ["Sine", "Triangle", "Square"]),
     ]
     public static let factoryPresets = [
         Preset(0, "Gentle", [Param.rate.rawValue: 3, Param.depth.rawValue: 30, Param.shape.rawValue: 0]),

@@ -24,7 +24,7 @@ public struct Parameter {
     /// Thread: setup.
     public init(_ id: AudioUnitParameterID, _ name: String, _ range: ClosedRange<Float>,
                 unit: AudioUnitParameterUnit = kAudioUnitParameterUnit_Generic, default defaultValue: Float,
-                flags: AudioUnitParameterOptions = kAudioUnitParameterFlag_CanRamp, valueStrings: [String] = []) {
+                flags: AudioUnitParameterOptions = .flag_CanRamp, valueStrings: [String] = []) {
         self.id = id
         self.name = name
         self.range = range
@@ -39,7 +39,7 @@ public struct Parameter {
     /// Thread: setup.
     public init<Key: RawRepresentable>(_ key: Key, _ name: String, _ range: ClosedRange<Float>,
                                        unit: AudioUnitParameterUnit = kAudioUnitParameterUnit_Generic, default defaultValue: Float,
-                                       flags: AudioUnitParameterOptions = kAudioUnitParameterFlag_CanRamp,
+                                       flags: AudioUnitParameterOptions = .flag_CanRamp,
                                        valueStrings: [String] = []) where Key.RawValue == AudioUnitParameterID {
         self.init(key.rawValue, name, range, unit: unit, default: defaultValue, flags: flags, valueStrings: valueStrings)
     }

@@ -206,7 +206,7 @@ final class InputFeed {
 /// Copies the next frames of the feed into the node's input (channel c from file channel c mod count).
 /// Thread: render — copies only.
 let inputFeedCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
-    guard let refCon, let ioData else { return kAudio_ParamError }
+    guard let ioData else { return kAudio_ParamError }
     let feed = refCon.assumingMemoryBound(to: InputFeed.State.self)
     let buffers = UnsafeMutableAudioBufferListPointer(ioData)
     let count = Int(frames), position = feed.pointee.position

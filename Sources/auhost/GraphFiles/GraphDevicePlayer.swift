@@ -38,7 +38,7 @@ enum GraphDevicePlayer {
 /// Adds each rendered slice's frame count to the counter.
 /// Thread: render — one atomic add.
 let countRenderedFrames: AURenderCallback = { refCon, flags, _, _, frames, _ in
-    if let refCon, let flags, flags.pointee & kAudioUnitRenderAction_PostRender != 0 {
+    if flags.pointee.rawValue & AudioUnitRenderActionFlags.unitRenderAction_PostRender.rawValue != 0 {
         auhost_atomic_add_u64(refCon.assumingMemoryBound(to: UInt64.self), UInt64(frames))
     }
     return noErr

@@ -17,6 +17,7 @@
 #include <AudioToolbox/AUComponent.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 /* The ABI version this header describes. A manifest's "abiVersion" above it is refused. */
 #define AUHOST_PLUGIN_ABI_VERSION 1
@@ -26,7 +27,7 @@ typedef struct AUHostPlugInHostFunctions {
     UInt32 abiVersion;              /* AUHOST_PLUGIN_ABI_VERSION of the host */
     UInt32 size;                    /* sizeof(AUHostPlugInHostFunctions) of the host: newer fields come last */
     /* [render] The host's AudioUnitRender, for pulling a connected upstream unit. */
-    OSStatus (*render)(AudioUnit inUnit, AudioUnitRenderActionFlags *ioActionFlags,
+    OSStatus (*render)(AudioUnit inUnit, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
                        const AudioTimeStamp *inTimeStamp, UInt32 inOutputBusNumber,
                        UInt32 inNumberFrames, AudioBufferList *ioData);
 } AUHostPlugInHostFunctions;
@@ -44,6 +45,7 @@ typedef UInt32 (*AUHostPlugInABIVersionFunction)(void);
    is not the one the factory makes); noErr when it has no reason to give. */
 typedef OSStatus (*AUHostPlugInCopyFactoryErrorFunction)(char *outBuffer, UInt32 inSize);
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

@@ -13,7 +13,7 @@ public struct MyEffect: ChannelKernel {
     /// Declared once: the host lists them, saves them in presets and ramps them sample-accurately.
     public static let parameters = [
         Parameter(Param.level, "Level", -60...12, unit: kAudioUnitParameterUnit_Decibels, default: 0),
-        Parameter(Param.invert, "Invert", 0...1, unit: kAudioUnitParameterUnit_Boolean, default: 0, flags: 0),
+        Parameter(Param.invert, "Invert", 0...1, unit: kAudioUnitParameterUnit_Boolean, default: 0, flags: []),
     ]
 
     /// Allocate here (delay lines, tables), never in `process`.

@@ -14,6 +14,7 @@
 #include <AudioToolbox/CoreAudioTypes.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 typedef UInt32 AudioFileTypeID;
 AU_ENUM(AudioFileTypeID) {
@@ -74,19 +75,20 @@ typedef struct OpaqueAudioFileID *AudioFileID;
    API is not offered: use ExtAudioFileCreateWithURL). inFileTypeHint is ignored (the type is
    read from the file). [setup] */
 OSStatus AudioFileOpenURL(CFURLRef inFileRef, AudioFilePermissions inPermissions,
-                          AudioFileTypeID inFileTypeHint, AudioFileID *outAudioFile);
+                          AudioFileTypeID inFileTypeHint, AudioFileID _Nullable *_Nonnull outAudioFile);
 /* Closes a file opened by AudioFileOpenURL. [setup] */
 OSStatus AudioFileClose(AudioFileID inAudioFile);
 /* Size of a property (and whether it can be set: never, here). [setup] */
 OSStatus AudioFileGetPropertyInfo(AudioFileID inAudioFile, AudioFilePropertyID inPropertyID,
-                                  UInt32 *outDataSize, UInt32 *isWritable);
+                                  UInt32 *_Nullable outDataSize, UInt32 *_Nullable isWritable);
 /* Reads a property: FileFormat, DataFormat, AudioDataPacketCount. [setup] */
 OSStatus AudioFileGetProperty(AudioFileID inAudioFile, AudioFilePropertyID inPropertyID,
                               UInt32 *ioDataSize, void *outPropertyData);
 
 /* AUHost: opens a file by path, as AudioFileOpenURL does. [setup] */
-OSStatus AudioFileOpenPath(const char *inPath, AudioFilePermissions inPermissions, AudioFileID *outAudioFile);
+OSStatus AudioFileOpenPath(const char *inPath, AudioFilePermissions inPermissions, AudioFileID _Nullable *_Nonnull outAudioFile);
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

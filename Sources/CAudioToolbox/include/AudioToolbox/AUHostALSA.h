@@ -48,6 +48,7 @@
 #include <AudioToolbox/AudioOutputUnit.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 AU_ENUM(OSType) {
     kAudioUnitSubType_AUHostALSAIO = 'alsa'
@@ -87,6 +88,7 @@ AU_ENUM(AudioUnitPropertyID) {
     kAUHostALSAProperty_RealTimeScheduling = 0x4148000A
 };
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

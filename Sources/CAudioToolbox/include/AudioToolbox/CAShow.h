@@ -8,12 +8,14 @@
 #include <AudioToolbox/AUComponent.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 /* [setup] Prints the object's description to stdout. */
 void CAShow(void *inObject);
 /* [setup] Prints the object's description to a file. */
 void CAShowFile(void *inObject, FILE *inFile);
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

@@ -7,6 +7,7 @@
 #include <AudioToolbox/AudioUnitProperties.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 AU_ENUM(AudioUnitPropertyID) {
     kAudioOutputUnitProperty_CurrentDevice = 2000,         /* AUHost: a CFStringRef ALSA PCM name */
@@ -24,6 +25,7 @@ OSStatus AudioOutputUnitStart(AudioUnit ci);
 /* [setup] Stops the I/O; returns once the render thread has left the unit's render. */
 OSStatus AudioOutputUnitStop(AudioUnit ci);
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

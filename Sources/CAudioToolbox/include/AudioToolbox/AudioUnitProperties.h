@@ -8,6 +8,7 @@
 #include <AudioToolbox/AUComponent.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 AU_ENUM(AudioUnitPropertyID) {
     kAudioUnitProperty_ClassInfo = 0,                  /* CFPropertyListRef (CFDictionary), global */
@@ -68,12 +69,12 @@ AU_ENUM(AudioUnitPropertyID) {
 #define kAUPresetPartKey "part"
 
 typedef struct AURenderCallbackStruct {
-    AURenderCallback inputProc;
-    void *inputProcRefCon;
+    AURenderCallback _Nullable inputProc;
+    void *_Nullable inputProcRefCon;
 } AURenderCallbackStruct;
 
 typedef struct AudioUnitConnection {
-    AudioUnit sourceAudioUnit;
+    AudioUnit _Nullable sourceAudioUnit;
     UInt32 sourceOutputNumber;
     UInt32 destInputNumber;
 } AudioUnitConnection;
@@ -87,7 +88,7 @@ typedef struct AUChannelInfo {
 
 typedef struct AUPreset {
     SInt32 presetNumber;
-    CFStringRef presetName;
+    CFStringRef _Nullable presetName;
 } AUPreset;
 
 AU_ENUM(UInt32) {
@@ -129,8 +130,7 @@ AU_ENUM(AudioUnitParameterUnit) {
     kAudioUnitParameterUnit_CustomUnit = 26
 };
 
-typedef UInt32 AudioUnitParameterOptions;
-AU_ENUM(AudioUnitParameterOptions) {
+typedef AU_OPTIONS(UInt32, AudioUnitParameterOptions) {
     kAudioUnitParameterFlag_CFNameRelease = (1U << 4),
     kAudioUnitParameterFlag_OmitFromPresets = (1U << 13),
     kAudioUnitParameterFlag_PlotHistory = (1U << 14),
@@ -157,9 +157,9 @@ AU_ENUM(AudioUnitParameterOptions) {
 
 typedef struct AudioUnitParameterInfo {
     char name[52];
-    CFStringRef unitName;
+    CFStringRef _Nullable unitName;
     UInt32 clumpID;
-    CFStringRef cfNameString;
+    CFStringRef _Nullable cfNameString;
     AudioUnitParameterUnit unit;
     AudioUnitParameterValue minValue;
     AudioUnitParameterValue maxValue;
@@ -169,8 +169,8 @@ typedef struct AudioUnitParameterInfo {
 
 typedef struct AudioUnitParameterStringFromValue {
     AudioUnitParameterID inParamID;
-    const AudioUnitParameterValue *inValue;
-    CFStringRef outString;
+    const AudioUnitParameterValue *_Nullable inValue;
+    CFStringRef _Nullable outString;
 } AudioUnitParameterStringFromValue;
 
 typedef struct AudioUnitParameterValueFromString {
@@ -182,7 +182,7 @@ typedef struct AudioUnitParameterValueFromString {
 typedef struct AudioUnitParameterNameInfo {
     AudioUnitParameterID inID;
     SInt32 inDesiredLength;
-    CFStringRef outName;
+    CFStringRef _Nullable outName;
 } AudioUnitParameterNameInfo;
 
 /* Subtypes of the documented units. A lookup with kAudioUnitManufacturer_Apple and one of these
@@ -247,6 +247,7 @@ AU_ENUM(OSType) {
     kAudioUnitSubType_MIDISynth = 'msyn'
 };
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

@@ -28,6 +28,34 @@
 #define AU_ENUM(type) enum
 #endif
 
+/* Option sets, declared the way Apple's CF_OPTIONS does: clang (and so Swift) sees a flag enum
+   with a fixed type, which Swift imports as an OptionSet (`timeStamp.mFlags = .sampleTimeValid`);
+   C++ sees a fixed-type enum; other C compilers see the plain integer typedef. Same ABI. */
+#if defined(__clang__)
+/* The typedef of the fixed-type enum before its body is the CF_OPTIONS form Swift recognises. */
+#pragma clang diagnostic ignored "-Welaborated-enum-base"
+#define AU_OPTIONS(type, name) enum __attribute__((flag_enum, enum_extensibility(open))) name : type name; \
+    enum __attribute__((flag_enum, enum_extensibility(open))) name : type
+#elif defined(__cplusplus)
+#define AU_OPTIONS(type, name) enum name : type name; enum name : type
+#else
+#define AU_OPTIONS(type, name) type name; enum
+#endif
+
+/* Nullability as Apple annotates it: pointers in an assume-nonnull region are non-null unless
+   marked _Nullable, so Swift imports Apple's shapes (a non-optional inRefCon, an optional ioData).
+   Only clang knows these keywords; other compilers see plain pointers. */
+#if defined(__clang__)
+#define AU_ASSUME_NONNULL_BEGIN _Pragma("clang assume_nonnull begin")
+#define AU_ASSUME_NONNULL_END _Pragma("clang assume_nonnull end")
+#else
+#define AU_ASSUME_NONNULL_BEGIN
+#define AU_ASSUME_NONNULL_END
+#define _Nullable
+#define _Nonnull
+#define _Null_unspecified
+#endif
+
 typedef uint8_t  UInt8;
 typedef int8_t   SInt8;
 typedef uint16_t UInt16;

@@ -7,6 +7,7 @@
 #include <AudioToolbox/AUComponent.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 typedef AudioComponentInstance MusicDeviceComponent;
 
@@ -18,7 +19,7 @@ AU_ENUM(SInt16) {
 
 typedef OSStatus (*MusicDeviceMIDIEventProc)(void *self, UInt32 inStatus, UInt32 inData1, UInt32 inData2,
                                              UInt32 inOffsetSampleFrame);
-typedef OSStatus (*MusicDeviceSysExProc)(void *self, const UInt8 *inData, UInt32 inLength);
+typedef OSStatus (*MusicDeviceSysExProc)(void *self, const UInt8 *_Nullable inData, UInt32 inLength);
 
 /* [render] Queues a MIDI channel message for the next render call, at inOffsetSampleFrame frames
    into it (a setup thread may call it too; the event then lands in the next render). */
@@ -27,6 +28,7 @@ OSStatus MusicDeviceMIDIEvent(MusicDeviceComponent inUnit, UInt32 inStatus, UInt
 /* [render] Queues a system-exclusive message for the next render call. */
 OSStatus MusicDeviceSysEx(MusicDeviceComponent inUnit, const UInt8 *inData, UInt32 inLength);
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

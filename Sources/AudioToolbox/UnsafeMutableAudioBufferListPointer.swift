@@ -1,11 +1,16 @@
-import AudioToolbox
-import Foundation
+import CAudioToolbox
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A collection view of an AudioBufferList's variable-length mBuffers array, as Apple's Swift
 /// overlay provides it: `for buffer in UnsafeMutableAudioBufferListPointer(ioData) { … }`.
 public struct UnsafeMutableAudioBufferListPointer: RandomAccessCollection, MutableCollection {
     /// The list viewed.
     public var unsafeMutablePointer: UnsafeMutablePointer<AudioBufferList>
+
+    /// The list viewed, read-only.
+    @inlinable public var unsafePointer: UnsafePointer<AudioBufferList> { UnsafePointer(unsafeMutablePointer) }
 
     /// Thread: any.
     @inlinable @inline(__always)
@@ -41,14 +46,6 @@ public struct UnsafeMutableAudioBufferListPointer: RandomAccessCollection, Mutab
     @inlinable public subscript(index: Int) -> AudioBuffer {
         @inlinable @inline(__always) get { buffers[index] }
         @inlinable @inline(__always) nonmutating set { buffers[index] = newValue }
-    }
-
-    /// The samples of buffer `index` viewed as Float32 (canonical format), or nil when mData is NULL.
-    ///
-    /// Thread: any.
-    @inlinable @inline(__always)
-    public func floatChannel(_ index: Int) -> UnsafeMutablePointer<Float>? {
-        buffers[index].mData?.assumingMemoryBound(to: Float.self)
     }
 }
 

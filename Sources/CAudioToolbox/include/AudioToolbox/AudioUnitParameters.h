@@ -7,6 +7,7 @@
 #include <AudioToolbox/AUComponent.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 AU_ENUM(AudioUnitParameterID) {
     /* Multichannel mixer: input scope (per bus) and output scope. */
@@ -63,6 +64,7 @@ AU_ENUM(AudioUnitParameterID) {
     k3DMixerParam_MaxGain = 7
 };
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

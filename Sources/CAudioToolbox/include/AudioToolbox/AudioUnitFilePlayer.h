@@ -14,6 +14,7 @@
 #include <AudioToolbox/AudioFile.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 AU_ENUM(AudioUnitPropertyID) {
     kAudioUnitProperty_ScheduleAudioSlice = 3300,
@@ -28,19 +29,20 @@ AU_ENUM(AudioUnitPropertyID) {
 
 typedef struct ScheduledAudioFileRegion ScheduledAudioFileRegion;
 /* Called when a region has played out (on a non-real-time thread here). */
-typedef void (*ScheduledAudioFileRegionCompletionProc)(void *userData, ScheduledAudioFileRegion *fileRegion,
+typedef void (*ScheduledAudioFileRegionCompletionProc)(void *_Nullable userData, ScheduledAudioFileRegion *fileRegion,
                                                        OSStatus result);
 
 struct ScheduledAudioFileRegion {
     AudioTimeStamp mTimeStamp;          /* sample time in the player's timeline where the region starts */
-    ScheduledAudioFileRegionCompletionProc mCompletionProc;
-    void *mCompletionProcUserData;
-    struct OpaqueAudioFileID *mAudioFile;
+    ScheduledAudioFileRegionCompletionProc _Nullable mCompletionProc;
+    void *_Nullable mCompletionProcUserData;
+    struct OpaqueAudioFileID *_Nullable mAudioFile;   /* non-null on Apple; nullable here so the struct zero-initialises in Swift */
     UInt32 mLoopCount;                  /* extra repetitions after the first play */
     SInt64 mStartFrame;                 /* first file frame */
     UInt32 mFramesToPlay;               /* frames per repetition; 0xFFFFFFFF = to the end of the file */
 };
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

@@ -23,6 +23,7 @@
 #include <AudioToolbox/AudioFile.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 typedef struct OpaqueExtAudioFile *ExtAudioFileRef;
 
@@ -62,20 +63,20 @@ AU_ENUM(OSStatus) {
 };
 
 /* Opens a file for reading. [setup] */
-OSStatus ExtAudioFileOpenURL(CFURLRef inURL, ExtAudioFileRef *outExtAudioFile);
+OSStatus ExtAudioFileOpenURL(CFURLRef inURL, ExtAudioFileRef _Nullable *_Nonnull outExtAudioFile);
 /* Creates a file of inFileType holding inStreamDesc (the file data format). Without
    kAudioFileFlags_EraseFile an existing file is refused (kAudioFilePermissionsError).
    inChannelLayout may be NULL. [setup] */
 OSStatus ExtAudioFileCreateWithURL(CFURLRef inURL, AudioFileTypeID inFileType,
                                    const AudioStreamBasicDescription *inStreamDesc,
-                                   const AudioChannelLayout *inChannelLayout, UInt32 inFlags,
-                                   ExtAudioFileRef *outExtAudioFile);
+                                   const AudioChannelLayout *_Nullable inChannelLayout, UInt32 inFlags,
+                                   ExtAudioFileRef _Nullable *_Nonnull outExtAudioFile);
 /* AUHost: the same by path. [setup] */
-OSStatus ExtAudioFileOpenPath(const char *inPath, ExtAudioFileRef *outExtAudioFile);
+OSStatus ExtAudioFileOpenPath(const char *inPath, ExtAudioFileRef _Nullable *_Nonnull outExtAudioFile);
 OSStatus ExtAudioFileCreateWithPath(const char *inPath, AudioFileTypeID inFileType,
                                     const AudioStreamBasicDescription *inStreamDesc,
-                                    const AudioChannelLayout *inChannelLayout, UInt32 inFlags,
-                                    ExtAudioFileRef *outExtAudioFile);
+                                    const AudioChannelLayout *_Nullable inChannelLayout, UInt32 inFlags,
+                                    ExtAudioFileRef _Nullable *_Nonnull outExtAudioFile);
 /* Flushes pending async writes, finalises the header, closes and frees. [setup] */
 OSStatus ExtAudioFileDispose(ExtAudioFileRef inExtAudioFile);
 /* Reads up to *ioNumberFrames frames in the client format; *ioNumberFrames becomes the count
@@ -85,18 +86,19 @@ OSStatus ExtAudioFileRead(ExtAudioFileRef inExtAudioFile, UInt32 *ioNumberFrames
 OSStatus ExtAudioFileWrite(ExtAudioFileRef inExtAudioFile, UInt32 inNumberFrames, const AudioBufferList *ioData);
 /* Hands frames to the writer thread. The first call (which may pass 0 frames and NULL) allocates
    the ring and starts the thread: make it from a setup thread. Later calls are [render]. */
-OSStatus ExtAudioFileWriteAsync(ExtAudioFileRef inExtAudioFile, UInt32 inNumberFrames, const AudioBufferList *ioData);
+OSStatus ExtAudioFileWriteAsync(ExtAudioFileRef inExtAudioFile, UInt32 inNumberFrames, const AudioBufferList *_Nullable ioData);
 /* Moves to a frame (client frames; the client rate equals the file's). [setup] */
 OSStatus ExtAudioFileSeek(ExtAudioFileRef inExtAudioFile, SInt64 inFrameOffset);
 OSStatus ExtAudioFileTell(ExtAudioFileRef inExtAudioFile, SInt64 *outFrameOffset);
 /* Properties. [setup] */
 OSStatus ExtAudioFileGetPropertyInfo(ExtAudioFileRef inExtAudioFile, ExtAudioFilePropertyID inPropertyID,
-                                     UInt32 *outSize, Boolean *outWritable);
+                                     UInt32 *_Nullable outSize, Boolean *_Nullable outWritable);
 OSStatus ExtAudioFileGetProperty(ExtAudioFileRef inExtAudioFile, ExtAudioFilePropertyID inPropertyID,
                                  UInt32 *ioPropertyDataSize, void *outPropertyData);
 OSStatus ExtAudioFileSetProperty(ExtAudioFileRef inExtAudioFile, ExtAudioFilePropertyID inPropertyID,
                                  UInt32 inPropertyDataSize, const void *inPropertyData);
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

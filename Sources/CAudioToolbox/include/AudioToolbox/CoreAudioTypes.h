@@ -8,6 +8,7 @@
 #include <AudioToolbox/MacTypes.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 AU_ENUM(OSStatus) {
     kAudio_UnimplementedError = -4,
@@ -95,7 +96,7 @@ typedef struct AudioStreamPacketDescription {
 typedef struct AudioBuffer {
     UInt32 mNumberChannels;
     UInt32 mDataByteSize;
-    void *mData;
+    void *_Nullable mData;
 } AudioBuffer;
 
 /* A variable-length list: allocate offsetof(AudioBufferList, mBuffers) + n * sizeof(AudioBuffer). */
@@ -104,20 +105,25 @@ typedef struct AudioBufferList {
     AudioBuffer mBuffers[1];
 } AudioBufferList;
 
+typedef AU_OPTIONS(UInt32, SMPTETimeFlags) {
+    kSMPTETimeUnknown = 0,
+    kSMPTETimeValid = (1U << 0),
+    kSMPTETimeRunning = (1U << 1)
+};
+
 typedef struct SMPTETime {
     SInt16 mSubframes;
     SInt16 mSubframeDivisor;
     UInt32 mCounter;
     UInt32 mType;
-    UInt32 mFlags;
+    SMPTETimeFlags mFlags;
     SInt16 mHours;
     SInt16 mMinutes;
     SInt16 mSeconds;
     SInt16 mFrames;
 } SMPTETime;
 
-typedef UInt32 AudioTimeStampFlags;
-AU_ENUM(AudioTimeStampFlags) {
+typedef AU_OPTIONS(UInt32, AudioTimeStampFlags) {
     kAudioTimeStampNothingValid = 0,
     kAudioTimeStampSampleTimeValid = (1U << 0),
     kAudioTimeStampHostTimeValid = (1U << 1),
@@ -140,8 +146,20 @@ typedef struct AudioTimeStamp {
 /* Channel layouts, as far as hosts use them: a tag, or a bitmap, or per-channel descriptions. */
 typedef UInt32 AudioChannelLayoutTag;
 typedef UInt32 AudioChannelLabel;
-typedef UInt32 AudioChannelBitmap;
-typedef UInt32 AudioChannelFlags;
+typedef AU_OPTIONS(UInt32, AudioChannelBitmap) {
+    kAudioChannelBit_Left = (1U << 0),
+    kAudioChannelBit_Right = (1U << 1),
+    kAudioChannelBit_Center = (1U << 2),
+    kAudioChannelBit_LFEScreen = (1U << 3),
+    kAudioChannelBit_LeftSurround = (1U << 4),
+    kAudioChannelBit_RightSurround = (1U << 5)
+};
+typedef AU_OPTIONS(UInt32, AudioChannelFlags) {
+    kAudioChannelFlags_AllOff = 0,
+    kAudioChannelFlags_RectangularCoordinates = (1U << 0),
+    kAudioChannelFlags_SphericalCoordinates = (1U << 1),
+    kAudioChannelFlags_Meters = (1U << 2)
+};
 
 AU_ENUM(AudioChannelLayoutTag) {
     kAudioChannelLayoutTag_UseChannelDescriptions = (0U << 16) | 0,
@@ -182,6 +200,7 @@ typedef struct AudioChannelLayout {
 /* The number of channels a layout tag names (its low 16 bits). */
 #define AudioChannelLayoutTag_GetNumberOfChannels(tag) ((UInt32)((tag) & 0x0000FFFF))
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

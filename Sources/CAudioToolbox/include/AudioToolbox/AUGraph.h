@@ -10,6 +10,7 @@
 #include <AudioToolbox/AudioUnitProperties.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 typedef struct OpaqueAUGraph *AUGraph;
 typedef SInt32 AUNode;
@@ -50,7 +51,7 @@ typedef struct AUNodeInteraction {
 
 /* All [setup] unless noted. Errors carry the documented codes; AUHostCopyLastErrorMessage gives
    the sentence (which nodes, which formats). */
-OSStatus NewAUGraph(AUGraph *outGraph);
+OSStatus NewAUGraph(AUGraph _Nullable *_Nonnull outGraph);
 /* Stops, uninitializes and closes the graph, then frees it and its units. */
 OSStatus DisposeAUGraph(AUGraph inGraph);
 /* A second I/O (output) unit is refused with kAUGraphErr_OutputNodeErr. */
@@ -59,7 +60,7 @@ OSStatus AUGraphRemoveNode(AUGraph inGraph, AUNode inNode);
 OSStatus AUGraphGetNodeCount(AUGraph inGraph, UInt32 *outNumberOfNodes);
 OSStatus AUGraphGetIndNode(AUGraph inGraph, UInt32 inIndex, AUNode *outNode);
 /* Either out-pointer may be NULL; the unit is NULL until the graph is open. */
-OSStatus AUGraphNodeInfo(AUGraph inGraph, AUNode inNode, AudioComponentDescription *outDescription, AudioUnit *outAudioUnit);
+OSStatus AUGraphNodeInfo(AUGraph inGraph, AUNode inNode, AudioComponentDescription *_Nullable outDescription, AudioUnit _Nullable *_Nullable outAudioUnit);
 /* Instantiates every node's unit (does not initialize them). */
 OSStatus AUGraphOpen(AUGraph inGraph);
 OSStatus AUGraphClose(AUGraph inGraph);
@@ -78,7 +79,7 @@ OSStatus AUGraphCountNodeInteractions(AUGraph inGraph, AUNode inNode, UInt32 *ou
 OSStatus AUGraphGetNodeInteractions(AUGraph inGraph, AUNode inNode, UInt32 *ioNumInteractions, AUNodeInteraction *outInteractions);
 /* Applies changes made since the last update. NULL outIsUpdated: returns once the render thread
    uses the new schedule. Non-NULL: returns at once; *outIsUpdated says whether it is in use. */
-OSStatus AUGraphUpdate(AUGraph inGraph, Boolean *outIsUpdated);
+OSStatus AUGraphUpdate(AUGraph inGraph, Boolean *_Nullable outIsUpdated);
 /* Propagates stream formats along connections, initializes every unit, compiles the schedule. */
 OSStatus AUGraphInitialize(AUGraph inGraph);
 OSStatus AUGraphUninitialize(AUGraph inGraph);
@@ -91,8 +92,8 @@ OSStatus AUGraphIsRunning(AUGraph inGraph, Boolean *outIsRunning);
 OSStatus AUGraphGetCPULoad(AUGraph inGraph, Float32 *outAverageCPULoad);
 OSStatus AUGraphGetMaxCPULoad(AUGraph inGraph, Float32 *outMaxLoad);
 /* Notifications around each render of the head. */
-OSStatus AUGraphAddRenderNotify(AUGraph inGraph, AURenderCallback inCallback, void *inRefCon);
-OSStatus AUGraphRemoveRenderNotify(AUGraph inGraph, AURenderCallback inCallback, void *inRefCon);
+OSStatus AUGraphAddRenderNotify(AUGraph inGraph, AURenderCallback inCallback, void *_Nullable inRefCon);
+OSStatus AUGraphRemoveRenderNotify(AUGraph inGraph, AURenderCallback inCallback, void *_Nullable inRefCon);
 
 /* AUHost extensions. Latency compensation (on by default): where parallel paths with different
    reported latency (kAudioUnitProperty_Latency) meet, the shorter ones are delayed to arrive
@@ -101,6 +102,7 @@ OSStatus AUGraphSetLatencyCompensation(AUGraph inGraph, Boolean inEnabled);
 /* [any thread] The graph's total latency at the head's input, in seconds, for the schedule in use. */
 OSStatus AUGraphGetLatency(AUGraph inGraph, Float64 *outSeconds);
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

@@ -7,6 +7,7 @@
 #include <AudioToolbox/AudioComponent.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
 typedef AudioComponentInstance AudioUnit;
 
@@ -46,8 +47,7 @@ AU_ENUM(AudioUnitScope) {
     kAudioUnitScope_LayerItem = 7
 };
 
-typedef UInt32 AudioUnitRenderActionFlags;
-AU_ENUM(AudioUnitRenderActionFlags) {
+typedef AU_OPTIONS(UInt32, AudioUnitRenderActionFlags) {
     kAudioUnitRenderAction_PreRender = (1U << 2),
     kAudioUnitRenderAction_PostRender = (1U << 3),
     kAudioUnitRenderAction_OutputIsSilence = (1U << 4),
@@ -90,7 +90,7 @@ AU_ENUM(OSStatus) {
    render thread: allocate nothing, take no lock, never wait. */
 typedef OSStatus (*AURenderCallback)(void *inRefCon, AudioUnitRenderActionFlags *ioActionFlags,
                                      const AudioTimeStamp *inTimeStamp, UInt32 inBusNumber,
-                                     UInt32 inNumberFrames, AudioBufferList *ioData);
+                                     UInt32 inNumberFrames, AudioBufferList *_Nullable ioData);
 
 /* Called on a non-real-time thread after a property changed (never on the render thread). */
 typedef void (*AudioUnitPropertyListenerProc)(void *inRefCon, AudioUnit inUnit, AudioUnitPropertyID inID,
@@ -162,50 +162,52 @@ AU_ENUM(SInt16) {
     kAudioOutputUnitStopSelect = 0x0202
 };
 
-/* The method types behind each selector (the first argument is the plug-in's self). */
-typedef OSStatus (*AudioUnitInitializeProc)(void *self);
-typedef OSStatus (*AudioUnitUninitializeProc)(void *self);
-typedef OSStatus (*AudioUnitGetPropertyInfoProc)(void *self, AudioUnitPropertyID prop, AudioUnitScope scope,
-                                                 AudioUnitElement elem, UInt32 *outDataSize, Boolean *outWritable);
-typedef OSStatus (*AudioUnitGetPropertyProc)(void *self, AudioUnitPropertyID inID, AudioUnitScope inScope,
-                                             AudioUnitElement inElement, void *outData, UInt32 *ioDataSize);
-typedef OSStatus (*AudioUnitSetPropertyProc)(void *self, AudioUnitPropertyID inID, AudioUnitScope inScope,
-                                             AudioUnitElement inElement, const void *inData, UInt32 inDataSize);
-typedef OSStatus (*AudioUnitAddPropertyListenerProc)(void *self, AudioUnitPropertyID prop,
-                                                     AudioUnitPropertyListenerProc proc, void *userData);
-typedef OSStatus (*AudioUnitRemovePropertyListenerProc)(void *self, AudioUnitPropertyID prop,
-                                                        AudioUnitPropertyListenerProc proc);
-typedef OSStatus (*AudioUnitRemovePropertyListenerWithUserDataProc)(void *self, AudioUnitPropertyID prop,
-                                                                    AudioUnitPropertyListenerProc proc, void *userData);
-typedef OSStatus (*AudioUnitAddRenderNotifyProc)(void *self, AURenderCallback proc, void *userData);
-typedef OSStatus (*AudioUnitRemoveRenderNotifyProc)(void *self, AURenderCallback proc, void *userData);
-typedef OSStatus (*AudioUnitGetParameterProc)(void *inComponentStorage, AudioUnitParameterID inID,
+/* The method types behind each selector (the first argument is the plug-in's self). Every pointer
+   is nullable here on purpose: a unit's methods may be reached by C callers passing NULL, so Swift
+   implementations see optionals and check them. */
+typedef OSStatus (*AudioUnitInitializeProc)(void *_Nullable self);
+typedef OSStatus (*AudioUnitUninitializeProc)(void *_Nullable self);
+typedef OSStatus (*AudioUnitGetPropertyInfoProc)(void *_Nullable self, AudioUnitPropertyID prop, AudioUnitScope scope,
+                                                 AudioUnitElement elem, UInt32 *_Nullable outDataSize, Boolean *_Nullable outWritable);
+typedef OSStatus (*AudioUnitGetPropertyProc)(void *_Nullable self, AudioUnitPropertyID inID, AudioUnitScope inScope,
+                                             AudioUnitElement inElement, void *_Nullable outData, UInt32 *_Nullable ioDataSize);
+typedef OSStatus (*AudioUnitSetPropertyProc)(void *_Nullable self, AudioUnitPropertyID inID, AudioUnitScope inScope,
+                                             AudioUnitElement inElement, const void *_Nullable inData, UInt32 inDataSize);
+typedef OSStatus (*AudioUnitAddPropertyListenerProc)(void *_Nullable self, AudioUnitPropertyID prop,
+                                                     AudioUnitPropertyListenerProc _Nullable proc, void *_Nullable userData);
+typedef OSStatus (*AudioUnitRemovePropertyListenerProc)(void *_Nullable self, AudioUnitPropertyID prop,
+                                                        AudioUnitPropertyListenerProc _Nullable proc);
+typedef OSStatus (*AudioUnitRemovePropertyListenerWithUserDataProc)(void *_Nullable self, AudioUnitPropertyID prop,
+                                                                    AudioUnitPropertyListenerProc _Nullable proc, void *_Nullable userData);
+typedef OSStatus (*AudioUnitAddRenderNotifyProc)(void *_Nullable self, AURenderCallback _Nullable proc, void *_Nullable userData);
+typedef OSStatus (*AudioUnitRemoveRenderNotifyProc)(void *_Nullable self, AURenderCallback _Nullable proc, void *_Nullable userData);
+typedef OSStatus (*AudioUnitGetParameterProc)(void *_Nullable inComponentStorage, AudioUnitParameterID inID,
                                               AudioUnitScope inScope, AudioUnitElement inElement,
-                                              AudioUnitParameterValue *outValue);
-typedef OSStatus (*AudioUnitSetParameterProc)(void *inComponentStorage, AudioUnitParameterID inID,
+                                              AudioUnitParameterValue *_Nullable outValue);
+typedef OSStatus (*AudioUnitSetParameterProc)(void *_Nullable inComponentStorage, AudioUnitParameterID inID,
                                               AudioUnitScope inScope, AudioUnitElement inElement,
                                               AudioUnitParameterValue inValue, UInt32 inBufferOffsetInFrames);
-typedef OSStatus (*AudioUnitScheduleParametersProc)(void *self, const AudioUnitParameterEvent *events, UInt32 numEvents);
-typedef OSStatus (*AudioUnitRenderProc)(void *inComponentStorage, AudioUnitRenderActionFlags *ioActionFlags,
-                                        const AudioTimeStamp *inTimeStamp, UInt32 inOutputBusNumber,
-                                        UInt32 inNumberFrames, AudioBufferList *ioData);
-typedef OSStatus (*AudioUnitResetProc)(void *self, AudioUnitScope inScope, AudioUnitElement inElement);
-typedef OSStatus (*AudioUnitProcessProc)(void *self, AudioUnitRenderActionFlags *ioActionFlags,
-                                         const AudioTimeStamp *inTimeStamp, UInt32 inNumberFrames,
-                                         AudioBufferList *ioData);
-typedef OSStatus (*AudioUnitProcessMultipleProc)(void *self, AudioUnitRenderActionFlags *ioActionFlags,
-                                                 const AudioTimeStamp *inTimeStamp, UInt32 inNumberFrames,
-                                                 UInt32 inNumberInputBufferLists, const AudioBufferList **inInputBufferLists,
-                                                 UInt32 inNumberOutputBufferLists, AudioBufferList **ioOutputBufferLists);
-typedef OSStatus (*AudioOutputUnitStartProc)(void *self);
-typedef OSStatus (*AudioOutputUnitStopProc)(void *self);
+typedef OSStatus (*AudioUnitScheduleParametersProc)(void *_Nullable self, const AudioUnitParameterEvent *_Nullable events, UInt32 numEvents);
+typedef OSStatus (*AudioUnitRenderProc)(void *_Nullable inComponentStorage, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
+                                        const AudioTimeStamp *_Nullable inTimeStamp, UInt32 inOutputBusNumber,
+                                        UInt32 inNumberFrames, AudioBufferList *_Nullable ioData);
+typedef OSStatus (*AudioUnitResetProc)(void *_Nullable self, AudioUnitScope inScope, AudioUnitElement inElement);
+typedef OSStatus (*AudioUnitProcessProc)(void *_Nullable self, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
+                                         const AudioTimeStamp *_Nullable inTimeStamp, UInt32 inNumberFrames,
+                                         AudioBufferList *_Nullable ioData);
+typedef OSStatus (*AudioUnitProcessMultipleProc)(void *_Nullable self, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
+                                                 const AudioTimeStamp *_Nullable inTimeStamp, UInt32 inNumberFrames,
+                                                 UInt32 inNumberInputBufferLists, const AudioBufferList *_Nullable *_Nullable inInputBufferLists,
+                                                 UInt32 inNumberOutputBufferLists, AudioBufferList *_Nullable *_Nullable ioOutputBufferLists);
+typedef OSStatus (*AudioOutputUnitStartProc)(void *_Nullable self);
+typedef OSStatus (*AudioOutputUnitStopProc)(void *_Nullable self);
 
 /* AUHost extension. A unit living in another image (a plug-in loaded at run time) keeps the sentence
    explaining its last failed setup call in that image; the host asks for it with this selector so
    that AUHostCopyLastErrorMessage can return it. The method writes a NUL-terminated UTF-8 sentence
    (truncated to inSize bytes) and returns noErr, or returns kAudio_ParamError when it has none. */
 AU_ENUM(SInt16) { kAUHostCopyLastErrorMessageSelect = 0x7F01 };
-typedef OSStatus (*AUHostCopyLastErrorMessageProc)(void *self, char *outMessage, UInt32 inSize);
+typedef OSStatus (*AUHostCopyLastErrorMessageProc)(void *_Nullable self, char *_Nullable outMessage, UInt32 inSize);
 
 /* [setup] Allocates render resources and checks formats. Errors: Initialized is never returned
    (initializing twice is a no-op, as documented); FormatNotSupported, FailedInitialization. */
@@ -214,23 +216,23 @@ OSStatus AudioUnitInitialize(AudioUnit inUnit);
 OSStatus AudioUnitUninitialize(AudioUnit inUnit);
 /* [setup] Size of a property's value and whether it can be set. Either out-pointer may be NULL. */
 OSStatus AudioUnitGetPropertyInfo(AudioUnit inUnit, AudioUnitPropertyID inID, AudioUnitScope inScope,
-                                  AudioUnitElement inElement, UInt32 *outDataSize, Boolean *outWritable);
+                                  AudioUnitElement inElement, UInt32 *_Nullable outDataSize, Boolean *_Nullable outWritable);
 /* [setup] Copies a property's value; *ioDataSize is the buffer size in, the value size out. */
 OSStatus AudioUnitGetProperty(AudioUnit inUnit, AudioUnitPropertyID inID, AudioUnitScope inScope,
                               AudioUnitElement inElement, void *outData, UInt32 *ioDataSize);
 /* [setup] Sets a property; a NULL inData removes a removable value. Listeners are told afterwards. */
 OSStatus AudioUnitSetProperty(AudioUnit inUnit, AudioUnitPropertyID inID, AudioUnitScope inScope,
-                              AudioUnitElement inElement, const void *inData, UInt32 inDataSize);
+                              AudioUnitElement inElement, const void *_Nullable inData, UInt32 inDataSize);
 /* [setup] Listeners are called on a non-real-time thread. */
 OSStatus AudioUnitAddPropertyListener(AudioUnit inUnit, AudioUnitPropertyID inID,
-                                      AudioUnitPropertyListenerProc inProc, void *inProcUserData);
+                                      AudioUnitPropertyListenerProc inProc, void *_Nullable inProcUserData);
 OSStatus AudioUnitRemovePropertyListener(AudioUnit inUnit, AudioUnitPropertyID inID,
                                          AudioUnitPropertyListenerProc inProc);
 OSStatus AudioUnitRemovePropertyListenerWithUserData(AudioUnit inUnit, AudioUnitPropertyID inID,
-                                                     AudioUnitPropertyListenerProc inProc, void *inProcUserData);
+                                                     AudioUnitPropertyListenerProc inProc, void *_Nullable inProcUserData);
 /* [setup] Notifies are called on the render thread before (PreRender) and after (PostRender). */
-OSStatus AudioUnitAddRenderNotify(AudioUnit inUnit, AURenderCallback inProc, void *inProcUserData);
-OSStatus AudioUnitRemoveRenderNotify(AudioUnit inUnit, AURenderCallback inProc, void *inProcUserData);
+OSStatus AudioUnitAddRenderNotify(AudioUnit inUnit, AURenderCallback inProc, void *_Nullable inProcUserData);
+OSStatus AudioUnitRemoveRenderNotify(AudioUnit inUnit, AURenderCallback inProc, void *_Nullable inProcUserData);
 /* [any thread] Reads a parameter's current value. */
 OSStatus AudioUnitGetParameter(AudioUnit inUnit, AudioUnitParameterID inID, AudioUnitScope inScope,
                                AudioUnitElement inElement, AudioUnitParameterValue *outValue);
@@ -243,19 +245,20 @@ OSStatus AudioUnitScheduleParameters(AudioUnit inUnit, const AudioUnitParameterE
                                      UInt32 inNumParamEvents);
 /* [render] Pulls inNumberFrames frames of output bus inOutputBusNumber into ioData. A buffer whose
    mData is NULL is pointed at the unit's own output. */
-OSStatus AudioUnitRender(AudioUnit inUnit, AudioUnitRenderActionFlags *ioActionFlags,
+OSStatus AudioUnitRender(AudioUnit inUnit, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
                          const AudioTimeStamp *inTimeStamp, UInt32 inOutputBusNumber,
                          UInt32 inNumberFrames, AudioBufferList *ioData);
 /* [render] In-place processing for units that support it (ioData is input and output). */
-OSStatus AudioUnitProcess(AudioUnit inUnit, AudioUnitRenderActionFlags *ioActionFlags,
+OSStatus AudioUnitProcess(AudioUnit inUnit, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
                           const AudioTimeStamp *inTimeStamp, UInt32 inNumberFrames, AudioBufferList *ioData);
-OSStatus AudioUnitProcessMultiple(AudioUnit inUnit, AudioUnitRenderActionFlags *ioActionFlags,
+OSStatus AudioUnitProcessMultiple(AudioUnit inUnit, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
                                   const AudioTimeStamp *inTimeStamp, UInt32 inNumberFrames,
-                                  UInt32 inNumberInputBufferLists, const AudioBufferList **inInputBufferLists,
-                                  UInt32 inNumberOutputBufferLists, AudioBufferList **ioOutputBufferLists);
+                                  UInt32 inNumberInputBufferLists, const AudioBufferList *_Nonnull *_Nonnull inInputBufferLists,
+                                  UInt32 inNumberOutputBufferLists, AudioBufferList *_Nonnull *_Nonnull ioOutputBufferLists);
 /* [setup] Clears delay lines, filters and tails; parameters keep their values. */
 OSStatus AudioUnitReset(AudioUnit inUnit, AudioUnitScope inScope, AudioUnitElement inElement);
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif

@@ -12,9 +12,9 @@
 #include <AudioToolbox/CoreAudioTypes.h>
 
 AUHOST_EXTERN_C_BEGIN
+AU_ASSUME_NONNULL_BEGIN
 
-typedef UInt32 AudioComponentFlags;
-AU_ENUM(AudioComponentFlags) {
+typedef AU_OPTIONS(UInt32, AudioComponentFlags) {
     kAudioComponentFlag_Unsearchable = 1,
     kAudioComponentFlag_SandboxSafe = 2,
     kAudioComponentFlag_IsV3AudioUnit = 4,
@@ -22,8 +22,7 @@ AU_ENUM(AudioComponentFlags) {
     kAudioComponentFlag_CanLoadInProcess = 0x10
 };
 
-typedef UInt32 AudioComponentInstantiationOptions;
-AU_ENUM(AudioComponentInstantiationOptions) {
+typedef AU_OPTIONS(UInt32, AudioComponentInstantiationOptions) {
     kAudioComponentInstantiation_LoadOutOfProcess = 1,
     kAudioComponentInstantiation_LoadInProcess = 2
 };
@@ -46,14 +45,14 @@ typedef OSStatus (*AudioComponentMethod)(void *self, ...);
 /* The C ABI between host and unit. Open is called once with the new instance handle; every later
    call is Lookup(selector) then method(self, arguments…). Close ends the instance and frees it. */
 typedef struct AudioComponentPlugInInterface {
-    OSStatus (*Open)(void *self, AudioComponentInstance mInstance);
-    OSStatus (*Close)(void *self);
-    AudioComponentMethod (*Lookup)(SInt16 selector);
-    void *reserved;
+    OSStatus (*Open)(void *_Nullable self, AudioComponentInstance _Nullable mInstance);   /* nullable here: units check what C hands them */
+    OSStatus (*Close)(void *_Nullable self);
+    AudioComponentMethod _Nullable (*_Nonnull Lookup)(SInt16 selector);
+    void *_Nullable reserved;
 } AudioComponentPlugInInterface;
 
 /* A plug-in's factory: returns a new interface (its `self`) for the description, or NULL. */
-typedef AudioComponentPlugInInterface *(*AudioComponentFactoryFunction)(const AudioComponentDescription *inDesc);
+typedef AudioComponentPlugInInterface *_Nullable (*AudioComponentFactoryFunction)(const AudioComponentDescription *inDesc);
 
 AU_ENUM(OSStatus) {
     kAudioComponentErr_InstanceTimedOut = -66754,
@@ -68,22 +67,22 @@ AU_ENUM(OSStatus) {
 
 /* [setup] The next component after inComponent (NULL: the first) matching inDesc, or NULL.
    Order is stable: registration order within a provider, providers in installation order. */
-AudioComponent AudioComponentFindNext(AudioComponent inComponent, const AudioComponentDescription *inDesc);
+AudioComponent _Nullable AudioComponentFindNext(AudioComponent _Nullable inComponent, const AudioComponentDescription *inDesc);
 /* [setup] How many components match. */
 UInt32 AudioComponentCount(const AudioComponentDescription *inDesc);
 /* [setup] The component's name ("Manufacturer: Name"); release it with CFRelease. */
-OSStatus AudioComponentCopyName(AudioComponent inComponent, CFStringRef *outName);
+OSStatus AudioComponentCopyName(AudioComponent inComponent, CFStringRef _Nullable *_Nonnull outName);
 /* [setup] The component's full description (its real manufacturer, never a wildcard). */
 OSStatus AudioComponentGetDescription(AudioComponent inComponent, AudioComponentDescription *outDesc);
 /* [setup] The version, 0xMMMMmmDD. */
 OSStatus AudioComponentGetVersion(AudioComponent inComponent, UInt32 *outVersion);
 /* [setup] Makes a new, uninitialized instance. A plug-in that cannot load returns its reason as the
    status (see AUHostCopyLastErrorMessage for the sentence naming the file or feature). */
-OSStatus AudioComponentInstanceNew(AudioComponent inComponent, AudioComponentInstance *outInstance);
+OSStatus AudioComponentInstanceNew(AudioComponent inComponent, AudioComponentInstance _Nullable *_Nonnull outInstance);
 /* [setup] Asynchronous instantiation; here the handler is called before this returns. */
 void AudioComponentInstantiate(AudioComponent inComponent, AudioComponentInstantiationOptions inOptions,
-                               void (*inCompletionHandler)(AudioComponentInstance instance, OSStatus status, void *userData),
-                               void *userData);
+                               void (*inCompletionHandler)(AudioComponentInstance _Nullable instance, OSStatus status, void *_Nullable userData),
+                               void *_Nullable userData);
 /* [setup] Uninitializes if needed, closes and frees the instance. */
 OSStatus AudioComponentInstanceDispose(AudioComponentInstance inInstance);
 /* [any thread] The component an instance was made from. */
@@ -97,8 +96,9 @@ AudioComponent AudioComponentRegister(const AudioComponentDescription *inDesc, C
 
 /* [any thread] AUHost extension: the sentence explaining the last error this thread got from a
    setup call (for example "plug-in /x/libA.so: symbol AFactory not found"), or NULL. Release it. */
-CFStringRef AUHostCopyLastErrorMessage(void);
+CFStringRef _Nullable AUHostCopyLastErrorMessage(void);
 
+AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
 #endif
