@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ProcessingGraphTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "BuiltInUnitsTests", dependencies: ["AUHost", "TestSupport", "ExtAudioFile", "DSPKernels"], swiftSettings: swiftSettings),
+        .testTarget(name: "BuiltInUnitsTests", dependencies: ["AUHost", "TestSupport", "ExtAudioFile", "DSPKernels", "CSoxr"], swiftSettings: swiftSettings),
         .testTarget(name: "ExtAudioFileTests", dependencies: ["ExtAudioFile", "AudioFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
