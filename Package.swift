@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "DSPKernelsTests", dependencies: ["DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport"], resources: [.copy("Fixtures")],
+        .testTarget(name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr"], resources: [.copy("Fixtures")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "LV2HostTests", dependencies: ["LV2Host", "lv2-sweep-child"], exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),

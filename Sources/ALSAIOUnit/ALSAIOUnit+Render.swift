@@ -35,6 +35,10 @@ struct IOContext {
     /// A sink for app channels the device lacks, and zeros for device channels the app lacks.
     var scratch: UnsafeMutablePointer<Float>
     var zeros: UnsafeMutablePointer<Float>
+    /// Playback when the app's rate differs from the device's: app format → device floats at the
+    /// device rate (nil when the rates agree), and the app side's own clock (app-rate frames).
+    var playbackKernel: UnsafeMutablePointer<ConverterKernel>?
+    let appPlaybackTime: UnsafeMutablePointer<AudioTimeStamp>
 
     /// Thread: setup.
     init(state: UnsafeMutablePointer<RenderState>) {
@@ -50,13 +54,20 @@ struct IOContext {
         readPointers = .allocate(capacity: 1)
         scratch = .allocate(capacity: 1)
         zeros = .allocate(capacity: 1)
+        appPlaybackTime = .allocate(capacity: 1)
+        appPlaybackTime.initialize(to: AudioTimeStamp())
     }
 
-    /// Sets the converters and sizes the scratch memory for an initialized unit.
+    /// Sets the converters and sizes the scratch memory for an initialized unit; `playbackKernel`
+    /// is the rate converter for playback when the device runs at another rate (taken over).
     /// Thread: setup (the device thread is not running).
     mutating func configure(playbackFormat: AudioStreamBasicDescription, captureFormat: AudioStreamBasicDescription,
-                            devicePlaybackChannels: Int, deviceCaptureChannels: Int, maxFrames: Int) {
+                            devicePlaybackChannels: Int, deviceCaptureChannels: Int, maxFrames: Int,
+                            playbackKernel: UnsafeMutablePointer<ConverterKernel>?) {
         releaseScratch()
+        self.playbackKernel = playbackKernel
+        appPlaybackTime.pointee = AudioTimeStamp()
+        appPlaybackTime.pointee.mFlags = kAudioTimeStampSampleTimeValid
         // Both formats passed accepts(), so they convert.
         playbackConverter = (try? SampleFormatConverter(streamDescription: playbackFormat)) ?? playbackConverter
         captureConverter = (try? SampleFormatConverter(streamDescription: captureFormat)) ?? captureConverter
@@ -71,6 +82,13 @@ struct IOContext {
         captured = nil
     }
 
+    /// Frees the playback rate converter. Thread: setup (the device thread is not running).
+    mutating func releaseKernel() {
+        playbackKernel?.deinitialize(count: 1)
+        playbackKernel?.deallocate()
+        playbackKernel = nil
+    }
+
     private func releaseScratch() {
         writePointers.deallocate()
         readPointers.deallocate()
@@ -79,8 +97,10 @@ struct IOContext {
     }
 
     /// Frees everything. Thread: setup (the unit is going away).
-    func release() {
+    mutating func release() {
+        releaseKernel()
         releaseScratch()
+        appPlaybackTime.deallocate()
         timeStamp.deallocate()
         flags.deallocate()
     }
@@ -148,6 +168,13 @@ func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     let timeStamp = UnsafePointer(io.pointee.timeStamp)
     flags.pointee = 0
     s.pointee.notify(kAudioUnitRenderAction_PreRender, flags, timeStamp, 0, frames, list)
+    if let kernel = io.pointee.playbackKernel {
+        let status = resamplePlayback(io, kernel, frames, buffers)
+        let post = status == noErr ? kAudioUnitRenderAction_PostRender
+            : kAudioUnitRenderAction_PostRender | kAudioUnitRenderAction_PostRenderError
+        s.pointee.notify(post, flags, timeStamp, 0, frames, list)
+        return status
+    }
     let status = s.pointee.pullInput(0, flags, timeStamp, frames)
     if status == noErr {
         let app = io.pointee.appPlaybackChannels
@@ -168,6 +195,34 @@ func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     let post = status == noErr ? kAudioUnitRenderAction_PostRender
         : kAudioUnitRenderAction_PostRender | kAudioUnitRenderAction_PostRenderError
     s.pointee.notify(post, flags, timeStamp, 0, frames, list)
+    return status
+}
+
+/// Playback at another rate than the app's: pulls input element 0 in app-rate frames (at most
+/// MaximumFramesPerSlice per pull, stamped with the app side's own clock) as the converter's FIFO
+/// needs, and emits one device period of device-rate floats. A failed pull plays silence for the
+/// period and is reported as the render error.
+@_noAllocation @_noLocks
+func resamplePlayback(_ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMutablePointer<ConverterKernel>,
+                      _ frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    let s = io.pointee.state
+    let appTime = io.pointee.appPlaybackTime
+    appTime.pointee.mHostTime = io.pointee.timeStamp.pointee.mHostTime
+    appTime.pointee.mFlags = kAudioTimeStampSampleTimeValid | kAudioTimeStampHostTimeValid
+    var status: OSStatus = noErr
+    var attempts = 0
+    while kernel.pointee.fifoCount < Int(frames) && attempts < 64 {
+        attempts += 1
+        if kernel.pointee.pendingFrames > 0 && kernel.pointee.drainPending() { continue }
+        let need = kernel.pointee.inputFramesNeeded(outputFrames: Int(frames))
+        if need == 0 { break }
+        status = s.pointee.pullInput(0, io.pointee.flags, UnsafePointer(appTime), UInt32(need))
+        guard status == noErr, let list = s.pointee.inputs[0].list else { break }
+        appTime.pointee.mSampleTime += Double(need)
+        kernel.pointee.consume(list, frames: need)
+    }
+    if status != noErr { s.pointee.lastRenderError = status }
+    kernel.pointee.emit(into: buffers, frames: Int(frames))
     return status
 }
 

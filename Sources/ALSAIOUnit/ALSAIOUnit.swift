@@ -83,11 +83,47 @@ public final class ALSAIOUnit: AUBase {
     /// Thread: setup.
     public override func allocateRenderResources() throws {
         let opened = try openSession()
+        let kernel: UnsafeMutablePointer<ConverterKernel>?
+        do {
+            kernel = try playbackRateConverter(opened.playback?.configuration)
+        } catch {
+            opened.close()
+            throw error
+        }
         io.pointee.configure(playbackFormat: inputFormats[0], captureFormat: outputFormats[1],
                              devicePlaybackChannels: opened.playback?.configuration?.channels ?? 0,
                              deviceCaptureChannels: opened.capture?.configuration?.channels ?? 0,
-                             maxFrames: Int(maxFramesPerSlice))
+                             maxFrames: Int(maxFramesPerSlice), playbackKernel: kernel)
         session = opened
+    }
+
+    /// The playback rate converter when the device granted another rate than the input scope of
+    /// element 0 (nil when they agree): the app's format → the device's float channels at the
+    /// device's rate; app channel c feeds device channel c, extra device channels are silent
+    /// (as without conversion). libsoxr at 20-bit quality (28-bit with RenderQuality ≥ 127).
+    private func playbackRateConverter(_ granted: PCMConfiguration?) throws -> UnsafeMutablePointer<ConverterKernel>? {
+        guard let granted, Double(granted.sampleRate) != inputFormats[0].mSampleRate else { return nil }
+        let app = inputFormats[0]
+        let device = AudioStreamBasicDescription.canonical(sampleRate: Double(granted.sampleRate), channels: UInt32(granted.channels))
+        let map = (0..<granted.channels).map { $0 < Int(app.mChannelsPerFrame) ? $0 : -1 }
+        var quality: UInt32 = 0
+        try? getProperty(kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &quality)
+        let k = UnsafeMutablePointer<ConverterKernel>.allocate(capacity: 1)
+        do {
+            k.initialize(to: try ConverterKernel(input: app, output: device, map: map, maximumFrames: Int(maxFramesPerSlice),
+                                                 quality: quality >= 127 ? .veryHigh : .high))
+        } catch let error as DSPKernelError {
+            k.deallocate()
+            throw AudioError(error.status,
+                             "The ALSA I/O unit cannot convert the input scope of element 0 (\(app)) to the device's format (\(DeviceFormat.description(of: granted))): \(error.message)")
+        }
+        return k
+    }
+
+    /// The playback rate converter's filter delay (0 without one), as the resampler adds it.
+    public override var latency: Double {
+        guard let kernel = io.pointee.playbackKernel, let granted = session?.playback?.configuration else { return 0 }
+        return Double(kernel.pointee.prerollFrames) / Double(granted.sampleRate)
     }
 
     /// Stops the device thread and closes the PCMs.
@@ -100,6 +136,7 @@ public final class ALSAIOUnit: AUBase {
         current.close()
         session = nil
         io.pointee.captured = nil
+        io.pointee.releaseKernel()
         if wasRunning { propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0) }
     }
 

@@ -16,19 +16,12 @@ struct ConversionStage {
     let latency: Double
 
     /// Builds the pipeline for fixed formats. Throws an AudioError naming the cause (DSP kernel
-    /// refusals keep their status: -10868 for a format or rate pair libsoxr or the sample-format
-    /// converter cannot take, -50 for out-of-range sizes).
+    /// refusals keep their status: -10868 for a format the sample-format converter cannot take or
+    /// rates more than ConverterKernel.maximumRateRatio apart, -50 for out-of-range sizes).
     ///
     /// Thread: setup.
     init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription, map: [Int],
          maximumFrames: Int, quality: SampleRateConverter.Quality) throws {
-        // The FIFO and the resampler's buffers grow with the ratio: bound it (libsoxr itself
-        // accepts any ratio, and 1 Hz → 768 kHz would ask for gigabytes).
-        let ratio = output.mSampleRate / input.mSampleRate
-        guard ratio <= Self.maximumRateRatio, ratio >= 1 / Self.maximumRateRatio else {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "Rates \(input.mSampleRate) Hz → \(output.mSampleRate) Hz differ by more than a factor of \(Int(Self.maximumRateRatio)), the most this converter resamples in one step; convert in two stages or bring the rates closer.")
-        }
         let k = UnsafeMutablePointer<ConverterKernel>.allocate(capacity: 1)
         do {
             k.initialize(to: try ConverterKernel(input: input, output: output, map: map,
@@ -46,9 +39,6 @@ struct ConversionStage {
         inputTime.initialize(to: AudioTimeStamp())
         inputTime.pointee.mFlags = kAudioTimeStampSampleTimeValid
     }
-
-    /// The largest factor between the two rates (either way) the stage converts.
-    static let maximumRateRatio = 64.0
 
     /// Frees the pipeline. Thread: setup (no render call is running).
     func release() {
