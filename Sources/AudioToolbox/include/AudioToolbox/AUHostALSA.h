@@ -18,8 +18,15 @@
  *     S24_3LE, S16_LE is used with the app side's channel count. Differing channel counts are
  *     matched channel by channel (extra device channels get silence, extra app channels are
  *     dropped).
- *   - The app side's sample rate must equal the rate the device granted; the unit does not
- *     resample (plug PCMs such as "default" and "plughw:…" do).
+ *   - Sample rate. The device is asked for kAUHostALSAProperty_PreferredSampleRate, else the
+ *     rate of the device-side format you set, else the app side's rate (capture's when input is
+ *     enabled). Playback converts when the device runs at another rate than the input scope of
+ *     element 0 (libsoxr, 20-bit; 28-bit with RenderQuality >= 127): your render callback is
+ *     then pulled in app-rate frames, up to MaximumFramesPerSlice per call and not once per
+ *     period, and kAudioUnitProperty_Latency reports the resampler's delay in seconds. Capture
+ *     does not convert rates: an output scope of element 1 at another rate than the device's is
+ *     refused at AudioUnitInitialize with kAudioUnitErr_FormatNotSupported (use a plug PCM such
+ *     as "default" or "plughw:…", which resamples). Rates more than 64 times apart are refused.
  *   - SetRenderCallback (input scope, element 0): the device thread pulls it once per period.
  *   - kAudioOutputUnitProperty_SetInputCallback (global scope): called once per period with
  *     ioData NULL after a period was captured; call AudioUnitRender on element 1 there (or in
