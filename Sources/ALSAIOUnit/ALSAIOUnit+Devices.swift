@@ -92,12 +92,15 @@ extension ALSAIOUnit {
                 ? try open(captureDeviceName, .capture, rate: rate, appChannels: Int(appCapture.mChannelsPerFrame),
                            chosen: chosenDeviceFormat.capture ? DeviceFormat(inputFormats[1]) : nil) : nil
             let granted = (playback ?? capture)!.configuration!
-            // Playback converts rates (allocateRenderResources); capture does not yet.
-            if let capture, let config = capture.configuration, Double(config.sampleRate) != appCapture.mSampleRate {
-                playback?.close()
+            // Each direction alone converts rates (allocateRenderResources); full duplex hands
+            // the captured period to the render callback, so both app sides run at the device's
+            // rate there.
+            if let playback, let capture, let config = playback.configuration,
+               appPlayback.mSampleRate != Double(config.sampleRate) || appCapture.mSampleRate != Double(config.sampleRate) {
+                playback.close()
                 capture.close()
                 throw AudioError(kAudioUnitErr_FormatNotSupported,
-                                 "ALSA device \"\(capture.name)\" captures at \(config.sampleRate) Hz (\(DeviceFormat.description(of: config))) but the output scope of element 1 asks for \(appCapture) and this unit does not convert rates on input; set that stream format to \(config.sampleRate) Hz, or use a plug PCM (\"default\", \"plughw:…\") that converts.")
+                                 "Full duplex does not convert rates: ALSA device \"\(playback.name)\" runs at \(config.sampleRate) Hz (\(DeviceFormat.description(of: config))) but the input scope of element 0 is \(appPlayback) and the output scope of element 1 is \(appCapture); give both the device's rate, or enable one direction only.")
             }
             guard granted.periodFrames <= Int(maxFramesPerSlice) else {
                 throw AudioError(kAudioUnitErr_TooManyFramesToProcess,

@@ -39,6 +39,12 @@ struct IOContext {
     /// device rate (nil when the rates agree), and the app side's own clock (app-rate frames).
     var playbackKernel: UnsafeMutablePointer<ConverterKernel>?
     let appPlaybackTime: UnsafeMutablePointer<AudioTimeStamp>
+    /// Capture when the device's rate differs from the output scope of element 1's: device floats
+    /// → the app's format (input only; nil when the rates agree), and the app side's clock.
+    var captureKernel: UnsafeMutablePointer<ConverterKernel>?
+    let appCaptureTime: UnsafeMutablePointer<AudioTimeStamp>
+    /// MaximumFramesPerSlice: the most frames one input callback is offered.
+    var maxFrames = 1
 
     /// Thread: setup.
     init(state: UnsafeMutablePointer<RenderState>) {
@@ -56,18 +62,26 @@ struct IOContext {
         zeros = .allocate(capacity: 1)
         appPlaybackTime = .allocate(capacity: 1)
         appPlaybackTime.initialize(to: AudioTimeStamp())
+        appCaptureTime = .allocate(capacity: 1)
+        appCaptureTime.initialize(to: AudioTimeStamp())
     }
 
-    /// Sets the converters and sizes the scratch memory for an initialized unit; `playbackKernel`
-    /// is the rate converter for playback when the device runs at another rate (taken over).
+    /// Sets the converters and sizes the scratch memory for an initialized unit; the kernels are
+    /// the rate converters of each direction when the device runs at another rate than the app
+    /// side (taken over; nil when the rates agree).
     /// Thread: setup (the device thread is not running).
     mutating func configure(playbackFormat: AudioStreamBasicDescription, captureFormat: AudioStreamBasicDescription,
                             devicePlaybackChannels: Int, deviceCaptureChannels: Int, maxFrames: Int,
-                            playbackKernel: UnsafeMutablePointer<ConverterKernel>?) {
+                            playbackKernel: UnsafeMutablePointer<ConverterKernel>?,
+                            captureKernel: UnsafeMutablePointer<ConverterKernel>?) {
         releaseScratch()
         self.playbackKernel = playbackKernel
+        self.captureKernel = captureKernel
+        self.maxFrames = max(maxFrames, 1)
         appPlaybackTime.pointee = AudioTimeStamp()
         appPlaybackTime.pointee.mFlags = kAudioTimeStampSampleTimeValid
+        appCaptureTime.pointee = AudioTimeStamp()
+        appCaptureTime.pointee.mFlags = kAudioTimeStampSampleTimeValid
         // Both formats passed accepts(), so they convert.
         playbackConverter = (try? SampleFormatConverter(streamDescription: playbackFormat)) ?? playbackConverter
         captureConverter = (try? SampleFormatConverter(streamDescription: captureFormat)) ?? captureConverter
@@ -82,11 +96,14 @@ struct IOContext {
         captured = nil
     }
 
-    /// Frees the playback rate converter. Thread: setup (the device thread is not running).
+    /// Frees the rate converters. Thread: setup (the device thread is not running).
     mutating func releaseKernel() {
         playbackKernel?.deinitialize(count: 1)
         playbackKernel?.deallocate()
         playbackKernel = nil
+        captureKernel?.deinitialize(count: 1)
+        captureKernel?.deallocate()
+        captureKernel = nil
     }
 
     private func releaseScratch() {
@@ -101,6 +118,7 @@ struct IOContext {
         releaseKernel()
         releaseScratch()
         appPlaybackTime.deallocate()
+        appCaptureTime.deallocate()
         timeStamp.deallocate()
         flags.deallocate()
     }
@@ -131,6 +149,7 @@ func capturedPeriod(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     io.pointee.captured = buffers
     io.pointee.capturedFrames = frames
     stamp(io, sampleTime)
+    if let kernel = io.pointee.captureKernel { return resampleCapture(io, kernel, frames, buffers) }
     guard let proc = io.pointee.inputProc else { return noErr }
     let flags = io.pointee.flags
     flags.pointee = 0
@@ -226,6 +245,47 @@ func resamplePlayback(_ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMut
     return status
 }
 
+/// Capture at another rate than the app's: converts the period into the converter's FIFO, then
+/// offers what it holds to the input callback in chunks of at most MaximumFramesPerSlice frames
+/// (inNumberFrames varies per call, as with a converting RemoteIO; the time stamp counts app-rate
+/// frames). Converted frames the app did not render in their callback are dropped, as an unread
+/// period is.
+@_noAllocation @_noLocks
+func resampleCapture(_ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMutablePointer<ConverterKernel>,
+                     _ frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    kernel.pointee.consume(UnsafePointer(buffers), frames: Int(frames))
+    guard let proc = io.pointee.inputProc else {
+        kernel.pointee.discard(kernel.pointee.fifoCount)
+        return noErr
+    }
+    let appTime = io.pointee.appCaptureTime
+    appTime.pointee.mHostTime = io.pointee.timeStamp.pointee.mHostTime
+    appTime.pointee.mFlags = kAudioTimeStampSampleTimeValid | kAudioTimeStampHostTimeValid
+    let flags = io.pointee.flags
+    let refCon = io.pointee.inputRefCon
+    var status: OSStatus = noErr
+    var calls = 0
+    while kernel.pointee.fifoCount > 0 && calls < 64 {
+        calls += 1
+        let chunk = min(kernel.pointee.fifoCount, io.pointee.maxFrames)
+        io.pointee.capturedFrames = UInt32(chunk)
+        let before = kernel.pointee.fifoCount
+        flags.pointee = 0
+        // The app's input callback is render-thread code by contract.
+        _unsafePerformance { status = proc(refCon, flags, UnsafePointer(appTime), 1, UInt32(chunk), nil) }
+        let taken = before - kernel.pointee.fifoCount
+        if taken < chunk { kernel.pointee.discard(chunk - taken) }
+        appTime.pointee.mSampleTime += Double(chunk)
+        if status != noErr {
+            io.pointee.state.pointee.lastRenderError = status
+            break
+        }
+    }
+    // Whatever is left (a failing callback, or more than 64 chunks) is dropped.
+    kernel.pointee.discard(kernel.pointee.fifoCount)
+    return status
+}
+
 /// Converts the captured period into `output` (the app's format of output element 1): app
 /// channel c gets device channel c, or silence where the device has fewer channels.
 /// Thread: render.
@@ -234,6 +294,10 @@ func renderCaptured(_ io: UnsafeMutablePointer<IOContext>, _ frames: UInt32,
                     _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
     guard let captured = io.pointee.captured else { return kAudioUnitErr_CannotDoInCurrentContext }
     guard frames <= io.pointee.capturedFrames else { return kAudio_ParamError }
+    if let kernel = io.pointee.captureKernel {
+        kernel.pointee.emit(into: output, frames: Int(frames))
+        return noErr
+    }
     let deviceBuffers = audioBuffers(captured)
     let deviceChannels = Int(captured.pointee.mNumberBuffers)
     let pointers = io.pointee.readPointers

@@ -83,47 +83,59 @@ public final class ALSAIOUnit: AUBase {
     /// Thread: setup.
     public override func allocateRenderResources() throws {
         let opened = try openSession()
-        let kernel: UnsafeMutablePointer<ConverterKernel>?
+        var kernels: (playback: UnsafeMutablePointer<ConverterKernel>?, capture: UnsafeMutablePointer<ConverterKernel>?) = (nil, nil)
         do {
-            kernel = try playbackRateConverter(opened.playback?.configuration)
+            kernels.playback = try rateConverter(opened.playback?.configuration, app: inputFormats[0], playback: true)
+            kernels.capture = try rateConverter(opened.capture?.configuration, app: outputFormats[1], playback: false)
         } catch {
+            kernels.playback?.deinitialize(count: 1)
+            kernels.playback?.deallocate()
             opened.close()
             throw error
         }
         io.pointee.configure(playbackFormat: inputFormats[0], captureFormat: outputFormats[1],
                              devicePlaybackChannels: opened.playback?.configuration?.channels ?? 0,
                              deviceCaptureChannels: opened.capture?.configuration?.channels ?? 0,
-                             maxFrames: Int(maxFramesPerSlice), playbackKernel: kernel)
+                             maxFrames: Int(maxFramesPerSlice), playbackKernel: kernels.playback, captureKernel: kernels.capture)
         session = opened
     }
 
-    /// The playback rate converter when the device granted another rate than the input scope of
-    /// element 0 (nil when they agree): the app's format → the device's float channels at the
-    /// device's rate; app channel c feeds device channel c, extra device channels are silent
-    /// (as without conversion). libsoxr at 20-bit quality (28-bit with RenderQuality ≥ 127).
-    private func playbackRateConverter(_ granted: PCMConfiguration?) throws -> UnsafeMutablePointer<ConverterKernel>? {
-        guard let granted, Double(granted.sampleRate) != inputFormats[0].mSampleRate else { return nil }
-        let app = inputFormats[0]
+    /// The rate converter of one direction when the device granted another rate than the app
+    /// side's (nil when they agree): for playback the input scope of element 0 → the device's
+    /// float channels, for capture the device's floats → the output scope of element 1. Channel
+    /// c feeds channel c; channels the other side lacks are silent or dropped (as without
+    /// conversion). libsoxr at 20-bit quality (28-bit with RenderQuality ≥ 127).
+    private func rateConverter(_ granted: PCMConfiguration?, app: AudioStreamBasicDescription,
+                               playback: Bool) throws -> UnsafeMutablePointer<ConverterKernel>? {
+        guard let granted, Double(granted.sampleRate) != app.mSampleRate else { return nil }
         let device = AudioStreamBasicDescription.canonical(sampleRate: Double(granted.sampleRate), channels: UInt32(granted.channels))
-        let map = (0..<granted.channels).map { $0 < Int(app.mChannelsPerFrame) ? $0 : -1 }
+        let (from, to) = playback ? (app, device) : (device, app)
+        let map = (0..<Int(to.mChannelsPerFrame)).map { $0 < Int(from.mChannelsPerFrame) ? $0 : -1 }
         var quality: UInt32 = 0
         try? getProperty(kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &quality)
         let k = UnsafeMutablePointer<ConverterKernel>.allocate(capacity: 1)
         do {
-            k.initialize(to: try ConverterKernel(input: app, output: device, map: map, maximumFrames: Int(maxFramesPerSlice),
+            k.initialize(to: try ConverterKernel(input: from, output: to, map: map, maximumFrames: Int(maxFramesPerSlice),
                                                  quality: quality >= 127 ? .veryHigh : .high))
         } catch let error as DSPKernelError {
             k.deallocate()
+            let side = playback ? "the input scope of element 0 (\(app)) to the device's format" : "the device's format to the output scope of element 1 (\(app))"
             throw AudioError(error.status,
-                             "The ALSA I/O unit cannot convert the input scope of element 0 (\(app)) to the device's format (\(DeviceFormat.description(of: granted))): \(error.message)")
+                             "The ALSA I/O unit cannot convert \(side) (\(DeviceFormat.description(of: granted))): \(error.message)")
         }
         return k
     }
 
-    /// The playback rate converter's filter delay (0 without one), as the resampler adds it.
+    /// The rate converter's delay (0 without one): playback's in device frames, capture's in
+    /// app frames, as each resampler adds it.
     public override var latency: Double {
-        guard let kernel = io.pointee.playbackKernel, let granted = session?.playback?.configuration else { return 0 }
-        return Double(kernel.pointee.prerollFrames) / Double(granted.sampleRate)
+        if let kernel = io.pointee.playbackKernel, let granted = session?.playback?.configuration {
+            return Double(kernel.pointee.prerollFrames) / Double(granted.sampleRate)
+        }
+        if let kernel = io.pointee.captureKernel {
+            return Double(kernel.pointee.prerollFrames) / outputFormats[1].mSampleRate
+        }
+        return 0
     }
 
     /// Stops the device thread and closes the PCMs.

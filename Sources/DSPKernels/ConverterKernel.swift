@@ -182,6 +182,24 @@ public struct ConverterKernel: ~Copyable {
         return progressed
     }
 
+    /// Drops the oldest `frames` FIFO frames (all of them when fewer are held): converted output
+    /// nobody took, for a converter fed by a device rather than pulled.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public mutating func discard(_ frames: Int) {
+        let n = min(max(frames, 0), fifoCount)
+        guard n > 0 else { return }
+        let rest = fifoCount - n
+        if rest > 0 {
+            for c in 0..<outputChannels {
+                let lane = fifo + c * fifoCapacity
+                for i in 0..<rest { lane[i] = lane[i + n] }
+            }
+        }
+        fifoCount = rest
+    }
+
     /// Encodes the oldest `frames` FIFO frames into `output` (missing frames are silence) and
     /// moves the rest to the front.
     ///
