@@ -78,12 +78,12 @@ extension ALSAIOUnit {
                              "Both directions of the ALSA I/O unit are disabled; enable output (EnableIO, output scope, element 0) or input (input scope, element 1).")
         }
         let appPlayback = inputFormats[0], appCapture = outputFormats[1]
-        if outputEnabled && inputEnabled && appPlayback.mSampleRate != appCapture.mSampleRate {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "Full duplex runs at one rate, but the input scope of element 0 is at \(appPlayback.mSampleRate) Hz and the output scope of element 1 at \(appCapture.mSampleRate) Hz; give both stream formats the same rate.")
-        }
-        let appRate = outputEnabled ? appPlayback.mSampleRate : appCapture.mSampleRate
-        let rate = preferredSampleRate > 0 ? preferredSampleRate : appRate
+        // The device rate: the preferred one, else the device-side format the app chose, else the
+        // app side's (capture first: only playback converts rates).
+        let appRate = inputEnabled ? appCapture.mSampleRate : appPlayback.mSampleRate
+        let chosenRate = chosenDeviceFormat.capture && inputEnabled ? inputFormats[1].mSampleRate
+            : chosenDeviceFormat.playback && outputEnabled ? outputFormats[0].mSampleRate : appRate
+        let rate = preferredSampleRate > 0 ? preferredSampleRate : chosenRate
         do {
             let playback = outputEnabled
                 ? try open(playbackDeviceName, .playback, rate: rate, appChannels: Int(appPlayback.mChannelsPerFrame),
@@ -92,9 +92,15 @@ extension ALSAIOUnit {
                 ? try open(captureDeviceName, .capture, rate: rate, appChannels: Int(appCapture.mChannelsPerFrame),
                            chosen: chosenDeviceFormat.capture ? DeviceFormat(inputFormats[1]) : nil) : nil
             let granted = (playback ?? capture)!.configuration!
-            guard Double(granted.sampleRate) == appRate else {
+            // Each direction alone converts rates (allocateRenderResources); full duplex hands
+            // the captured period to the render callback, so both app sides run at the device's
+            // rate there.
+            if let playback, let capture, let config = playback.configuration,
+               appPlayback.mSampleRate != Double(config.sampleRate) || appCapture.mSampleRate != Double(config.sampleRate) {
+                playback.close()
+                capture.close()
                 throw AudioError(kAudioUnitErr_FormatNotSupported,
-                                 "ALSA device \"\((playback ?? capture)!.name)\" granted \(granted.sampleRate) Hz but the app-side stream format is at \(appRate) Hz, and this unit does not resample; set the stream format to \(granted.sampleRate) Hz or use a plug PCM (\"default\", \"plughw:…\") that converts.")
+                                 "Full duplex does not convert rates: ALSA device \"\(playback.name)\" runs at \(config.sampleRate) Hz (\(DeviceFormat.description(of: config))) but the input scope of element 0 is \(appPlayback) and the output scope of element 1 is \(appCapture); give both the device's rate, or enable one direction only.")
             }
             guard granted.periodFrames <= Int(maxFramesPerSlice) else {
                 throw AudioError(kAudioUnitErr_TooManyFramesToProcess,

@@ -35,6 +35,16 @@ struct IOContext {
     /// A sink for app channels the device lacks, and zeros for device channels the app lacks.
     var scratch: UnsafeMutablePointer<Float>
     var zeros: UnsafeMutablePointer<Float>
+    /// Playback when the app's rate differs from the device's: app format → device floats at the
+    /// device rate (nil when the rates agree), and the app side's own clock (app-rate frames).
+    var playbackKernel: UnsafeMutablePointer<ConverterKernel>?
+    let appPlaybackTime: UnsafeMutablePointer<AudioTimeStamp>
+    /// Capture when the device's rate differs from the output scope of element 1's: device floats
+    /// → the app's format (input only; nil when the rates agree), and the app side's clock.
+    var captureKernel: UnsafeMutablePointer<ConverterKernel>?
+    let appCaptureTime: UnsafeMutablePointer<AudioTimeStamp>
+    /// MaximumFramesPerSlice: the most frames one input callback is offered.
+    var maxFrames = 1
 
     /// Thread: setup.
     init(state: UnsafeMutablePointer<RenderState>) {
@@ -50,13 +60,28 @@ struct IOContext {
         readPointers = .allocate(capacity: 1)
         scratch = .allocate(capacity: 1)
         zeros = .allocate(capacity: 1)
+        appPlaybackTime = .allocate(capacity: 1)
+        appPlaybackTime.initialize(to: AudioTimeStamp())
+        appCaptureTime = .allocate(capacity: 1)
+        appCaptureTime.initialize(to: AudioTimeStamp())
     }
 
-    /// Sets the converters and sizes the scratch memory for an initialized unit.
+    /// Sets the converters and sizes the scratch memory for an initialized unit; the kernels are
+    /// the rate converters of each direction when the device runs at another rate than the app
+    /// side (taken over; nil when the rates agree).
     /// Thread: setup (the device thread is not running).
     mutating func configure(playbackFormat: AudioStreamBasicDescription, captureFormat: AudioStreamBasicDescription,
-                            devicePlaybackChannels: Int, deviceCaptureChannels: Int, maxFrames: Int) {
+                            devicePlaybackChannels: Int, deviceCaptureChannels: Int, maxFrames: Int,
+                            playbackKernel: UnsafeMutablePointer<ConverterKernel>?,
+                            captureKernel: UnsafeMutablePointer<ConverterKernel>?) {
         releaseScratch()
+        self.playbackKernel = playbackKernel
+        self.captureKernel = captureKernel
+        self.maxFrames = max(maxFrames, 1)
+        appPlaybackTime.pointee = AudioTimeStamp()
+        appPlaybackTime.pointee.mFlags = .sampleTimeValid
+        appCaptureTime.pointee = AudioTimeStamp()
+        appCaptureTime.pointee.mFlags = .sampleTimeValid
         // Both formats passed accepts(), so they convert.
         playbackConverter = (try? SampleFormatConverter(streamDescription: playbackFormat)) ?? playbackConverter
         captureConverter = (try? SampleFormatConverter(streamDescription: captureFormat)) ?? captureConverter
@@ -71,6 +96,16 @@ struct IOContext {
         captured = nil
     }
 
+    /// Frees the rate converters. Thread: setup (the device thread is not running).
+    mutating func releaseKernel() {
+        playbackKernel?.deinitialize(count: 1)
+        playbackKernel?.deallocate()
+        playbackKernel = nil
+        captureKernel?.deinitialize(count: 1)
+        captureKernel?.deallocate()
+        captureKernel = nil
+    }
+
     private func releaseScratch() {
         writePointers.deallocate()
         readPointers.deallocate()
@@ -79,8 +114,11 @@ struct IOContext {
     }
 
     /// Frees everything. Thread: setup (the unit is going away).
-    func release() {
+    mutating func release() {
+        releaseKernel()
         releaseScratch()
+        appPlaybackTime.deallocate()
+        appCaptureTime.deallocate()
         timeStamp.deallocate()
         flags.deallocate()
     }
@@ -111,6 +149,7 @@ func capturedPeriod(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     io.pointee.captured = buffers
     io.pointee.capturedFrames = frames
     stamp(io, sampleTime)
+    if let kernel = io.pointee.captureKernel { return resampleCapture(io, kernel, frames, buffers) }
     guard let proc = io.pointee.inputProc else { return noErr }
     let flags = io.pointee.flags
     flags.pointee = AudioUnitRenderActionFlags(rawValue: 0)
@@ -148,6 +187,13 @@ func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     let timeStamp = UnsafePointer(io.pointee.timeStamp)
     flags.pointee = AudioUnitRenderActionFlags(rawValue: 0)
     s.pointee.notify(.unitRenderAction_PreRender, flags, timeStamp, 0, frames, list)
+    if let kernel = io.pointee.playbackKernel {
+        let status = resamplePlayback(io, kernel, frames, buffers)
+        let post = status == noErr ? AudioUnitRenderActionFlags.unitRenderAction_PostRender
+            : AudioUnitRenderActionFlags.unitRenderAction_PostRender.union(.unitRenderAction_PostRenderError)
+        s.pointee.notify(post, flags, timeStamp, 0, frames, list)
+        return status
+    }
     let status = s.pointee.pullInput(0, flags, timeStamp, frames)
     if status == noErr {
         let app = io.pointee.appPlaybackChannels
@@ -171,6 +217,75 @@ func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     return status
 }
 
+/// Playback at another rate than the app's: pulls input element 0 in app-rate frames (at most
+/// MaximumFramesPerSlice per pull, stamped with the app side's own clock) as the converter's FIFO
+/// needs, and emits one device period of device-rate floats. A failed pull plays silence for the
+/// period and is reported as the render error.
+@_noAllocation @_noLocks
+func resamplePlayback(_ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMutablePointer<ConverterKernel>,
+                      _ frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    let s = io.pointee.state
+    let appTime = io.pointee.appPlaybackTime
+    appTime.pointee.mHostTime = io.pointee.timeStamp.pointee.mHostTime
+    appTime.pointee.mFlags = AudioTimeStampFlags(rawValue: AudioTimeStampFlags.sampleTimeValid.rawValue | AudioTimeStampFlags.hostTimeValid.rawValue)
+    var status: OSStatus = noErr
+    var attempts = 0
+    while kernel.pointee.fifoCount < Int(frames) && attempts < 64 {
+        attempts += 1
+        if kernel.pointee.pendingFrames > 0 && kernel.pointee.drainPending() { continue }
+        let need = kernel.pointee.inputFramesNeeded(outputFrames: Int(frames))
+        if need == 0 { break }
+        status = s.pointee.pullInput(0, io.pointee.flags, UnsafePointer(appTime), UInt32(need))
+        guard status == noErr, let list = s.pointee.inputs[0].list else { break }
+        appTime.pointee.mSampleTime += Double(need)
+        kernel.pointee.consume(list, frames: need)
+    }
+    if status != noErr { s.pointee.lastRenderError = status }
+    kernel.pointee.emit(into: buffers, frames: Int(frames))
+    return status
+}
+
+/// Capture at another rate than the app's: converts the period into the converter's FIFO, then
+/// offers what it holds to the input callback in chunks of at most MaximumFramesPerSlice frames
+/// (inNumberFrames varies per call, as with a converting RemoteIO; the time stamp counts app-rate
+/// frames). Converted frames the app did not render in their callback are dropped, as an unread
+/// period is.
+@_noAllocation @_noLocks
+func resampleCapture(_ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMutablePointer<ConverterKernel>,
+                     _ frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    kernel.pointee.consume(UnsafePointer(buffers), frames: Int(frames))
+    guard let proc = io.pointee.inputProc else {
+        kernel.pointee.discard(kernel.pointee.fifoCount)
+        return noErr
+    }
+    let appTime = io.pointee.appCaptureTime
+    appTime.pointee.mHostTime = io.pointee.timeStamp.pointee.mHostTime
+    appTime.pointee.mFlags = AudioTimeStampFlags(rawValue: AudioTimeStampFlags.sampleTimeValid.rawValue | AudioTimeStampFlags.hostTimeValid.rawValue)
+    let flags = io.pointee.flags
+    let refCon = io.pointee.inputRefCon
+    var status: OSStatus = noErr
+    var calls = 0
+    while kernel.pointee.fifoCount > 0 && calls < 64 {
+        calls += 1
+        let chunk = min(kernel.pointee.fifoCount, io.pointee.maxFrames)
+        io.pointee.capturedFrames = UInt32(chunk)
+        let before = kernel.pointee.fifoCount
+        flags.pointee = AudioUnitRenderActionFlags(rawValue: 0)
+        // The app's input callback is render-thread code by contract.
+        _unsafePerformance { status = renderCallbackCall(proc)(refCon, flags, UnsafePointer(appTime), 1, UInt32(chunk), nil) }
+        let taken = before - kernel.pointee.fifoCount
+        if taken < chunk { kernel.pointee.discard(chunk - taken) }
+        appTime.pointee.mSampleTime += Double(chunk)
+        if status != noErr {
+            io.pointee.state.pointee.lastRenderError = status
+            break
+        }
+    }
+    // Whatever is left (a failing callback, or more than 64 chunks) is dropped.
+    kernel.pointee.discard(kernel.pointee.fifoCount)
+    return status
+}
+
 /// Converts the captured period into `output` (the app's format of output element 1): app
 /// channel c gets device channel c, or silence where the device has fewer channels.
 /// Thread: render.
@@ -179,6 +294,10 @@ func renderCaptured(_ io: UnsafeMutablePointer<IOContext>, _ frames: UInt32,
                     _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
     guard let captured = io.pointee.captured else { return kAudioUnitErr_CannotDoInCurrentContext }
     guard frames <= io.pointee.capturedFrames else { return kAudio_ParamError }
+    if let kernel = io.pointee.captureKernel {
+        kernel.pointee.emit(into: output, frames: Int(frames))
+        return noErr
+    }
     let deviceBuffers = audioBuffers(captured)
     let deviceChannels = Int(captured.pointee.mNumberBuffers)
     let pointers = io.pointee.readPointers

@@ -83,11 +83,59 @@ public final class ALSAIOUnit: AUBase {
     /// Thread: setup.
     public override func allocateRenderResources() throws {
         let opened = try openSession()
+        var kernels: (playback: UnsafeMutablePointer<ConverterKernel>?, capture: UnsafeMutablePointer<ConverterKernel>?) = (nil, nil)
+        do {
+            kernels.playback = try rateConverter(opened.playback?.configuration, app: inputFormats[0], playback: true)
+            kernels.capture = try rateConverter(opened.capture?.configuration, app: outputFormats[1], playback: false)
+        } catch {
+            kernels.playback?.deinitialize(count: 1)
+            kernels.playback?.deallocate()
+            opened.close()
+            throw error
+        }
         io.pointee.configure(playbackFormat: inputFormats[0], captureFormat: outputFormats[1],
                              devicePlaybackChannels: opened.playback?.configuration?.channels ?? 0,
                              deviceCaptureChannels: opened.capture?.configuration?.channels ?? 0,
-                             maxFrames: Int(maxFramesPerSlice))
+                             maxFrames: Int(maxFramesPerSlice), playbackKernel: kernels.playback, captureKernel: kernels.capture)
         session = opened
+    }
+
+    /// The rate converter of one direction when the device granted another rate than the app
+    /// side's (nil when they agree): for playback the input scope of element 0 → the device's
+    /// float channels, for capture the device's floats → the output scope of element 1. Channel
+    /// c feeds channel c; channels the other side lacks are silent or dropped (as without
+    /// conversion). libsoxr at 20-bit quality (28-bit with RenderQuality ≥ 127).
+    private func rateConverter(_ granted: PCMConfiguration?, app: AudioStreamBasicDescription,
+                               playback: Bool) throws -> UnsafeMutablePointer<ConverterKernel>? {
+        guard let granted, Double(granted.sampleRate) != app.mSampleRate else { return nil }
+        let device = AudioStreamBasicDescription.canonical(sampleRate: Double(granted.sampleRate), channels: UInt32(granted.channels))
+        let (from, to) = playback ? (app, device) : (device, app)
+        let map = (0..<Int(to.mChannelsPerFrame)).map { $0 < Int(from.mChannelsPerFrame) ? $0 : -1 }
+        var quality: UInt32 = 0
+        try? getProperty(kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &quality)
+        let k = UnsafeMutablePointer<ConverterKernel>.allocate(capacity: 1)
+        do {
+            k.initialize(to: try ConverterKernel(input: from, output: to, map: map, maximumFrames: Int(maxFramesPerSlice),
+                                                 quality: quality >= 127 ? .veryHigh : .high))
+        } catch let error as DSPKernelError {
+            k.deallocate()
+            let side = playback ? "the input scope of element 0 (\(app)) to the device's format" : "the device's format to the output scope of element 1 (\(app))"
+            throw AudioError(error.status,
+                             "The ALSA I/O unit cannot convert \(side) (\(DeviceFormat.description(of: granted))): \(error.message)")
+        }
+        return k
+    }
+
+    /// The rate converter's delay (0 without one): playback's in device frames, capture's in
+    /// app frames, as each resampler adds it.
+    public override var latency: Double {
+        if let kernel = io.pointee.playbackKernel, let granted = session?.playback?.configuration {
+            return Double(kernel.pointee.prerollFrames) / Double(granted.sampleRate)
+        }
+        if let kernel = io.pointee.captureKernel {
+            return Double(kernel.pointee.prerollFrames) / outputFormats[1].mSampleRate
+        }
+        return 0
     }
 
     /// Stops the device thread and closes the PCMs.
@@ -100,6 +148,7 @@ public final class ALSAIOUnit: AUBase {
         current.close()
         session = nil
         io.pointee.captured = nil
+        io.pointee.releaseKernel()
         if wasRunning { propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0) }
     }
 

@@ -12,6 +12,8 @@ import DSPKernels
 ///   Latency: the resampler's filter delay, prerolled as silence, so the output is the input
 ///   delayed by exactly Latency seconds; 0 when the rates agree. Before initialization (no
 ///   resampler yet) Latency reads 0.
+///   Rates further apart than a factor of 64 (either way) are refused at Initialize with
+///   kAudioUnitErr_FormatNotSupported (the buffers grow with the ratio).
 /// - Channels: kAudioOutputUnitProperty_ChannelMap (SInt32[output channels], any of global,
 ///   input or output scope): output channel i takes input channel map[i], −1 is silence. Without
 ///   a map, output i takes input i (silence past the last input), and a mono input feeds every
@@ -21,22 +23,17 @@ import DSPKernels
 public final class FormatConverterUnit: AUBase {
     public static let identity = AudioComponentDescription(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_AUConverter,
                                                            manufacturer: kAudioUnitManufacturer_AUHost)
-    var kernel: UnsafeMutablePointer<ConverterKernel>?
+    /// The converter pipeline while initialized.
+    var stage: ConversionStage?
     /// The map set by the host (nil: the default described above).
     var channelMap: [Int32]?
-    /// The input side's own clock when the rates differ (it counts input frames).
-    let inputTime = UnsafeMutablePointer<AudioTimeStamp>.allocate(capacity: 1)
-    var kernelLatency = 0.0
 
     /// Thread: setup.
     public init(_ description: AudioComponentDescription = FormatConverterUnit.identity) {
         super.init(description: description, inputs: 1, outputs: 1)
-        inputTime.initialize(to: AudioTimeStamp())
     }
 
-    deinit { inputTime.deallocate() }
-
-    public override var latency: Double { kernelLatency }
+    public override var latency: Double { stage?.latency ?? 0 }
 
     public override func accepts(format: AudioStreamBasicDescription, scope: AudioUnitScope, element: AudioUnitElement) -> Bool {
         guard format.isValidLinearPCM, format.mChannelsPerFrame <= 64 else { return false }
@@ -48,8 +45,7 @@ public final class FormatConverterUnit: AUBase {
     /// Thread: setup.
     public var effectiveChannelMap: [Int] {
         if let channelMap { return channelMap.map(Int.init) }
-        let inputs = Int(inputFormats[0].mChannelsPerFrame), outputs = Int(outputFormats[0].mChannelsPerFrame)
-        return (0..<outputs).map { inputs == 1 ? 0 : ($0 < inputs ? $0 : -1) }
+        return ConversionStage.defaultMap(inputs: Int(inputFormats[0].mChannelsPerFrame), outputs: Int(outputFormats[0].mChannelsPerFrame))
     }
 
     public override func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
@@ -107,21 +103,8 @@ public final class FormatConverterUnit: AUBase {
 
     private func makeKernel() throws {
         let quality: SampleRateConverter.Quality = renderQualityIsMaximum ? .veryHigh : .high
-        let k = UnsafeMutablePointer<ConverterKernel>.allocate(capacity: 1)
-        do {
-            k.initialize(to: try ConverterKernel(input: inputFormats[0], output: outputFormats[0], map: effectiveChannelMap,
-                                                 maximumFrames: Int(maxFramesPerSlice), quality: quality))
-        } catch let error as DSPKernelError {
-            k.deallocate()
-            throw AudioError(error.status, error.message)
-        } catch {
-            k.deallocate()
-            throw error
-        }
-        kernel = k
-        kernelLatency = Double(k.pointee.prerollFrames) / outputFormats[0].mSampleRate
-        inputTime.pointee = AudioTimeStamp()
-        inputTime.pointee.mFlags = .sampleTimeValid
+        stage = try ConversionStage(input: inputFormats[0], output: outputFormats[0], map: effectiveChannelMap,
+                                    maximumFrames: Int(maxFramesPerSlice), quality: quality)
     }
 
     private var renderQualityIsMaximum: Bool {
@@ -131,9 +114,8 @@ public final class FormatConverterUnit: AUBase {
     }
 
     public override func deallocateRenderResources() {
-        kernel?.deinitialize(count: 1)
-        kernel?.deallocate()
-        kernel = nil
+        stage?.release()
+        stage = nil
     }
 
     /// Rebuilds the resampler and FIFO (setup thread: it allocates), as a fresh unit would be.
@@ -148,24 +130,7 @@ public final class FormatConverterUnit: AUBase {
     public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
                                    timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
                                    output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
-        guard let kernel else { return kAudioUnitErr_Uninitialized }
-        let resampling = kernel.pointee.resampler != nil
-        // Without rate conversion input and output share the caller's clock (so an upstream unit
-        // feeding several consumers serves them all from its per-time-stamp cache).
-        var attempts = 0
-        while kernel.pointee.fifoCount < Int(frames) && attempts < 64 {
-            attempts += 1
-            if kernel.pointee.pendingFrames > 0 && kernel.pointee.drainPending() { continue }
-            let need = kernel.pointee.inputFramesNeeded(outputFrames: Int(frames))
-            if need == 0 { break }
-            let stamp = resampling ? UnsafePointer(inputTime) : timeStamp
-            let status = pullInput(0, flags, stamp, UInt32(need))
-            guard status == noErr, let list = inputList(0) else { return status == noErr ? kAudioUnitErr_NoConnection : status }
-            if resampling { inputTime.pointee.mSampleTime += Double(need) }
-            kernel.pointee.consume(list, frames: need)
-        }
-        // Whatever is still missing (a resampler that stopped taking input) is emitted as silence.
-        kernel.pointee.emit(into: output, frames: Int(frames))
-        return noErr
+        guard let stage else { return kAudioUnitErr_Uninitialized }
+        return renderConverted(stage, flags, timeStamp, frames, output)
     }
 }

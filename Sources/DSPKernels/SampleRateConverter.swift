@@ -103,10 +103,21 @@ public struct SampleRateConverter: ~Copyable {
         let inputs = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: channelCount)
         defer { inputs.deallocate() }
         for c in 0..<channelCount { inputs[c] = UnsafeRawPointer(silence) }
-        for _ in 0..<8 {
+        // Eight maximum blocks grow the FIFOs; the total is rounded up to a whole period of the
+        // rate pair (160 input frames for 48 → 44.1 kHz) so that the warm-up spans a whole number
+        // of output frames too: real input then starts on the output grid, and the delay trimmed
+        // below is a whole number of frames (the unit's Latency is exact, not within a frame).
+        var remaining = 8 * maximumInputFrames
+        if let period = Self.inputPeriod(inputRate: inputRate, outputRate: outputRate), period <= 8 * maximumInputFrames {
+            remaining = (remaining + period - 1) / period * period
+        }
+        var stalled = 0
+        while remaining > 0 && stalled < 16 {
             var idone = 0, odone = 0
-            _ = soxr_process(soxr, UnsafeRawPointer(inputs), maximumInputFrames, &idone,
+            _ = soxr_process(soxr, UnsafeRawPointer(inputs), min(remaining, maximumInputFrames), &idone,
                              UnsafeMutableRawPointer(scratchPointers), scratchFrames, &odone)
+            remaining -= idone
+            stalled = idone == 0 ? stalled + 1 : 0
         }
         // Drain whatever the warm-up left buffered (a non-NULL input of 0 frames: NULL would mean
         // end of stream), so real input starts on silence history.
@@ -119,6 +130,17 @@ public struct SampleRateConverter: ~Copyable {
         // stream trims its own delay, so drop it too and keep output aligned with input.
         pendingDiscard = Int(soxr_delay(soxr).rounded())
         trimmedDelayFrames = pendingDiscard
+    }
+
+    /// The smallest input length that spans a whole number of output frames, when both rates are
+    /// whole numbers of hertz (nil otherwise).
+    static func inputPeriod(inputRate: Double, outputRate: Double) -> Int? {
+        guard inputRate == inputRate.rounded(), outputRate == outputRate.rounded(),
+              inputRate < 1e9, outputRate < 1e9 else { return nil }
+        var a = Int(inputRate), b = Int(outputRate)
+        let input = a
+        while b != 0 { (a, b) = (b, a % b) }
+        return input / a
     }
 
     /// Output frames the resampler currently holds back (its latency), per libsoxr's

@@ -5,8 +5,8 @@ import AUHostAtomics
 //
 // A graph renders by the pull model: the application (or the I/O unit's thread) renders the head;
 // every input bus the graph manages is fed by `graphInputTrampoline`, which renders the source
-// node's output once per cycle (memoised by cycle number) and hands its buffers over without
-// copying. The wiring comes from a Schedule compiled off the render thread; the render thread picks
+// node's output once per cycle and time stamp (memoised by cycle number and sample time: a
+// resampling consumer pulls more than once per cycle) and hands its buffers over without copying. The wiring comes from a Schedule compiled off the render thread; the render thread picks
 // the published schedule up at the start of each cycle (in the head's pre-render notification), so
 // a cycle never mixes two topologies and never waits for a setup thread.
 
@@ -25,12 +25,15 @@ public struct ScheduledInput {
     public var scratchFrames: Int = 0
 }
 
-/// One output bus of a scheduled node: rendered at most once per cycle.
+/// One output bus of a scheduled node: rendered at most once per cycle and time stamp.
 public struct ScheduledOutput {
     /// A "nil mData" list the node points at its own output buffers.
     public var list: UnsafeMutablePointer<AudioBufferList>
     public var bufferCount: Int
     public var renderedCycle: UInt64 = 0
+    /// The sample time of the last render: a converting consumer (an output unit or format
+    /// converter that resamples) pulls several times in one cycle, each with a later time stamp.
+    public var renderedSampleTime: Double = 0
     public var status: OSStatus = noErr
 }
 
@@ -197,7 +200,8 @@ func feedInput(_ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePo
         let node = schedule.pointee.nodes + input.pointee.sourceNode
         let output = node.pointee.outputs + input.pointee.sourceBus
         let cycle = g.pointee.cycle
-        if output.pointee.renderedCycle != cycle {
+        let sampleTime = timeStamp.pointee.mSampleTime
+        if output.pointee.renderedCycle != cycle || output.pointee.renderedSampleTime != sampleTime {
             let list = output.pointee.list
             let buffers = audioBuffers(list)
             for b in 0..<output.pointee.bufferCount {
@@ -209,6 +213,7 @@ func feedInput(_ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePo
             // The source unit's render is a render-thread call by contract.
             output.pointee.status = _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, list) }
             output.pointee.renderedCycle = cycle
+            output.pointee.renderedSampleTime = sampleTime
         }
         guard output.pointee.status == noErr else { return output.pointee.status }
         return deliver(output.pointee.list, output.pointee.bufferCount, into: ioData, frames: frames, delay: input.pointee.delay)

@@ -18,12 +18,22 @@
  *     S24_3LE, S16_LE is used with the app side's channel count. Differing channel counts are
  *     matched channel by channel (extra device channels get silence, extra app channels are
  *     dropped).
- *   - The app side's sample rate must equal the rate the device granted; the unit does not
- *     resample (plug PCMs such as "default" and "plughw:…" do).
+ *   - Sample rate. The device is asked for kAUHostALSAProperty_PreferredSampleRate, else the
+ *     rate of the device-side format you set, else the app side's rate (capture's when input is
+ *     enabled). Each direction alone converts when the device runs at another rate than its app
+ *     side (libsoxr, 20-bit; 28-bit with RenderQuality >= 127), and kAudioUnitProperty_Latency
+ *     reports the resampler's delay in seconds. Playback: your render callback is pulled in
+ *     app-rate frames, up to MaximumFramesPerSlice per call and not once per period. Capture:
+ *     the input callback is offered the converted frames in chunks of up to
+ *     MaximumFramesPerSlice (inNumberFrames varies); render them there, or they are dropped.
+ *     Full duplex does not convert rates: both app sides must be at the device's rate, else
+ *     AudioUnitInitialize answers kAudioUnitErr_FormatNotSupported naming the formats (a plug
+ *     PCM such as "default" or "plughw:…" resamples). Rates more than 64 times apart are refused.
  *   - SetRenderCallback (input scope, element 0): the device thread pulls it once per period.
  *   - kAudioOutputUnitProperty_SetInputCallback (global scope): called once per period with
  *     ioData NULL after a period was captured; call AudioUnitRender on element 1 there (or in
- *     the render callback) to get it. Frames per call = the granted period size.
+ *     the render callback) to get it. Frames per call = the granted period size (the converted
+ *     count when capture converts rates, see above).
  *   - kAudioOutputUnitProperty_CurrentDevice: a CFStringRef ALSA PCM name ("default",
  *     "hw:1,0", "plughw:…", a PCM of ~/.asoundrc). Global scope names the device of both
  *     directions; output scope element 0 only the playback PCM, input scope element 1 only the

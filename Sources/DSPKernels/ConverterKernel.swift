@@ -1,8 +1,7 @@
-import AudioTypes
-import AudioUnitBase
-import DSPKernels
+import AudioToolbox
 
-/// The format converter's render-side pipeline, built at setup for fixed formats:
+/// The render-side pipeline of a converting unit (format converter, output units), built at setup
+/// for fixed formats:
 ///
 ///     input list ─decode→ Float32 channels ─channel map→ (resample) → output FIFO ─encode→ output list
 ///
@@ -13,15 +12,15 @@ import DSPKernels
 /// resampler's trimmed filter delay in silence, so the unit has a constant delay (its Latency);
 /// it then pulls whole slices (MaximumFramesPerSlice input frames) whenever the FIFO runs
 /// short, because libsoxr emits its output in blocks.
-struct ConverterKernel: ~Copyable {
+public struct ConverterKernel: ~Copyable {
     let decoder: SampleFormatConverter
     let encoder: SampleFormatConverter
     let map: ChannelMap
     /// nil when the rates agree.
-    let resampler: UnsafeMutablePointer<SampleRateConverter>?
+    public let resampler: UnsafeMutablePointer<SampleRateConverter>?
     let inputChannels: Int
     let outputChannels: Int
-    let maximumInputFrames: Int
+    public let maximumInputFrames: Int
     let rateRatio: Double
     /// Decoded input, `inputChannels` × `maximumInputFrames`.
     let decoded: UnsafeMutablePointer<Float>
@@ -30,21 +29,34 @@ struct ConverterKernel: ~Copyable {
     /// `pendingFrames` frames are input the resampler has not taken yet.
     let mapped: UnsafeMutablePointer<Float>
     let mappedCapacity: Int
-    var pendingFrames = 0
+    public internal(set) var pendingFrames = 0
     let mappedPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let mappedReadPointers: UnsafeMutablePointer<UnsafePointer<Float>>
     let fifo: UnsafeMutablePointer<Float>
     let fifoCapacity: Int
-    var fifoCount = 0
+    public internal(set) var fifoCount = 0
     let fifoReadPointers: UnsafeMutablePointer<UnsafePointer<Float>>
     let fifoWritePointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     /// Frames of silence the FIFO starts with (the resampler's delay; 0 without one).
-    let prerollFrames: Int
+    public let prerollFrames: Int
 
+    /// The largest factor between the two rates (either way) the kernel converts.
+    public static let maximumRateRatio = 64.0
+
+    /// Builds the pipeline. Throws DSPKernelError: -10868 for a format SampleFormat cannot read
+    /// or rates more than `maximumRateRatio` apart, -50 for a bad map or size.
+    ///
     /// Thread: setup.
-    init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription, map entries: [Int],
+    public init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription, map entries: [Int],
          maximumFrames: Int, quality: SampleRateConverter.Quality) throws {
         // Everything that can throw comes first: a non-copyable value cannot be half built.
+        // The FIFO and the resampler's buffers grow with the rate ratio: bound it (libsoxr itself
+        // accepts any ratio, and 1 Hz → 768 kHz would ask for gigabytes).
+        let ratio = output.mSampleRate / input.mSampleRate
+        guard ratio <= Self.maximumRateRatio, ratio >= 1 / Self.maximumRateRatio else {
+            throw DSPKernelError.format(
+                "Rates \(input.mSampleRate) Hz → \(output.mSampleRate) Hz differ by more than a factor of \(Int(Self.maximumRateRatio)), the most this converter resamples in one step; convert in two stages or bring the rates closer.")
+        }
         let decoder = try SampleFormatConverter(streamDescription: input)
         let encoder = try SampleFormatConverter(streamDescription: output)
         let outputChannels = Int(output.mChannelsPerFrame)
@@ -108,7 +120,7 @@ struct ConverterKernel: ~Copyable {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    func inputFramesNeeded(outputFrames: Int) -> Int {
+    public func inputFramesNeeded(outputFrames: Int) -> Int {
         let missing = outputFrames - fifoCount
         guard missing > 0 else { return 0 }
         if resampler == nil { return min(missing, maximumInputFrames) }
@@ -124,7 +136,7 @@ struct ConverterKernel: ~Copyable {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    mutating func consume(_ list: UnsafePointer<AudioBufferList>, frames: Int) {
+    public mutating func consume(_ list: UnsafePointer<AudioBufferList>, frames: Int) {
         let n = min(frames, maximumInputFrames)
         decoder.decode(from: list, to: decodedPointers, frameCount: n)
         guard resampler != nil else {
@@ -143,7 +155,7 @@ struct ConverterKernel: ~Copyable {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    mutating func drainPending() -> Bool {
+    public mutating func drainPending() -> Bool {
         guard let resampler, pendingFrames > 0 else { return false }
         var done = 0
         var progressed = false
@@ -170,12 +182,30 @@ struct ConverterKernel: ~Copyable {
         return progressed
     }
 
+    /// Drops the oldest `frames` FIFO frames (all of them when fewer are held): converted output
+    /// nobody took, for a converter fed by a device rather than pulled.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public mutating func discard(_ frames: Int) {
+        let n = min(max(frames, 0), fifoCount)
+        guard n > 0 else { return }
+        let rest = fifoCount - n
+        if rest > 0 {
+            for c in 0..<outputChannels {
+                let lane = fifo + c * fifoCapacity
+                for i in 0..<rest { lane[i] = lane[i + n] }
+            }
+        }
+        fifoCount = rest
+    }
+
     /// Encodes the oldest `frames` FIFO frames into `output` (missing frames are silence) and
     /// moves the rest to the front.
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    mutating func emit(into output: UnsafeMutablePointer<AudioBufferList>, frames: Int) {
+    public mutating func emit(into output: UnsafeMutablePointer<AudioBufferList>, frames: Int) {
         if fifoCount < frames {
             for c in 0..<outputChannels {
                 let lane = fifo + c * fifoCapacity
