@@ -8,7 +8,7 @@ SWIFT_LIB := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))/../lib/sw
 BUILD_DIR := .build/$(CONFIG)
 C_CHECK_DIR := .build/c-host-check
 
-.PHONY: all deps build demo test test-swift check-c install bench clean
+.PHONY: all deps build demo test test-swift check-c install bench clean sweep
 
 all: build
 
@@ -67,6 +67,12 @@ check-c: examples-build
 		echo "C examples built with $$cc against the release install:"; \
 		EXAMPLES_BIN=$$bin $(EXAMPLES_BUILD)/debug/examples-check $$names; \
 	done
+
+## sweep: every LV2 plug-in installed on this machine through the unit and directly, each in a child
+## process; writes a table (scripts/lv2-large-sweep.sh says where) and fails only for host faults.
+sweep: deps
+	scripts/lv2-large-sweep.sh $(SWEEP_DIR)
+SWEEP_DIR ?= /tmp/lv2-large-sweep
 
 bench: deps
 	Plugins/build.sh release

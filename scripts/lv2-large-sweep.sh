@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Sweeps every installed LV2 plug-in (lv2ls) through lv2-sweep-child twice: through the Audio
-# Unit API (--unit) and directly through LV2Instance; runs lv2bench for comparison when present.
-# Meant for a machine with a large plug-in set installed (issue 5's "large set" bar); not part of
-# `make test`, whose CI set is lv2-examples, swh-lv2 and mda-lv2.
+# `make sweep`: every LV2 plug-in installed on this machine (lv2ls), each in a child process, twice:
+# through the Audio Unit API (--unit) and directly through LV2Instance; lv2bench for comparison
+# when present. Not part of `make test` (whose LV2 set is fixed): its verdict is about the host.
 #
 #   scripts/lv2-large-sweep.sh [output-directory]     (default: /tmp/lv2-large-sweep)
 #
+# Writes table.tsv (uri, through the unit, directly, verdict, why), unit.tsv and direct.tsv (uri,
+# result, reason), lv2bench.out/.err and summary.txt. Results: rendered, failed, crashed,
+# nonFiniteOutput. Verdicts: ok; plug-in (its own fault: it fails the same way without the host's
+# unit layer); host (it renders directly but not through the unit, or only the unit crashes or goes
+# non-finite). Exits 1 when any verdict is "host", 0 otherwise: a plug-in's own fault is reported,
+# not failed on.
+#
 # Environment: SCRATCH (SwiftPM scratch path, default .build-lv2sweep), JOBS (children at a time,
 # default 2), TIMEOUT (seconds per plug-in, default 30), LV2_PATH (honoured by lilv and lv2ls).
-# Writes unit.tsv, direct.tsv (uri, result, reason), lv2bench.out/.err and summary.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-/tmp/lv2-large-sweep}
@@ -73,7 +78,27 @@ group() {
         group "$out/$mode.tsv"
     done
     echo "lv2bench ran: $bench_ran"
-    echo "rendered directly but not through the unit:"
-    join -t $'\t' <(awk -F'\t' 'NR > 1 && $2 == "rendered" { print $1 }' "$out/direct.tsv") \
-                  <(awk -F'\t' 'NR > 1 && $2 != "rendered"' "$out/unit.tsv") || true
-} | tee "$out/summary.txt"
+} > "$out/summary.txt"
+
+# One row per plug-in: both results side by side and whose fault a failure is.
+join -t $'\t' <(tail -n +2 "$out/unit.tsv") <(tail -n +2 "$out/direct.tsv") | awk -F'\t' '
+    BEGIN { OFS = "\t"; print "uri", "unit", "direct", "verdict", "why" }
+    {
+        unit = $2; direct = $4
+        if (unit == "rendered") verdict = "ok"
+        else if (direct == "rendered" || (unit == "crashed" && direct != "crashed")) verdict = "host"
+        else verdict = "plug-in"
+        why = (unit == "rendered") ? "" : $3
+        if (verdict == "plug-in" && direct != "rendered") why = why " (directly: " $5 ")"
+        print $1, unit, direct, verdict, why
+    }' > "$out/table.tsv"
+{
+    echo "verdicts: $(awk -F'\t' 'NR > 1 { n[$4]++ } END { for (k in n) printf "%s %d, ", k, n[k] }' "$out/table.tsv")"
+    echo "host faults (render directly, not through the unit):"
+    awk -F'\t' 'NR > 1 && $4 == "host" { print "  " $1 ": " $2 ": " $5 }' "$out/table.tsv"
+    echo "plug-ins' own faults:"
+    awk -F'\t' 'NR > 1 && $4 == "plug-in" { print "  " $1 ": " $2 ": " $5 }' "$out/table.tsv"
+} >> "$out/summary.txt"
+cat "$out/summary.txt"
+echo "table: $out/table.tsv"
+! awk -F'\t' 'NR > 1 && $4 == "host" { found = 1 } END { exit !found }' "$out/table.tsv"
