@@ -162,18 +162,22 @@ struct ValidationBattery {
     }
 
     /// Renders `frames` frames of seeded noise through `rig` in slices; the output per channel.
+    /// The noise is made whole before slicing, so every slicing feeds the unit the same signal.
     static func renderNoise(_ rig: OfflineUnitRig, frames: Int, slice: UInt32) throws -> [[Float]] {
-        var out = [[Float]](repeating: [], count: rig.outputChannels)
         var seed: UInt32 = 12_345
+        let noise = (0..<rig.inputChannels).map { _ in
+            (0..<frames).map { _ -> Float in
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                return Float(Int32(bitPattern: seed)) / Float(Int32.max) * 0.5
+            }
+        }
+        var out = [[Float]](repeating: [], count: rig.outputChannels)
         var done = 0
         while done < frames {
             let n = min(Int(slice), frames - done)
             if let input = rig.input {
                 for c in 0..<rig.inputChannels {
-                    for i in 0..<n {
-                        seed = seed &* 1_664_525 &+ 1_013_904_223
-                        input.channel(c)[i] = Float(Int32(bitPattern: seed)) / Float(Int32.max) * 0.5
-                    }
+                    noise[c].withUnsafeBufferPointer { input.channel(c).update(from: $0.baseAddress! + done, count: n) }
                 }
             }
             try AudioError.check(rig.render(frames: UInt32(n)), LastErrorMessage.current ?? "render of \(n) frames at frame \(done) failed")

@@ -113,6 +113,17 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(checks.contains { $0["check"] == "open time" && $0["outcome"] == "PASS" }, "checks before the crash are kept")
     }
 
+    /// The sliced-render check feeds the same signal however it slices: the built-in delay (whose
+    /// slice invariance its own tests show) passes it. The rig once fed each slicing other noise.
+    func testSlicedRenderCheckPassesASliceInvariantUnit() throws {
+        let r = try CLI.run(["validate", "aufx dely AUHs", "--json"])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let checks = try XCTUnwrap(((report["units"] as? [[String: Any]])?.first)?["checks"] as? [[String: String]])
+        let sliced = try XCTUnwrap(checks.first { $0["check"] == "render sliced at 64" })
+        XCTAssertEqual(sliced["outcome"], "PASS", sliced["reason"] ?? "")
+    }
+
     func testValidateNeedsAUnitOrAll() throws {
         let r = try CLI.run(["validate"])
         XCTAssertEqual(r.status, 64)
