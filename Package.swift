@@ -101,7 +101,10 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ProcessingGraphTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
+        /// The C host listing's gain unit (Tests/CHost/gain_unit.c): a minimal unit written in C to the plug-in interface.
+        .target(name: "CGainUnit", dependencies: ["CAudioToolbox"], path: "Tests/CHost", exclude: ["host.c"], sources: ["gain_unit.c"],
+                cSettings: [.unsafeFlags(["-Wno-four-char-constants"])]),
+        .testTarget(name: "ProcessingGraphTests", dependencies: ["AUHost", "TestSupport", "CGainUnit"], swiftSettings: swiftSettings),
         .testTarget(name: "BuiltInUnitsTests", dependencies: ["AUHost", "TestSupport", "ExtAudioFile", "DSPKernels", "CSoxr"], swiftSettings: swiftSettings),
         .testTarget(name: "ExtAudioFileTests", dependencies: ["ExtAudioFile", "AudioFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],

@@ -36,14 +36,21 @@ extension AudioGraph {
             if !isUnitInitialized(unit) {
                 if let own = try? property(unit, kAudioUnitProperty_MaximumFramesPerSlice, as: UInt32.self), own < maxFrames {
                     var frames = maxFrames
-                    AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4)
+                    let status = AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
+                                                      &frames, UInt32(MemoryLayout<UInt32>.size))
+                    guard status == noErr else {
+                        throw AudioError(status, "\(describe(id)) takes at most \(own) frames a slice and refused the graph's \(maxFrames) "
+                                         + "(kAudioUnitProperty_MaximumFramesPerSlice).")
+                    }
                 }
                 // The graph hands sources' buffers to inputs without copying, and renders out of place.
+                // A unit may not answer these (a minimal unit need not): it then allocates its own
+                // input buffers, which the graph fills, and is asked for nothing in place.
                 var no: UInt32 = 0
                 for key in managed where key.node == id {
-                    AudioUnitSetProperty(unit, kAudioUnitProperty_ShouldAllocateBuffer, kAudioUnitScope_Input, key.bus, &no, 4)
+                    _ = AudioUnitSetProperty(unit, kAudioUnitProperty_ShouldAllocateBuffer, kAudioUnitScope_Input, key.bus, &no, UInt32(MemoryLayout<UInt32>.size))
                 }
-                AudioUnitSetProperty(unit, kAudioUnitProperty_InPlaceProcessing, kAudioUnitScope_Global, 0, &no, 4)
+                _ = AudioUnitSetProperty(unit, kAudioUnitProperty_InPlaceProcessing, kAudioUnitScope_Global, 0, &no, UInt32(MemoryLayout<UInt32>.size))
                 try propagateFormats(into: id)
                 try AudioError.check(AudioUnitInitialize(unit),
                                      "\(describe(id)) failed to initialize: \(LastErrorMessage.current ?? "no reason given").")
@@ -119,7 +126,7 @@ extension AudioGraph {
         let scheduled = UnsafeMutablePointer<ScheduledNode>.allocate(capacity: max(joined.count, 1))
         for (i, n) in joined.enumerated() {
             let unit = n.unit!
-            let count = Int((try? property(unit, kAudioUnitProperty_ElementCount, scope: kAudioUnitScope_Output, as: UInt32.self)) ?? 0)
+            let count = outputElementCount(unit)
             let outputs = UnsafeMutablePointer<ScheduledOutput>.allocate(capacity: max(count, 1))
             for bus in 0..<count {
                 let format = (try? property(unit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output,
@@ -229,4 +236,15 @@ extension AudioGraph {
     func isUnitInitialized(_ unit: AudioUnit) -> Bool {
         ComponentInstance.from(unit)?.unit?.isInitialized ?? false
     }
+}
+
+/// The number of output elements a unit has; 1 when it does not answer ElementCount (a minimal
+/// unit need not: Apple's base classes answer it, a host must not rely on that).
+///
+/// Thread: setup.
+func outputElementCount(_ unit: AudioUnit) -> Int {
+    var count: UInt32 = 0
+    var size = UInt32(MemoryLayout<UInt32>.size)
+    let status = AudioUnitGetProperty(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Output, 0, &count, &size)
+    return status == noErr ? Int(count) : 1
 }
