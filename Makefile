@@ -8,7 +8,7 @@ SWIFT_LIB := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))/../lib/sw
 BUILD_DIR := .build/$(CONFIG)
 C_CHECK_DIR := .build/c-host-check
 
-.PHONY: all deps build demo test test-swift check-c install bench clean sweep
+.PHONY: all deps build demo test test-swift check-c install bench clean sweep format format-check
 
 all: build
 
@@ -73,6 +73,16 @@ check-c: examples-build
 sweep: deps
 	scripts/lv2-large-sweep.sh $(SWEEP_DIR)
 SWEEP_DIR ?= /tmp/lv2-large-sweep
+
+## format: swift-format (the toolchain's) over every Swift file, layout only (.swift-format: 4 spaces,
+## 140 columns, no rewriting rules); format-check lists the files it would change and fails if any.
+FORMAT_PATHS := Sources Tests SDK/Sources SDK/Templates Plugins/Sources Examples/Sources Benchmarks/Benchmarks Package.swift
+format:
+	swift format -i -r --configuration .swift-format $(FORMAT_PATHS)
+format-check:
+	@changed=$$(for f in $$(find $(FORMAT_PATHS) -name '*.swift' -not -path '*/.build*'); do \
+		swift format --configuration .swift-format "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
+	[ -z "$$changed" ] || { echo "swift-format would change:"; echo "$$changed"; exit 1; }
 
 bench: deps
 	Plugins/build.sh release
