@@ -28,7 +28,7 @@ struct UnitRig {
         var d = AudioComponentDescription(componentType: type, componentSubType: subType,
                                           componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         var u: AudioUnit?
-        precondition(AudioComponentInstanceNew(AudioComponentFindNext(nil, &d), &u) == noErr)
+        precondition(AudioComponentInstanceNew(AudioComponentFindNext(nil, &d)!, &u) == noErr)
         unit = u!
         var max = frames
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &max, 4)

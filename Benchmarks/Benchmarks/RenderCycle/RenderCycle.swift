@@ -35,7 +35,7 @@ struct RenderRig {
         ComponentRegistry.shared.register(Component(description: BenchGain.identity, name: "Bench: Gain", version: 1) { BenchGain($0) })
         var d = BenchGain.identity
         var u: AudioUnit?
-        AudioComponentInstanceNew(AudioComponentFindNext(nil, &d), &u)
+        AudioComponentInstanceNew(AudioComponentFindNext(nil, &d)!, &u)
         unit = u!
         var max = frames
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &max, 4)
