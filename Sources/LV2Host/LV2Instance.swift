@@ -182,6 +182,10 @@ public final class LV2Instance {
                                "LV2 plug-in <\(plugin.uri)>: its binary \(plugin.binaryPath ?? "(none declared)") "
                                + "does not exist or cannot be read; reinstall the bundle \(plugin.bundleURI).")
         }
+        if let problem = plugin.portDataProblem {
+            throw LV2HostError(LV2Status.invalidPluginData,
+                               "LV2 plug-in <\(plugin.uri)> in \(plugin.bundleURI) has broken port data: \(problem); fix its Turtle data.")
+        }
         let declared = plugin.world.declaredPortCount(plugin)
         if declared != plugin.ports.count {
             throw LV2HostError(LV2Status.invalidPluginData,
