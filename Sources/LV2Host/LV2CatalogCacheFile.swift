@@ -33,37 +33,69 @@ public enum LV2CatalogCacheFile {
     /// The records in `file`, or nil when it is missing, truncated, corrupt or of another version.
     /// Thread: setup (reads the file).
     public static func read(_ file: String) -> [LV2BundleRecord]? {
-        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else { return nil }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast() }
-        guard lines.count >= 2, lines.first == Substring(header), let footer = lines.last, footer.hasPrefix("end ") else { return nil }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for line in lines.dropLast() { hash = fnv1a64(line + "\n", seed: hash) }
-        guard footer.dropFirst(4) == Substring(String(hash, radix: 16)) else { return nil }
-        var records: [LV2BundleRecord] = []
-        for line in lines.dropFirst().dropLast() {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map { unescape($0) }
-            switch (fields[0], fields.count) {
-            case ("bundle", 3):
-                records.append(LV2BundleRecord(path: fields[1], fingerprint: fields[2], plugins: [], warnings: []))
-            case ("warning", 2) where !records.isEmpty:
-                records[records.count - 1].warnings.append(fields[1])
-            case ("plugin", 16) where !records.isEmpty:
-                let n = fields[6...].compactMap { Int($0) }
-                guard n.count == 10, fields[5] == "0" || fields[5] == "1" else { return nil }
-                var s = LV2PortSummary(ports: [])
-                (s.audioInputs, s.audioOutputs, s.controlInputs, s.controlOutputs, s.midiInputs) = (n[0], n[1], n[2], n[3], n[4])
-                (s.midiOutputs, s.otherAtomPorts, s.cvInputs, s.cvOutputs, s.unknownPorts) = (n[5], n[6], n[7], n[8], n[9])
-                records[records.count - 1].plugins.append(LV2CatalogPlugin(
-                    uri: fields[1], name: fields[2], manufacturerName: fields[3], summary: s, isMixer: fields[5] == "1",
-                    bundleURI: fields[4], presetNames: []))
-            case ("preset", 2) where !(records.last?.plugins.isEmpty ?? true):
-                records[records.count - 1].plugins[records[records.count - 1].plugins.count - 1].presetNames.append(fields[1])
-            default:
-                return nil
+        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        // Bytes, not Characters: this runs on every start over ~100 KB.
+        return data.withUnsafeBytes { raw -> [LV2BundleRecord]? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let newline = UInt8(ascii: "\n"), tab = UInt8(ascii: "\t")
+            guard bytes.count > 0, bytes[bytes.count - 1] == newline else { return nil }
+            var footerStart = bytes.count - 1
+            while footerStart > 0 && bytes[footerStart - 1] != newline { footerStart -= 1 }
+            guard footerStart > 0 else { return nil }
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in bytes[0..<footerStart] { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            let footer = String(decoding: UnsafeBufferPointer(rebasing: bytes[footerStart..<(bytes.count - 1)]), as: UTF8.self)
+            guard footer == "end " + String(hash, radix: 16) else { return nil }
+
+            var records: [LV2BundleRecord] = []
+            var lineStart = 0
+            var first = true
+            var fields: [String] = []
+            while lineStart < footerStart {
+                var lineEnd = lineStart
+                while bytes[lineEnd] != newline { lineEnd += 1 }
+                fields.removeAll(keepingCapacity: true)
+                var fieldStart = lineStart
+                for i in lineStart...lineEnd where i == lineEnd || bytes[i] == tab {
+                    let slice = UnsafeBufferPointer(rebasing: bytes[fieldStart..<i])
+                    let text = String(decoding: slice, as: UTF8.self)
+                    fields.append(slice.contains(UInt8(ascii: "\\")) ? unescape(Substring(text)) : text)
+                    fieldStart = i + 1
+                }
+                lineStart = lineEnd + 1
+                if first {
+                    guard fields == [header] else { return nil }
+                    first = false
+                    continue
+                }
+                guard apply(fields, to: &records) else { return nil }
             }
+            return first ? nil : records
         }
-        return records
+    }
+
+    /// Adds one line's fields to `records`; false for a line that does not belong.
+    private static func apply(_ fields: [String], to records: inout [LV2BundleRecord]) -> Bool {
+        switch (fields[0], fields.count) {
+        case ("bundle", 3):
+            records.append(LV2BundleRecord(path: fields[1], fingerprint: fields[2], plugins: [], warnings: []))
+        case ("warning", 2) where !records.isEmpty:
+            records[records.count - 1].warnings.append(fields[1])
+        case ("plugin", 16) where !records.isEmpty:
+            let n = fields[6...].compactMap { Int($0) }
+            guard n.count == 10, fields[5] == "0" || fields[5] == "1" else { return false }
+            var s = LV2PortSummary(ports: [])
+            (s.audioInputs, s.audioOutputs, s.controlInputs, s.controlOutputs, s.midiInputs) = (n[0], n[1], n[2], n[3], n[4])
+            (s.midiOutputs, s.otherAtomPorts, s.cvInputs, s.cvOutputs, s.unknownPorts) = (n[5], n[6], n[7], n[8], n[9])
+            records[records.count - 1].plugins.append(LV2CatalogPlugin(
+                uri: fields[1], name: fields[2], manufacturerName: fields[3], summary: s, isMixer: fields[5] == "1",
+                bundleURI: fields[4], presetNames: []))
+        case ("preset", 2) where !(records.last?.plugins.isEmpty ?? true):
+            records[records.count - 1].plugins[records[records.count - 1].plugins.count - 1].presetNames.append(fields[1])
+        default:
+            return false
+        }
+        return true
     }
 
     /// Writes `records` to `file` through a temporary file and a rename. Throws when the folder

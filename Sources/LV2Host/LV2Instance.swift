@@ -53,6 +53,7 @@ public final class LV2Instance {
         self.configuration = configuration
         try Self.validate(plugin, configuration)
 
+        _ = LV2HeadlessToolkits.prepare
         let map = plugin.world.uridMap
         scratchDirectory = Self.makeScratchDirectory()
         worker = LV2Worker(live: configuration.live, ringSize: 64 * 1024)

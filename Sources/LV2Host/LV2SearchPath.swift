@@ -42,40 +42,58 @@ public struct LV2SearchPath: Equatable, Sendable {
     }
 }
 
-/// A bundle's identity for the cache: the sizes and modification times of every file in it (and
-/// its sub-folders, to a depth of 4), hashed. Any file added, removed, resized or touched changes it.
+/// A bundle's identity for the cache: the names, sizes and modification times of every file in it
+/// (and its sub-folders, to a depth of 4), hashed. Any file added, removed, resized or touched
+/// changes it. Each file's record is hashed alone and the hashes summed, so the order the file
+/// system lists them in does not matter (and nothing is sorted: this runs for every bundle on
+/// every start).
 public enum LV2BundleFingerprint {
     /// The fingerprint of the bundle folder `path` (ending in "/"), or nil when it cannot be read.
     /// Thread: setup (reads the file system).
     public static func of(_ path: String) -> String? {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        let folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return nil }
+        var sum: UInt64 = 0
         var files = 0
-        func mix(_ text: String) {
-            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        }
-        func walk(_ folder: String, relative: String, depth: Int) -> Bool {
-            guard let dir = opendir(folder) else { return false }
-            defer { closedir(dir) }
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name != "." && name != ".." { names.append(name) }
+        walk(folder, prefix: 0xCBF2_9CE4_8422_2325, depth: 0, sum: &sum, files: &files)
+        return String(sum, radix: 16) + "-\(files)"
+    }
+
+    /// Adds the records of the files under the open folder `fd` (closed here) to `sum`.
+    private static func walk(_ fd: Int32, prefix: UInt64, depth: Int, sum: inout UInt64, files: inout Int) {
+        guard let dir = fdopendir(fd) else { close(fd); return }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            var hash = prefix
+            var isDot = false
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let name = raw.prefix { $0 != 0 }
+                isDot = name.count <= 2 && name.allSatisfy { $0 == UInt8(ascii: ".") }
+                for byte in name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
             }
-            for name in names.sorted() {
-                var info = stat()
-                guard stat(folder + name, &info) == 0 else { continue }
-                if info.st_mode & S_IFMT == S_IFDIR {
-                    if depth < 4 { _ = walk(folder + name + "/", relative: relative + name + "/", depth: depth + 1) }
-                    continue
-                }
-                files += 1
-                mix("\(relative)\(name)\t\(info.st_size)\t\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\n")
+            if isDot { continue }
+            var info = stat()
+            let statted = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                fstatat(fd, raw.baseAddress!.assumingMemoryBound(to: CChar.self), &info, 0) == 0
             }
-            return true
+            guard statted else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                guard depth < 4 else { continue }
+                let child = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    openat(fd, raw.baseAddress!.assumingMemoryBound(to: CChar.self), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                }
+                if child >= 0 { walk(child, prefix: (hash ^ 0x2F) &* 0x0000_0100_0000_01B3, depth: depth + 1, sum: &sum, files: &files) }
+                continue
+            }
+            func mix(_ value: Int) {
+                hash = (hash ^ UInt64(bitPattern: Int64(value))) &* 0x0000_0100_0000_01B3
+                hash ^= hash >> 29
+            }
+            mix(Int(info.st_size))
+            mix(Int(info.st_mtim.tv_sec))
+            mix(Int(info.st_mtim.tv_nsec))
+            sum = sum &+ hash
+            files += 1
         }
-        guard walk(path, relative: "", depth: 0) else { return nil }
-        return String(hash, radix: 16) + "-\(files)"
     }
 }

@@ -99,7 +99,7 @@ public final class LV2Provider: ComponentProvider {
                 return try LV2Unit(plugin: plugin, access: access, description: description)
             }
         }
-        for component in components { byURI[String(component.origin.split(separator: " ")[1])] = component }
+        for (component, entry) in zip(components, entries) { byURI[entry.0.uri] = component }
         made = components
         return components
     }
