@@ -79,6 +79,23 @@ final class CatalogCLITests: XCTestCase {
         XCTAssertTrue(rendered.stderr.contains("does not load") && rendered.stderr.contains("file too short"), rendered.stderr)
     }
 
+    /// A malformed SDK manifest is skipped and reported once on standard error, naming the file;
+    /// everything else is listed and the command succeeds.
+    func testMalformedSDKManifestIsReportedOnce() throws {
+        let plugins = folder.appendingPathComponent("plugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        let manifest = plugins.appendingPathComponent("Broken.auplugin.json").path
+        try "{ \"abiVersion\": 1, \"binary\": ".write(toFile: manifest, atomically: false, encoding: .utf8)
+        var environment = self.environment
+        environment["AUHOST_PLUGIN_PATH"] = plugins.path
+        let r = try CLI.run(["list"], environment: environment)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("aufx dely AUHs"), r.stdout)
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains(manifest) }
+        XCTAssertEqual(lines.count, 1, r.stderr)
+        XCTAssertTrue(lines.first?.contains("not valid JSON") ?? false, r.stderr)
+    }
+
     func renderThroughNotELF() throws -> CLI.Result {
         let input = folder.appendingPathComponent("silence.wav").path
         var data = Data()
