@@ -44,9 +44,10 @@ report() {  # name auhost-median reference-median reference-name bar
 hyperfine -N -w 3 -r "$runs" --export-json "$work/list.json" "$auhost list" "lv2ls" >/dev/null
 read -r a b < <(median "$work/list.json"); report "list warm" "$a" "$b" "lv2ls" 1.5
 
-hyperfine -N -r 5 --export-json "$work/cold-a.json" --prepare "rm -rf $XDG_CACHE_HOME/auhost" "$auhost list" >/dev/null
-hyperfine -N -r 5 --export-json "$work/cold-b.json" "lv2ls -n" >/dev/null
-report "list cold" "$(median "$work/cold-a.json")" "$(median "$work/cold-b.json")" "lv2ls -n" 1.0
+# One hyperfine run, one --prepare per command: the cache is removed before every cold run.
+hyperfine -N -r 7 --export-json "$work/cold.json" --prepare "rm -rf $XDG_CACHE_HOME/auhost" --prepare "true" \
+    "$auhost list" "lv2ls -n" >/dev/null
+read -r a b < <(median "$work/cold.json"); report "list cold" "$a" "$b" "lv2ls -n" 1.0
 "$auhost" list >/dev/null 2>&1
 
 uri=http://calf.sourceforge.net/plugins/Reverb

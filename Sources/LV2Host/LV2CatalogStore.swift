@@ -100,7 +100,7 @@ public enum LV2CatalogStore {
                 continue
             }
             let plugin = LV2CatalogPlugin(uri: descriptor.uri, name: descriptor.name, manufacturerName: descriptor.projectName,
-                                          summary: descriptor.portSummary, isMixer: descriptor.isMixer, bundleURI: bundleURI,
+                                          summary: descriptor.catalogPortSummary, isMixer: descriptor.isMixer, bundleURI: bundleURI,
                                           presetNames: descriptor.presets.map(\.label))
             result[bundle, default: ([], [])].0.append(plugin)
         }

@@ -92,6 +92,27 @@ public final class LV2PluginDescriptor {
     /// Port counts by kind and direction.
     public private(set) lazy var portSummary = LV2PortSummary(ports: ports)
 
+    /// The same counts as ``portSummary``, read with only the queries they need (kind, direction,
+    /// MIDI support; no names, sizes, designations or groups): the catalog reads this for every
+    /// installed plug-in. Empty for a plug-in with broken port data, as ``ports`` is.
+    public var catalogPortSummary: LV2PortSummary {
+        var summary = LV2PortSummary(ports: [])
+        guard portDataProblem == nil else { return summary }
+        let v = world.vocabulary
+        for index in 0..<Int(lilv_plugin_get_num_ports(plugin)) {
+            guard let port = lilv_plugin_get_port_by_index(plugin, UInt32(index)) else {
+                summary.count(.unknown, .unknown, supportsMIDI: false)
+                continue
+            }
+            func isA(_ node: OpaquePointer) -> Bool { lilv_port_is_a(plugin, port, node) }
+            let kind: LV2PortInfo.Kind = isA(v.audioPort) ? .audio : isA(v.controlPort) ? .control
+                : isA(v.cvPort) ? .cv : isA(v.atomPort) ? .atom : .unknown
+            let direction: LV2PortInfo.Direction = isA(v.inputPort) ? .input : isA(v.outputPort) ? .output : .unknown
+            summary.count(kind, direction, supportsMIDI: kind == .atom && lilv_port_supports_event(plugin, port, v.midiEvent))
+        }
+        return summary
+    }
+
     /// Feature URIs the plug-in cannot run without.
     public private(set) lazy var requiredFeatures: [String] = LV2World.strings(lilv_plugin_get_required_features(plugin))
 
