@@ -9,10 +9,9 @@
 # ~590 plug-ins); the script says plainly when it is absent and the figures are then not the bars'.
 # Needs hyperfine (apt-get install hyperfine: a measurement tool, not a build dependency, so it is
 # not in scripts/debian-packages.txt) and lilv-utils, lv2proc.
-# Usage: Benchmarks/compare-discovery.sh [RUNS]   (RUNS for the fast commands, default 30)
+# Usage: [ROUNDS=6] Benchmarks/compare-discovery.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-runs=${1:-30}
 for tool in hyperfine lv2ls lv2info lv2proc python3 cc; do
     command -v "$tool" >/dev/null || { echo "compare-discovery: $tool is not installed (apt-get install ${tool/lv2ls/lilv-utils}); nothing measured"; exit 1; }
 done
@@ -31,29 +30,43 @@ else
     echo "Large collection present: $count LV2 plug-ins (lv2ls), LV2_PATH=${LV2_PATH:-(lilv default)}"
 fi
 
-median() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.4f" % x["median"] for x in r))' "$1"; }
-ratio() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
-verdict() { python3 -c 'import sys; print("MET" if float(sys.argv[1]) <= float(sys.argv[2]) else "NOT MET")' "$1" "$2"; }
-report() {  # name auhost-median reference-median reference-name bar
-    local r; r=$(ratio "$2" "$3")
-    printf '%-12s auhost %7.1f ms   %-16s %7.1f ms   ratio %5s   bar <= %s: %s\n' "$1" "$(python3 -c "print($2*1000)")" \
-        "$4" "$(python3 -c "print($3*1000)")" "$r" "$5" "$(verdict "$r" "$5")"
+# Under a fluctuating load (this machine is shared), a block of runs of one command and then a block
+# of the other compares two different moments. So each pair is measured in ROUNDS short hyperfine
+# runs of both commands, and the medians are taken over every run of every round. CPU time
+# (user + system, hyperfine's means averaged over rounds) is shown too: it does not depend on load.
+rounds=${ROUNDS:-6}
+pair() {  # name bar reference-name runs-per-round prepare-for-auhost auhost-command reference-command
+    local name=$1 bar=$2 refname=$3 per=$4 prepare=$5 a=$6 b=$7 r
+    for r in $(seq "$rounds"); do
+        if [ -n "$prepare" ]; then
+            hyperfine -N -r "$per" --export-json "$work/$name-$r.json" --prepare "$prepare" --prepare true "$a" "$b" >/dev/null 2>&1
+        else
+            hyperfine -N -w 1 -r "$per" --export-json "$work/$name-$r.json" "$a" "$b" >/dev/null 2>&1
+        fi
+    done
+    python3 - "$name" "$bar" "$refname" "$work"/"$name"-*.json <<'PY'
+import json, statistics, sys
+name, bar, refname, files = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4:]
+wall, cpu = [[], []], [[], []]
+for f in files:
+    for i, r in enumerate(json.load(open(f))["results"]):
+        wall[i] += r["times"]; cpu[i].append(r["user"] + r["system"])
+a, b = statistics.median(wall[0]), statistics.median(wall[1])
+ca, cb = statistics.mean(cpu[0]), statistics.mean(cpu[1])
+ratio = a / b
+print("%-12s auhost %8.1f ms   %-9s %8.1f ms   ratio %5.2f   bar <= %.1f: %-8s (CPU %.1f vs %.1f ms, %.2fx; %d runs each)"
+      % (name, a * 1000, refname, b * 1000, ratio, bar, "MET" if ratio <= bar else "NOT MET", ca * 1000, cb * 1000, ca / cb, len(wall[0])))
+PY
 }
 
 "$auhost" list >/dev/null 2>&1  # fill the cache
-hyperfine -N -w 3 -r "$runs" --export-json "$work/list.json" "$auhost list" "lv2ls" >/dev/null
-read -r a b < <(median "$work/list.json"); report "list warm" "$a" "$b" "lv2ls" 1.5
-
-# One hyperfine run, one --prepare per command: the cache is removed before every cold run.
-hyperfine -N -r 7 --export-json "$work/cold.json" --prepare "rm -rf $XDG_CACHE_HOME/auhost" --prepare "true" \
-    "$auhost list" "lv2ls -n" >/dev/null
-read -r a b < <(median "$work/cold.json"); report "list cold" "$a" "$b" "lv2ls -n" 1.0
+pair "list-warm" 1.5 "lv2ls" 8 "" "$auhost list" "lv2ls"
+pair "list-cold" 1.0 "lv2ls -n" 1 "rm -rf $XDG_CACHE_HOME/auhost" "$auhost list" "lv2ls -n"
 "$auhost" list >/dev/null 2>&1
 
 uri=http://calf.sourceforge.net/plugins/Reverb
 lv2info "$uri" >/dev/null 2>&1 || uri=http://lv2plug.in/plugins/eg-amp
-hyperfine -N -w 3 -r "$runs" --export-json "$work/info.json" "$auhost info $uri" "lv2info $uri" >/dev/null
-read -r a b < <(median "$work/info.json"); report "info warm" "$a" "$b" "lv2info" 2.0
+pair "info-warm" 2.0 "lv2info" 8 "" "$auhost info $uri" "lv2info $uri"
 echo "             (info URI: $uri)"
 
 python3 - "$work/in.wav" <<'PY'
@@ -70,10 +83,8 @@ with open(sys.argv[1], 'wb') as f:
     f.write(b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data)
 PY
 amp=http://lv2plug.in/plugins/eg-amp
-hyperfine -N -w 2 -r 10 --export-json "$work/render.json" \
-    "$auhost render -i $work/in.wav -o $work/auhost.wav -p gain=-6 $amp" \
-    "lv2proc -i $work/in.wav -o $work/lv2proc.wav -c gain:-6 $amp" >/dev/null
-read -r a b < <(median "$work/render.json"); report "render warm" "$a" "$b" "lv2proc" 1.0
+pair "render-warm" 1.0 "lv2proc" 2 "" "$auhost render -i $work/in.wav -o $work/auhost.wav -p gain=-6 $amp" \
+    "lv2proc -i $work/in.wav -o $work/lv2proc.wav -c gain:-6 $amp"
 python3 - "$work/auhost.wav" "$work/lv2proc.wav" <<'PY'
 import struct, sys
 # Compare the samples as floats (lv2proc and libsndfile may write different header chunks).
@@ -100,7 +111,11 @@ cc -O2 -std=c17 -Wall -Werror -I"$here/Sources/AudioToolbox/include" -c "$here/B
 swiftc -o "$work/find-delay" "$work/find-delay.o" @"$bin/auhost-capi.product/Objects.LinkFileList" \
     $(pkg-config --libs lilv-0 sndfile soxr alsa) -lFoundation
 "$work/find-delay" >/dev/null
-hyperfine -N -w 3 -r "$runs" --export-json "$work/c.json" "$work/find-delay" >/dev/null
-c=$(median "$work/c.json")
-printf '%-12s %7.1f ms wall (AudioComponentFindNext delay + InstanceNew + Dispose)   bar <= 30 ms: %s\n' "C program" \
-    "$(python3 -c "print($c*1000)")" "$(verdict "$c" 0.030)"
+hyperfine -N -w 3 -r 30 --export-json "$work/c.json" "$work/find-delay" >/dev/null 2>&1
+python3 - "$work/c.json" <<'PY'
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+m = statistics.median(r["times"])
+print("%-12s %8.1f ms wall median (AudioComponentFindNext delay + InstanceNew + Dispose)   bar <= 30 ms: %s (CPU %.1f ms)"
+      % ("C program", m * 1000, "MET" if m <= 0.030 else "NOT MET", (r["user"] + r["system"]) * 1000))
+PY

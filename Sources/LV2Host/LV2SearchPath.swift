@@ -24,18 +24,26 @@ public struct LV2SearchPath: Equatable, Sendable {
         }
     }
 
-    /// Every bundle (a folder with a manifest.ttl) directly inside the folders, in search order,
-    /// folders' entries sorted by name; a bundle path seen twice (the same folder listed twice)
-    /// counts once. Thread: setup (reads the file system).
+    /// Every possible bundle directly inside the folders (each entry but "." and ".."), in search
+    /// order, folders' entries sorted by name; a path seen twice (the same folder listed twice)
+    /// counts once. Whether it is a bundle (a folder with a manifest.ttl) is decided by
+    /// ``LV2BundleFingerprint/of(_:)``, which reads the folder anyway. Thread: setup.
     public func bundles() -> [String] {
         var seen = Set<String>()
         var result: [String] = []
         for folder in folders {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            guard let dir = opendir(folder) else { continue }
+            var names: [String] = []
+            while let entry = readdir(dir) {
+                let type = entry.pointee.d_type
+                guard type == DT_DIR || type == DT_LNK || type == DT_UNKNOWN else { continue }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            closedir(dir)
             for name in names.sorted() {
                 let bundle = (folder.hasSuffix("/") ? folder : folder + "/") + name + "/"
-                guard access(bundle + "manifest.ttl", R_OK) == 0, seen.insert(bundle).inserted else { continue }
-                result.append(bundle)
+                if seen.insert(bundle).inserted { result.append(bundle) }
             }
         }
         return result
@@ -48,11 +56,12 @@ public struct LV2SearchPath: Equatable, Sendable {
 /// system lists them in does not matter (and nothing is sorted: this runs for every bundle on
 /// every start).
 public enum LV2BundleFingerprint {
-    /// The fingerprint of the bundle folder `path` (ending in "/"), or nil when it cannot be read.
-    /// Thread: setup (reads the file system).
+    /// The fingerprint of the bundle folder `path` (ending in "/"), or nil when it cannot be read
+    /// or has no manifest.ttl (it is not a bundle). Thread: setup (reads the file system).
     public static func of(_ path: String) -> String? {
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return nil }
+        guard faccessat(folder, "manifest.ttl", R_OK, 0) == 0 else { close(folder); return nil }
         var sum: UInt64 = 0
         var files = 0
         walk(folder, prefix: 0xCBF2_9CE4_8422_2325, depth: 0, sum: &sum, files: &files)
