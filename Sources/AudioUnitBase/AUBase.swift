@@ -106,6 +106,8 @@ open class AUBase {
     /// Whether AudioUnitSetParameter and scheduled events refuse values outside a parameter's
     /// declared range with kAudioUnitErr_InvalidParameterValue (LV2 units: a plug-in may crash on
     /// a value its data does not allow). Default false: the unit clamps or accepts as it documents.
+    ///
+    /// Thread: any (read by AudioUnitSetParameter and AudioUnitScheduleParameters).
     open var refusesOutOfRangeParameterValues: Bool { false }
     /// Called after the unit's sample rate changed (output element 0's format was set), while
     /// uninitialized; a unit whose parameter ranges depend on the rate redeclares them here.

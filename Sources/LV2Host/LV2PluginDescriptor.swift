@@ -68,7 +68,7 @@ public final class LV2PluginDescriptor {
     /// Why the port data cannot be trusted, or nil: every `lv2:port` must have an `lv2:index`
     /// that is a non-negative integer below the number of ports, each index used once. lilv checks
     /// none of this (an index of 4294967295 or -1 crashes it), so nothing reads the ports of a
-    /// plug-in whose data fails here. Reads Turtle data only.
+    /// plug-in whose data fails here. Reads Turtle data only. Thread: setup (non-real-time).
     public private(set) lazy var portDataProblem: String? = {
         let v = world.vocabulary
         guard let nodes = lilv_plugin_get_value(plugin, v.port) else { return nil }
@@ -95,6 +95,7 @@ public final class LV2PluginDescriptor {
     /// The same counts as ``portSummary``, read with only the queries they need (kind, direction,
     /// MIDI support; no names, sizes, designations or groups): the catalog reads this for every
     /// installed plug-in. Empty for a plug-in with broken port data, as ``ports`` is.
+    /// Thread: setup (non-real-time).
     public var catalogPortSummary: LV2PortSummary {
         var summary = LV2PortSummary(ports: [])
         guard portDataProblem == nil else { return summary }

@@ -104,13 +104,6 @@ public final class LV2Provider: ComponentProvider {
         return components
     }
 
-    /// The cached facts of plug-in `uri` (name, ports, presets) without loading its bundle, or nil.
-    /// Thread: setup.
-    public func catalogPlugin(uri: String) -> LV2CatalogPlugin? {
-        _ = component(uri: uri)
-        return lock.withLock { snapshotBox.snapshot?.plugins[uri]?.plugin }
-    }
-
     /// This provider's component for plug-in `uri`, or nil. Asks the registry for this provider's
     /// components when it is installed (so the component is the registry's), else uses what
     /// `components()` made. Thread: setup.

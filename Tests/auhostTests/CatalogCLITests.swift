@@ -96,6 +96,25 @@ final class CatalogCLITests: XCTestCase {
         XCTAssertTrue(lines.first?.contains("not valid JSON") ?? false, r.stderr)
     }
 
+    /// `info` reads data only: a plug-in that crashes when instantiated is described, not run.
+    func testInfoRunsNoPluginCode() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let fixtures = folder.appendingPathComponent("fixtures").path
+        let build = Process()
+        build.executableURL = root.appendingPathComponent("scripts/build-lv2-fixtures.sh")
+        build.arguments = [fixtures]
+        build.standardOutput = FileHandle.nullDevice
+        try build.run()
+        build.waitUntilExit()
+        XCTAssertEqual(build.terminationStatus, 0)
+        var environment = self.environment
+        environment["LV2_PATH"] = fixtures
+        let r = try CLI.run(["info", "urn:auhost:fixture:crash-instantiate"], environment: environment)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("Crash in instantiate"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("input 0:"), r.stdout)
+    }
+
     func renderThroughNotELF() throws -> CLI.Result {
         let input = folder.appendingPathComponent("silence.wav").path
         var data = Data()
