@@ -119,3 +119,14 @@ m = statistics.median(r["times"])
 print("%-12s %8.1f ms wall median (AudioComponentFindNext delay + InstanceNew + Dispose)   bar <= 30 ms: %s (CPU %.1f ms)"
       % ("C program", m * 1000, "MET" if m <= 0.030 else "NOT MET", (r["user"] + r["system"]) * 1000))
 PY
+
+# Issue 21: with broken bundles first on LV2_PATH, the C program still finds the built-in delay
+# (and reads no LV2 data at all), and `auhost list` lists every other unit and exits 0.
+hostile="$work/hostile-lv2"
+mkdir -p "$hostile"
+cp -R "$here"/Tests/LV2HostTests/Fixtures/hostile/*.lv2 "$hostile/"
+ln -s /usr/lib/lv2/eg-amp.lv2 "$hostile/eg-amp.lv2" 2>/dev/null || true
+c_out=$(LV2_PATH="$hostile" "$work/find-delay" 2>&1) || true
+list_status=0
+list_lines=$(LV2_PATH="$hostile" "$auhost" list 2>/dev/null | wc -l) || list_status=$?
+echo "broken bundles first on LV2_PATH: C program: $c_out; auhost list: exit $list_status, $list_lines units"
