@@ -115,6 +115,36 @@ final class CatalogCLITests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("input 0:"), r.stdout)
     }
 
+    /// swh Decimator's `fs` (parameter 1, an lv2:sampleRate port) through `render -p` at 48 kHz: 48000 is its
+    /// maximum there (it was refused while the unit kept 44.1 kHz bounds), 48001 is refused with
+    /// kAudioUnitErr_InvalidParameterValue, and `info` at the default rate shows 44.1 kHz bounds.
+    func testSampleRatePortRangeFollowsTheFileRate() throws {
+        let input = try writeSilence(rate: 48_000)
+        let output = folder.appendingPathComponent("decimated.wav").path
+        let uri = "http://plugin.org.uk/swh-plugins/decimator"
+        let system = ["XDG_CACHE_HOME": environment["XDG_CACHE_HOME"]!]  // the suite's LV2_PATH
+        let ok = try CLI.run(["render", "-i", input, "-o", output, "-p", "1=48000", uri], environment: system)
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        let refused = try CLI.run(["render", "-i", input, "-o", output, "-p", "1=48001", uri], environment: system)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("-66743"), refused.stderr)
+        let info = try CLI.run(["info", uri], environment: system)
+        XCTAssertTrue(info.stdout.contains("… 44100.0] default 44100.0"), info.stdout)
+    }
+
+    func writeSilence(rate: UInt32) throws -> String {
+        let input = folder.appendingPathComponent("silence-\(rate).wav").path
+        var data = Data()
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36 + 400))
+        data.append(contentsOf: Array("WAVEfmt ".utf8)); append(UInt32(16)); append(UInt16(3)); append(UInt16(1))
+        append(rate); append(rate * 4); append(UInt16(4)); append(UInt16(32))
+        data.append(contentsOf: Array("data".utf8)); append(UInt32(400))
+        data.append(Data(count: 400))
+        try data.write(to: URL(fileURLWithPath: input))
+        return input
+    }
+
     func renderThroughNotELF() throws -> CLI.Result {
         let input = folder.appendingPathComponent("silence.wav").path
         var data = Data()
