@@ -60,7 +60,10 @@ public final class ComponentRegistry {
     }
 
     /// Registers one component made in this process (AudioComponentRegister). Registering the
-    /// same full description again returns the component already there.
+    /// same full description again returns the component already there. Only registrations and
+    /// providers already asked are compared (asking the LV2 provider would read its whole
+    /// catalog); a provider's component with the same description is found first by searches
+    /// anyway, since registrations come last.
     ///
     /// Thread: setup.
     @discardableResult
@@ -68,7 +71,8 @@ public final class ComponentRegistry {
         lock.lock()
         defer { lock.unlock() }
         installDefaultsIfNeeded()
-        if let existing = everything().first(where: { $0.description == component.description }) { return existing }
+        let asked = slots.compactMap(\.components).joined() + registered
+        if let existing = asked.first(where: { $0.description == component.description }) { return existing }
         registered.append(component)
         known.insert(UnsafeRawPointer(component.handle))
         return component
