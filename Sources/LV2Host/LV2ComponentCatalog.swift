@@ -62,9 +62,11 @@ public struct LV2ComponentCatalog: Sendable {
     public let collisions: [LV2CodeCollision]
     private let byURI: [String: Int]
 
-    /// The catalog of every plug-in in `world`. Thread: setup (non-real-time).
+    /// The catalog of every plug-in in `world` whose port data can be trusted (a plug-in with
+    /// broken `lv2:index` values is left out, as ``LV2CatalogStore`` leaves it out).
+    /// Thread: setup (non-real-time).
     public init(world: LV2World) {
-        self.init(inputs: world.plugins.map(LV2CatalogInput.init))
+        self.init(inputs: world.plugins.filter { $0.portDataProblem == nil }.map(LV2CatalogInput.init))
     }
 
     /// The catalog of `inputs`; `hash` is FNV-1a unless a test forces collisions. Thread: any.
