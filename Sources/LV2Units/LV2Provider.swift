@@ -24,8 +24,6 @@ public final class LV2Provider: ComponentProvider {
     private let lock = NSRecursiveLock()
     /// nil for a provider over a world given to it (everything is read from that world).
     private let searchPath: LV2SearchPath?
-    /// The cached catalog, read when components are first asked for.
-    private var snapshot: LV2CatalogSnapshot?
 
     /// Every provider made in this process, for `component(uri:)`.
     nonisolated(unsafe) private static var providers: [LV2Provider] = []
@@ -57,6 +55,8 @@ public final class LV2Provider: ComponentProvider {
         Self.providersLock.withLock { Self.providers.append(self) }
     }
 
+    /// The cached catalog once read; the world is made from it (its support bundles), so the
+    /// world's factory shares this box rather than the provider.
     private final class SnapshotBox: @unchecked Sendable { var snapshot: LV2CatalogSnapshot? }
     private let snapshotBox: SnapshotBox
 
