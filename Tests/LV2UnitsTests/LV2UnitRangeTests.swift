@@ -51,6 +51,34 @@ final class LV2UnitRangeTests: XCTestCase {
         }
     }
 
+    /// A preset whose value lies outside the port's range (eg-amp gain 1000 dB, from a preset
+    /// bundle beside eg-amp) is kept to the range when applied: the parameter reads 24 dB, and the
+    /// rendered output is the input times 10^(24/20), not infinity.
+    func testPresetValueOutsideTheRangeIsKeptToIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lv2-preset-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("LV2HostTests/Fixtures/hostile/auhost-amp-preset.lv2").path
+        try FileManager.default.copyItem(atPath: fixtures, toPath: folder + "/auhost-amp-preset.lv2")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/eg-amp.lv2", withDestinationPath: "/usr/lib/lv2/eg-amp.lv2")
+        setenv("XDG_CACHE_HOME", folder + "/cache", 1)
+        defer { unsetenv("XDG_CACHE_HOME") }
+        let provider = LV2Provider(lv2Path: folder)
+        ComponentRegistry.shared.install(provider)
+        let component = try XCTUnwrap(provider.component(uri: "http://lv2plug.in/plugins/eg-amp"))
+        let rig = try LV2UnitRig(component: component, maxFrames: 256)
+        var preset = AUPreset(presetNumber: 0, presetName: nil)
+        XCTAssertEqual(AudioUnitSetProperty(rig.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
+                                            UInt32(MemoryLayout<AUPreset>.size)), noErr)
+        let plugin = try LV2UnitTestSupport.world.plugin(uri: "http://lv2plug.in/plugins/eg-amp")
+        let gain = UInt32(try XCTUnwrap(plugin.ports.first { $0.symbol == "gain" }).index)
+        XCTAssertEqual(rig.parameter(gain), 24)
+        rig.inputs = [[[Float](repeating: 0.01, count: 256)]]
+        let out = rig.render(frames: 256, block: 256)[0][0]
+        XCTAssertEqual(out.last ?? 0, 0.01 * powf(10, 24 / 20), accuracy: 1e-4)
+    }
+
     /// eg-amp's gain is −90…24 dB: AudioUnitSetParameter and scheduled events refuse values
     /// outside with kAudioUnitErr_InvalidParameterValue, accept the bounds, and keep the old value.
     func testOutOfRangeControlValuesAreRefused() throws {
