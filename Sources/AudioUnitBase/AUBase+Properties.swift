@@ -245,7 +245,11 @@ extension AUBase {
                              "The unit cannot take \(f) on \(scopeName(scope)) element \(element); it renders canonical Float32 non-interleaved audio.")
         }
         if scope == kAudioUnitScope_Input { inputFormats[Int(element)] = f } else { outputFormats[Int(element)] = f }
-        if (scope == kAudioUnitScope_Output && element == 0) || outputFormats.isEmpty { state.pointee.sampleRate = f.mSampleRate }
+        if (scope == kAudioUnitScope_Output && element == 0) || outputFormats.isEmpty {
+            let oldRate = state.pointee.sampleRate
+            state.pointee.sampleRate = f.mSampleRate
+            if oldRate != f.mSampleRate { sampleRateDidChange(from: oldRate) }
+        }
     }
 
     private func elementCountValue(_ scope: AudioUnitScope) -> Int { elementCount(scope) ?? 0 }

@@ -103,6 +103,17 @@ open class AUBase {
     open var supportsInPlace: Bool { false }
     /// Factory presets by number and name.
     open var factoryPresets: [(number: Int32, name: String)] { [] }
+    /// Whether AudioUnitSetParameter and scheduled events refuse values outside a parameter's
+    /// declared range with kAudioUnitErr_InvalidParameterValue (LV2 units: a plug-in may crash on
+    /// a value its data does not allow). Default false: the unit clamps or accepts as it documents.
+    ///
+    /// Thread: any (read by AudioUnitSetParameter and AudioUnitScheduleParameters).
+    open var refusesOutOfRangeParameterValues: Bool { false }
+    /// Called after the unit's sample rate changed (output element 0's format was set), while
+    /// uninitialized; a unit whose parameter ranges depend on the rate redeclares them here.
+    ///
+    /// Thread: setup.
+    open func sampleRateDidChange(from oldRate: Double) {}
 
     /// Whether the unit can run with `format` on an element (before initialization).
     /// Default: canonical Float32 non-interleaved whose channel count a capability allows.
@@ -311,7 +322,7 @@ open class AUBase {
     public func setParameter(_ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
                              element: AudioUnitElement = 0, value: AudioUnitParameterValue, offset: UInt32 = 0) -> OSStatus {
         guard let slot = parameters.slot(id, scope, element) else { return kAudioUnitErr_InvalidParameter }
-        guard value.isFinite else { return kAudioUnitErr_InvalidParameterValue }
+        guard value.isFinite, inDeclaredRange(value, id, scope, element) else { return kAudioUnitErr_InvalidParameterValue }
         if offset == 0 || !isInitialized {
             slot.pointee = value
             return noErr
@@ -330,11 +341,14 @@ open class AUBase {
             switch e.eventType {
             case kParameterEvent_Immediate:
                 let v = e.eventValues.immediate
-                guard v.value.isFinite else { return kAudioUnitErr_InvalidParameterValue }
+                guard v.value.isFinite, inDeclaredRange(v.value, e.parameter, e.scope, e.element) else {
+                    return kAudioUnitErr_InvalidParameterValue
+                }
                 pending = PendingParameterEvent(slot: slot, start: Int(v.bufferOffset), duration: 0, startValue: v.value, endValue: v.value)
             case kParameterEvent_Ramped:
                 let r = e.eventValues.ramp
-                guard r.startValue.isFinite, r.endValue.isFinite else { return kAudioUnitErr_InvalidParameterValue }
+                guard r.startValue.isFinite, r.endValue.isFinite, inDeclaredRange(r.startValue, e.parameter, e.scope, e.element),
+                      inDeclaredRange(r.endValue, e.parameter, e.scope, e.element) else { return kAudioUnitErr_InvalidParameterValue }
                 pending = PendingParameterEvent(slot: slot, start: Int(r.startBufferOffset), duration: Int(r.durationInFrames),
                                                 startValue: r.startValue, endValue: r.endValue)
             default:
@@ -343,6 +357,27 @@ open class AUBase {
             if !state.pointee.schedule(pending) { return kAudioUnitErr_CannotDoInCurrentContext }
         }
         return noErr
+    }
+
+    /// True unless the unit refuses out-of-range values and `value` is outside the declared range.
+    private func inDeclaredRange(_ value: AudioUnitParameterValue, _ id: AudioUnitParameterID, _ scope: AudioUnitScope,
+                                 _ element: AudioUnitElement) -> Bool {
+        guard refusesOutOfRangeParameterValues, let d = parameters.definition(id, scope, element) else { return true }
+        return value >= d.minValue && value <= d.maxValue
+    }
+
+    /// Replaces the declared parameters (same IDs, new ranges or defaults: e.g. rate-relative
+    /// ones after a sample-rate change). Values of parameters that remain are kept.
+    ///
+    /// Thread: setup; only while uninitialized.
+    public func redeclareParameters(_ definitions: [ParameterDefinition]) {
+        precondition(!isInitialized, "parameters are redeclared only while uninitialized")
+        let previous = parameters
+        retiredTables.append(previous)
+        parameterDefinitions = definitions
+        parameters = ParameterTable(definitions: definitions, inputCount: inputFormats.count,
+                                    outputCount: outputFormats.count, previous: previous)
+        state.pointee.parameterValues = parameters.values
     }
 
     func invalidParameter(_ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> AudioError {

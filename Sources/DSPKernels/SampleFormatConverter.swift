@@ -12,6 +12,9 @@ public struct SampleFormatConverter: Sendable {
     let frameStride: Int
     /// Byte offset of `mBuffers` inside AudioBufferList, measured at setup (no key paths later).
     let bufferListOffset: Int
+    /// Float32 in this machine's byte order: samples are copied as they are (the generic path
+    /// assembles them byte by byte, a third of a float file render's CPU).
+    let isNativeFloat32: Bool
 
     /// A converter for `format`. Thread: setup (non-real-time).
     public init(format: SampleFormat) {
@@ -19,6 +22,7 @@ public struct SampleFormatConverter: Sendable {
         bytes = format.encoding.bytesPerSample
         frameStride = format.isInterleaved ? bytes * format.channelCount : bytes
         bufferListOffset = MemoryLayout<AudioBufferList>.offset(of: \AudioBufferList.mBuffers) ?? 8
+        if case .float32 = format.encoding, format.isBigEndian == (1.bigEndian == 1) { isNativeFloat32 = true } else { isNativeFloat32 = false }
     }
 
     /// A converter for the layout `description` names; throws as `SampleFormat.init(_:)` does.
@@ -35,6 +39,10 @@ public struct SampleFormatConverter: Sendable {
         for c in 0..<format.channelCount {
             let base = format.isInterleaved ? buffers[0] + c * bytes : buffers[c]
             let out = channels[c]
+            if isNativeFloat32 {
+                for i in 0..<frameCount { out[i] = base.loadUnaligned(fromByteOffset: i * frameStride, as: Float.self) }
+                continue
+            }
             for i in 0..<frameCount { out[i] = load(base + i * frameStride) }
         }
     }
@@ -46,6 +54,10 @@ public struct SampleFormatConverter: Sendable {
         for c in 0..<format.channelCount {
             let base = format.isInterleaved ? buffers[0] + c * bytes : buffers[c]
             let input = channels[c]
+            if isNativeFloat32 {
+                for i in 0..<frameCount { base.storeBytes(of: input[i], toByteOffset: i * frameStride, as: Float.self) }
+                continue
+            }
             for i in 0..<frameCount { store(input[i], base + i * frameStride) }
         }
     }
@@ -60,6 +72,10 @@ public struct SampleFormatConverter: Sendable {
             guard let data = buffers[format.isInterleaved ? 0 : c].mData else { continue }
             let base = UnsafeRawPointer(data) + (format.isInterleaved ? c * bytes : 0)
             let out = channels[c]
+            if isNativeFloat32 {
+                for i in 0..<frameCount { out[i] = base.loadUnaligned(fromByteOffset: i * frameStride, as: Float.self) }
+                continue
+            }
             for i in 0..<frameCount { out[i] = load(base + i * frameStride) }
         }
     }
@@ -74,6 +90,10 @@ public struct SampleFormatConverter: Sendable {
             guard let data = buffers[format.isInterleaved ? 0 : c].mData else { continue }
             let base = data + (format.isInterleaved ? c * bytes : 0)
             let input = channels[c]
+            if isNativeFloat32 {
+                for i in 0..<frameCount { base.storeBytes(of: input[i], toByteOffset: i * frameStride, as: Float.self) }
+                continue
+            }
             for i in 0..<frameCount { store(input[i], base + i * frameStride) }
         }
     }

@@ -62,19 +62,25 @@ public struct LV2ComponentCatalog: Sendable {
     public let collisions: [LV2CodeCollision]
     private let byURI: [String: Int]
 
-    /// The catalog of every plug-in in `world`. Thread: setup (non-real-time).
+    /// The catalog of every plug-in in `world` whose port data can be trusted (a plug-in with
+    /// broken `lv2:index` values is left out, as ``LV2CatalogStore`` leaves it out).
+    /// Thread: setup (non-real-time).
     public init(world: LV2World) {
-        self.init(inputs: world.plugins.map(LV2CatalogInput.init))
+        self.init(inputs: world.plugins.filter { $0.portDataProblem == nil }.map(LV2CatalogInput.init))
     }
 
     /// The catalog of `inputs`; `hash` is FNV-1a unless a test forces collisions. Thread: any.
     public init(inputs: [LV2CatalogInput], hash: (String) -> UInt32 = LV2ComponentCode.fnv1a) {
         let sorted = inputs.sorted { $0.uri < $1.uri }
-        typealias Key = [UInt32]
+        /// (type, subtype, manufacturer); a struct, not an array, so no key allocates.
+        struct Key: Hashable {
+            var type, subType, manufacturer: UInt32
+            subscript(_ i: Int) -> UInt32 { i == 0 ? type : i == 1 ? subType : manufacturer }
+        }
         func baseKey(_ input: LV2CatalogInput) -> Key {
-            [Self.componentType(summary: input.summary, isMixer: input.isMixer),
-             LV2ComponentCode.code(hash: hash(input.uri)),
-             LV2ComponentCode.code(hash: hash(input.manufacturerName), leadingUppercase: true)]
+            Key(type: Self.componentType(summary: input.summary, isMixer: input.isMixer),
+                subType: LV2ComponentCode.code(hash: hash(input.uri)),
+                manufacturer: LV2ComponentCode.code(hash: hash(input.manufacturerName), leadingUppercase: true))
         }
         let baseKeys = sorted.map(baseKey)
         // Every base key is reserved first so a bumped code never takes another plug-in's own code.
@@ -87,7 +93,8 @@ public struct LV2ComponentCatalog: Sendable {
             if seen.contains(base) {
                 var suffix = 1
                 repeat {
-                    key = [base[0], LV2ComponentCode.code(hash: hash(input.uri + "#\(suffix)")), base[2]]
+                    key = Key(type: base.type, subType: LV2ComponentCode.code(hash: hash(input.uri + "#\(suffix)")),
+                              manufacturer: base.manufacturer)
                     suffix += 1
                 } while taken.contains(key)
                 taken.insert(key)

@@ -53,6 +53,7 @@ public final class LV2Instance {
         self.configuration = configuration
         try Self.validate(plugin, configuration)
 
+        _ = LV2HeadlessToolkits.prepare
         let map = plugin.world.uridMap
         scratchDirectory = Self.makeScratchDirectory()
         worker = LV2Worker(live: configuration.live, ringSize: 64 * 1024)
@@ -64,8 +65,7 @@ public final class LV2Instance {
         guard let instance = lilv_plugin_instantiate(plugin.plugin, configuration.sampleRate, features.features) else {
             throw LV2HostError(LV2Status.failedInitialization,
                                "LV2 plug-in <\(plugin.uri)> could not be instantiated from \(plugin.binaryPath ?? "its binary"): "
-                               + "the library does not load, exports no descriptor for this URI, or its instantiate failed; "
-                               + "see the log above for the plug-in's own message.")
+                               + Self.whyInstantiateFailed(plugin))
         }
         lilvInstance = instance
         buffers = LV2PortBuffers(ports: plugin.ports, configuration: configuration, map: map)
@@ -182,6 +182,10 @@ public final class LV2Instance {
                                "LV2 plug-in <\(plugin.uri)>: its binary \(plugin.binaryPath ?? "(none declared)") "
                                + "does not exist or cannot be read; reinstall the bundle \(plugin.bundleURI).")
         }
+        if let problem = plugin.portDataProblem {
+            throw LV2HostError(LV2Status.invalidPluginData,
+                               "LV2 plug-in <\(plugin.uri)> in \(plugin.bundleURI) has broken port data: \(problem); fix its Turtle data.")
+        }
         let declared = plugin.world.declaredPortCount(plugin)
         if declared != plugin.ports.count {
             throw LV2HostError(LV2Status.invalidPluginData,
@@ -195,6 +199,21 @@ public final class LV2Instance {
                                : "LV2 plug-in <\(plugin.uri)>: port \(port.index) '\(port.symbol)' is of a kind or direction this host "
                                + "cannot connect (not audio, control, CV or atom, input or output).")
         }
+    }
+
+    /// After lilv_plugin_instantiate failed: the dynamic loader's reason when the library does not
+    /// load (lilv only logs it), else what is left (no descriptor for the URI, or the plug-in's own
+    /// instantiate refused). Opening the library again runs nothing lilv's attempt did not.
+    private static func whyInstantiateFailed(_ plugin: LV2PluginDescriptor) -> String {
+        guard let binary = plugin.binaryPath else { return "its data names no binary." }
+        _ = dlerror()
+        if let handle = dlopen(binary, RTLD_NOW | RTLD_LOCAL) {
+            dlclose(handle)
+            return "the library loads, but exports no descriptor for this URI or its instantiate failed; "
+                + "see the log above for the plug-in's own message."
+        }
+        let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
+        return "the library does not load: \(reason)."
     }
 
     private static func makeScratchDirectory() -> String {

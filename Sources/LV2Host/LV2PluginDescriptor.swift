@@ -53,6 +53,9 @@ public final class LV2PluginDescriptor {
     /// Every port, by index. A hole in the indices (the data skips one) appears as a port of
     /// kind `.unknown` with symbol "" so instantiation can reject it with a clear error.
     public private(set) lazy var ports: [LV2PortInfo] = {
+        // lilv sizes its port array by the largest lv2:index without checking it: never let it
+        // see data whose indices are not small non-negative integers.
+        guard portDataProblem == nil else { return [] }
         let count = Int(lilv_plugin_get_num_ports(plugin))
         return (0..<count).map { index in
             LV2PortInfo.read(plugin: plugin, index: index, vocabulary: world.vocabulary)
@@ -62,8 +65,54 @@ public final class LV2PluginDescriptor {
         }
     }()
 
+    /// Why the port data cannot be trusted, or nil: every `lv2:port` must have an `lv2:index`
+    /// that is a non-negative integer below the number of ports, each index used once. lilv checks
+    /// none of this (an index of 4294967295 or -1 crashes it), so nothing reads the ports of a
+    /// plug-in whose data fails here. Reads Turtle data only. Thread: setup (non-real-time).
+    public private(set) lazy var portDataProblem: String? = {
+        let v = world.vocabulary
+        guard let nodes = lilv_plugin_get_value(plugin, v.port) else { return nil }
+        defer { lilv_nodes_free(nodes) }
+        let count = Int(lilv_nodes_size(nodes))
+        var seen = Set<Int>()
+        var iterator = lilv_nodes_begin(nodes)
+        while !lilv_nodes_is_end(nodes, iterator) {
+            defer { iterator = lilv_nodes_next(nodes, iterator) }
+            guard let port = lilv_nodes_get(nodes, iterator) else { continue }
+            let text = LV2Vocabulary.takeString(lilv_world_get(world.world, port, v.index, nil))
+            guard let text else { return "a port has no lv2:index" }
+            guard let index = Int(text), index >= 0, index < count else {
+                return "port index \(text) is not an integer in 0..<\(count) (it declares \(count) ports)"
+            }
+            guard seen.insert(index).inserted else { return "port index \(index) is used twice" }
+        }
+        return nil
+    }()
+
     /// Port counts by kind and direction.
     public private(set) lazy var portSummary = LV2PortSummary(ports: ports)
+
+    /// The same counts as ``portSummary``, read with only the queries they need (kind, direction,
+    /// MIDI support; no names, sizes, designations or groups): the catalog reads this for every
+    /// installed plug-in. Empty for a plug-in with broken port data, as ``ports`` is.
+    /// Thread: setup (non-real-time).
+    public var catalogPortSummary: LV2PortSummary {
+        var summary = LV2PortSummary(ports: [])
+        guard portDataProblem == nil else { return summary }
+        let v = world.vocabulary
+        for index in 0..<Int(lilv_plugin_get_num_ports(plugin)) {
+            guard let port = lilv_plugin_get_port_by_index(plugin, UInt32(index)) else {
+                summary.count(.unknown, .unknown, supportsMIDI: false)
+                continue
+            }
+            func isA(_ node: OpaquePointer) -> Bool { lilv_port_is_a(plugin, port, node) }
+            let kind: LV2PortInfo.Kind = isA(v.audioPort) ? .audio : isA(v.controlPort) ? .control
+                : isA(v.cvPort) ? .cv : isA(v.atomPort) ? .atom : .unknown
+            let direction: LV2PortInfo.Direction = isA(v.inputPort) ? .input : isA(v.outputPort) ? .output : .unknown
+            summary.count(kind, direction, supportsMIDI: kind == .atom && lilv_port_supports_event(plugin, port, v.midiEvent))
+        }
+        return summary
+    }
 
     /// Feature URIs the plug-in cannot run without.
     public private(set) lazy var requiredFeatures: [String] = LV2World.strings(lilv_plugin_get_required_features(plugin))

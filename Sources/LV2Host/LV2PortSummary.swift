@@ -17,19 +17,22 @@ public struct LV2PortSummary: Equatable, Sendable {
 
     /// Counts `ports`. Thread: any.
     public init(ports: [LV2PortInfo]) {
-        for port in ports {
-            switch (port.kind, port.direction) {
-            case (.audio, .input): audioInputs += 1
-            case (.audio, .output): audioOutputs += 1
-            case (.control, .input): controlInputs += 1
-            case (.control, .output): controlOutputs += 1
-            case (.cv, .input): cvInputs += 1
-            case (.cv, .output): cvOutputs += 1
-            case (.atom, .input) where port.supportsMIDI: midiInputs += 1
-            case (.atom, .output) where port.supportsMIDI: midiOutputs += 1
-            case (.atom, .input), (.atom, .output): otherAtomPorts += 1
-            default: unknownPorts += 1
-            }
+        for port in ports { count(port.kind, port.direction, supportsMIDI: port.supportsMIDI) }
+    }
+
+    /// Counts one port. Thread: any.
+    mutating func count(_ kind: LV2PortInfo.Kind, _ direction: LV2PortInfo.Direction, supportsMIDI: Bool) {
+        switch (kind, direction) {
+        case (.audio, .input): audioInputs += 1
+        case (.audio, .output): audioOutputs += 1
+        case (.control, .input): controlInputs += 1
+        case (.control, .output): controlOutputs += 1
+        case (.cv, .input): cvInputs += 1
+        case (.cv, .output): cvOutputs += 1
+        case (.atom, .input) where supportsMIDI: midiInputs += 1
+        case (.atom, .output) where supportsMIDI: midiOutputs += 1
+        case (.atom, .input), (.atom, .output): otherAtomPorts += 1
+        default: unknownPorts += 1
         }
     }
 }

@@ -11,10 +11,13 @@ final class LV2Vocabulary {
     let atomSupports, midiEvent, rszMinimumSize: OpaquePointer
     let unitsUnit, unitsSymbol, rdfsLabel, doapName, presetClass: OpaquePointer
     let portGroup, mixerPlugin, mainInput, mainOutput, requiredOption: OpaquePointer
+    let port, index: OpaquePointer
 
     init(world: OpaquePointer) {
         self.world = world
         func uri(_ string: String) -> OpaquePointer { lilv_new_uri(world, string) }
+        port = uri(LV2URI.core + "port")
+        index = uri(LV2URI.core + "index")
         audioPort = uri(LV2URI.audioPort)
         controlPort = uri(LV2URI.controlPort)
         cvPort = uri(LV2URI.cvPort)
@@ -49,7 +52,7 @@ final class LV2Vocabulary {
         for node in [audioPort, controlPort, cvPort, atomPort, inputPort, outputPort, connectionOptional,
                      reportsLatency, designation, latency, toggled, integer, enumeration, logarithmic,
                      sampleRateProperty, atomSupports, midiEvent, rszMinimumSize, unitsUnit, unitsSymbol, rdfsLabel,
-                     doapName, presetClass, portGroup, mixerPlugin, mainInput, mainOutput, requiredOption] {
+                     doapName, presetClass, portGroup, mixerPlugin, mainInput, mainOutput, requiredOption, port, index] {
             lilv_node_free(node)
         }
     }

@@ -32,18 +32,55 @@ public final class LV2World {
         }
         lilv_world_load_all(world)
         vocabulary = LV2Vocabulary(world: world)
+        addNewPlugins()
+    }
 
+    /// A world holding only the bundles at `supportBundles` (folder paths ending in "/":
+    /// specifications and preset bundles, which hold no plug-ins), their specifications and plug-in
+    /// classes; plug-in bundles join with ``load(bundle:)`` when a unit needs one. This is how a
+    /// host that knows its plug-ins from the catalog cache avoids reading every bundle.
+    /// Thread: setup (non-real-time).
+    public init(supportBundles: [String], lv2Path: String?) {
+        world = lilv_world_new()
+        self.lv2Path = lv2Path
+        vocabulary = LV2Vocabulary(world: world)
+        for bundle in supportBundles { loadBundleData(bundle) }
+        lilv_world_load_specifications(world)
+        lilv_world_load_plugin_classes(world)
+        addNewPlugins()
+    }
+
+    /// Loads the bundle folder `path` (ending in "/") if it is not loaded yet, and adds its plug-ins.
+    /// Thread: setup (non-real-time).
+    public func load(bundle path: String) {
+        guard !loadedBundles.contains(path) else { return }
+        loadBundleData(path)
+        addNewPlugins()
+    }
+
+    private var loadedBundles = Set<String>()
+
+    private func loadBundleData(_ path: String) {
+        guard loadedBundles.insert(path).inserted, let node = lilv_new_file_uri(world, nil, path) else { return }
+        lilv_world_load_bundle(world, node)
+        lilv_node_free(node)
+    }
+
+    /// Makes descriptors for plug-ins lilv knows that have none yet; keeps `plugins` sorted by URI.
+    private func addNewPlugins() {
         let all = lilv_world_get_all_plugins(world)
         var iterator = lilv_plugins_begin(all)
         var found: [LV2PluginDescriptor] = []
         while !lilv_plugins_is_end(all, iterator) {
-            if let plugin = lilv_plugins_get(all, iterator) {
+            if let plugin = lilv_plugins_get(all, iterator), let uri = LV2Vocabulary.string(lilv_plugin_get_uri(plugin)),
+               byURI[uri] == nil {
                 found.append(LV2PluginDescriptor(world: self, plugin: plugin))
             }
             iterator = lilv_plugins_next(all, iterator)
         }
-        plugins = found.sorted { $0.uri < $1.uri }
-        for descriptor in plugins { byURI[descriptor.uri] = descriptor }
+        guard !found.isEmpty else { return }
+        for descriptor in found { byURI[descriptor.uri] = descriptor }
+        plugins = (plugins + found).sorted { $0.uri < $1.uri }
     }
 
     deinit {

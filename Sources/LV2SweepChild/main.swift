@@ -3,6 +3,10 @@
 // LV2UnitSmokeRender) and prints one result line for LV2Sweep: "RENDERED peak …", "NONFINITE …"
 // or "FAILED <message>". A crash ends the process on its signal, which the parent reports; an
 // alarm bounds hangs.
+//
+// lv2-sweep-child --catalog <lv2-path>: loads the catalog of that path through the cache
+// (LV2CatalogStore) and prints "CATALOG <plug-ins> plug-ins, <read> bundles read"; the cache tests
+// start several at once.
 import AUHost
 import LV2Host
 import LV2Units
@@ -11,6 +15,11 @@ import Glibc
 #endif
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count == 2, arguments[0] == "--catalog" {
+    let snapshot = LV2CatalogStore.load(path: LV2SearchPath(lv2Path: arguments[1])) { _ in }
+    print("CATALOG \(snapshot.catalog.entries.count) plug-ins, \(snapshot.bundlesRead) bundles read")
+    exit(0)
+}
 let throughUnit = arguments.first == "--unit"
 if throughUnit { arguments.removeFirst() }
 guard arguments.count >= 2, let timeout = UInt32(arguments[1]) else {

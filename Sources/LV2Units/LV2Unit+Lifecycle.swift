@@ -78,6 +78,12 @@ extension LV2Unit {
             parameters.slot(AudioUnitParameterID(c.portIndex), kAudioUnitScope_Global, 0)!
         }
         func port(_ c: LV2UnitLayout.Control) -> UnsafeMutablePointer<Float> { try! instance.controlPointer(portIndex: c.portIndex) }
+        /// The parameter's current declaration (rate-relative ones follow the rate), not the layout's.
+        func range(_ c: LV2UnitLayout.Control) -> ClosedRange<Float> {
+            guard let d = parameters.definition(AudioUnitParameterID(c.portIndex), kAudioUnitScope_Global, 0),
+                  d.minValue <= d.maxValue else { return -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude }
+            return d.minValue...d.maxValue
+        }
         let tables = inputs.map { c -> UnsafeMutablePointer<Float>? in c.indexedValues.map { array($0) } }
         let state = UnsafeMutablePointer<LV2UnitRenderState>.allocate(capacity: 1)
         state.initialize(to: LV2UnitRenderState(
@@ -88,7 +94,9 @@ extension LV2Unit {
             inputOwn: array(inPorts.map(own)), outputOwn: array(outPorts.map(own)), outputStage: array(stage),
             multiElement: layout.outputs.count > 1,
             controlSlots: array(inputs.map(slot)), controlPorts: array(inputs.map(port)),
-            indexedValues: array(tables), indexedCounts: array(inputs.map { $0.indexedValues?.count ?? 0 }), controlCount: inputs.count,
+            indexedValues: array(tables), indexedCounts: array(inputs.map { $0.indexedValues?.count ?? 0 }),
+            controlMinimum: array(inputs.map { range($0).lowerBound }), controlMaximum: array(inputs.map { range($0).upperBound }),
+            controlCount: inputs.count,
             meterSlots: array(meters.map(slot)), meterPorts: array(meters.map(port)), meterCount: meters.count,
             requiresPowerOf2: requiresPowerOf2, fixedBlock: fixedBlock, fifoFill: 0,
             requiresMainInput: !layout.inputs.isEmpty && plugin.portSummary.audioInputs > 0,
@@ -110,6 +118,8 @@ extension LV2Unit {
                         UnsafeMutableRawPointer(s.meterSlots), UnsafeMutableRawPointer(s.meterPorts)] {
             pointer.deallocate()
         }
+        s.controlMinimum.deallocate()
+        s.controlMaximum.deallocate()
         r.deinitialize(count: 1)
         r.deallocate()
     }

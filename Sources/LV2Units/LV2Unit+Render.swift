@@ -52,6 +52,10 @@ struct LV2UnitRenderState {
     var controlPorts: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var indexedValues: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     var indexedCounts: UnsafeMutablePointer<Int>
+    /// Each control input's declared range: a value outside (restored state, a ramp) is clamped
+    /// before the plug-in sees it; NaN becomes the minimum.
+    var controlMinimum: UnsafeMutablePointer<Float>
+    var controlMaximum: UnsafeMutablePointer<Float>
     var controlCount: Int
     /// Control outputs: port float → read-only parameter slot.
     var meterSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
@@ -205,7 +209,8 @@ private func lv2UnitApplyControls(_ r: UnsafeMutablePointer<LV2UnitRenderState>)
             let index = value.isFinite ? Int(min(max(value, 0), Float(last)) + 0.5) : 0
             r.pointee.controlPorts[k].pointee = table[index]
         } else {
-            r.pointee.controlPorts[k].pointee = value
+            let low = r.pointee.controlMinimum[k], high = r.pointee.controlMaximum[k]
+            r.pointee.controlPorts[k].pointee = value.isNaN ? low : min(max(value, low), high)
         }
     }
 }

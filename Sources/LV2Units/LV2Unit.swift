@@ -24,6 +24,9 @@ public final class LV2Unit: AUBase {
     let access: LV2WorldAccess
     let layout: LV2UnitLayout
     let presetList: [LV2Preset]
+    /// The control inputs as the data declares them (bounds of `lv2:sampleRate` ports are
+    /// multiples of the rate: their parameters are redeclared when the rate changes).
+    let controlDescriptors: [LV2ParameterDescriptor]
     /// The running plug-in while initialized.
     public internal(set) var lv2Instance: LV2Instance?
     var renderState: UnsafeMutablePointer<LV2UnitRenderState>?
@@ -45,11 +48,11 @@ public final class LV2Unit: AUBase {
         let sampleRate = 44_100.0
         // A plug-in that requires lv2:isLive loads only live, so its unit starts in live mode.
         let requiresLive = access.withWorld { _ in plugin.requiresLive }
-        (layout, presetList) = try access.withWorld { _ in
+        (layout, presetList, controlDescriptors) = try access.withWorld { _ in
             do { try LV2Instance.checkLoadable(plugin, configuration: .init(live: requiresLive)) } catch let error as LV2HostError {
                 throw AudioError(error.status, error.message)
             }
-            return (LV2UnitLayout(plugin: plugin, sampleRate: sampleRate), plugin.presets)
+            return (LV2UnitLayout(plugin: plugin, sampleRate: sampleRate), plugin.presets, LV2ParameterDescriptor.read(plugin))
         }
         liveWorker = requiresLive
         midiQueue = .allocate(capacity: 1)
@@ -106,13 +109,41 @@ public final class LV2Unit: AUBase {
         }
     }
 
-    /// Writes LV2 port values (by symbol) into the parameters that show them.
+    /// Writes LV2 port values (by symbol) into the parameters that show them, kept to each
+    /// parameter's range (a preset may hold a value its plug-in's data does not allow).
     func setParameters(fromPortValues values: [String: Float]) {
         let ports = plugin.ports
         for control in layout.controls where !control.isOutput {
-            guard let value = values[ports[control.portIndex].symbol],
-                  let slot = parameters.slot(AudioUnitParameterID(control.portIndex), kAudioUnitScope_Global, 0) else { continue }
-            slot.pointee = control.indexedValues.map { Float(LV2UnitLayout.nearestIndex(of: value, in: $0)) } ?? value
+            let id = AudioUnitParameterID(control.portIndex)
+            guard let value = values[ports[control.portIndex].symbol], value.isFinite,
+                  let slot = parameters.slot(id, kAudioUnitScope_Global, 0),
+                  let definition = parameters.definition(id, kAudioUnitScope_Global, 0) else { continue }
+            let shown = control.indexedValues.map { Float(LV2UnitLayout.nearestIndex(of: value, in: $0)) } ?? value
+            slot.pointee = min(max(shown, definition.minValue), definition.maxValue)
+        }
+    }
+
+    /// LV2 ranges are kept as built-in units keep theirs: values outside are refused.
+    public override var refusesOutOfRangeParameterValues: Bool { true }
+
+    /// Redeclares the parameters of `lv2:sampleRate` ports for the new rate: bounds and default
+    /// are multiples of it. A parameter still at its old default moves to the new default; any
+    /// other value is kept, clamped into the new range. Thread: setup (uninitialized).
+    public override func sampleRateDidChange(from oldRate: Double) {
+        let relative = controlDescriptors.filter(\.isSampleRateRelative)
+        guard !relative.isEmpty else { return }
+        let old = Dictionary(uniqueKeysWithValues: relative.compactMap { p -> (AudioUnitParameterID, (Float, Float))? in
+            let id = AudioUnitParameterID(p.portIndex)
+            guard let d = parameters.definition(id, kAudioUnitScope_Global, 0), let slot = parameters.slot(id, kAudioUnitScope_Global, 0) else { return nil }
+            return (id, (slot.pointee, d.defaultValue))
+        })
+        let rescaled = Dictionary(uniqueKeysWithValues: relative.map {
+            (AudioUnitParameterID($0.portIndex), LV2UnitLayout.control($0, sampleRate: sampleRate).definition)
+        })
+        redeclareParameters(parameterDefinitions.map { rescaled[$0.id] ?? $0 })
+        for (id, (value, oldDefault)) in old {
+            guard let d = rescaled[id], let slot = parameters.slot(id, kAudioUnitScope_Global, 0) else { continue }
+            slot.pointee = value == oldDefault ? d.defaultValue : min(max(value, d.minValue), d.maxValue)
         }
     }
 

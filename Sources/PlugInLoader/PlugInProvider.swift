@@ -19,7 +19,8 @@ import Foundation
 /// | factory returns NULL | kAudioUnitErr_FailedInitialization (-10875) |
 /// | the plug-in's Open fails | Open's status |
 ///
-/// A manifest that cannot be read is skipped when listing and reported in ``diagnostics``.
+/// A manifest that cannot be read is skipped when listing, reported in ``diagnostics`` and on
+/// standard error (once: when the components are first asked for).
 public final class PlugInProvider: ComponentProvider {
     public let name = "SDK plug-ins"
     /// The folders searched, in order.
@@ -54,6 +55,10 @@ public final class PlugInProvider: ComponentProvider {
                     found.append(component(entry, manifest))
                 }
             }
+        }
+        // The registry asks once per process, so each skipped manifest is reported once.
+        for diagnostic in diagnostics {
+            FileHandle.standardError.write(Data(("plug-ins: skipped: \(diagnostic)\n").utf8))
         }
         return found
     }

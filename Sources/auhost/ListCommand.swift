@@ -1,6 +1,7 @@
 import ArgumentParser
 import AUHost
 import Foundation
+import LV2Units
 
 /// `auhost list [TYPE [SUBTYPE [MANUFACTURER]]]`: every unit, one line each, as `auval -a` prints:
 /// type subtype manufacturer  -  Vendor: Name  (origin: built-in, plug-in path, or LV2 URI and bundle).
@@ -13,6 +14,9 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: "Re-read every LV2 bundle and rewrite the plug-in catalog cache ($XDG_CACHE_HOME/auhost).")
+    var refresh = false
+
     func validate() throws {
         guard codes.count <= 3 else { throw ValidationError("At most three codes: TYPE SUBTYPE MANUFACTURER.") }
         for code in codes where code != "0" && FourCC.code(code) == nil {
@@ -21,6 +25,7 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
+        LV2Provider.refreshCache = refresh
         var parts = codes.map { $0 == "0" ? 0 : FourCC.code($0)! }
         while parts.count < 3 { parts.append(0) }
         let found = ComponentRegistry.shared.find(AudioComponentDescription(type: parts[0], subType: parts[1], manufacturer: parts[2]))

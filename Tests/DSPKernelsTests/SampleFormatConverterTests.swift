@@ -120,6 +120,18 @@ final class SampleFormatConverterTests: XCTestCase {
         XCTAssertEqual(decode(bigFloat, [[0xC0, 0x00, 0x00, 0x00]], frames: 1)[0], [-2])
     }
 
+    /// Little-endian Float32 (copied as is on this machine) lays out and reads back the exact bytes,
+    /// interleaved and not, NaN payloads and negative zero included.
+    func testNativeFloat32CopiesExactBytes() {
+        let interleaved = SampleFormatConverter(format: SampleFormat(encoding: .float32, channelCount: 2, isInterleaved: true))
+        XCTAssertEqual(encode(interleaved, [[1, 0.5], [-2, -0.0]]),
+                       [[0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x00, 0x80]])
+        let planar = SampleFormatConverter(format: SampleFormat(encoding: .float32, channelCount: 1, isInterleaved: false))
+        let odd = Float(bitPattern: 0x7FC0_1234)
+        let back = decode(planar, [[0x34, 0x12, 0xC0, 0x7F, 0x00, 0x00, 0x00, 0x80]], frames: 2)[0]
+        XCTAssertEqual(back.map(\.bitPattern), [odd.bitPattern, (-0.0 as Float).bitPattern])
+    }
+
     func testInterleavedLayoutPutsChannelsFrameByFrame() {
         let converter = SampleFormatConverter(format: SampleFormat(encoding: .int16, channelCount: 2, isInterleaved: true))
         let bytes = encode(converter, [[0.5, 0.25], [-0.5, -0.25]])

@@ -22,6 +22,15 @@ final class LV2DiscoveryTests: XCTestCase {
         XCTAssertEqual(amp.portSummary.controlInputs, 1)
     }
 
+    /// The catalog's lean port count equals the full port reading for every plug-in.
+    func testCatalogPortSummaryEqualsTheFullPortSummary() {
+        let world = LV2World()
+        XCTAssertGreaterThan(world.plugins.count, 100)
+        for plugin in world.plugins + LV2TestSupport.fixtureWorld.plugins {
+            XCTAssertEqual(plugin.catalogPortSummary, plugin.portSummary, plugin.uri)
+        }
+    }
+
     /// Two independent worlds give the same codes, all unique, all printable.
     func testDerivationIsDeterministicAndUnique() {
         let first = LV2ComponentCatalog(world: LV2World())

@@ -26,8 +26,17 @@ final class LV2UnitFixtureTests: XCTestCase {
         try assertInstanceNewFails("missing-binary", kAudio_FileNotFoundError, mentioning: "missing.so")
     }
 
-    func testPortIndexGapIsRefusedByInstanceNew() throws {
-        try assertInstanceNewFails("port-gap", kAudioUnitErr_InvalidFile, mentioning: "declares 3 ports")
+    /// Port indices that are not dense (0, 1, 3) mark the bundle's data as broken: discovery leaves
+    /// the plug-in out (with a warning) instead of offering a component that cannot be made, and
+    /// the LV2 layer refuses it with kAudioUnitErr_InvalidFile naming the index.
+    func testPortIndexGapIsRefusedByDiscovery() throws {
+        XCTAssertNil(LV2UnitTestSupport.fixtures.component(uri: "urn:auhost:fixture:port-gap"))
+        let world = LV2World(lv2Path: LV2UnitTestSupport.fixtureDirectory)
+        XCTAssertThrowsError(try LV2Instance.checkLoadable(world.plugin(uri: "urn:auhost:fixture:port-gap"))) { error in
+            let error = error as? LV2HostError
+            XCTAssertEqual(error?.status, kAudioUnitErr_InvalidFile)
+            XCTAssertTrue(error?.message.contains("port index 3") ?? false, error?.message ?? "")
+        }
     }
 
     func testMissingFeatureIsNamedByInstanceNew() throws {

@@ -1,0 +1,171 @@
+import Foundation
+
+/// The catalog's file under `$XDG_CACHE_HOME/auhost` (else `~/.cache/auhost`): one per search
+/// path, a line-based text format with a version header and a checksum footer. A file that is
+/// truncated, corrupt or of another version is refused whole (and then rebuilt), never half-used.
+/// Writes go to a temporary file in the same folder, renamed over the old one, so concurrent
+/// writers each leave a complete file and readers never see a partial one.
+///
+/// Format (fields tab-separated, `\` `\t` `\n` escaped):
+/// ```
+/// auhost-lv2-catalog 1
+/// bundle PATH FINGERPRINT
+/// warning TEXT
+/// plugin URI NAME MANUFACTURER BUNDLE-URI MIXER(0/1) AI AO CI CO MI MO ATOM CVI CVO UNKNOWN
+/// preset LABEL
+/// end CHECKSUM(FNV-1a 64 of every line before, hex)
+/// ```
+public enum LV2CatalogCacheFile {
+    static let header = "auhost-lv2-catalog 1"
+
+    /// The cache folder: `$XDG_CACHE_HOME/auhost`, else `$HOME/.cache/auhost`. Thread: any.
+    public static var folder: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/auhost" }
+        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache/auhost"
+    }
+
+    /// The file for search path `path` (named by a hash of its text). Thread: any.
+    public static func file(for path: LV2SearchPath) -> String {
+        folder + "/lv2-catalog-" + String(fnv1a64(path.text), radix: 16) + ".txt"
+    }
+
+    /// The records in `file`, or nil when it is missing, truncated, corrupt or of another version.
+    /// Thread: setup (reads the file).
+    public static func read(_ file: String) -> [LV2BundleRecord]? {
+        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        // Bytes, not Characters: this runs on every start over ~100 KB.
+        return data.withUnsafeBytes { raw -> [LV2BundleRecord]? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let newline = UInt8(ascii: "\n"), tab = UInt8(ascii: "\t")
+            guard bytes.count > 0, bytes[bytes.count - 1] == newline else { return nil }
+            var footerStart = bytes.count - 1
+            while footerStart > 0 && bytes[footerStart - 1] != newline { footerStart -= 1 }
+            guard footerStart > 0 else { return nil }
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in bytes[0..<footerStart] { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            let footer = String(decoding: UnsafeBufferPointer(rebasing: bytes[footerStart..<(bytes.count - 1)]), as: UTF8.self)
+            guard footer == "end " + String(hash, radix: 16) else { return nil }
+
+            var records: [LV2BundleRecord] = []
+            var lineStart = 0
+            var first = true
+            var fields: [String] = []
+            while lineStart < footerStart {
+                var lineEnd = lineStart
+                while bytes[lineEnd] != newline { lineEnd += 1 }
+                fields.removeAll(keepingCapacity: true)
+                var fieldStart = lineStart
+                for i in lineStart...lineEnd where i == lineEnd || bytes[i] == tab {
+                    let slice = UnsafeBufferPointer(rebasing: bytes[fieldStart..<i])
+                    let text = String(decoding: slice, as: UTF8.self)
+                    fields.append(slice.contains(UInt8(ascii: "\\")) ? unescape(Substring(text)) : text)
+                    fieldStart = i + 1
+                }
+                lineStart = lineEnd + 1
+                if first {
+                    guard fields == [header] else { return nil }
+                    first = false
+                    continue
+                }
+                guard apply(fields, to: &records) else { return nil }
+            }
+            return first ? nil : records
+        }
+    }
+
+    /// Adds one line's fields to `records`; false for a line that does not belong.
+    private static func apply(_ fields: [String], to records: inout [LV2BundleRecord]) -> Bool {
+        switch (fields[0], fields.count) {
+        case ("bundle", 3):
+            records.append(LV2BundleRecord(path: fields[1], fingerprint: fields[2], plugins: [], warnings: []))
+        case ("warning", 2) where !records.isEmpty:
+            records[records.count - 1].warnings.append(fields[1])
+        case ("plugin", 16) where !records.isEmpty:
+            let n = fields[6...].compactMap { Int($0) }
+            guard n.count == 10, fields[5] == "0" || fields[5] == "1" else { return false }
+            var s = LV2PortSummary(ports: [])
+            (s.audioInputs, s.audioOutputs, s.controlInputs, s.controlOutputs, s.midiInputs) = (n[0], n[1], n[2], n[3], n[4])
+            (s.midiOutputs, s.otherAtomPorts, s.cvInputs, s.cvOutputs, s.unknownPorts) = (n[5], n[6], n[7], n[8], n[9])
+            records[records.count - 1].plugins.append(LV2CatalogPlugin(
+                uri: fields[1], name: fields[2], manufacturerName: fields[3], summary: s, isMixer: fields[5] == "1",
+                bundleURI: fields[4], presetNames: []))
+        case ("preset", 2) where !(records.last?.plugins.isEmpty ?? true):
+            records[records.count - 1].plugins[records[records.count - 1].plugins.count - 1].presetNames.append(fields[1])
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Writes `records` to `file` through a temporary file and a rename. Throws when the folder
+    /// cannot be made or written. Thread: setup (writes the file).
+    public static func write(_ records: [LV2BundleRecord], to file: String) throws {
+        var lines = [header]
+        for record in records {
+            lines.append(join(["bundle", record.path, record.fingerprint]))
+            for warning in record.warnings { lines.append(join(["warning", warning])) }
+            for p in record.plugins {
+                let s = p.summary
+                let counts = [s.audioInputs, s.audioOutputs, s.controlInputs, s.controlOutputs, s.midiInputs, s.midiOutputs,
+                              s.otherAtomPorts, s.cvInputs, s.cvOutputs, s.unknownPorts].map(String.init)
+                lines.append(join(["plugin", p.uri, p.name, p.manufacturerName, p.bundleURI, p.isMixer ? "1" : "0"] + counts))
+                for preset in p.presetNames { lines.append(join(["preset", preset])) }
+            }
+        }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for line in lines { hash = fnv1a64(line + "\n", seed: hash) }
+        lines.append("end " + String(hash, radix: 16))
+        let folder = (file as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = file + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary])
+        }
+        guard rename(temporary, file) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file, NSLocalizedDescriptionKey: reason])
+        }
+    }
+
+    static func join(_ fields: [String]) -> String { fields.map(escape).joined(separator: "\t") }
+
+    static func escape(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return s }
+        var out = String.UnicodeScalarView()
+        for c in s.unicodeScalars {
+            switch c {
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            default: out.append(c)
+            }
+        }
+        return String(out)
+    }
+
+    static func unescape(_ s: Substring) -> String {
+        guard s.contains("\\") else { return String(s) }
+        var out = String.UnicodeScalarView()
+        var escaping = false
+        for c in s.unicodeScalars {
+            if escaping {
+                out.append(c == "t" ? "\t" : c == "n" ? "\n" : c == "r" ? "\r" : c)
+                escaping = false
+            } else if c == "\\" {
+                escaping = true
+            } else {
+                out.append(c)
+            }
+        }
+        return String(out)
+    }
+
+    static func fnv1a64<S: StringProtocol>(_ s: S, seed: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
+        var hash = seed
+        for byte in s.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+}

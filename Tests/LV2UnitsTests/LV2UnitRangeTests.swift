@@ -1,0 +1,106 @@
+import Foundation
+import LV2Host
+import LV2Units
+import TestSupport
+import XCTest
+
+/// LV2 control ranges as the unit presents them: `lv2:sampleRate` bounds follow the stream's rate
+/// (issue 13) and values outside a range are refused like a built-in unit's (issue 21).
+final class LV2UnitRangeTests: XCTestCase {
+    let decimator = "http://plugin.org.uk/swh-plugins/decimator"
+
+    func info(_ unit: AudioUnit, _ id: UInt32) -> AudioUnitParameterInfo {
+        var info = AudioUnitParameterInfo()
+        var size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
+        XCTAssertEqual(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &size), noErr)
+        return info
+    }
+
+    /// swh Decimator's `fs` port (bounds 0.001…1 × rate, default 1 × rate) at 48 and 96 kHz: the
+    /// parameter's range and default are those multiples of the rate in effect, the full rate is
+    /// accepted and more is refused, and the output equals a direct lilv run with the same value.
+    func testSampleRatePortFollowsTheStreamRate() throws {
+        let plugin = try LV2UnitTestSupport.world.plugin(uri: decimator)
+        let fs = UInt32(try XCTUnwrap(plugin.ports.first { $0.symbol == "fs" }).index)
+        let bits = UInt32(try XCTUnwrap(plugin.ports.first { $0.symbol == "bits" }).index)
+        for rate in [48_000.0, 96_000.0] {
+            let rig = try LV2UnitRig(component: LV2UnitTestSupport.component(decimator), sampleRate: rate, maxFrames: 256)
+            let i = info(rig.unit, fs)
+            XCTAssertEqual(i.minValue, Float(0.001) * Float(rate), "\(rate)")
+            XCTAssertEqual(i.maxValue, Float(rate), "\(rate)")
+            XCTAssertEqual(i.defaultValue, Float(rate), "\(rate)")
+            XCTAssertEqual(rig.parameter(fs), Float(rate), "a parameter left at its default follows the rate")
+            XCTAssertEqual(AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, Float(rate), 0), noErr)
+            XCTAssertEqual(AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, Float(rate) * 1.01, 0),
+                           kAudioUnitErr_InvalidParameterValue)
+
+            let value = Float(rate) / 7
+            XCTAssertEqual(AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, value, 0), noErr)
+            XCTAssertEqual(AudioUnitSetParameter(rig.unit, bits, kAudioUnitScope_Global, 0, 6, 0), noErr)
+            let noise = LV2UnitTestSupport.noise(4_096, seed: 5)
+            rig.inputs = [[noise]]
+            let rendered = rig.render(frames: 4_096, block: 256)
+
+            let direct = try LV2Instance(plugin: plugin, configuration: .init(sampleRate: rate, maxBlockLength: 256))
+            try direct.setControl(portIndex: Int(fs), to: value)
+            try direct.setControl(portIndex: Int(bits), to: 6)
+            direct.activate()
+            let expected = LV2UnitTestSupport.renderDirect(direct, inputs: [noise], frames: 4_096, block: 256)
+            XCTAssertNil(LV2UnitTestSupport.firstDifference(rendered[0][0], expected[0]), "\(rate) Hz")
+            XCTAssertGreaterThan(rendered[0][0].map(abs).max() ?? 0, 0.01)
+        }
+    }
+
+    /// A preset whose value lies outside the port's range (eg-amp gain 1000 dB, from a preset
+    /// bundle beside eg-amp) is kept to the range when applied: the parameter reads 24 dB, and the
+    /// rendered output is the input times 10^(24/20), not infinity.
+    func testPresetValueOutsideTheRangeIsKeptToIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lv2-preset-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("LV2HostTests/Fixtures/hostile/auhost-amp-preset.lv2").path
+        try FileManager.default.copyItem(atPath: fixtures, toPath: folder + "/auhost-amp-preset.lv2")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/eg-amp.lv2", withDestinationPath: "/usr/lib/lv2/eg-amp.lv2")
+        setenv("XDG_CACHE_HOME", folder + "/cache", 1)
+        defer { unsetenv("XDG_CACHE_HOME") }
+        let provider = LV2Provider(lv2Path: folder)
+        ComponentRegistry.shared.install(provider)
+        let component = try XCTUnwrap(provider.component(uri: "http://lv2plug.in/plugins/eg-amp"))
+        let rig = try LV2UnitRig(component: component, maxFrames: 256)
+        var preset = AUPreset(presetNumber: 0, presetName: nil)
+        XCTAssertEqual(AudioUnitSetProperty(rig.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
+                                            UInt32(MemoryLayout<AUPreset>.size)), noErr)
+        let plugin = try LV2UnitTestSupport.world.plugin(uri: "http://lv2plug.in/plugins/eg-amp")
+        let gain = UInt32(try XCTUnwrap(plugin.ports.first { $0.symbol == "gain" }).index)
+        XCTAssertEqual(rig.parameter(gain), 24)
+        rig.inputs = [[[Float](repeating: 0.01, count: 256)]]
+        let out = rig.render(frames: 256, block: 256)[0][0]
+        XCTAssertEqual(out.last ?? 0, 0.01 * powf(10, 24 / 20), accuracy: 1e-4)
+    }
+
+    /// eg-amp's gain is −90…24 dB: AudioUnitSetParameter and scheduled events refuse values
+    /// outside with kAudioUnitErr_InvalidParameterValue, accept the bounds, and keep the old value.
+    func testOutOfRangeControlValuesAreRefused() throws {
+        let rig = try LV2UnitRig(component: LV2UnitTestSupport.component("http://lv2plug.in/plugins/eg-amp"), maxFrames: 256)
+        let plugin = try LV2UnitTestSupport.world.plugin(uri: "http://lv2plug.in/plugins/eg-amp")
+        let gain = UInt32(try XCTUnwrap(plugin.ports.first { $0.symbol == "gain" }).index)
+        XCTAssertEqual(AudioUnitSetParameter(rig.unit, gain, kAudioUnitScope_Global, 0, -3, 0), noErr)
+        for bad: Float in [1000, -1e30, 24.001, -90.5] {
+            XCTAssertEqual(AudioUnitSetParameter(rig.unit, gain, kAudioUnitScope_Global, 0, bad, 0), kAudioUnitErr_InvalidParameterValue, "\(bad)")
+        }
+        XCTAssertEqual(rig.parameter(gain), -3)
+        for good: Float in [24, -90] {
+            XCTAssertEqual(AudioUnitSetParameter(rig.unit, gain, kAudioUnitScope_Global, 0, good, 0), noErr, "\(good)")
+        }
+        var event = AudioUnitParameterEvent()
+        event.scope = kAudioUnitScope_Global
+        event.parameter = gain
+        event.eventType = kParameterEvent_Immediate
+        event.eventValues.immediate = .init(bufferOffset: 0, value: 1000)
+        XCTAssertEqual(AudioUnitScheduleParameters(rig.unit, &event, 1), kAudioUnitErr_InvalidParameterValue)
+        event.eventType = kParameterEvent_Ramped
+        event.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 64, startValue: 0, endValue: 100)
+        XCTAssertEqual(AudioUnitScheduleParameters(rig.unit, &event, 1), kAudioUnitErr_InvalidParameterValue)
+    }
+}
