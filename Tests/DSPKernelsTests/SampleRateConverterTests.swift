@@ -71,7 +71,9 @@ final class SampleRateConverterTests: XCTestCase {
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         XCTAssertTrue(lines.first == "= Start" && lines.last == "= End", "the tracer did not run")
         // mtrace lines: "@ caller + 0xADDR 0xSIZE" (malloc), "< / >" (realloc), "-" (free).
-        let allocations = lines.filter { $0.contains(" + 0x") || $0.contains(" > 0x") }
+        // The dynamic loader's own allocations (TLS blocks of threads the test runner starts while
+        // the probe runs) are not the converter's: mtrace sees the whole process.
+        let allocations = lines.filter { ($0.contains(" + 0x") || $0.contains(" > 0x")) && !$0.contains("/ld-linux") }
         XCTAssertEqual(allocations.count, 0, "allocations during steady-state processing:\n" + allocations.prefix(10).joined(separator: "\n"))
     }
 
