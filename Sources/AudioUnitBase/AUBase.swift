@@ -328,11 +328,11 @@ open class AUBase {
             guard let slot = parameters.slot(e.parameter, e.scope, e.element) else { return kAudioUnitErr_InvalidParameter }
             let pending: PendingParameterEvent
             switch e.eventType {
-            case kParameterEvent_Immediate:
+            case .parameterEvent_Immediate:
                 let v = e.eventValues.immediate
                 guard v.value.isFinite else { return kAudioUnitErr_InvalidParameterValue }
                 pending = PendingParameterEvent(slot: slot, start: Int(v.bufferOffset), duration: 0, startValue: v.value, endValue: v.value)
-            case kParameterEvent_Ramped:
+            case .parameterEvent_Ramped:
                 let r = e.eventValues.ramp
                 guard r.startValue.isFinite, r.endValue.isFinite else { return kAudioUnitErr_InvalidParameterValue }
                 pending = PendingParameterEvent(slot: slot, start: Int(r.startBufferOffset), duration: Int(r.durationInFrames),

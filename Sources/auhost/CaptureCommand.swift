@@ -78,7 +78,7 @@ struct CaptureCommand: ParsableCommand {
         var fileFormat = AudioFileDataFormat(sampleRate: rate, channelCount: Int(channels), encoding: RenderCommand.encoding(for: type, input: nil))
             .streamDescription(type: type)
         var created: ExtAudioFileRef?
-        try AudioError.check(ExtAudioFileCreateWithPath(output, type.fileTypeID, &fileFormat, nil, UInt32(kAudioFileFlags_EraseFile), &created),
+        try AudioError.check(ExtAudioFileCreateWithPath(output, type.fileTypeID, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &created),
                              "Cannot create \(output): \(LastErrorMessage.current ?? "no reason given")")
         let file = created!
         var client = format

@@ -78,7 +78,7 @@ final class CaptureSessionController {
                                                      mBytesPerPacket: 4 * format.mChannelsPerFrame, mFramesPerPacket: 1,
                                                      mBytesPerFrame: 4 * format.mChannelsPerFrame, mChannelsPerFrame: format.mChannelsPerFrame,
                                                      mBitsPerChannel: 32, mReserved: 0)
-        try AudioError.check(ExtAudioFileCreateWithPath(outputPath, kAudioFileWAVEType, &fileFormat, nil, kAudioFileFlags_EraseFile, &extAudioFile),
+        try AudioError.check(ExtAudioFileCreateWithPath(outputPath, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &extAudioFile),
                              "create \(outputPath)")
         try AudioError.check(ExtAudioFileSetProperty(extAudioFile!, kExtAudioFileProperty_ClientDataFormat, asbdSize, &format), "client format")
         try AudioError.check(ExtAudioFileWriteAsync(extAudioFile!, 0, nil), "prime ExtAudioFileWriteAsync")
