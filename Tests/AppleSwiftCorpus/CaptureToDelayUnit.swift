@@ -63,7 +63,7 @@ final class CaptureSessionController {
         AudioUnitSetParameter(effectUnit!, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, delayTime, 0)
 
         // startRecording: the file takes the client format as its data format (a float WAVE file).
-        let url = CFURLCreateFromFileSystemRepresentation(nil, outputPath, CFIndex(strlen(outputPath)), 0)!.takeRetainedValue()
+        let url = CFURLCreateFromFileSystemRepresentation(nil, outputPath, CFIndex(strlen(outputPath)), 0)!
         status = ExtAudioFileCreateWithURL(url, kAudioFileWAVEType, &currentInputASBD, nil,
                                            AudioFileFlags.eraseFile.rawValue, &extAudioFile)
         precondition(status == noErr, "ExtAudioFileCreateWithURL \(status)")

@@ -41,7 +41,7 @@ final class DelayPresetStore {
         var size = UInt32(MemoryLayout<CFPropertyList?>.size)
         let status = AudioUnitGetProperty(delayUnit!, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &classInfo, &size)
         guard status == noErr, let classInfo else { throw PresetError.status(status) }
-        let xmlData = CFPropertyListCreateData(kCFAllocatorDefault, classInfo, kCFPropertyListXMLFormat_v1_0, 0, nil)!.takeRetainedValue()
+        let xmlData = CFPropertyListCreateData(kCFAllocatorDefault, classInfo, .xmlFormat_v1_0, 0, nil)!.takeRetainedValue()
         let data = Data(bytes: CFDataGetBytePtr(xmlData), count: CFDataGetLength(xmlData))
         try data.write(to: URL(fileURLWithPath: path))
     }
@@ -50,7 +50,7 @@ final class DelayPresetStore {
     func loadPreset(from path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let cfData = data.withUnsafeBytes { bytes in
-            CFDataCreate(kCFAllocatorDefault, bytes.bindMemory(to: UInt8.self).baseAddress, data.count)!.takeRetainedValue()
+            CFDataCreate(kCFAllocatorDefault, bytes.bindMemory(to: UInt8.self).baseAddress, data.count)!
         }
         var presetPropertyList: CFPropertyList? = CFPropertyListCreateWithData(kCFAllocatorDefault, cfData, 0, nil, nil)?.takeRetainedValue()
         guard presetPropertyList != nil else { throw PresetError.notAPropertyList(path) }

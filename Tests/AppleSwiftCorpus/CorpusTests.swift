@@ -241,6 +241,12 @@ final class CorpusTests: XCTestCase {
         assertSamplesEqual(second, (0..<1024).map { $0 < 300 ? 0 : 0.75 }, "second render call")
     }
 
+    func testRampedMixerVolumeFadesTheBusOutFrameByFrame() {
+        let output = MixerFadeOut().render(frames: 1024, fadeStart: 256, duration: 512)
+        let expected = (0..<1024).map { n -> Float32 in n < 256 ? 1 : n >= 768 ? 0 : 1 - Float32(n - 256) / 512 }
+        assertSamplesEqual(output, expected, "faded bus")
+    }
+
     func testClassInfoPresetFileRestoresEveryParameterAndTheSound() throws {
         let path = directory + "/delay.aupreset"
         let store = DelayPresetStore()

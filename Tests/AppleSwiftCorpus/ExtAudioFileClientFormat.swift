@@ -14,7 +14,7 @@ import Foundation
 
 enum AudioFileURL {
     static func make(_ path: String) -> CFURL {
-        CFURLCreateFromFileSystemRepresentation(nil, path, CFIndex(strlen(path)), 0)!.takeRetainedValue()
+        CFURLCreateFromFileSystemRepresentation(nil, path, CFIndex(strlen(path)), 0)!
     }
 }
 

@@ -15,7 +15,7 @@ enum ComponentFinder {
         var name: Unmanaged<CFString>?
         guard AudioComponentCopyName(component, &name) == noErr, let cfName = name?.takeRetainedValue() else { return "" }
         var buffer = [CChar](repeating: 0, count: 512)
-        _ = CFStringGetCString(cfName, &buffer, CFIndex(buffer.count), CFStringEncoding(kCFStringEncodingUTF8))
+        _ = CFStringGetCString(cfName, &buffer, CFIndex(buffer.count), CFStringBuiltInEncodings.UTF8.rawValue)
         return String(cString: buffer)
     }
 

@@ -5,7 +5,9 @@
 // endValue) — scheduled before the AudioUnitRender call they apply to, and AudioUnitSetParameter
 // with a non-zero inBufferOffsetInFrames. The unit is Apple's delay at its default 1 s delay
 // time with no feedback, fed a constant 1.0: during the first second its output is the dry part
-// alone, 1 − WetDryMix/100, so the output traces the mix parameter frame by frame.
+// alone, 1 − WetDryMix/100, so the output traces the mix parameter frame by frame. The second
+// host fades a Multichannel Mixer input out with a ramped Volume event (input scope, element =
+// the bus), the fade Apple's mixer hosts schedule instead of stepping the volume.
 import AudioToolbox
 import Foundation
 
@@ -95,5 +97,59 @@ final class DelayMixAutomation {
     func dispose() {
         AudioUnitUninitialize(delayUnit!)
         AudioComponentInstanceDispose(delayUnit!)
+    }
+}
+
+final class MixerFadeOut {
+    var mixerUnit: AudioUnit?
+    let source = ConstantSource(value: 1)
+
+    /// Renders one call of `frames` frames with bus 0's volume ramped from 1 to 0 over
+    /// `duration` frames starting at `start`.
+    func render(frames: UInt32, fadeStart start: Int32, duration: UInt32) -> [Float32] {
+        var description = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
+                                                    componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &mixerUnit)
+        var busCount: UInt32 = 1
+        AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &busCount, UInt32(MemoryLayout<UInt32>.size))
+        var monoFormat = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
+                                                     mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+                                                     mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+                                                     mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
+        let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &monoFormat, size)
+        AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &monoFormat, size)
+        var maximumFrames = frames
+        AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maximumFrames, 4)
+        var callback = AURenderCallbackStruct(inputProc: constantSourceCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
+        AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                             &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        precondition(AudioUnitInitialize(mixerUnit!) == noErr)
+        defer {
+            AudioUnitUninitialize(mixerUnit!)
+            AudioComponentInstanceDispose(mixerUnit!)
+        }
+
+        var fade = AudioUnitParameterEvent()
+        fade.scope = kAudioUnitScope_Input
+        fade.element = 0
+        fade.parameter = kMultiChannelMixerParam_Volume
+        fade.eventType = .parameterEvent_Ramped
+        fade.eventValues.ramp.startBufferOffset = start
+        fade.eventValues.ramp.durationInFrames = duration
+        fade.eventValues.ramp.startValue = 1
+        fade.eventValues.ramp.endValue = 0
+        precondition(AudioUnitScheduleParameters(mixerUnit!, &fade, 1) == noErr)
+
+        var output = [Float32](repeating: -1, count: Int(frames))
+        output.withUnsafeMutableBufferPointer { samples in
+            var bufferList = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(samples, numberOfChannels: 1))
+            var flags = AudioUnitRenderActionFlags()
+            var timeStamp = AudioTimeStamp()
+            timeStamp.mFlags = .sampleTimeValid
+            let status = AudioUnitRender(mixerUnit!, &flags, &timeStamp, 0, frames, &bufferList)
+            precondition(status == noErr, "AudioUnitRender \(status)")
+        }
+        return output
     }
 }

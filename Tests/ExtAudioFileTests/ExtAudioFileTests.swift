@@ -181,14 +181,13 @@ final class ExtAudioFileTests: XCTestCase {
         var format = pcm(16)
         let url = path.withCString { CFURLCreateFromFileSystemRepresentation(nil, UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), strlen($0), 0) }!
         var file: ExtAudioFileRef?
-        XCTAssertEqual(ExtAudioFileCreateWithURL(url.takeUnretainedValue(), kAudioFileWAVEType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
+        XCTAssertEqual(ExtAudioFileCreateWithURL(url, kAudioFileWAVEType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
         XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
-        XCTAssertEqual(ExtAudioFileOpenURL(url.takeUnretainedValue(), &file), noErr)
+        XCTAssertEqual(ExtAudioFileOpenURL(url, &file), noErr)
         var layout = AudioChannelLayout()
         var size = UInt32(MemoryLayout<AudioChannelLayout>.size)
         XCTAssertEqual(ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileChannelLayout, &size, &layout), noErr)
         XCTAssertEqual(layout.mChannelLayoutTag, kAudioChannelLayoutTag_Stereo)
         XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
-        url.release()
     }
 }
