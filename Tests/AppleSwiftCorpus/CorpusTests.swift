@@ -271,6 +271,52 @@ final class CorpusTests: XCTestCase {
         assertSamplesEqual(output, (0..<2048).map { $0 == d ? 1 : 0 }, "impulse through the restored delay")
     }
 
+    // MARK: Formats and presets
+
+    func testPrintASBDListsTheCanonicalFormatAndAUnitsDefaultFormatIsCanonical() {
+        func field(_ label: String, _ value: String) -> String {
+            "  " + label + String(repeating: " ", count: 21 - label.count) + String(repeating: " ", count: max(0, 10 - value.count)) + value
+        }
+        let canonical = ASBDPrinter.canonicalAUASBD(sampleRate: 44100, channels: 2)
+        let flags = kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved
+        XCTAssertEqual(ASBDPrinter.printASBD(canonical), [
+            field("Sample Rate:", "44100"), field("Format ID:", "lpcm"), field("Format Flags:", String(flags, radix: 16, uppercase: true)),
+            field("Bytes per Packet:", "4"), field("Frames per Packet:", "1"), field("Bytes per Frame:", "4"),
+            field("Channels per Frame:", "2"), field("Bits per Channel:", "32"),
+        ].joined(separator: "\n"))
+        // An effect's default output format is the canonical stereo format at 44.1 kHz, as on Apple.
+        var description = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
+                                                    componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var unit: AudioUnit?
+        XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &unit), noErr)
+        XCTAssertEqual(ASBDPrinter.printASBD(ASBDPrinter.streamFormat(of: unit!, scope: kAudioUnitScope_Output)), ASBDPrinter.printASBD(canonical))
+        AudioComponentInstanceDispose(unit!)
+    }
+
+    func testIPodEQInstantiatedAsynchronouslyListsApplesPresetsAndFlatPassesAudioUnchanged() {
+        let host = IPodEQPresetHost()
+        host.instantiate()
+        XCTAssertEqual(host.instantiationStatus, noErr)
+        XCTAssertNotNil(host.iPodEQUnit)
+        guard host.iPodEQUnit != nil else { return }
+        defer { host.dispose() }
+        let presets = host.factoryPresets()
+        // The 22 presets the iPod EQ documents, by name.
+        let documented: Set<String> = ["Acoustic", "Bass Booster", "Bass Reducer", "Classical", "Dance", "Deep", "Electronic", "Flat",
+                                       "Hip-Hop", "Jazz", "Latin", "Loudness", "Lounge", "Piano", "Pop", "R&B", "Rock",
+                                       "Small Speakers", "Spoken Word", "Treble Booster", "Treble Reducer", "Vocal Booster"]
+        XCTAssertEqual(Set(presets.map(IPodEQPresetHost.name(of:))), documented)
+        let rock = presets.first { IPodEQPresetHost.name(of: $0) == "Rock" }!
+        let flat = presets.first { IPodEQPresetHost.name(of: $0) == "Flat" }!
+        let input = (0..<4096).map { n in Float32((n * 7919) % 2001 - 1000) / 1024 }
+        XCTAssertEqual(host.select(rock), noErr)
+        XCTAssertEqual(host.presentPresetName(), "Rock")
+        XCTAssertNotEqual(host.process(input).first, input, "Rock changes the sound")
+        XCTAssertEqual(host.select(flat), noErr)
+        XCTAssertEqual(host.presentPresetName(), "Flat")
+        for (c, channel) in host.process(input).enumerated() { assertSamplesEqual(channel, input, "Flat, channel \(c)") }
+    }
+
     // MARK: MIDI
 
     func testMusicDeviceMIDIEventPlaysTheMDAPianoAtItsOffsetAndReleasesIt() throws {

@@ -1,0 +1,26 @@
+import CAudioToolbox
+
+// Apple's AudioComponentInstantiate takes a block; Swift on Apple's platforms passes a closure:
+// `AudioComponentInstantiate(component, []) { unit, status in … }`. The C function here takes a
+// function pointer and user data (C has no blocks without -fblocks), so this overlay carries the
+// closure through the user data, as Apple's block would capture it.
+
+/// Boxes the closure for the trip through C.
+private final class InstantiationCompletion {
+    let handler: (AudioComponentInstance?, OSStatus) -> Void
+    init(_ handler: @escaping (AudioComponentInstance?, OSStatus) -> Void) { self.handler = handler }
+}
+
+/// Creates an instance of `inComponent` and calls `inCompletionHandler` with it (or nil) and the
+/// status, as Apple's block-based AudioComponentInstantiate does; here the handler runs before
+/// this returns.
+///
+/// Thread: setup.
+public func AudioComponentInstantiate(_ inComponent: AudioComponent, _ inOptions: AudioComponentInstantiationOptions,
+                                      _ inCompletionHandler: @escaping (AudioComponentInstance?, OSStatus) -> Void) {
+    let completion = Unmanaged.passRetained(InstantiationCompletion(inCompletionHandler)).toOpaque()
+    CAudioToolbox.AudioComponentInstantiate(inComponent, inOptions, { instance, status, userData in
+        guard let userData else { return }
+        Unmanaged<InstantiationCompletion>.fromOpaque(userData).takeRetainedValue().handler(instance, status)
+    }, completion)
+}
