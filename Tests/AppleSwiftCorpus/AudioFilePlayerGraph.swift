@@ -61,15 +61,13 @@ final class AudioFilePlayerGraph {
                                       &audioFile, UInt32(MemoryLayout<AudioFileID>.size))
         precondition(status == noErr, "ScheduledFileIDs \(status)")
 
-        var region = ScheduledAudioFileRegion()
-        region.mTimeStamp.mFlags = .sampleTimeValid
-        region.mTimeStamp.mSampleTime = 0
-        region.mCompletionProc = nil
-        region.mCompletionProcUserData = nil
-        region.mAudioFile = audioFile
-        region.mLoopCount = 0
-        region.mStartFrame = startFrame
-        region.mFramesToPlay = framesToPlay
+        // Apple's mAudioFile is a non-optional AudioFileID, so the region is built with every field.
+        var regionStart = AudioTimeStamp()
+        regionStart.mFlags = .sampleTimeValid
+        regionStart.mSampleTime = 0
+        var region = ScheduledAudioFileRegion(mTimeStamp: regionStart, mCompletionProc: nil, mCompletionProcUserData: nil,
+                                              mAudioFile: audioFile!, mLoopCount: 0, mStartFrame: startFrame,
+                                              mFramesToPlay: framesToPlay)
         status = AudioUnitSetProperty(playerUnit!, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0,
                                       &region, UInt32(MemoryLayout<ScheduledAudioFileRegion>.size))
         precondition(status == noErr, "ScheduledFileRegion \(status)")

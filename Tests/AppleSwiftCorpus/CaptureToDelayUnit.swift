@@ -63,8 +63,8 @@ final class CaptureSessionController {
         AudioUnitSetParameter(effectUnit!, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, delayTime, 0)
 
         // startRecording: the file takes the client format as its data format (a float WAVE file).
-        let url = CFURLCreateFromFileSystemRepresentation(nil, outputPath, CFIndex(strlen(outputPath)), 0)!
-        status = ExtAudioFileCreateWithURL(url, kAudioFileWAVEType, &currentInputASBD, nil,
+        // On Apple `URL(fileURLWithPath: outputPath) as CFURL` (see ExtAudioFileClientFormat.swift).
+        status = ExtAudioFileCreateWithURL(AudioFileURL.make(outputPath), kAudioFileWAVEType, &currentInputASBD, nil,
                                            AudioFileFlags.eraseFile.rawValue, &extAudioFile)
         precondition(status == noErr, "ExtAudioFileCreateWithURL \(status)")
         status = ExtAudioFileSetProperty(extAudioFile!, kExtAudioFileProperty_ClientDataFormat,
