@@ -114,10 +114,16 @@ final class MixerHostOfflineGraph {
             AudioUnitSetParameter(mixerUnit!, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, UInt32(bus), volume, 0)
         }
         // Listing 2-4's "some time later": commit pending changes (none are left; the call must succeed).
-        // On Apple: `var graphUpdated: DarwinBoolean = false` (Boolean is UInt8 here; docs/PORTING.md).
-        var graphUpdated: UInt8 = 0
+        var graphUpdated: DarwinBoolean = false
         result = AUGraphUpdate(processingGraph!, &graphUpdated)
         precondition(result == noErr, "AUGraphUpdate \(result)")
+    }
+
+    /// AUGraphIsInitialized, as the guide's troubleshooting tips check the graph before starting it.
+    var isInitialized: Bool {
+        var outIsInitialized: DarwinBoolean = false
+        let result = AUGraphIsInitialized(processingGraph!, &outIsInitialized)
+        return result == noErr && outIsInitialized.boolValue
     }
 
     /// Pulls the generic output `slices` times; returns left and right.

@@ -98,6 +98,7 @@ final class CorpusTests: XCTestCase {
         let b = (0..<128).map { Float32(($0 * 5) % 128 - 64) / 128 }
         let host = MixerHostOfflineGraph(sounds: [a, b], busVolumes: [0.5, 0.25])
         host.configureAndInitializeAudioProcessingGraph()
+        XCTAssertTrue(host.isInitialized, "AUGraphIsInitialized after AUGraphInitialize")
         let output = host.renderOffline(slices: 4, framesPerSlice: 512)
         host.dispose()
         let expected = (0..<2048).map { n in 0.5 * a[n % 64] + 0.25 * b[n % 128] }

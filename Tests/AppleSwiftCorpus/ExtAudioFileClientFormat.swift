@@ -7,14 +7,13 @@
 //
 // URL: on Apple one writes `URL(fileURLWithPath: path) as CFURL`. Foundation on Linux does not
 // bridge URL to CFURL (docs/PORTING.md), so the CFURL is made with CoreFoundation's own
-// CFURLCreateFromFileSystemRepresentation — which Apple has too (its last argument is `false`
-// there: Boolean arguments are UInt8 here).
+// CFURLCreateFromFileSystemRepresentation, which Apple has too.
 import AudioToolbox
 import Foundation
 
 enum AudioFileURL {
     static func make(_ path: String) -> CFURL {
-        CFURLCreateFromFileSystemRepresentation(nil, path, CFIndex(strlen(path)), 0)!
+        CFURLCreateFromFileSystemRepresentation(nil, path, CFIndex(strlen(path)), false)!
     }
 }
 
