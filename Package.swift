@@ -112,6 +112,11 @@ let package = Package(
         .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
         .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
                     swiftSettings: swiftSettings),
+        /// Swift written from Apple's documents and samples exactly as on Apple's platforms: the corpus
+        /// files import only AudioToolbox and Foundation (AUHost is linked for its providers, as the
+        /// shipped `AudioToolbox` product links them; CorpusTests checks the imports).
+        .testTarget(name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus",
+                    swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,4 +1,4 @@
-import CAudioToolbox
+@_weakLinked import CAudioToolbox
 
 // Typed views of one AudioBuffer's samples, as Apple's CoreAudio overlay provides them:
 // `let samples = UnsafeMutableBufferPointer<Float>(buffer)`. Thread: any (they only view memory).

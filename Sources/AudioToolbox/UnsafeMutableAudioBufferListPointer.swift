@@ -1,4 +1,4 @@
-import CAudioToolbox
+@_weakLinked import CAudioToolbox
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -267,7 +267,7 @@ extension AUBase {
             (records + i).initialize(to: AUPreset(presetNumber: p.number, presetName: CFBridge.string(p.name)))
         }
         var values = (0..<presets.count).map { Optional(UnsafeRawPointer(records + $0)) }
-        return CFArrayCreate(nil, &values, presets.count, nil)?.takeRetainedValue()
+        return CFArrayCreate(nil, &values, presets.count, nil)
     }
 
     // MARK: Listeners

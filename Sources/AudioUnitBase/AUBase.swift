@@ -339,13 +339,13 @@ open class AUBase {
             guard let slot = parameters.slot(e.parameter, e.scope, e.element) else { return kAudioUnitErr_InvalidParameter }
             let pending: PendingParameterEvent
             switch e.eventType {
-            case kParameterEvent_Immediate:
+            case .parameterEvent_Immediate:
                 let v = e.eventValues.immediate
                 guard v.value.isFinite, inDeclaredRange(v.value, e.parameter, e.scope, e.element) else {
                     return kAudioUnitErr_InvalidParameterValue
                 }
                 pending = PendingParameterEvent(slot: slot, start: Int(v.bufferOffset), duration: 0, startValue: v.value, endValue: v.value)
-            case kParameterEvent_Ramped:
+            case .parameterEvent_Ramped:
                 let r = e.eventValues.ramp
                 guard r.startValue.isFinite, r.endValue.isFinite, inDeclaredRange(r.startValue, e.parameter, e.scope, e.element),
                       inDeclaredRange(r.endValue, e.parameter, e.scope, e.element) else { return kAudioUnitErr_InvalidParameterValue }

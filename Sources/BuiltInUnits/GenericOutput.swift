@@ -90,8 +90,18 @@ public final class GenericOutput: AUBase {
         return renderConverted(stage, flags, timeStamp, frames, output)
     }
 
-    public override func startIO() throws { running = true }
-    public override func stopIO() throws { running = false }
+    /// Starting and stopping tell IsRunning's listeners, as Apple's output units do.
+    public override func startIO() throws {
+        guard !running else { return }
+        running = true
+        propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
+    }
+
+    public override func stopIO() throws {
+        guard running else { return }
+        running = false
+        propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
+    }
 
     public override func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
                                             _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? {

@@ -8,9 +8,11 @@ import Foundation
 /// kMultiChannelMixerParam_Volume 0 (0…1 linear), Enable 1 (0/1), Pan 2 (−1…1, equal-power law
 /// of DSPKernels.MixerKernel); output scope: Volume 0. With kAudioUnitProperty_MeteringMode on,
 /// the read-only meters PreAveragePower 1000, PrePeakHoldLevel 2000, PostAveragePower 3000 and
-/// PostPeakHoldLevel 4000 (dB, of the last render call) are kept per input bus and, for "post",
-/// on the output. A bus with nothing connected (or whose pull answers kAudioUnitErr_NoConnection)
-/// is silence.
+/// PostPeakHoldLevel 4000 (dB, of the last render call — of its last slice when scheduled
+/// parameter changes split it) are kept per input bus and, for "post", on the output. A bus with
+/// nothing connected (or whose pull answers kAudioUnitErr_NoConnection) is silence. Every
+/// parameter takes scheduled changes and ramps (AudioUnitScheduleParameters, AudioUnitSetParameter
+/// with a buffer offset) at their frames.
 public final class MultiChannelMixerUnit: AUBase {
     public static let identity = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_MultiChannelMixer,
                                                            manufacturer: kAudioUnitManufacturer_AUHost)
@@ -18,6 +20,9 @@ public final class MultiChannelMixerUnit: AUBase {
     /// Per input channel (bus after bus): the pointer handed to the kernel (nil = silent).
     var inputPointers: UnsafeMutablePointer<UnsafePointer<Float>?>?
     let outputPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 8)
+    /// The same pointers advanced to the current parameter slice (scheduled changes split a call).
+    var sliceInputPointers: UnsafeMutablePointer<UnsafePointer<Float>?>?
+    let sliceOutputPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 8)
     /// Per bus: volume, enable, pan, four meter slots; then output volume and its two meters.
     var busSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     var appliedPans: UnsafeMutablePointer<Float>?
@@ -50,7 +55,10 @@ public final class MultiChannelMixerUnit: AUBase {
                                             (kMultiChannelMixerParam_PostPeakHoldLevel, "Output Peak Hold Level")]))
     }
 
-    deinit { outputPointers.deallocate() }
+    deinit {
+        outputPointers.deallocate()
+        sliceOutputPointers.deallocate()
+    }
 
     public override var canChangeElementCount: (input: Bool, output: Bool) { (true, false) }
 
@@ -95,6 +103,7 @@ public final class MultiChannelMixerUnit: AUBase {
         kernel = k
         busCount = counts.count
         inputPointers = .allocate(capacity: counts.reduce(0, +))
+        sliceInputPointers = .allocate(capacity: counts.reduce(0, +))
         firstChannels = .allocate(capacity: busCount + 1)
         var first = 0
         for (b, n) in counts.enumerated() { firstChannels![b] = first; first += n }
@@ -118,10 +127,11 @@ public final class MultiChannelMixerUnit: AUBase {
         kernel?.deinitialize(count: 1)
         kernel?.deallocate()
         inputPointers?.deallocate()
+        sliceInputPointers?.deallocate()
         firstChannels?.deallocate()
         busSlots?.deallocate()
         appliedPans?.deallocate()
-        kernel = nil; inputPointers = nil; firstChannels = nil; busSlots = nil; appliedPans = nil
+        kernel = nil; inputPointers = nil; sliceInputPointers = nil; firstChannels = nil; busSlots = nil; appliedPans = nil
     }
 
     /// Thread: render.
@@ -129,17 +139,11 @@ public final class MultiChannelMixerUnit: AUBase {
     public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
                                    timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
                                    output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
-        guard let kernel, let inputPointers, let busSlots, let appliedPans, let firstChannels else { return kAudioUnitErr_Uninitialized }
+        guard let kernel, let inputPointers, let sliceInputPointers, let busSlots, let appliedPans, let firstChannels else {
+            return kAudioUnitErr_Uninitialized
+        }
         let perBus = 7, count = busCount
         for b in 0..<count {
-            kernel.pointee.setVolume(busSlots[b * perBus].pointee, bus: b)
-            kernel.pointee.setEnabled(busSlots[b * perBus + 1].pointee >= 0.5, bus: b)
-            let pan = busSlots[b * perBus + 2].pointee
-            if pan != appliedPans[b] {
-                appliedPans[b] = pan
-                // setPan evaluates libm's sin (no allocation, no lock).
-                _unsafePerformance { kernel.pointee.setPan(pan, bus: b) }
-            }
             let status = pullInput(b, flags, timeStamp, frames)
             let first = firstChannels[b], channels = firstChannels[b + 1] - first
             if status == kAudioUnitErr_NoConnection {
@@ -152,7 +156,6 @@ public final class MultiChannelMixerUnit: AUBase {
                 inputPointers[first + c] = buffers[c].mData.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
             }
         }
-        kernel.pointee.outputVolume = busSlots[count * perBus].pointee
         let outs = audioBuffers(output)
         let outCount = kernel.pointee.outputChannelCount
         guard Int(output.pointee.mNumberBuffers) == outCount else { return kAudio_ParamError }
@@ -160,7 +163,31 @@ public final class MultiChannelMixerUnit: AUBase {
             guard let data = outs[c].mData else { return kAudio_ParamError }
             outputPointers[c] = data.assumingMemoryBound(to: Float.self)
         }
-        kernel.pointee.process(inputs: inputPointers, outputs: outputPointers, frameCount: Int(frames))
+        // Scheduled parameter changes (AudioUnitScheduleParameters, SetParameter with an offset)
+        // split the call into slices mixed with the values current at each slice's first frame.
+        let inputChannelCount = firstChannels[count], n = Int(frames)
+        var position = 0
+        while position < n {
+            let length = nextParameterSlice(at: position, frames: n)
+            for b in 0..<count {
+                kernel.pointee.setVolume(busSlots[b * perBus].pointee, bus: b)
+                kernel.pointee.setEnabled(busSlots[b * perBus + 1].pointee >= 0.5, bus: b)
+                let pan = busSlots[b * perBus + 2].pointee
+                if pan != appliedPans[b] {
+                    appliedPans[b] = pan
+                    // setPan evaluates libm's sin (no allocation, no lock).
+                    _unsafePerformance { kernel.pointee.setPan(pan, bus: b) }
+                }
+            }
+            kernel.pointee.outputVolume = busSlots[count * perBus].pointee
+            for i in 0..<inputChannelCount {
+                if let input = inputPointers[i] { sliceInputPointers[i] = input + position } else { sliceInputPointers[i] = nil }
+            }
+            for c in 0..<outCount { sliceOutputPointers[c] = outputPointers[c] + position }
+            kernel.pointee.process(inputs: sliceInputPointers, outputs: sliceOutputPointers, frameCount: length)
+            position += length
+        }
+        finishParameterSlices(frames: n)
         if kernel.pointee.isMeteringEnabled {
             // The readings convert to dB with libm's log10 (no allocation, no lock).
             _unsafePerformance { publishMeters(kernel, busSlots, count) }

@@ -52,7 +52,7 @@ func openAudioFile(_ path: String, _ permissions: Int8, _ out: UnsafeMutablePoin
     guard let out else { return kAudio_ParamError }
     out.pointee = nil
     return LastErrorMessage.status {
-        guard permissions == Int8(kAudioFileReadPermission) else {
+        guard permissions == AudioFilePermissions.readPermission.rawValue else {
             throw AudioError(kAudioFilePermissionsError,
                              "AudioFileOpenURL opens \(path) for reading only here; write files with ExtAudioFileCreateWithURL.")
         }

@@ -63,7 +63,7 @@ func createFile(_ path: String, _ type: AudioFileTypeID, _ desc: UnsafePointer<A
         }
         let format = try AudioFileDataFormat(desc.pointee, path: path)
         let file = try ExtendedAudioFile.create(path: path, type: fileType, fileFormat: format,
-                                                eraseExisting: flags & kAudioFileFlags_EraseFile != 0)
+                                                eraseExisting: flags & AudioFileFlags.eraseFile.rawValue != 0)
         out.pointee = ExtAudioFileHandles.make(file)
     }
 }

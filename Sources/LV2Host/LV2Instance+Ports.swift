@@ -24,6 +24,8 @@ extension LV2Instance {
     public var audioInputCount: Int { buffers.audioInputs.count }
     /// Thread: any.
     public var audioOutputCount: Int { buffers.audioOutputs.count }
+    /// How many CV inputs the plug-in has. Thread: any.
+    public var cvInputCount: Int { buffers.cvInputs.count }
 
     /// The value of control port `portIndex` (input or output). Thread: any (a plain float read;
     /// outputs change during run). Throws `kAudioUnitErr_InvalidParameter` for a non-control port.

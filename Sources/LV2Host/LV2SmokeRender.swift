@@ -1,5 +1,6 @@
 /// The check the sweep runs on each plug-in: instantiate offline, feed 0.5 s of noise to every
-/// audio input and a few notes to a MIDI input, and look at the output.
+/// audio and CV input (as the unit sweep does: CV inputs are input elements of the unit) and a
+/// few notes to a MIDI input, and look at the output.
 public enum LV2SmokeRender {
     /// What one smoke render produced.
     public struct Report: Equatable, Sendable {
@@ -31,6 +32,10 @@ public enum LV2SmokeRender {
             let frames = min(block, total - report.framesRendered)
             for input in 0..<instance.audioInputCount {
                 let buffer = instance.audioInput(input)
+                for frame in 0..<frames { buffer[frame] = generator.next() * 0.5 }
+            }
+            for input in 0..<instance.cvInputCount {
+                let buffer = instance.cvInput(input)
                 for frame in 0..<frames { buffer[frame] = generator.next() * 0.5 }
             }
             // A note on at the start of every 8th block, off four blocks later.

@@ -47,11 +47,9 @@ struct CaptureCommand: ParsableCommand {
         var on: UInt32 = 1, off: UInt32 = 0
         try AudioError.check(AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4), "Enabling input failed.")
         try AudioError.check(AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, &off, 4), "Disabling output failed.")
-        let name = CFStringCreateWithCString(nil, device, CFStringEncoding(kCFStringEncodingUTF8))!
-        defer { name.release() }
-        var cfName: Unmanaged<CFString>? = name
+        var cfName: CFString? = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)
         try AudioError.check(AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &cfName,
-                                                  UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), LastErrorMessage.current ?? "Device \"\(device)\" refused.")
+                                                  UInt32(MemoryLayout<CFString?>.size)), LastErrorMessage.current ?? "Device \"\(device)\" refused.")
         var preferred = rate
         AudioUnitSetProperty(io.handle, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, &preferred, 8)
         try io.setStreamFormat(format, scope: kAudioUnitScope_Output, element: 1)
@@ -78,7 +76,7 @@ struct CaptureCommand: ParsableCommand {
         var fileFormat = AudioFileDataFormat(sampleRate: rate, channelCount: Int(channels), encoding: RenderCommand.encoding(for: type, input: nil))
             .streamDescription(type: type)
         var created: ExtAudioFileRef?
-        try AudioError.check(ExtAudioFileCreateWithPath(output, type.fileTypeID, &fileFormat, nil, UInt32(kAudioFileFlags_EraseFile), &created),
+        try AudioError.check(ExtAudioFileCreateWithPath(output, type.fileTypeID, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &created),
                              "Cannot create \(output): \(LastErrorMessage.current ?? "no reason given")")
         let file = created!
         var client = format

@@ -58,7 +58,7 @@ struct DemoCommand: ParsableCommand {
                                                      mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2,
                                                      mBitsPerChannel: 16, mReserved: 0)
         var file: ExtAudioFileRef?
-        try AudioError.check(ExtAudioFileCreateWithPath(output, kAudioFileWAVEType, &fileFormat, nil, UInt32(kAudioFileFlags_EraseFile), &file),
+        try AudioError.check(ExtAudioFileCreateWithPath(output, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &file),
                              "Cannot create \(output).")
         var client = format
         try AudioError.check(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat,

@@ -252,9 +252,9 @@ struct ValidationBattery {
         guard let p = target else { return (.pass, "no continuous parameter to schedule") }
         let mid = p.minValue + (p.maxValue - p.minValue) * 0.25, end = p.minValue + (p.maxValue - p.minValue) * 0.75
         var events = [AudioUnitParameterEvent(), AudioUnitParameterEvent()]
-        events[0].scope = kAudioUnitScope_Global; events[0].parameter = p.id; events[0].eventType = kParameterEvent_Immediate
+        events[0].scope = kAudioUnitScope_Global; events[0].parameter = p.id; events[0].eventType = .parameterEvent_Immediate
         events[0].eventValues.immediate = .init(bufferOffset: 100, value: mid)
-        events[1].scope = kAudioUnitScope_Global; events[1].parameter = p.id; events[1].eventType = kParameterEvent_Ramped
+        events[1].scope = kAudioUnitScope_Global; events[1].parameter = p.id; events[1].eventType = .parameterEvent_Ramped
         events[1].eventValues.ramp = .init(startBufferOffset: 200, durationInFrames: 256, startValue: mid, endValue: end)
         try AudioError.check(AudioUnitScheduleParameters(rig.unit.handle, &events, 2), "AudioUnitScheduleParameters refused the events")
         _ = try renderNoise(rig, frames: 512, slice: 512)

@@ -105,7 +105,7 @@ enum IO {
 
     static func setDevice(_ unit: AudioUnit, _ name: String, scope: AudioUnitScope = kAudioUnitScope_Global,
                           element: AudioUnitElement = 0) -> OSStatus {
-        let cf = CFStringCreateWithCString(nil, name, kCFStringEncodingUTF8)!.takeRetainedValue()
+        let cf = CFStringCreateWithCString(nil, name, CFStringBuiltInEncodings.UTF8.rawValue)!
         return withExtendedLifetime(cf) {
             set(unit, kAudioOutputUnitProperty_CurrentDevice, scope, element, Optional(Unmanaged.passUnretained(cf)))
         }

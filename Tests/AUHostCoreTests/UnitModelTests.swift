@@ -17,7 +17,7 @@ final class UnitModelTests: XCTestCase {
         var event = AudioUnitParameterEvent()
         event.scope = kAudioUnitScope_Global
         event.parameter = 0
-        event.eventType = kParameterEvent_Ramped
+        event.eventType = .parameterEvent_Ramped
         event.eventValues.ramp = .init(startBufferOffset: 64, durationInFrames: 128, startValue: 0, endValue: 1)
         XCTAssertEqual(AudioUnitScheduleParameters(f.unit, &event, 1), noErr)
         XCTAssertEqual(f.render(128), noErr)
@@ -34,7 +34,7 @@ final class UnitModelTests: XCTestCase {
         let f = try GainFixture()
         var event = AudioUnitParameterEvent()
         event.parameter = 42
-        event.eventType = kParameterEvent_Immediate
+        event.eventType = .parameterEvent_Immediate
         XCTAssertEqual(AudioUnitScheduleParameters(f.unit, &event, 1), kAudioUnitErr_InvalidParameter)
         XCTAssertEqual(AudioUnitSetParameter(f.unit, 0, kAudioUnitScope_Global, 0, .nan, 0), kAudioUnitErr_InvalidParameterValue)
     }

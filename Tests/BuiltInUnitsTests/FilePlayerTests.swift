@@ -32,7 +32,7 @@ final class FilePlayerTests: XCTestCase {
         }
         try file.close()
         var id: AudioFileID?
-        try AudioError.check(AudioFileOpenPath(path, Int8(kAudioFileReadPermission), &id), "open")
+        try AudioError.check(AudioFileOpenPath(path, .readPermission, &id), "open")
         return id
     }
 

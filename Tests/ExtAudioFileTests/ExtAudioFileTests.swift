@@ -51,7 +51,7 @@ final class ExtAudioFileTests: XCTestCase {
                                                      mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
             }
             var file: ExtAudioFileRef?
-            XCTAssertEqual(ExtAudioFileCreateWithPath(path, type, &format, nil, UInt32(kAudioFileFlags_EraseFile), &file), noErr, name)
+            XCTAssertEqual(ExtAudioFileCreateWithPath(path, type, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr, name)
             var client = pcm(16)
             XCTAssertEqual(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
             var bytes = samples.withUnsafeBytes { Array($0) }
@@ -82,7 +82,7 @@ final class ExtAudioFileTests: XCTestCase {
             let path = directory + "/f\(bits).caf"
             var format = pcm(bits, float: isFloat)
             var file: ExtAudioFileRef?
-            XCTAssertEqual(ExtAudioFileCreateWithPath(path, kAudioFileCAFType, &format, nil, UInt32(kAudioFileFlags_EraseFile), &file), noErr)
+            XCTAssertEqual(ExtAudioFileCreateWithPath(path, kAudioFileCAFType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
             var client = pcm(32, float: true)
             XCTAssertEqual(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
             var bytes = values.withUnsafeBytes { Array($0) }
@@ -135,7 +135,7 @@ final class ExtAudioFileTests: XCTestCase {
         let path = directory + "/overflow.wav"
         var format = pcm(16)
         var file: ExtAudioFileRef?
-        XCTAssertEqual(ExtAudioFileCreateWithPath(path, kAudioFileWAVEType, &format, nil, UInt32(kAudioFileFlags_EraseFile), &file), noErr)
+        XCTAssertEqual(ExtAudioFileCreateWithPath(path, kAudioFileWAVEType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
         var ring: UInt32 = 1024
         XCTAssertEqual(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_AUHostAsyncBufferFrames, 4, &ring), noErr)
         XCTAssertEqual(ExtAudioFileWriteAsync(file!, 0, nil), noErr, "priming call")
@@ -167,11 +167,11 @@ final class ExtAudioFileTests: XCTestCase {
 
         var format = pcm(16)
         let unwritable = "/proc/auhost-cannot-write.wav"
-        XCTAssertNotEqual(ExtAudioFileCreateWithPath(unwritable, kAudioFileWAVEType, &format, nil, UInt32(kAudioFileFlags_EraseFile), &file), noErr)
+        XCTAssertNotEqual(ExtAudioFileCreateWithPath(unwritable, kAudioFileWAVEType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
         XCTAssertTrue(lastMessage().contains(unwritable), lastMessage())
 
         let mp3 = directory + "/x.mp3"
-        XCTAssertEqual(ExtAudioFileCreateWithPath(mp3, 0x4D50_4733, &format, nil, UInt32(kAudioFileFlags_EraseFile), &file),
+        XCTAssertEqual(ExtAudioFileCreateWithPath(mp3, 0x4D50_4733, &format, nil, AudioFileFlags.eraseFile.rawValue, &file),
                        kAudioFileUnsupportedFileTypeError)
         XCTAssertTrue(lastMessage().contains(mp3), lastMessage())
     }
@@ -181,14 +181,13 @@ final class ExtAudioFileTests: XCTestCase {
         var format = pcm(16)
         let url = path.withCString { CFURLCreateFromFileSystemRepresentation(nil, UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), strlen($0), 0) }!
         var file: ExtAudioFileRef?
-        XCTAssertEqual(ExtAudioFileCreateWithURL(url.takeUnretainedValue(), kAudioFileWAVEType, &format, nil, UInt32(kAudioFileFlags_EraseFile), &file), noErr)
+        XCTAssertEqual(ExtAudioFileCreateWithURL(url, kAudioFileWAVEType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
         XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
-        XCTAssertEqual(ExtAudioFileOpenURL(url.takeUnretainedValue(), &file), noErr)
+        XCTAssertEqual(ExtAudioFileOpenURL(url, &file), noErr)
         var layout = AudioChannelLayout()
         var size = UInt32(MemoryLayout<AudioChannelLayout>.size)
         XCTAssertEqual(ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileChannelLayout, &size, &layout), noErr)
         XCTAssertEqual(layout.mChannelLayoutTag, kAudioChannelLayoutTag_Stereo)
         XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
-        url.release()
     }
 }

@@ -96,10 +96,10 @@ final class LV2UnitRangeTests: XCTestCase {
         var event = AudioUnitParameterEvent()
         event.scope = kAudioUnitScope_Global
         event.parameter = gain
-        event.eventType = kParameterEvent_Immediate
+        event.eventType = .parameterEvent_Immediate
         event.eventValues.immediate = .init(bufferOffset: 0, value: 1000)
         XCTAssertEqual(AudioUnitScheduleParameters(rig.unit, &event, 1), kAudioUnitErr_InvalidParameterValue)
-        event.eventType = kParameterEvent_Ramped
+        event.eventType = .parameterEvent_Ramped
         event.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 64, startValue: 0, endValue: 100)
         XCTAssertEqual(AudioUnitScheduleParameters(rig.unit, &event, 1), kAudioUnitErr_InvalidParameterValue)
     }

@@ -13,7 +13,7 @@ final class SDKUnitBehaviourTests: XCTestCase {
         var event = AudioUnitParameterEvent()
         event.scope = kAudioUnitScope_Global
         event.parameter = 0
-        event.eventType = kParameterEvent_Ramped
+        event.eventType = .parameterEvent_Ramped
         event.eventValues.ramp = .init(startBufferOffset: 64, durationInFrames: 256, startValue: 0, endValue: 2)
         XCTAssertEqual(AudioUnitScheduleParameters(h.unit, &event, 1), noErr)
         let out = try h.render(512, slice: 256)   // the ramp crosses the call boundary at 256

@@ -70,7 +70,7 @@ func makeToneFile() -> AudioFileID {
     let path = NSTemporaryDirectory() + "auhost-bench-\(getpid()).wav"
     var fileFormat = AudioStreamBasicDescription.linearPCM(sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
     var file: ExtAudioFileRef?
-    precondition(ExtAudioFileCreateWithPath(path, kAudioFileWAVEType, &fileFormat, nil, UInt32(kAudioFileFlags_EraseFile), &file) == noErr)
+    precondition(ExtAudioFileCreateWithPath(path, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &file) == noErr)
     var client = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
     ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client)
     let storage = AudioBufferStorage(format: client, capacity: 44_100)
@@ -81,7 +81,7 @@ func makeToneFile() -> AudioFileID {
     precondition(ExtAudioFileWrite(file!, 44_100, storage.list) == noErr)
     ExtAudioFileDispose(file!)
     var id: AudioFileID?
-    precondition(AudioFileOpenPath(path, Int8(kAudioFileReadPermission), &id) == noErr)
+    precondition(AudioFileOpenPath(path, .readPermission, &id) == noErr)
     unlink(path)   // the player's reader keeps its own handle open
     return id!
 }

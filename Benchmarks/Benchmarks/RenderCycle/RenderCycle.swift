@@ -77,7 +77,7 @@ let benchmarks: @Sendable () -> Void = {
         var rig = RenderRig(frames: 512)
         for _ in 0..<10 { rig.cycle() }
         var event = AudioUnitParameterEvent()
-        event.eventType = kParameterEvent_Ramped
+        event.eventType = .parameterEvent_Ramped
         event.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 256, startValue: 0, endValue: 1)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

@@ -38,7 +38,7 @@ final class CaptureSessionController {
                                                            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &captureDescription)!, &captureUnit), "create the capture unit")
         let capture = captureUnit!
-        var name = CFStringCreateWithCString(nil, device, CFStringEncoding(kCFStringEncodingUTF8))
+        var name = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)
         var on: UInt32 = 1, off: UInt32 = 0, period: UInt32 = 256
         var format = currentInputASBD
         let asbdSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
@@ -78,7 +78,7 @@ final class CaptureSessionController {
                                                      mBytesPerPacket: 4 * format.mChannelsPerFrame, mFramesPerPacket: 1,
                                                      mBytesPerFrame: 4 * format.mChannelsPerFrame, mChannelsPerFrame: format.mChannelsPerFrame,
                                                      mBitsPerChannel: 32, mReserved: 0)
-        try AudioError.check(ExtAudioFileCreateWithPath(outputPath, kAudioFileWAVEType, &fileFormat, nil, kAudioFileFlags_EraseFile, &extAudioFile),
+        try AudioError.check(ExtAudioFileCreateWithPath(outputPath, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &extAudioFile),
                              "create \(outputPath)")
         try AudioError.check(ExtAudioFileSetProperty(extAudioFile!, kExtAudioFileProperty_ClientDataFormat, asbdSize, &format), "client format")
         try AudioError.check(ExtAudioFileWriteAsync(extAudioFile!, 0, nil), "prime ExtAudioFileWriteAsync")

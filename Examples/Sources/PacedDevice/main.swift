@@ -12,7 +12,7 @@ func check(_ status: OSStatus, _ what: String) {
     var message = ""
     if let text = AUHostCopyLastErrorMessage()?.takeRetainedValue() {
         var buffer = [CChar](repeating: 0, count: 512)
-        if CFStringGetCString(text, &buffer, 512, CFStringEncoding(kCFStringEncodingUTF8)) != 0 { message = String(cString: buffer) }
+        if CFStringGetCString(text, &buffer, 512, CFStringBuiltInEncodings.UTF8.rawValue) != 0 { message = String(cString: buffer) }
     }
     FileHandle.standardError.write("error: \(what) failed with status \(status). \(message)\n".data(using: .utf8)!)
     exit(1)
@@ -87,7 +87,7 @@ let units: [AudioUnit] = nodes.map { node in
 let io = units.last!
 
 // The Linux stand-in for the audio session: device, rate and I/O buffer duration.
-let name = CFStringCreateWithCString(nil, arguments[1], CFStringEncoding(kCFStringEncodingUTF8))!
+let name = CFStringCreateWithCString(nil, arguments[1], CFStringBuiltInEncodings.UTF8.rawValue)!
 setProperty(io, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, Optional(name), "set CurrentDevice")
 setProperty(io, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, sampleRate, "set PreferredSampleRate")
 setProperty(io, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, period, "set PreferredPeriodFrames")

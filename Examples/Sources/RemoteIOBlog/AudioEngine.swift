@@ -107,7 +107,7 @@ final class AudioEngine {
     /// Thread: setup. On iOS this is the audio session; on Linux the I/O unit's device and the
     /// preferred period ("I/O buffer duration") are its own properties.
     private func configureSession(device: String) -> Bool {
-        let name = CFStringCreateWithCString(nil, device, CFStringEncoding(kCFStringEncodingUTF8))
+        let name = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)
         var value = name
         var period: UInt32 = 64, periods: UInt32 = 3
         return CheckOSStatus(AudioUnitSetProperty(mVoipUnit!, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0,

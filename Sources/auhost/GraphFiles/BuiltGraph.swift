@@ -148,13 +148,12 @@ final class BuiltGraph {
                                  "The ALSA I/O unit refused \(outputChannels) channels.")
             var rate = file.sampleRate
             AudioUnitSetProperty(headUnit, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, &rate, 8)
-            guard let created = CFStringCreateWithCString(nil, name, CFStringEncoding(kCFStringEncodingUTF8)) else {
+            guard let created = CFStringCreateWithCString(nil, name, CFStringBuiltInEncodings.UTF8.rawValue) else {
                 throw file.error(file.headLine, "device name \"\(name)\" is not valid text.")
             }
-            defer { created.release() }
-            var cfName: Unmanaged<CFString>? = created
+            var cfName: CFString? = created
             let status = AudioUnitSetProperty(headUnit, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &cfName,
-                                              UInt32(MemoryLayout<Unmanaged<CFString>?>.size))
+                                              UInt32(MemoryLayout<CFString?>.size))
             guard status == noErr else {
                 throw file.error(file.headLine, "device \"\(name)\": \(LastErrorMessage.current ?? "refused (status \(status))").", status: status)
             }

@@ -96,8 +96,8 @@ typedef OSStatus (*AURenderCallback)(void *inRefCon, AudioUnitRenderActionFlags 
 typedef void (*AudioUnitPropertyListenerProc)(void *inRefCon, AudioUnit inUnit, AudioUnitPropertyID inID,
                                               AudioUnitScope inScope, AudioUnitElement inElement);
 
-typedef UInt32 AUParameterEventType;
-AU_ENUM(AUParameterEventType) {
+/* A Swift enum, as on Apple (CF_ENUM): .parameterEvent_Immediate, .parameterEvent_Ramped. */
+typedef AU_NAMED_ENUM(UInt32, AUParameterEventType) {
     kParameterEvent_Immediate = 1,
     kParameterEvent_Ramped = 2
 };

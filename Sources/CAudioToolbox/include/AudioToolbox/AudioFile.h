@@ -48,14 +48,14 @@ AU_ENUM(OSStatus) {
     kAudioFileFileNotFoundError = -43
 };
 
-typedef UInt32 AudioFileFlags;
-AU_ENUM(AudioFileFlags) {
+/* An option set, as on Apple (CF_OPTIONS): AudioFileFlags.eraseFile.rawValue in Swift. */
+typedef AU_OPTIONS(UInt32, AudioFileFlags) {
     kAudioFileFlags_EraseFile = 1,
     kAudioFileFlags_DontPageAlignAudioData = 2
 };
 
-typedef SInt8 AudioFilePermissions;
-AU_ENUM(SInt8) {
+/* A Swift enum, as on Apple (CF_ENUM): AudioFileOpenURL(url, .readPermission, 0, &file). */
+typedef AU_NAMED_ENUM(SInt8, AudioFilePermissions) {
     kAudioFileReadPermission = 0x01,
     kAudioFileWritePermission = 0x02,
     kAudioFileReadWritePermission = 0x03

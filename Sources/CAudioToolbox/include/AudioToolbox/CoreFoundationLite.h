@@ -18,6 +18,14 @@
 
 AUHOST_EXTERN_C_BEGIN
 
+#if defined(__clang__)
+#define AU_CF_IMPLICIT_BRIDGING_ENABLED _Pragma("clang arc_cf_code_audited begin")
+#define AU_CF_IMPLICIT_BRIDGING_DISABLED _Pragma("clang arc_cf_code_audited end")
+#else
+#define AU_CF_IMPLICIT_BRIDGING_ENABLED
+#define AU_CF_IMPLICIT_BRIDGING_DISABLED
+#endif
+
 typedef long CFIndex;
 typedef const void *CFTypeRef;
 typedef const struct __CFAllocator *CFAllocatorRef;
@@ -44,22 +52,23 @@ extern const CFDictionaryKeyCallBacks kCFTypeDictionaryKeyCallBacks;
 extern const CFDictionaryValueCallBacks kCFTypeDictionaryValueCallBacks;
 extern const CFAllocatorRef kCFAllocatorDefault;
 
-AU_ENUM(CFStringEncoding) { kCFStringEncodingUTF8 = 0x08000100, kCFStringEncodingASCII = 0x0600 };
+/* A Swift enum, as on Apple: CFStringBuiltInEncodings.UTF8.rawValue. */
+typedef AU_NAMED_ENUM(CFStringEncoding, CFStringBuiltInEncodings) { kCFStringEncodingUTF8 = 0x08000100, kCFStringEncodingASCII = 0x0600 };
 
-typedef AU_ENUM(CFIndex) {
+typedef AU_NAMED_ENUM(CFIndex, CFNumberType) {
     kCFNumberSInt32Type = 3,
     kCFNumberSInt64Type = 4,
     kCFNumberFloat32Type = 5,
     kCFNumberFloat64Type = 6,
     kCFNumberIntType = 9,
     kCFNumberDoubleType = 13
-} CFNumberType;
+};
 
-typedef AU_ENUM(CFIndex) {
+typedef AU_NAMED_ENUM(CFIndex, CFPropertyListFormat) {
     kCFPropertyListOpenStepFormat = 1,
     kCFPropertyListXMLFormat_v1_0 = 100,
     kCFPropertyListBinaryFormat_v1_0 = 200
-} CFPropertyListFormat;
+};
 
 AU_ENUM(CFOptionFlags) { kCFPropertyListImmutable = 0, kCFPropertyListMutableContainers = 1 };
 
@@ -73,14 +82,21 @@ CFTypeID CFNumberGetTypeID(void);
 CFTypeID CFArrayGetTypeID(void);
 CFTypeID CFDictionaryGetTypeID(void);
 
+/* Implicitly bridged, as Apple's CFString.h, CFData.h, CFNumber.h, CFArray.h, CFDictionary.h and
+   CFURL.h are (CF_IMPLICIT_BRIDGING_ENABLED): Swift sees Create/Copy results as managed objects
+   (`CFURLCreateFromFileSystemRepresentation(…)!` is a CFURL). CFPropertyList.h is not, on Apple
+   either: its results stay Unmanaged. */
+AU_CF_IMPLICIT_BRIDGING_ENABLED
 CFStringRef CFStringCreateWithCString(CFAllocatorRef alloc, const char *cStr, CFStringEncoding encoding);
 CFIndex CFStringGetLength(CFStringRef theString);
 Boolean CFStringGetCString(CFStringRef theString, char *buffer, CFIndex bufferSize, CFStringEncoding encoding);
 const char *CFStringGetCStringPtr(CFStringRef theString, CFStringEncoding encoding);
+AU_CF_IMPLICIT_BRIDGING_DISABLED
 /* CFSTR("literal"): a string that lives for the whole process, as on Apple's platforms. */
 CFStringRef AUHostConstantString(const char *cStr);
 #define CFSTR(cStr) AUHostConstantString("" cStr "")
 
+AU_CF_IMPLICIT_BRIDGING_ENABLED
 CFDataRef CFDataCreate(CFAllocatorRef allocator, const UInt8 *bytes, CFIndex length);
 CFIndex CFDataGetLength(CFDataRef theData);
 const UInt8 *CFDataGetBytePtr(CFDataRef theData);
@@ -100,6 +116,8 @@ CFMutableDictionaryRef CFDictionaryCreateMutable(CFAllocatorRef allocator, CFInd
                                                  const CFDictionaryValueCallBacks *valueCallBacks);
 void CFDictionarySetValue(CFMutableDictionaryRef theDict, const void *key, const void *value);
 
+AU_CF_IMPLICIT_BRIDGING_DISABLED
+
 CFDataRef CFPropertyListCreateData(CFAllocatorRef allocator, CFPropertyListRef propertyList,
                                    CFPropertyListFormat format, CFOptionFlags options, CFErrorRef *error);
 CFPropertyListRef CFPropertyListCreateWithData(CFAllocatorRef allocator, CFDataRef data, CFOptionFlags options,
@@ -107,17 +125,19 @@ CFPropertyListRef CFPropertyListCreateWithData(CFAllocatorRef allocator, CFDataR
 
 /* File URLs (CFURL.h): the real CoreFoundation functions, for ExtAudioFileOpenURL and friends. */
 typedef const struct __CFURL *CFURLRef;
-typedef AU_ENUM(CFIndex) {
+typedef AU_NAMED_ENUM(CFIndex, CFURLPathStyle) {
     kCFURLPOSIXPathStyle = 0,
     kCFURLHFSPathStyle = 1,
     kCFURLWindowsPathStyle = 2
-} CFURLPathStyle;
+};
+AU_CF_IMPLICIT_BRIDGING_ENABLED
 CFURLRef CFURLCreateFromFileSystemRepresentation(CFAllocatorRef allocator, const UInt8 *buffer, CFIndex bufLen,
                                                  Boolean isDirectory);
 CFURLRef CFURLCreateWithFileSystemPath(CFAllocatorRef allocator, CFStringRef filePath, CFURLPathStyle pathStyle,
                                        Boolean isDirectory);
 Boolean CFURLGetFileSystemRepresentation(CFURLRef url, Boolean resolveAgainstBase, UInt8 *buffer, CFIndex maxBufLen);
 CFStringRef CFURLCopyFileSystemPath(CFURLRef anURL, CFURLPathStyle pathStyle);
+AU_CF_IMPLICIT_BRIDGING_DISABLED
 
 /* Byte order (CFByteOrder.h): AUHost runs on little-endian machines. */
 static inline UInt32 CFSwapInt32HostToBig(UInt32 v) { return __builtin_bswap32(v); }

@@ -30,16 +30,29 @@
 
 /* Option sets, declared the way Apple's CF_OPTIONS does: clang (and so Swift) sees a flag enum
    with a fixed type, which Swift imports as an OptionSet (`timeStamp.mFlags = .sampleTimeValid`);
-   C++ sees a fixed-type enum; other C compilers see the plain integer typedef. Same ABI. */
-#if defined(__clang__)
+   C++ sees the integer typedef and fixed-type constants; other C compilers see the plain integer
+   typedef. Same ABI. */
+#if defined(__cplusplus)
+#define AU_OPTIONS(type, name) type name; enum : type
+#elif defined(__clang__)
 /* The typedef of the fixed-type enum before its body is the CF_OPTIONS form Swift recognises. */
 #pragma clang diagnostic ignored "-Welaborated-enum-base"
 #define AU_OPTIONS(type, name) enum __attribute__((flag_enum, enum_extensibility(open))) name : type name; \
     enum __attribute__((flag_enum, enum_extensibility(open))) name : type
-#elif defined(__cplusplus)
-#define AU_OPTIONS(type, name) enum name : type name; enum name : type
 #else
 #define AU_OPTIONS(type, name) type name; enum
+#endif
+
+/* Named enumerations, declared the way Apple's CF_ENUM does (typedef CF_ENUM(UInt32, Name)):
+   clang (and so Swift) sees an open fixed-type enum, which Swift imports as a Swift enum
+   (`eventType: .parameterEvent_Ramped`, as on Apple); other C compilers see the integer typedef. */
+#if defined(__cplusplus)
+#define AU_NAMED_ENUM(type, name) type name; enum : type
+#elif defined(__clang__)
+#define AU_NAMED_ENUM(type, name) enum __attribute__((enum_extensibility(open))) name : type name; \
+    enum __attribute__((enum_extensibility(open))) name : type
+#else
+#define AU_NAMED_ENUM(type, name) type name; enum
 #endif
 
 /* Nullability as Apple annotates it: pointers in an assume-nonnull region are non-null unless
