@@ -41,7 +41,7 @@ let package = Package(
 
         // ---- Swift value types over the C types, and the unit model every unit shares.
         .target(name: "AudioTypes", dependencies: ["AudioToolbox"], swiftSettings: swiftSettings),
-        .target(name: "AudioUnitBase", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
+        .target(name: "AudioUnitBase", dependencies: ["AudioTypes", "AUHostAtomics"], swiftSettings: swiftSettings),
 
         // ---- The host core: registry, instances, the C API implementation, the Swift API.
         .target(name: "AUHostHooks"),

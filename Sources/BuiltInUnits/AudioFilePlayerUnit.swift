@@ -76,6 +76,15 @@ public final class AudioFilePlayerUnit: AUBase {
         return (size, writable)
     }
 
+    /// The most files one ScheduledFileIDs may name (each stays open while scheduled).
+    static let maximumScheduledFiles: UInt32 = 1024
+
+    /// ScheduledFileIDs is an AudioFileID array.
+    public override func arrayPropertyLayout(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                                             _ element: AudioUnitElement) -> (entrySize: UInt32, maximumCount: UInt32)? {
+        id == kAudioUnitProperty_ScheduledFileIDs ? (UInt32(MemoryLayout<AudioFileID>.size), Self.maximumScheduledFiles) : nil
+    }
+
     public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                                            _ data: UnsafeMutableRawPointer) throws {
         switch id {

@@ -61,6 +61,12 @@ public final class FormatConverterUnit: AUBase {
         return (UInt32(effectiveChannelMap.count * 4), true)
     }
 
+    /// ChannelMap is an SInt32 per output channel (at most the channel limit).
+    public override func arrayPropertyLayout(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                                             _ element: AudioUnitElement) -> (entrySize: UInt32, maximumCount: UInt32)? {
+        id == kAudioOutputUnitProperty_ChannelMap ? (4, StreamFormatLimits.maximumChannels) : nil
+    }
+
     public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                                            _ data: UnsafeMutableRawPointer) throws {
         for (i, source) in effectiveChannelMap.enumerated() { data.storeBytes(of: Int32(source), toByteOffset: i * 4, as: Int32.self) }

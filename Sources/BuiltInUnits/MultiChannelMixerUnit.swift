@@ -9,7 +9,8 @@ import Foundation
 /// of DSPKernels.MixerKernel); output scope: Volume 0. With kAudioUnitProperty_MeteringMode on,
 /// the read-only meters PreAveragePower 1000, PrePeakHoldLevel 2000, PostAveragePower 3000 and
 /// PostPeakHoldLevel 4000 (dB, of the last render call) are kept per input bus and, for "post",
-/// on the output. A bus with nothing connected (or whose pull answers kAudioUnitErr_NoConnection)
+/// on the output (meters cover the last slice when events split a call). Parameter changes
+/// (immediate, sample-offset, scheduled and ramped) apply at their frame. A bus with nothing connected (or whose pull answers kAudioUnitErr_NoConnection)
 /// is silence.
 public final class MultiChannelMixerUnit: AUBase {
     public static let identity = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_MultiChannelMixer,
@@ -17,6 +18,8 @@ public final class MultiChannelMixerUnit: AUBase {
     var kernel: UnsafeMutablePointer<MixerKernel>?
     /// Per input channel (bus after bus): the pointer handed to the kernel (nil = silent).
     var inputPointers: UnsafeMutablePointer<UnsafePointer<Float>?>?
+    /// The same, advanced to the slice being mixed.
+    var slicedInputs: UnsafeMutablePointer<UnsafePointer<Float>?>?
     let outputPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 8)
     /// Per bus: volume, enable, pan, four meter slots; then output volume and its two meters.
     var busSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
@@ -95,6 +98,7 @@ public final class MultiChannelMixerUnit: AUBase {
         kernel = k
         busCount = counts.count
         inputPointers = .allocate(capacity: counts.reduce(0, +))
+        slicedInputs = .allocate(capacity: counts.reduce(0, +))
         firstChannels = .allocate(capacity: busCount + 1)
         var first = 0
         for (b, n) in counts.enumerated() { firstChannels![b] = first; first += n }
@@ -118,10 +122,11 @@ public final class MultiChannelMixerUnit: AUBase {
         kernel?.deinitialize(count: 1)
         kernel?.deallocate()
         inputPointers?.deallocate()
+        slicedInputs?.deallocate()
         firstChannels?.deallocate()
         busSlots?.deallocate()
         appliedPans?.deallocate()
-        kernel = nil; inputPointers = nil; firstChannels = nil; busSlots = nil; appliedPans = nil
+        kernel = nil; inputPointers = nil; slicedInputs = nil; firstChannels = nil; busSlots = nil; appliedPans = nil
     }
 
     /// Thread: render.
@@ -129,17 +134,11 @@ public final class MultiChannelMixerUnit: AUBase {
     public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
                                    timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
                                    output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
-        guard let kernel, let inputPointers, let busSlots, let appliedPans, let firstChannels else { return kAudioUnitErr_Uninitialized }
+        guard let kernel, let inputPointers, let slicedInputs, let busSlots, let appliedPans, let firstChannels else {
+            return kAudioUnitErr_Uninitialized
+        }
         let perBus = 7, count = busCount
         for b in 0..<count {
-            kernel.pointee.setVolume(busSlots[b * perBus].pointee, bus: b)
-            kernel.pointee.setEnabled(busSlots[b * perBus + 1].pointee >= 0.5, bus: b)
-            let pan = busSlots[b * perBus + 2].pointee
-            if pan != appliedPans[b] {
-                appliedPans[b] = pan
-                // setPan evaluates libm's sin (no allocation, no lock).
-                _unsafePerformance { kernel.pointee.setPan(pan, bus: b) }
-            }
             let status = pullInput(b, flags, timeStamp, frames)
             let first = firstChannels[b], channels = firstChannels[b + 1] - first
             if status == kAudioUnitErr_NoConnection {
@@ -152,15 +151,35 @@ public final class MultiChannelMixerUnit: AUBase {
                 inputPointers[first + c] = buffers[c].mData.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
             }
         }
-        kernel.pointee.outputVolume = busSlots[count * perBus].pointee
         let outs = audioBuffers(output)
         let outCount = kernel.pointee.outputChannelCount
         guard Int(output.pointee.mNumberBuffers) == outCount else { return kAudio_ParamError }
         for c in 0..<outCount {
-            guard let data = outs[c].mData else { return kAudio_ParamError }
-            outputPointers[c] = data.assumingMemoryBound(to: Float.self)
+            guard outs[c].mData != nil else { return kAudio_ParamError }
         }
-        kernel.pointee.process(inputs: inputPointers, outputs: outputPointers, frameCount: Int(frames))
+        // Scheduled and sample-offset parameter events apply at their frame: the call is mixed in
+        // slices between them (one slice when there are none).
+        let n = Int(frames), totalChannels = firstChannels[count]
+        var position = 0
+        while position < n {
+            let length = nextParameterSlice(at: position, frames: n)
+            for b in 0..<count {
+                kernel.pointee.setVolume(busSlots[b * perBus].pointee, bus: b)
+                kernel.pointee.setEnabled(busSlots[b * perBus + 1].pointee >= 0.5, bus: b)
+                let pan = busSlots[b * perBus + 2].pointee
+                if pan != appliedPans[b] {
+                    appliedPans[b] = pan
+                    // setPan evaluates libm's sin (no allocation, no lock).
+                    _unsafePerformance { kernel.pointee.setPan(pan, bus: b) }
+                }
+            }
+            kernel.pointee.outputVolume = busSlots[count * perBus].pointee
+            for c in 0..<totalChannels { slicedInputs[c] = inputPointers[c].map { $0 + position } }
+            for c in 0..<outCount { outputPointers[c] = outs[c].mData!.assumingMemoryBound(to: Float.self) + position }
+            kernel.pointee.process(inputs: slicedInputs, outputs: outputPointers, frameCount: length)
+            position += length
+        }
+        finishParameterSlices(frames: n)
         if kernel.pointee.isMeteringEnabled {
             // The readings convert to dB with libm's log10 (no allocation, no lock).
             _unsafePerformance { publishMeters(kernel, busSlots, count) }
