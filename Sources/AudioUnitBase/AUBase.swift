@@ -470,9 +470,10 @@ open class AUBase {
     ///
     /// Thread: setup (not from inside this unit's render notifications).
     public func addRenderNotify(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+        // Checked before the lock: a setup thread holding it may be waiting for this very call.
+        guard !isCallingNotifications else { return kAudioUnitErr_CannotDoInCurrentContext }
         notifyLock.lock()
         defer { notifyLock.unlock() }
-        guard !isCallingNotifications else { return kAudioUnitErr_CannotDoInCurrentContext }
         guard renderNotifies.count < RenderState.notifyCapacity else { return kAudio_MemFullError }
         renderNotifies.append(RenderNotify(proc: proc, refCon: refCon))
         publishRenderNotifies()
@@ -486,9 +487,10 @@ open class AUBase {
     /// Thread: setup (from inside this unit's render notifications it answers
     /// kAudioUnitErr_CannotDoInCurrentContext instead of waiting for itself).
     public func removeRenderNotify(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+        // Checked before the lock: a setup thread holding it may be waiting for this very call.
+        guard !isCallingNotifications else { return kAudioUnitErr_CannotDoInCurrentContext }
         notifyLock.lock()
         defer { notifyLock.unlock() }
-        guard !isCallingNotifications else { return kAudioUnitErr_CannotDoInCurrentContext }
         guard let i = renderNotifies.firstIndex(where: { sameFunction($0.proc, proc) && $0.refCon == refCon }) else {
             return kAudio_ParamError
         }
