@@ -84,6 +84,10 @@ let package = Package(
         .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI"], swiftSettings: swiftSettings),
 
         // ---- Tests.
+        /// Fuzz harnesses as plain functions (libFuzzer drivers and the corpus replay tests call them).
+        .target(name: "FuzzHarnesses", dependencies: ["AUHost"], path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
+        .testTarget(name: "CAPIFuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/CAPIReplay",
+                    swiftSettings: swiftSettings),
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "AudioTypesTests", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
         .target(name: "ALSATestSupport", dependencies: ["CALSA"], path: "Tests/ALSATestSupport", swiftSettings: swiftSettings),

@@ -474,6 +474,8 @@ open class AUBase {
         guard !isCallingNotifications else { return kAudioUnitErr_CannotDoInCurrentContext }
         notifyLock.lock()
         defer { notifyLock.unlock() }
+        // Adding one that is there already changes nothing (as Apple's AUBase does).
+        if renderNotifies.contains(where: { sameFunction($0.proc, proc) && $0.refCon == refCon }) { return noErr }
         guard renderNotifies.count < RenderState.notifyCapacity else { return kAudio_MemFullError }
         renderNotifies.append(RenderNotify(proc: proc, refCon: refCon))
         publishRenderNotifies()
