@@ -5,11 +5,12 @@ import AudioToolbox
 /// sees a rate or size nobody could mean. Allocations sized by a format (delay lines, resampler
 /// buffers, bus buffers) are bounded through these numbers.
 public enum StreamFormatLimits {
-    /// 1 Hz … 1 536 000 Hz: every real device and file rate (8 kHz telephony to 768 kHz DACs and
+    /// 1 Hz … 1 536 000 Hz (kAUHostMinimumSampleRate…kAUHostMaximumSampleRate in
+    /// AudioUnitProperties.h, the one definition): every real device and file rate (8 kHz telephony to 768 kHz DACs and
     /// 1 536 kHz DXD/DSD-as-PCM) with headroom; a rate outside is refused with
     /// kAudioUnitErr_FormatNotSupported (StreamFormat) or kAudioUnitErr_InvalidPropertyValue
     /// (SampleRate).
-    public static let sampleRates: ClosedRange<Double> = 1...1_536_000
+    public static let sampleRates: ClosedRange<Double> = kAUHostMinimumSampleRate...kAUHostMaximumSampleRate
     /// Channels per frame: 1 … 1024.
     public static let maximumChannels: UInt32 = 1024
     /// Bits per channel of linear PCM: 1 … 64 (a sample takes at most 8 bytes).

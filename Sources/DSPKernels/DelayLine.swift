@@ -1,4 +1,5 @@
 import Foundation
+import AudioToolbox
 
 /// A mono feedback delay (the AUDelay model): `y = dry·x + wet·d`, where `d` is the input
 /// delayed by `round(delayTime × sampleRate)` frames and the line is fed `x + feedback·LP(d)`,
@@ -12,7 +13,7 @@ import Foundation
 public struct DelayLine: ~Copyable {
     /// The highest rate a line is made for (AUHost's stream-format limit): with the 60 s maximum
     /// delay, a line holds at most 92 160 001 samples (369 MB).
-    public static let maximumSampleRate = 1_536_000.0
+    public static let maximumSampleRate = kAUHostMaximumSampleRate
     /// The longest delay the line can hold, in frames (fixed at creation).
     public let maximumDelayFrames: Int
     /// The sample rate the times and cutoff are converted with.
