@@ -261,6 +261,7 @@ open class AUBase {
             throw AudioError(kAudioUnitErr_FormatNotSupported, "Output element \(i) has a format this unit cannot take: \(f).")
         }
         try checkChannelConfiguration()
+        try checkBusMemory()
         allocateBuses()
         do {
             try allocateRenderResources()
@@ -290,6 +291,22 @@ open class AUBase {
         for i in 0..<state.pointee.outputCount { state.pointee.outputs[i].hasCachedOutput = false }
         state.pointee.eventCount = 0
         resetState()
+    }
+
+    /// The most memory a unit may allocate for what its formats, element counts and
+    /// MaximumFramesPerSlice ask (its buses; a unit's own buffers check against it too): 256 MiB.
+    /// Beyond it AudioUnitInitialize answers kAudio_MemFullError with the sizes that made it.
+    public static let maximumRenderMemory = 256 << 20
+
+    private func checkBusMemory() throws {
+        let frames = Int(state.pointee.maxFrames)
+        let bytes = (inputFormats + outputFormats).reduce(0) { total, f in
+            total + ((Int(f.mBytesPerFrame) * frames + 15) & ~15) * Int(f.bufferCount)
+        }
+        guard bytes <= AUBase.maximumRenderMemory else {
+            throw AudioError(kAudio_MemFullError,
+                             "\(inputFormats.count) input and \(outputFormats.count) output elements of \(frames) frames need \(bytes >> 20) MiB of buffers, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice, the channel count or the element count.")
+        }
     }
 
     private func checkChannelConfiguration() throws {

@@ -180,6 +180,11 @@ public final class AudioFilePlayerUnit: AUBase {
 
     public override func allocateRenderResources() throws {
         channelCount = Int(outputFormats[0].mChannelsPerFrame)
+        let bytes = Int(bufferFrames) * Int(bufferCount) * channelCount * MemoryLayout<Float>.size
+        guard bytes <= AUBase.maximumRenderMemory else {
+            throw AudioError(kAudio_MemFullError,
+                             "ScheduledFileBufferSizeFrames \(bufferFrames) × ScheduledFileNumberBuffers \(bufferCount) × \(channelCount) channels need \(bytes >> 20) MiB, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take.")
+        }
         let r = try FilePlayerReader(channelCount: channelCount, capacity: Int(bufferFrames) * Int(bufferCount))
         channelPointers = .allocate(capacity: channelCount)
         reader = r

@@ -77,6 +77,11 @@ public final class Mixer3DUnit: AUBase {
             throw AudioError(kAudioUnitErr_FormatNotSupported,
                              "Input bus \(b) runs at \(format.mSampleRate) Hz, more than \(Int(Self.maximumRateRatio)) times the output's \(rate) Hz; put a format converter in front of the 3D mixer.")
         }
+        let voiceSamples = inputFormats.reduce(0) { $0 + Int(Double(frames) * ($1.mSampleRate / rate) * 4) + frames + 16 }
+        guard voiceSamples * MemoryLayout<Float>.size <= AUBase.maximumRenderMemory else {
+            throw AudioError(kAudio_MemFullError,
+                             "\(count) buses of \(frames) frames need \(voiceSamples * MemoryLayout<Float>.size >> 20) MiB of FIFOs, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice or the bus count.")
+        }
         let v = UnsafeMutablePointer<VarispeedVoice>.allocate(capacity: count)
         let steps = UnsafeMutablePointer<Double>.allocate(capacity: count)
         for (b, format) in inputFormats.enumerated() {

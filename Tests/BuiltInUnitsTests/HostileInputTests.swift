@@ -165,6 +165,28 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(try h.get(kDelayParam_Feedback), 100)
     }
 
+    func testAllocationsSizedByInputAreBoundedAtInitialize() throws {
+        // 64 channels of 2 s at 1.536 MHz would be 786 MB of delay line.
+        let delay = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay)
+        try delay.setFormat(.canonical(sampleRate: 1_536_000, channels: 64), scope: kAudioUnitScope_Input)
+        try delay.setFormat(.canonical(sampleRate: 1_536_000, channels: 64), scope: kAudioUnitScope_Output)
+        XCTAssertEqual(AudioUnitInitialize(delay.unit), kAudio_MemFullError)
+        XCTAssertTrue(lastMessage().contains("more than the 256 MiB"), lastMessage())
+        // The file player's ring: 2^20 frames × 64 buffers × 2 channels.
+        let player = try UnitHarness(type: kAudioUnitType_Generator, subType: kAudioUnitSubType_AudioFilePlayer)
+        var frames: UInt32 = 1 << 20, count: UInt32 = 64
+        XCTAssertEqual(AudioUnitSetProperty(player.unit, kAudioUnitProperty_ScheduledFileBufferSizeFrames, kAudioUnitScope_Global, 0, &frames, 4), noErr)
+        XCTAssertEqual(AudioUnitSetProperty(player.unit, kAudioUnitProperty_ScheduledFileNumberBuffers, kAudioUnitScope_Global, 0, &count, 4), noErr)
+        XCTAssertEqual(AudioUnitInitialize(player.unit), kAudio_MemFullError)
+        // A mixer with 1024 eight-channel buses of 65 536 frames would take 2 GB of bus buffers.
+        let mixer = try UnitHarness(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_MultiChannelMixer, slice: 65_536)
+        var buses: UInt32 = 1024
+        XCTAssertEqual(AudioUnitSetProperty(mixer.unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &buses, 4), noErr)
+        for bus in 0..<buses { try mixer.setFormat(.canonical(sampleRate: 44_100, channels: 8), scope: kAudioUnitScope_Input, element: bus) }
+        XCTAssertEqual(AudioUnitInitialize(mixer.unit), kAudio_MemFullError)
+        XCTAssertTrue(lastMessage().contains("1024 input and 1 output elements"), lastMessage())
+    }
+
     // MARK: E. Converter: extreme rates
 
     func testConverterRefusesExtremeRatesAtOnce() throws {
