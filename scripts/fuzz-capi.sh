@@ -2,7 +2,8 @@
 # Fuzzes the C API harnesses (Tests/Fuzz/Harnesses: CAPIFuzz, RenderNotifyFuzz) with libFuzzer
 # under AddressSanitizer, apart from the main build: a throw-away driver package in
 # .build-fuzz-capi links the harness sources against the AUHost package and defines
-# LLVMFuzzerTestOneInput. Corpus growth stays in .build-fuzz-capi/corpus/<harness>; crashes go
+# LLVMFuzzerTestOneInput. Corpus growth stays in .build-fuzz-capi/corpus/<harness> (libFuzzer's log
+# in .build-fuzz-capi/logs/<harness>/fuzz-0.log); crashes go
 # to Tests/Fuzz/Crashes/<harness>/ (keep them: the replay test runs them).
 #
 #   scripts/fuzz-capi.sh CAPIFuzz 60        # one harness for 60 s
@@ -57,7 +58,8 @@ run() {
     name=$1; binary=$2
     mkdir -p "$work/corpus/$name" "$root/Tests/Fuzz/Crashes/$name"
     cp -n "$root/Tests/Fuzz/Corpus/$name/"* "$work/corpus/$name/" 2>/dev/null || true
-    (cd "$work" && "$work/build/debug/$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -jobs=1 \
+    mkdir -p "$work/logs/$name"
+    (cd "$work/logs/$name" && "$work/build/debug/$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -jobs=1 \
         -artifact_prefix="$root/Tests/Fuzz/Crashes/$name/" "$work/corpus/$name")
 }
 case $harness in

@@ -42,6 +42,8 @@ open class AUBase {
     private let notifyLock = NSLock()
     /// AUPreset records handed out by FactoryPresets; they live as long as the unit.
     lazy var factoryPresetArray: CFArray? = makeFactoryPresetArray()
+    /// The records (and their retained names) behind factoryPresetArray, freed with the unit.
+    var factoryPresetRecords: UnsafeMutableBufferPointer<AUPreset>?
 
     /// Current parameter values by slot (declaration order; element-scope parameters once per
     /// element). Render code reads them here: no reference counting, no exclusivity check.
@@ -81,6 +83,11 @@ open class AUBase {
 
     deinit {
         RenderErrorWatcher.shared.unwatch(self)
+        if let records = factoryPresetRecords {
+            for r in records { r.presetName?.release() }
+            records.baseAddress?.deinitialize(count: records.count)
+            records.deallocate()
+        }
         if isInitialized { deallocateRenderResources() }
         freeBuses()
         state.pointee.inputs.deallocate()
