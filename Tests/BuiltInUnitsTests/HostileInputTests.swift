@@ -202,6 +202,13 @@ final class HostileInputTests: XCTestCase {
         try h.setFormat(.canonical(sampleRate: 1_536_000, channels: 2), scope: kAudioUnitScope_Output)
         XCTAssertEqual(AudioUnitInitialize(h.unit), kAudioUnitErr_FormatNotSupported)
         XCTAssertTrue(lastMessage().contains("ratio beyond 1:64"), lastMessage())
+        // The widest ratio allowed, at the top of the range, builds its resampler and converts.
+        try h.setFormat(.canonical(sampleRate: 1_536_000, channels: 2), scope: kAudioUnitScope_Input)
+        try h.setFormat(.canonical(sampleRate: 24_000, channels: 2), scope: kAudioUnitScope_Output)
+        try h.initialize()
+        try h.feed(bus: 0, [[Float](repeating: 0.25, count: 65_536), [Float](repeating: 0.25, count: 65_536)])
+        let out = try h.render(frames: 512, channels: 2)
+        XCTAssertTrue(out.allSatisfy { $0.allSatisfy(\.isFinite) })
     }
 
     // MARK: F. 3D mixer: extreme rates, NaN playback rate

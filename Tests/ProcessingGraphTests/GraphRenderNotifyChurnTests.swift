@@ -25,6 +25,7 @@ let graphChurnNotify: AURenderCallback = { refCon, _, _, _, _, _ in
 
 /// AUGraphAddRenderNotify / AUGraphRemoveRenderNotify on a graph that is being pulled on another
 /// thread: a removed notification is neither running nor called again once removal returns.
+/// AUHOST_NOTIFY_CHURN_SECONDS sets the duration (default 1 s).
 final class GraphRenderNotifyChurnTests: XCTestCase {
     func testRemovingANotifyFromARunningGraphLeavesNoCallBehind() throws {
         let f = try GraphFixture()
@@ -43,7 +44,8 @@ final class GraphRenderNotifyChurnTests: XCTestCase {
         puller.start()
         var recent: [UnsafeMutablePointer<GraphChurnContext>] = []
         var inFlightAfterRemoval = 0, cycles = 0
-        let end = Date().addingTimeInterval(1)
+        let seconds = ProcessInfo.processInfo.environment["AUHOST_NOTIFY_CHURN_SECONDS"].flatMap(Double.init) ?? 1
+        let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             let c = UnsafeMutablePointer<GraphChurnContext>.allocate(capacity: 1)
             c.initialize(to: GraphChurnContext())
