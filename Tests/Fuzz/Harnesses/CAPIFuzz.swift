@@ -13,7 +13,7 @@ import Foundation
 /// Thread: one thread at a time (libFuzzer's, or a test's).
 public enum CAPIFuzz {
     /// The units the harness drives (looked up once per process).
-    nonisolated(unsafe) static var targets: [AudioComponentDescription] = {
+    public static let targets: [AudioComponentDescription] = {
         ComponentRegistry.shared.all
             .filter { $0.origin == "built-in" || $0.origin.hasSuffix(".so") }
             .map(\.description)
