@@ -8,7 +8,7 @@ SWIFT_LIB := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))/../lib/sw
 BUILD_DIR := .build/$(CONFIG)
 C_CHECK_DIR := .build/c-host-check
 
-.PHONY: all deps build demo test test-swift check-c install bench clean sweep format format-check
+.PHONY: all deps build demo test test-swift check-c install bench clean sweep format format-check tsan
 
 all: build
 
@@ -29,6 +29,14 @@ test: deps
 	LV2_PATH=$$(scripts/test-lv2-path.sh) $(SWIFT) test
 	$(MAKE) check-c
 	$(MAKE) examples
+
+## tsan: the render-notify churn tests (unit and running graph) under ThreadSanitizer, in their
+## own build folder; NOTIFY_CHURN_S sets the churn time (default 10 s).
+NOTIFY_CHURN_S ?= 10
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	AUHOST_NOTIFY_CHURN_SECONDS=$(NOTIFY_CHURN_S) LV2_PATH=$$(scripts/test-lv2-path.sh) $(SWIFT) test --skip-build \
+		--sanitize=thread --scratch-path .build-tsan --filter 'RenderNotifyChurnTests|GraphRenderNotifyChurnTests'
 
 ## install: headers, libauhost.so and auhost.pc under PREFIX (C hosts: cc prog.c $$(pkg-config --cflags --libs auhost)).
 install: deps

@@ -44,7 +44,7 @@ let package = Package(
 
         // ---- Swift value types over the C types, and the unit model every unit shares.
         .target(name: "AudioTypes", dependencies: ["AudioToolbox"], swiftSettings: swiftSettings),
-        .target(name: "AudioUnitBase", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
+        .target(name: "AudioUnitBase", dependencies: ["AudioTypes", "AUHostAtomics"], swiftSettings: swiftSettings),
 
         // ---- The host core: registry, instances, the C API implementation, the Swift API.
         .target(name: "AUHostHooks"),
@@ -87,6 +87,10 @@ let package = Package(
         .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI"], swiftSettings: swiftSettings),
 
         // ---- Tests.
+        /// Fuzz harnesses as plain functions (libFuzzer drivers and the corpus replay tests call them).
+        .target(name: "FuzzHarnesses", dependencies: ["AUHost"], path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
+        .testTarget(name: "CAPIFuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/CAPIReplay",
+                    swiftSettings: swiftSettings),
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "AudioTypesTests", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
         .target(name: "ALSATestSupport", dependencies: ["CALSA"], path: "Tests/ALSATestSupport", swiftSettings: swiftSettings),

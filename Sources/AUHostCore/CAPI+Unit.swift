@@ -1,3 +1,4 @@
+import AudioTypes
 import AudioUnitBase
 
 // The AudioUnit* and AudioOutputUnit* functions: each looks up the instance and calls the
@@ -53,7 +54,35 @@ public func _AudioUnitGetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID,
 @_cdecl("AudioUnitSetProperty")
 public func _AudioUnitSetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                            _ inData: UnsafeRawPointer?, _ size: UInt32) -> OSStatus {
-    dispatch(unit, kAudioUnitSetPropertySelect, AudioUnitSetPropertyProc.self) { $0($1, id, scope, element, inData, size) }
+    if unit != nil, let refusal = formatRefusal(id, inData, size) {
+        LastErrorMessage.set(refusal.message)
+        return refusal.status
+    }
+    return dispatch(unit, kAudioUnitSetPropertySelect, AudioUnitSetPropertyProc.self) { $0($1, id, scope, element, inData, size) }
+}
+
+/// The boundary check of stream formats, for every unit whatever its origin: a StreamFormat or
+/// SampleRate value outside StreamFormatLimits never reaches a unit (so no unit sizes memory,
+/// builds a resampler or prints a format from a rate of 1e19 Hz).
+private func formatRefusal(_ id: AudioUnitPropertyID, _ data: UnsafeRawPointer?,
+                           _ size: UInt32) -> (status: OSStatus, message: String)? {
+    guard let data else { return nil }
+    switch id {
+    case kAudioUnitProperty_StreamFormat:
+        guard size == UInt32(MemoryLayout<AudioStreamBasicDescription>.size) else {
+            return (kAudioUnitErr_InvalidPropertyValue,
+                    "Property \(propertyName(id)) takes \(MemoryLayout<AudioStreamBasicDescription>.size) bytes; \(size) were passed.")
+        }
+        let format = data.loadUnaligned(as: AudioStreamBasicDescription.self)
+        guard let problem = format.boundaryProblem else { return nil }
+        return (kAudioUnitErr_FormatNotSupported, "The stream format \(format) is refused: \(problem)")
+    case kAudioUnitProperty_SampleRate:
+        guard size == 8 else { return (kAudioUnitErr_InvalidPropertyValue, "Property \(propertyName(id)) takes 8 bytes; \(size) were passed.") }
+        guard let problem = AudioStreamBasicDescription.sampleRateProblem(data.loadUnaligned(as: Float64.self)) else { return nil }
+        return (kAudioUnitErr_InvalidPropertyValue, problem)
+    default:
+        return nil
+    }
 }
 
 @_cdecl("AudioUnitAddPropertyListener")

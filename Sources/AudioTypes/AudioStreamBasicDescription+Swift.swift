@@ -81,9 +81,17 @@ extension AudioStreamBasicDescription {
 }
 
 extension String {
-    /// "%.0f" without Foundation.
-    init(format0 value: Double) {
-        self = value.isFinite ? String(Int64(value.rounded())) : String(value)
+    /// "%.0f" without Foundation, for any value: whole numbers below 2^53 print as integers,
+    /// larger or non-finite ones in Swift's shortest form ("1e+19", "nan"), so printing a hostile
+    /// format never traps.
+    ///
+    /// Thread: any.
+    public init(format0 value: Double) {
+        if value.isFinite, abs(value) < 9_007_199_254_740_992 {
+            self = String(Int64(value.rounded()))
+        } else {
+            self = String(value)
+        }
     }
 }
 
@@ -105,7 +113,7 @@ extension AudioStreamBasicDescription: @retroactive CustomStringConvertible {
         if mFormatID == kAudioFormatLinearPCM {
             let fraction = (mFormatFlags & kLinearPCMFormatFlagsSampleFractionMask) >> kLinearPCMFormatFlagsSampleFractionShift
             let kind = mFormatFlags & kAudioFormatFlagIsFloat != 0 ? "float"
-                : fraction > 0 ? "\(mBitsPerChannel - fraction).\(fraction) fixed point" : "signed integer"
+                : fraction > 0 ? "\(Int64(mBitsPerChannel) - Int64(fraction)).\(fraction) fixed point" : "signed integer"
             let endian = mFormatFlags & kAudioFormatFlagIsBigEndian != 0 ? "big-endian" : "little-endian"
             parts.append("\(mBitsPerChannel)-bit \(endian) \(kind)")
             parts.append(isNonInterleaved ? "deinterleaved" : "interleaved")

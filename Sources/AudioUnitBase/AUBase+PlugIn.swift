@@ -101,7 +101,14 @@ private let setPropertyThunk: AudioUnitSetPropertyProc = { me, id, scope, elemen
             guard removableProperties.contains(id) else {
                 throw AudioError(kAudio_ParamError, "Property \(propertyName(id)) needs a value; NULL was passed.")
             }
-        } else if id < 1000 && inSize != info.size {
+        } else if let layout = unit.arrayPropertyLayout(id, scope, element) {
+            // An array: a whole number of entries, bounded, so the unit never reads past the caller's value.
+            guard layout.entrySize > 0, inSize % layout.entrySize == 0, inSize / layout.entrySize <= layout.maximumCount else {
+                throw AudioError(kAudioUnitErr_InvalidPropertyValue,
+                                 "Property \(propertyName(id)) takes up to \(layout.maximumCount) entries of \(layout.entrySize) bytes; \(inSize) bytes were passed.")
+            }
+        } else if inSize != info.size {
+            // Every other property, the unit's own (ID ≥ 1000) included, has exactly its declared size.
             throw AudioError(kAudioUnitErr_InvalidPropertyValue,
                              "Property \(propertyName(id)) takes \(info.size) bytes; \(inSize) were passed.")
         }

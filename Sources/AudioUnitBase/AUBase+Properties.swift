@@ -266,6 +266,7 @@ extension AUBase {
         for (i, p) in presets.enumerated() {
             (records + i).initialize(to: AUPreset(presetNumber: p.number, presetName: CFBridge.string(p.name)))
         }
+        factoryPresetRecords = UnsafeMutableBufferPointer(start: records, count: presets.count)
         var values = (0..<presets.count).map { Optional(UnsafeRawPointer(records + $0)) }
         return CFArrayCreate(nil, &values, presets.count, nil)
     }

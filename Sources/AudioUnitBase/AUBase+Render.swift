@@ -1,4 +1,5 @@
 import AudioTypes
+import AUHostAtomics
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,6 +51,30 @@ public struct RenderNotify {
     public var refCon: UnsafeMutableRawPointer?
 }
 
+/// The render notifications in force: an immutable list, published whole (never changed in place).
+public struct RenderNotifyList {
+    public var count: Int
+    public var entries: UnsafeMutablePointer<RenderNotify>
+}
+
+/// How setup threads replace the notification list under a rendering unit without the render
+/// thread ever waiting (a two-counter grace period, as in userspace RCU): a notifying call reads
+/// the generation, counts itself in that generation's parity, then loads the list; a setup thread
+/// publishes a new list with one atomic store, flips the generation, and waits until the old
+/// parity's count is zero. After that no call can be reading the old list (a call counted later
+/// loads the list after the publication), so the old list is freed and the removed notification
+/// is neither running nor will run. Every field is accessed atomically.
+public struct RenderNotifyChannel {
+    /// RenderNotifyList*, or nil for none.
+    public var list: UnsafeMutableRawPointer?
+    public var generation: UInt64 = 0
+    public var readersEven: UInt64 = 0
+    public var readersOdd: UInt64 = 0
+    /// The thread calling the notifications now (pthread_t bits), 0 when none: a setup call made
+    /// from inside a notification is refused rather than waiting for itself.
+    public var callingThread: UInt64 = 0
+}
+
 /// A scheduled change, resolved to its value slot when scheduled.
 public struct PendingParameterEvent {
     public var slot: UnsafeMutablePointer<Float>
@@ -78,8 +103,8 @@ public struct RenderState {
     public var inputCount: Int = 0
     public var outputs: UnsafeMutablePointer<OutputBus>
     public var outputCount: Int = 0
-    public var notifies: UnsafeMutablePointer<RenderNotify>
-    public var notifyCount: Int = 0
+    /// The render notifications (see RenderNotifyChannel); allocated once, lives with the unit.
+    public let notifyChannel: UnsafeMutablePointer<RenderNotifyChannel>
     public var events: UnsafeMutablePointer<PendingParameterEvent>
     public var eventCount: Int = 0
     public var lastRenderError: OSStatus = noErr
@@ -90,8 +115,8 @@ public struct RenderState {
     public init() {
         inputs = .allocate(capacity: 1)
         outputs = .allocate(capacity: 1)
-        notifies = .allocate(capacity: RenderState.notifyCapacity)
-        notifies.initialize(repeating: RenderNotify(), count: RenderState.notifyCapacity)
+        notifyChannel = .allocate(capacity: 1)
+        notifyChannel.initialize(to: RenderNotifyChannel())
         events = .allocate(capacity: RenderState.eventCapacity)
     }
 
@@ -137,7 +162,9 @@ public struct RenderState {
             if e.duration == 0 || elapsed >= e.duration {
                 e.slot.pointee = e.endValue
             } else {
-                e.slot.pointee = e.startValue + (e.endValue - e.startValue) * Float(elapsed) / Float(e.duration)
+                // In Double: the difference of two in-range Floats may not fit a Float.
+                let fraction = Double(elapsed) / Double(e.duration)
+                e.slot.pointee = Float(Double(e.startValue) + (Double(e.endValue) - Double(e.startValue)) * fraction)
                 rampRunning = true
                 events[kept] = e
                 kept += 1
@@ -164,14 +191,32 @@ public struct RenderState {
     public func notify(_ flags: AudioUnitRenderActionFlags, _ ioFlags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
                        _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
                        _ ioData: UnsafeMutablePointer<AudioBufferList>) {
-        for i in 0..<notifyCount {
-            guard let proc = notifies[i].proc else { continue }
-            let saved = ioFlags.pointee
-            ioFlags.pointee = AudioUnitRenderActionFlags(rawValue: saved.rawValue | flags.rawValue)
-            // A notification is the host's render-thread code; its real-time safety is its contract.
-            _ = _unsafePerformance { proc(notifies[i].refCon, ioFlags, timeStamp, bus, frames, ioData) }
-            ioFlags.pointee = AudioUnitRenderActionFlags(
-                rawValue: saved.rawValue | (ioFlags.pointee.rawValue & AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue))
+        let channel = notifyChannel
+        // Lock-free and wait-free: count this call in the current generation, then read the list.
+        // (AUHostAtomics' functions are single atomic instructions the checker cannot see into.)
+        let (odd, raw) = _unsafePerformance { () -> (Bool, UnsafeMutableRawPointer?) in
+            let odd = auhost_atomic_load_u64(&channel.pointee.generation) & 1 != 0
+            _ = odd ? auhost_atomic_add_u64(&channel.pointee.readersOdd, 1) : auhost_atomic_add_u64(&channel.pointee.readersEven, 1)
+            auhost_atomic_store_u64(&channel.pointee.callingThread, UInt64(pthread_self()))
+            return (odd, auhost_atomic_load_pointer(&channel.pointee.list))
+        }
+        if let raw {
+            let list = raw.assumingMemoryBound(to: RenderNotifyList.self)
+            for i in 0..<list.pointee.count {
+                guard let proc = list.pointee.entries[i].proc else { continue }
+                let refCon = list.pointee.entries[i].refCon
+                let saved = ioFlags.pointee
+                ioFlags.pointee = AudioUnitRenderActionFlags(rawValue: saved.rawValue | flags.rawValue)
+                // A notification is the host's render-thread code; its real-time safety is its contract.
+                _ = _unsafePerformance { proc(refCon, ioFlags, timeStamp, bus, frames, ioData) }
+                ioFlags.pointee = AudioUnitRenderActionFlags(rawValue: saved.rawValue
+                    | (ioFlags.pointee.rawValue & AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue))
+            }
+        }
+        _unsafePerformance {
+            auhost_atomic_store_u64(&channel.pointee.callingThread, 0)
+            _ = odd ? auhost_atomic_add_u64(&channel.pointee.readersOdd, UInt64.max)
+                : auhost_atomic_add_u64(&channel.pointee.readersEven, UInt64.max)
         }
     }
 
@@ -233,6 +278,24 @@ public struct RenderState {
             } else if buffers[i].mDataByteSize < frames * bytesPerFrame {
                 return kAudio_ParamError
             }
+        }
+        return noErr
+    }
+
+    /// Checks a caller's in-place list (AudioUnitProcess) against output bus `bus` for `frames`
+    /// frames: as many buffers as the format has, each with memory (mData not NULL) for at least
+    /// `frames` frames. Nothing is written; kAudio_ParamError otherwise.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public func checkInPlaceList(_ bus: Int, _ ioData: UnsafeMutablePointer<AudioBufferList>, _ frames: UInt32) -> OSStatus {
+        guard bus < outputCount, let own = outputs[bus].list else { return kAudioUnitErr_Uninitialized }
+        let count = Int(ioData.pointee.mNumberBuffers)
+        guard count == Int(own.pointee.mNumberBuffers) else { return kAudio_ParamError }
+        let buffers = audioBuffers(ioData)
+        let bytes = UInt64(frames) * UInt64(outputs[bus].bytesPerFrame)
+        for i in 0..<count where buffers[i].mData == nil || UInt64(buffers[i].mDataByteSize) < bytes {
+            return kAudio_ParamError
         }
         return noErr
     }

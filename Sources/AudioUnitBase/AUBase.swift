@@ -1,4 +1,5 @@
 import AudioTypes
+import AUHostAtomics
 import Foundation
 
 /// The unit model every AUHost unit shares (the role AUBase plays in Apple's AudioUnitSDK):
@@ -35,8 +36,14 @@ open class AUBase {
     var renderQuality: UInt32 = kRenderQuality_High
     var reportedRenderError: OSStatus = noErr
     private var retiredTables: [ParameterTable] = []
+    /// The render notifications, setup side (the render thread reads published copies).
+    private var renderNotifies: [RenderNotify] = []
+    /// Serialises notification changes (setup threads only; the render thread never takes it).
+    private let notifyLock = NSLock()
     /// AUPreset records handed out by FactoryPresets; they live as long as the unit.
     lazy var factoryPresetArray: CFArray? = makeFactoryPresetArray()
+    /// The records (and their retained names) behind factoryPresetArray, freed with the unit.
+    var factoryPresetRecords: UnsafeMutableBufferPointer<AUPreset>?
 
     /// Current parameter values by slot (declaration order; element-scope parameters once per
     /// element). Render code reads them here: no reference counting, no exclusivity check.
@@ -76,11 +83,17 @@ open class AUBase {
 
     deinit {
         RenderErrorWatcher.shared.unwatch(self)
+        if let records = factoryPresetRecords {
+            for r in records { r.presetName?.release() }
+            records.baseAddress?.deinitialize(count: records.count)
+            records.deallocate()
+        }
         if isInitialized { deallocateRenderResources() }
         freeBuses()
         state.pointee.inputs.deallocate()
         state.pointee.outputs.deallocate()
-        state.pointee.notifies.deallocate()
+        if let list = state.pointee.notifyChannel.pointee.list { AUBase.freeNotifyList(list) }
+        state.pointee.notifyChannel.deallocate()
         state.pointee.events.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
@@ -103,12 +116,6 @@ open class AUBase {
     open var supportsInPlace: Bool { false }
     /// Factory presets by number and name.
     open var factoryPresets: [(number: Int32, name: String)] { [] }
-    /// Whether AudioUnitSetParameter and scheduled events refuse values outside a parameter's
-    /// declared range with kAudioUnitErr_InvalidParameterValue (LV2 units: a plug-in may crash on
-    /// a value its data does not allow). Default false: the unit clamps or accepts as it documents.
-    ///
-    /// Thread: any (read by AudioUnitSetParameter and AudioUnitScheduleParameters).
-    open var refusesOutOfRangeParameterValues: Bool { false }
     /// Called after the unit's sample rate changed (output element 0's format was set), while
     /// uninitialized; a unit whose parameter ranges depend on the rate redeclares them here.
     ///
@@ -163,6 +170,14 @@ open class AUBase {
     /// Thread: setup.
     open func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
                                  _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? { nil }
+    /// Unit-specific properties whose value is an array (a channel map, file IDs): the size of one
+    /// entry and the most entries a set may pass. The dispatch accepts 0…maximumCount whole entries
+    /// for these and exactly the size ``customPropertyInfo(_:_:_:)`` declares for every other
+    /// property. Default: none.
+    ///
+    /// Thread: setup.
+    open func arrayPropertyLayout(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                                  _ element: AudioUnitElement) -> (entrySize: UInt32, maximumCount: UInt32)? { nil }
     /// Copies a unit-specific property into `data` (which holds at least its size).
     ///
     /// Thread: setup.
@@ -258,6 +273,7 @@ open class AUBase {
             throw AudioError(kAudioUnitErr_FormatNotSupported, "Output element \(i) has a format this unit cannot take: \(f).")
         }
         try checkChannelConfiguration()
+        try checkBusMemory()
         allocateBuses()
         do {
             try allocateRenderResources()
@@ -289,6 +305,22 @@ open class AUBase {
         resetState()
     }
 
+    /// The most memory a unit may allocate for what its formats, element counts and
+    /// MaximumFramesPerSlice ask (its buses; a unit's own buffers check against it too): 256 MiB.
+    /// Beyond it AudioUnitInitialize answers kAudio_MemFullError with the sizes that made it.
+    public static let maximumRenderMemory = 256 << 20
+
+    private func checkBusMemory() throws {
+        let frames = Int(state.pointee.maxFrames)
+        let bytes = (inputFormats + outputFormats).reduce(0) { total, f in
+            total + ((Int(f.mBytesPerFrame) * frames + 15) & ~15) * Int(f.bufferCount)
+        }
+        guard bytes <= AUBase.maximumRenderMemory else {
+            throw AudioError(kAudio_MemFullError,
+                             "\(inputFormats.count) input and \(outputFormats.count) output elements of \(frames) frames need \(bytes >> 20) MiB of buffers, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice, the channel count or the element count.")
+        }
+    }
+
     private func checkChannelConfiguration() throws {
         let caps = channelCapabilities
         guard !caps.isEmpty, let input = inputFormats.first, let output = outputFormats.first else { return }
@@ -316,13 +348,14 @@ open class AUBase {
     }
 
     /// AudioUnitSetParameter: a zero offset sets the value now; a positive one schedules the
-    /// change inside the next render call (render thread).
+    /// change inside the next render call (render thread). A value that is not finite or lies
+    /// outside the parameter's range answers kAudioUnitErr_InvalidParameterValue.
     ///
     /// Thread: any for offset 0; render for a positive offset.
     public func setParameter(_ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
                              element: AudioUnitElement = 0, value: AudioUnitParameterValue, offset: UInt32 = 0) -> OSStatus {
         guard let slot = parameters.slot(id, scope, element) else { return kAudioUnitErr_InvalidParameter }
-        guard value.isFinite, inDeclaredRange(value, id, scope, element) else { return kAudioUnitErr_InvalidParameterValue }
+        guard parameters.accepts(value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
         if offset == 0 || !isInitialized {
             slot.pointee = value
             return noErr
@@ -331,7 +364,8 @@ open class AUBase {
         return state.pointee.schedule(event) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
     }
 
-    /// AudioUnitScheduleParameters: immediate and ramped events for the next render call.
+    /// AudioUnitScheduleParameters: immediate and ramped events for the next render call. Values
+    /// (both ends of a ramp) are checked like AudioUnitSetParameter's.
     ///
     /// Thread: render (the thread that calls render, before it does).
     public func scheduleParameters(_ events: UnsafeBufferPointer<AudioUnitParameterEvent>) -> OSStatus {
@@ -341,14 +375,14 @@ open class AUBase {
             switch e.eventType {
             case .parameterEvent_Immediate:
                 let v = e.eventValues.immediate
-                guard v.value.isFinite, inDeclaredRange(v.value, e.parameter, e.scope, e.element) else {
-                    return kAudioUnitErr_InvalidParameterValue
-                }
+                guard parameters.accepts(v.value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
                 pending = PendingParameterEvent(slot: slot, start: Int(v.bufferOffset), duration: 0, startValue: v.value, endValue: v.value)
             case .parameterEvent_Ramped:
                 let r = e.eventValues.ramp
-                guard r.startValue.isFinite, r.endValue.isFinite, inDeclaredRange(r.startValue, e.parameter, e.scope, e.element),
-                      inDeclaredRange(r.endValue, e.parameter, e.scope, e.element) else { return kAudioUnitErr_InvalidParameterValue }
+                // Both ends inside the range: every interpolated value is then inside it too.
+                guard parameters.accepts(r.startValue, at: slot), parameters.accepts(r.endValue, at: slot) else {
+                    return kAudioUnitErr_InvalidParameterValue
+                }
                 pending = PendingParameterEvent(slot: slot, start: Int(r.startBufferOffset), duration: Int(r.durationInFrames),
                                                 startValue: r.startValue, endValue: r.endValue)
             default:
@@ -357,13 +391,6 @@ open class AUBase {
             if !state.pointee.schedule(pending) { return kAudioUnitErr_CannotDoInCurrentContext }
         }
         return noErr
-    }
-
-    /// True unless the unit refuses out-of-range values and `value` is outside the declared range.
-    private func inDeclaredRange(_ value: AudioUnitParameterValue, _ id: AudioUnitParameterID, _ scope: AudioUnitScope,
-                                 _ element: AudioUnitElement) -> Bool {
-        guard refusesOutOfRangeParameterValues, let d = parameters.definition(id, scope, element) else { return true }
-        return value >= d.minValue && value <= d.maxValue
     }
 
     /// Replaces the declared parameters (same IDs, new ranges or defaults: e.g. rate-relative
@@ -482,28 +509,82 @@ open class AUBase {
 
     // MARK: Render notifications
 
-    /// AudioUnitAddRenderNotify.
+    /// AudioUnitAddRenderNotify: the notification runs from the next notifying call on.
     ///
-    /// Thread: setup.
+    /// Thread: setup (not from inside this unit's render notifications).
     public func addRenderNotify(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
-        let s = state
-        guard s.pointee.notifyCount < RenderState.notifyCapacity else { return kAudio_MemFullError }
-        s.pointee.notifies[s.pointee.notifyCount] = RenderNotify(proc: renderCallbackCall(proc), refCon: refCon)
-        s.pointee.notifyCount += 1
+        // Checked before the lock: a setup thread holding it may be waiting for this very call.
+        guard !isCallingNotifications else { return kAudioUnitErr_CannotDoInCurrentContext }
+        notifyLock.lock()
+        defer { notifyLock.unlock() }
+        // Adding one that is there already changes nothing (as Apple's AUBase does).
+        if renderNotifies.contains(where: { sameFunction($0.proc, renderCallbackCall(proc)) && $0.refCon == refCon }) { return noErr }
+        guard renderNotifies.count < RenderState.notifyCapacity else { return kAudio_MemFullError }
+        renderNotifies.append(RenderNotify(proc: renderCallbackCall(proc), refCon: refCon))
+        publishRenderNotifies()
         return noErr
     }
 
-    /// AudioUnitRemoveRenderNotify.
+    /// AudioUnitRemoveRenderNotify. When it returns, the notification is not running and will not
+    /// run again: it waits for notifying calls in progress to leave the old list (the render
+    /// thread never waits), so a caller may free `refCon` at once.
     ///
-    /// Thread: setup.
+    /// Thread: setup (from inside this unit's render notifications it answers
+    /// kAudioUnitErr_CannotDoInCurrentContext instead of waiting for itself).
     public func removeRenderNotify(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
-        let s = state
-        for i in 0..<s.pointee.notifyCount where sameFunction(s.pointee.notifies[i].proc, renderCallbackCall(proc)) && s.pointee.notifies[i].refCon == refCon {
-            for j in i..<(s.pointee.notifyCount - 1) { s.pointee.notifies[j] = s.pointee.notifies[j + 1] }
-            s.pointee.notifyCount -= 1
-            return noErr
+        // Checked before the lock: a setup thread holding it may be waiting for this very call.
+        guard !isCallingNotifications else { return kAudioUnitErr_CannotDoInCurrentContext }
+        notifyLock.lock()
+        defer { notifyLock.unlock() }
+        guard let i = renderNotifies.firstIndex(where: { sameFunction($0.proc, renderCallbackCall(proc)) && $0.refCon == refCon }) else {
+            return kAudio_ParamError
         }
-        return kAudio_ParamError
+        renderNotifies.remove(at: i)
+        publishRenderNotifies()
+        return noErr
+    }
+
+    /// Whether the calling thread is inside this unit's notifications now.
+    private var isCallingNotifications: Bool {
+        auhost_atomic_load_u64(&state.pointee.notifyChannel.pointee.callingThread) == UInt64(pthread_self())
+    }
+
+    /// Publishes `renderNotifies` as a new immutable list, waits until no notifying call can still
+    /// read the old one, and frees it (see RenderNotifyChannel). Called with notifyLock held.
+    private func publishRenderNotifies() {
+        let channel = state.pointee.notifyChannel
+        var fresh: UnsafeMutableRawPointer?
+        if !renderNotifies.isEmpty {
+            let entries = UnsafeMutablePointer<RenderNotify>.allocate(capacity: renderNotifies.count)
+            entries.initialize(from: renderNotifies, count: renderNotifies.count)
+            let list = UnsafeMutablePointer<RenderNotifyList>.allocate(capacity: 1)
+            list.initialize(to: RenderNotifyList(count: renderNotifies.count, entries: entries))
+            fresh = UnsafeMutableRawPointer(list)
+        }
+        let old = auhost_atomic_exchange_pointer(&channel.pointee.list, fresh)
+        AUBase.waitForNotifyReaders(channel)
+        if let old { AUBase.freeNotifyList(old) }
+    }
+
+    /// Two grace periods: flip the generation, wait for the old parity's readers to leave; twice,
+    /// so that a call that read the generation just before a flip is waited for too.
+    static func waitForNotifyReaders(_ channel: UnsafeMutablePointer<RenderNotifyChannel>) {
+        for _ in 0..<2 {
+            let previous = auhost_atomic_add_u64(&channel.pointee.generation, 1) &- 1
+            var spins = 0
+            while (previous & 1 != 0 ? auhost_atomic_load_u64(&channel.pointee.readersOdd)
+                                       : auhost_atomic_load_u64(&channel.pointee.readersEven)) != 0 {
+                spins += 1
+                if spins < 100 { sched_yield() } else { usleep(50) }
+            }
+        }
+    }
+
+    static func freeNotifyList(_ raw: UnsafeMutableRawPointer) {
+        let list = raw.assumingMemoryBound(to: RenderNotifyList.self)
+        list.pointee.entries.deallocate()
+        list.deinitialize(count: 1)
+        list.deallocate()
     }
 }
 

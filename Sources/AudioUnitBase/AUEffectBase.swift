@@ -68,6 +68,9 @@ open class AUEffectBase: AUBase {
         guard let ioData else { return kAudio_ParamError }
         guard isInitialized else { return kAudioUnitErr_Uninitialized }
         guard frames <= maxFramesPerSlice else { return kAudioUnitErr_TooManyFramesToProcess }
+        // The same checks AudioUnitRender makes: the unit never writes beyond the caller's list.
+        let status = state.pointee.checkInPlaceList(0, ioData, frames)
+        guard status == noErr else { return status }
         if !state.pointee.bypass { processSliced(input: ioData, output: ioData, frames: Int(frames)) }
         return noErr
     }

@@ -16,6 +16,9 @@ public final class ParameterTable {
     /// Slot per parameter instance; the value the render thread reads.
     public let values: UnsafeMutablePointer<Float>
     public let count: Int
+    /// Per slot: the lowest and highest value the parameter takes (its declared range).
+    public let minima: UnsafeMutablePointer<Float>
+    public let maxima: UnsafeMutablePointer<Float>
     private let entries: UnsafeMutablePointer<Entry>
     private let mask: Int
     /// Definitions, indexed by Entry.definition.
@@ -42,6 +45,8 @@ public final class ParameterTable {
         entries = .allocate(capacity: capacity)
         entries.initialize(repeating: Entry(key: emptyParameterKey, definition: -1), count: capacity)
         values = .allocate(capacity: max(count, 1))
+        minima = .allocate(capacity: max(count, 1))
+        maxima = .allocate(capacity: max(count, 1))
         for (slot, instance) in instances.enumerated() {
             let key = parameterKey(instance.0, instance.1, definitions[instance.2].id)
             var i = parameterHash(key) & mask
@@ -49,12 +54,29 @@ public final class ParameterTable {
             entries[i] = Entry(key: key, definition: slot)
             let old = previous?.slot(definitions[instance.2].id, instance.0, instance.1)?.pointee
             (values + slot).initialize(to: old ?? definitions[instance.2].defaultValue)
+            (minima + slot).initialize(to: definitions[instance.2].minValue)
+            (maxima + slot).initialize(to: definitions[instance.2].maxValue)
         }
     }
 
     deinit {
         entries.deallocate()
         values.deallocate()
+        minima.deallocate()
+        maxima.deallocate()
+    }
+
+    /// Whether `value` may go into `slot`: finite and inside the parameter's declared range (a
+    /// bound that is not a number, or a range whose ends are swapped, checks nothing more).
+    ///
+    /// Thread: any (render-safe).
+    @_noAllocation @_noLocks
+    public func accepts(_ value: Float, at slot: UnsafeMutablePointer<Float>) -> Bool {
+        guard value.isFinite else { return false }
+        let i = slot - values
+        let low = minima[i], high = maxima[i]
+        guard low <= high else { return true }
+        return value >= low && value <= high
     }
 
     /// The value slot of a parameter instance, or nil when there is none.

@@ -76,6 +76,15 @@ public final class AudioFilePlayerUnit: AUBase {
         return (size, writable)
     }
 
+    /// The most files one ScheduledFileIDs may name (each stays open while scheduled).
+    static let maximumScheduledFiles: UInt32 = 1024
+
+    /// ScheduledFileIDs is an AudioFileID array.
+    public override func arrayPropertyLayout(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                                             _ element: AudioUnitElement) -> (entrySize: UInt32, maximumCount: UInt32)? {
+        id == kAudioUnitProperty_ScheduledFileIDs ? (UInt32(MemoryLayout<AudioFileID>.size), Self.maximumScheduledFiles) : nil
+    }
+
     public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                                            _ data: UnsafeMutableRawPointer) throws {
         switch id {
@@ -171,6 +180,11 @@ public final class AudioFilePlayerUnit: AUBase {
 
     public override func allocateRenderResources() throws {
         channelCount = Int(outputFormats[0].mChannelsPerFrame)
+        let bytes = Int(bufferFrames) * Int(bufferCount) * channelCount * MemoryLayout<Float>.size
+        guard bytes <= AUBase.maximumRenderMemory else {
+            throw AudioError(kAudio_MemFullError,
+                             "ScheduledFileBufferSizeFrames \(bufferFrames) × ScheduledFileNumberBuffers \(bufferCount) × \(channelCount) channels need \(bytes >> 20) MiB, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take.")
+        }
         let r = try FilePlayerReader(channelCount: channelCount, capacity: Int(bufferFrames) * Int(bufferCount))
         channelPointers = .allocate(capacity: channelCount)
         reader = r

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Parameters (global): kDelayParam_WetDryMix 0 (0…100 %, 50), DelayTime 1 (0…2 s, 1),
 /// Feedback 2 (−100…100 %, 50), LopassCutoff 3 (10…22050 Hz, 15000; at or above Nyquist the
-/// filter is off). Changes apply at the next slice boundary.
+/// filter is off). Changes apply at the next slice boundary. The lines take channels × 2 s × rate
+/// samples, at most AUBase.maximumRenderMemory (else AudioUnitInitialize answers kAudio_MemFullError).
 public final class DelayUnit: AUEffectBase {
     public static let identity = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay,
                                                            manufacturer: kAudioUnitManufacturer_AUHost)
@@ -47,6 +48,11 @@ public final class DelayUnit: AUEffectBase {
 
     public override func allocateRenderResources() throws {
         let channels = Int(outputFormats[0].mChannelsPerFrame)
+        let bytes = channels * (Int((Self.maximumDelay * sampleRate).rounded()) + 1) * MemoryLayout<Float>.size
+        guard bytes <= AUBase.maximumRenderMemory else {
+            throw AudioError(kAudio_MemFullError,
+                             "\(channels) channels of \(Self.maximumDelay) s at \(sampleRate) Hz need \(bytes >> 20) MiB of delay line, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take.")
+        }
         let made = UnsafeMutablePointer<DelayLine>.allocate(capacity: channels)
         for c in 0..<channels {
             (made + c).initialize(to: try DelayLine(maximumDelayTime: Self.maximumDelay, sampleRate: sampleRate))

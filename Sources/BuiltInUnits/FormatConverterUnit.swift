@@ -57,6 +57,12 @@ public final class FormatConverterUnit: AUBase {
         return (UInt32(effectiveChannelMap.count * 4), true)
     }
 
+    /// ChannelMap is an SInt32 per output channel (at most the channel limit).
+    public override func arrayPropertyLayout(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                                             _ element: AudioUnitElement) -> (entrySize: UInt32, maximumCount: UInt32)? {
+        id == kAudioOutputUnitProperty_ChannelMap ? (4, StreamFormatLimits.maximumChannels) : nil
+    }
+
     public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                                            _ data: UnsafeMutableRawPointer) throws {
         for (i, source) in effectiveChannelMap.enumerated() { data.storeBytes(of: Int32(source), toByteOffset: i * 4, as: Int32.self) }
@@ -102,6 +108,19 @@ public final class FormatConverterUnit: AUBase {
     }
 
     private func makeKernel() throws {
+        // The kernel's FIFO holds several resampled blocks: bound what the rates and slice ask.
+        let input = inputFormats[0], output = outputFormats[0]
+        let growth = max(output.mSampleRate / input.mSampleRate, 1)
+        // Rates too far apart are the resampler's refusal (a ratio, not a size): let it say so.
+        guard growth <= SampleRateConverter.maximumRatio else {
+            throw AudioError(kAudioUnitErr_FormatNotSupported,
+                             "Converting \(input.mSampleRate) Hz to \(output.mSampleRate) Hz is a ratio beyond 1:\(Int(SampleRateConverter.maximumRatio)); convert in steps or choose closer rates.")
+        }
+        let samples = Double(output.mChannelsPerFrame + input.mChannelsPerFrame) * (Double(maxFramesPerSlice) * (2 + 5 * growth) + 20_000)
+        guard samples * 4 <= Double(AUBase.maximumRenderMemory) else {
+            throw AudioError(kAudio_MemFullError,
+                             "Converting \(input.mSampleRate) Hz to \(output.mSampleRate) Hz in slices of \(maxFramesPerSlice) frames needs about \(Int(samples * 4) >> 20) MiB, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice.")
+        }
         let quality: SampleRateConverter.Quality = renderQualityIsMaximum ? .veryHigh : .high
         stage = try ConversionStage(input: inputFormats[0], output: outputFormats[0], map: effectiveChannelMap,
                                     maximumFrames: Int(maxFramesPerSlice), quality: quality)

@@ -13,13 +13,18 @@ import Foundation
 /// component sin(azimuth)·cos(elevation), and attenuation 1 / clamp(distance, 1 m, 1000 m).
 /// Rate conversion and playback rate: each bus is read at (input rate / output rate) ×
 /// PlaybackRate input samples per output sample with cubic Hermite interpolation
-/// (VarispeedVoice); at a ratio of 1 samples pass unchanged. Parameters apply per render call.
+/// (VarispeedVoice); at a ratio of 1 samples pass unchanged. Parameter changes (immediate,
+/// sample-offset, scheduled and ramped) apply at their frame. An input rate more than 16 times the
+/// output's fails AudioUnitInitialize with kAudioUnitErr_FormatNotSupported.
 /// A bus with nothing connected is silence; a disabled bus is not pulled. Latency and TailTime
 /// are 0; no bypass (the output is stereo whatever the inputs); reset clears every bus's FIFO.
 public final class Mixer3DUnit: AUBase {
     public static let identity = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_AU3DMixerEmbedded,
                                                            manufacturer: kAudioUnitManufacturer_AUHost)
     static let perBus = 6
+    /// The most input samples a bus reads per output sample before PlaybackRate (input rate /
+    /// output rate).
+    static let maximumRateRatio = 16.0
     var voices: UnsafeMutablePointer<VarispeedVoice>?
     var panners: UnsafeMutablePointer<Panner3DKernel>?
     /// Per bus: azimuth, elevation, distance, gain, rate, enable slots; then the output gain.
@@ -66,6 +71,17 @@ public final class Mixer3DUnit: AUBase {
             throw AudioError(kAudioUnitErr_FailedInitialization, "The 3D mixer needs at least one input bus (ElementCount on the input scope).")
         }
         let count = inputFormats.count, frames = Int(maxFramesPerSlice), rate = outputFormats[0].mSampleRate
+        // A bus's FIFO holds one call's input at the fastest playback rate: bound the rate ratio
+        // so that it stays maximumFrames × 4 × maximumRateRatio samples at most.
+        for (b, format) in inputFormats.enumerated() where !(format.mSampleRate / rate <= Self.maximumRateRatio) {
+            throw AudioError(kAudioUnitErr_FormatNotSupported,
+                             "Input bus \(b) runs at \(format.mSampleRate) Hz, more than \(Int(Self.maximumRateRatio)) times the output's \(rate) Hz; put a format converter in front of the 3D mixer.")
+        }
+        let voiceSamples = inputFormats.reduce(0) { $0 + Int(Double(frames) * ($1.mSampleRate / rate) * 4) + frames + 16 }
+        guard voiceSamples * MemoryLayout<Float>.size <= AUBase.maximumRenderMemory else {
+            throw AudioError(kAudio_MemFullError,
+                             "\(count) buses of \(frames) frames need \(voiceSamples * MemoryLayout<Float>.size >> 20) MiB of FIFOs, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice or the bus count.")
+        }
         let v = UnsafeMutablePointer<VarispeedVoice>.allocate(capacity: count)
         let steps = UnsafeMutablePointer<Double>.allocate(capacity: count)
         for (b, format) in inputFormats.enumerated() {
@@ -115,50 +131,77 @@ public final class Mixer3DUnit: AUBase {
         guard let voices, let panners, let slots, let applied, let baseSteps, let inputTimes, let scratch else {
             return kAudioUnitErr_Uninitialized
         }
-        let n = Int(frames), per = Self.perBus, count = busCount, chunk = sliceFrames
+        let n = Int(frames), count = busCount
         let outs = audioBuffers(output)
         guard output.pointee.mNumberBuffers == 2,
               let left = outs[0].mData?.assumingMemoryBound(to: Float.self),
               let right = outs[1].mData?.assumingMemoryBound(to: Float.self) else { return kAudio_ParamError }
         for i in 0..<n { left[i] = 0; right[i] = 0 }
-        for b in 0..<count {
-            guard slots[b * per + 5].pointee >= 0.5 else { continue }
-            var changed = false
-            for k in 0..<4 where slots[b * per + k].pointee != applied[b * 4 + k] {
-                applied[b * 4 + k] = slots[b * per + k].pointee
-                changed = true
+        // Scheduled and sample-offset parameter events apply at their frame: the call is rendered
+        // in slices between them (one slice when there are none).
+        var position = 0
+        while position < n {
+            let length = nextParameterSlice(at: position, frames: n)
+            for b in 0..<count {
+                let status = renderBusSlice(b, flags, voices, panners, slots, applied, baseSteps, inputTimes, scratch,
+                                            left + position, right + position, length)
+                guard status == noErr else { return status }
             }
-            if changed {
-                let a = applied + b * 4
-                // The gains evaluate libm's sin, cos and pow (no allocation, no lock).
-                _unsafePerformance {
-                    panners[b].setParameters(azimuth: Double(a[0]), elevation: Double(a[1]), distance: Double(a[2]),
-                                             gainDecibels: Double(a[3]))
-                }
+            let gainDecibels = slots[count * Self.perBus].pointee
+            if gainDecibels != 0 {
+                // One pow per slice (libm: no allocation, no lock).
+                let gain = _unsafePerformance { Float(pow(10, Double(gainDecibels) / 20)) }
+                for i in position..<(position + length) { left[i] *= gain; right[i] *= gain }
             }
-            let rate = min(max(Double(slots[b * per + 4].pointee), 0.5), 4)
-            let step = baseSteps[b] * rate
-            var need = voices[b].samplesNeeded(frames: n, step: step)
-            var connected = true
-            while need > 0 {
-                let pull = min(need, chunk)
-                let status = pullInput(b, flags, UnsafePointer(inputTimes + b), UInt32(pull))
-                if status == kAudioUnitErr_NoConnection { connected = false; break }
-                guard status == noErr, let list = inputList(b), let data = audioBuffers(list)[0].mData else { return status }
-                voices[b].append(data.assumingMemoryBound(to: Float.self), pull)
-                inputTimes[b].mSampleTime += Double(pull)
-                need -= pull
-            }
-            if !connected { voices[b].appendSilence(need) }
-            voices[b].read(into: scratch, frames: n, step: step)
-            panners[b].process(scratch, left: left, right: right, frameCount: n, accumulate: true)
+            position += length
         }
-        let gainDecibels = slots[count * per].pointee
-        if gainDecibels != 0 {
-            // One pow per call (libm: no allocation, no lock).
-            let gain = _unsafePerformance { Float(pow(10, Double(gainDecibels) / 20)) }
-            for i in 0..<n { left[i] *= gain; right[i] *= gain }
+        finishParameterSlices(frames: n)
+        return noErr
+    }
+
+    /// Adds `n` frames of input bus `b`, placed, into `left`/`right` with the parameter values now
+    /// current.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    private func renderBusSlice(_ b: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+                                _ voices: UnsafeMutablePointer<VarispeedVoice>, _ panners: UnsafeMutablePointer<Panner3DKernel>,
+                                _ slots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, _ applied: UnsafeMutablePointer<Float>,
+                                _ baseSteps: UnsafeMutablePointer<Double>, _ inputTimes: UnsafeMutablePointer<AudioTimeStamp>,
+                                _ scratch: UnsafeMutablePointer<Float>, _ left: UnsafeMutablePointer<Float>,
+                                _ right: UnsafeMutablePointer<Float>, _ n: Int) -> OSStatus {
+        let per = Self.perBus, chunk = sliceFrames
+        guard slots[b * per + 5].pointee >= 0.5 else { return noErr }
+        var changed = false
+        for k in 0..<4 where slots[b * per + k].pointee != applied[b * 4 + k] {
+            applied[b * 4 + k] = slots[b * per + k].pointee
+            changed = true
         }
+        if changed {
+            let a = applied + b * 4
+            // The gains evaluate libm's sin, cos and pow (no allocation, no lock).
+            _unsafePerformance {
+                panners[b].setParameters(azimuth: Double(a[0]), elevation: Double(a[1]), distance: Double(a[2]),
+                                         gainDecibels: Double(a[3]))
+            }
+        }
+        // The slot holds a value inside 0.5…4 (the API refuses others); clamped again for safety.
+        let rate = min(max(Double(slots[b * per + 4].pointee), 0.5), 4)
+        let step = baseSteps[b] * (rate.isNaN ? 1 : rate)
+        var need = voices[b].samplesNeeded(frames: n, step: step)
+        var connected = true
+        while need > 0 {
+            let pull = min(need, chunk)
+            let status = pullInput(b, flags, UnsafePointer(inputTimes + b), UInt32(pull))
+            if status == kAudioUnitErr_NoConnection { connected = false; break }
+            guard status == noErr, let list = inputList(b), let data = audioBuffers(list)[0].mData else { return status }
+            voices[b].append(data.assumingMemoryBound(to: Float.self), pull)
+            inputTimes[b].mSampleTime += Double(pull)
+            need -= pull
+        }
+        if !connected { voices[b].appendSilence(need) }
+        voices[b].read(into: scratch, frames: n, step: step)
+        panners[b].process(scratch, left: left, right: right, frameCount: n, accumulate: true)
         return noErr
     }
 }

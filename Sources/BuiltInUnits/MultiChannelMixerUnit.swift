@@ -8,21 +8,19 @@ import Foundation
 /// kMultiChannelMixerParam_Volume 0 (0…1 linear), Enable 1 (0/1), Pan 2 (−1…1, equal-power law
 /// of DSPKernels.MixerKernel); output scope: Volume 0. With kAudioUnitProperty_MeteringMode on,
 /// the read-only meters PreAveragePower 1000, PrePeakHoldLevel 2000, PostAveragePower 3000 and
-/// PostPeakHoldLevel 4000 (dB, of the last render call — of its last slice when scheduled
-/// parameter changes split it) are kept per input bus and, for "post", on the output. A bus with
-/// nothing connected (or whose pull answers kAudioUnitErr_NoConnection) is silence. Every
-/// parameter takes scheduled changes and ramps (AudioUnitScheduleParameters, AudioUnitSetParameter
-/// with a buffer offset) at their frames.
+/// PostPeakHoldLevel 4000 (dB, of the last render call) are kept per input bus and, for "post",
+/// on the output (meters cover the last slice when events split a call). Parameter changes
+/// (immediate, sample-offset, scheduled and ramped) apply at their frame. A bus with nothing connected (or whose pull answers kAudioUnitErr_NoConnection)
+/// is silence.
 public final class MultiChannelMixerUnit: AUBase {
     public static let identity = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_MultiChannelMixer,
                                                            manufacturer: kAudioUnitManufacturer_AUHost)
     var kernel: UnsafeMutablePointer<MixerKernel>?
     /// Per input channel (bus after bus): the pointer handed to the kernel (nil = silent).
     var inputPointers: UnsafeMutablePointer<UnsafePointer<Float>?>?
+    /// The same, advanced to the slice being mixed.
+    var slicedInputs: UnsafeMutablePointer<UnsafePointer<Float>?>?
     let outputPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 8)
-    /// The same pointers advanced to the current parameter slice (scheduled changes split a call).
-    var sliceInputPointers: UnsafeMutablePointer<UnsafePointer<Float>?>?
-    let sliceOutputPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 8)
     /// Per bus: volume, enable, pan, four meter slots; then output volume and its two meters.
     var busSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     var appliedPans: UnsafeMutablePointer<Float>?
@@ -55,10 +53,7 @@ public final class MultiChannelMixerUnit: AUBase {
                                             (kMultiChannelMixerParam_PostPeakHoldLevel, "Output Peak Hold Level")]))
     }
 
-    deinit {
-        outputPointers.deallocate()
-        sliceOutputPointers.deallocate()
-    }
+    deinit { outputPointers.deallocate() }
 
     public override var canChangeElementCount: (input: Bool, output: Bool) { (true, false) }
 
@@ -103,7 +98,7 @@ public final class MultiChannelMixerUnit: AUBase {
         kernel = k
         busCount = counts.count
         inputPointers = .allocate(capacity: counts.reduce(0, +))
-        sliceInputPointers = .allocate(capacity: counts.reduce(0, +))
+        slicedInputs = .allocate(capacity: counts.reduce(0, +))
         firstChannels = .allocate(capacity: busCount + 1)
         var first = 0
         for (b, n) in counts.enumerated() { firstChannels![b] = first; first += n }
@@ -127,11 +122,11 @@ public final class MultiChannelMixerUnit: AUBase {
         kernel?.deinitialize(count: 1)
         kernel?.deallocate()
         inputPointers?.deallocate()
-        sliceInputPointers?.deallocate()
+        slicedInputs?.deallocate()
         firstChannels?.deallocate()
         busSlots?.deallocate()
         appliedPans?.deallocate()
-        kernel = nil; inputPointers = nil; sliceInputPointers = nil; firstChannels = nil; busSlots = nil; appliedPans = nil
+        kernel = nil; inputPointers = nil; slicedInputs = nil; firstChannels = nil; busSlots = nil; appliedPans = nil
     }
 
     /// Thread: render.
@@ -139,7 +134,7 @@ public final class MultiChannelMixerUnit: AUBase {
     public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
                                    timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
                                    output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
-        guard let kernel, let inputPointers, let sliceInputPointers, let busSlots, let appliedPans, let firstChannels else {
+        guard let kernel, let inputPointers, let slicedInputs, let busSlots, let appliedPans, let firstChannels else {
             return kAudioUnitErr_Uninitialized
         }
         let perBus = 7, count = busCount
@@ -160,12 +155,11 @@ public final class MultiChannelMixerUnit: AUBase {
         let outCount = kernel.pointee.outputChannelCount
         guard Int(output.pointee.mNumberBuffers) == outCount else { return kAudio_ParamError }
         for c in 0..<outCount {
-            guard let data = outs[c].mData else { return kAudio_ParamError }
-            outputPointers[c] = data.assumingMemoryBound(to: Float.self)
+            guard outs[c].mData != nil else { return kAudio_ParamError }
         }
-        // Scheduled parameter changes (AudioUnitScheduleParameters, SetParameter with an offset)
-        // split the call into slices mixed with the values current at each slice's first frame.
-        let inputChannelCount = firstChannels[count], n = Int(frames)
+        // Scheduled and sample-offset parameter events apply at their frame: the call is mixed in
+        // slices between them (one slice when there are none).
+        let n = Int(frames), totalChannels = firstChannels[count]
         var position = 0
         while position < n {
             let length = nextParameterSlice(at: position, frames: n)
@@ -180,11 +174,9 @@ public final class MultiChannelMixerUnit: AUBase {
                 }
             }
             kernel.pointee.outputVolume = busSlots[count * perBus].pointee
-            for i in 0..<inputChannelCount {
-                if let input = inputPointers[i] { sliceInputPointers[i] = input + position } else { sliceInputPointers[i] = nil }
-            }
-            for c in 0..<outCount { sliceOutputPointers[c] = outputPointers[c] + position }
-            kernel.pointee.process(inputs: sliceInputPointers, outputs: sliceOutputPointers, frameCount: length)
+            for c in 0..<totalChannels { slicedInputs[c] = inputPointers[c].map { $0 + position } }
+            for c in 0..<outCount { outputPointers[c] = outs[c].mData!.assumingMemoryBound(to: Float.self) + position }
+            kernel.pointee.process(inputs: slicedInputs, outputs: outputPointers, frameCount: length)
             position += length
         }
         finishParameterSlices(frames: n)

@@ -1,4 +1,5 @@
 import Foundation
+import AudioToolbox
 
 /// A mono feedback delay (the AUDelay model): `y = dry·x + wet·d`, where `d` is the input
 /// delayed by `round(delayTime × sampleRate)` frames and the line is fed `x + feedback·LP(d)`,
@@ -10,6 +11,9 @@ import Foundation
 /// cutoff is at or above Nyquist. A delay of 0 frames passes the input to the wet path and
 /// ignores feedback. One instance per channel.
 public struct DelayLine: ~Copyable {
+    /// The highest rate a line is made for (AUHost's stream-format limit): with the 60 s maximum
+    /// delay, a line holds at most 92 160 001 samples (369 MB).
+    public static let maximumSampleRate = kAUHostMaximumSampleRate
     /// The longest delay the line can hold, in frames (fixed at creation).
     public let maximumDelayFrames: Int
     /// The sample rate the times and cutoff are converted with.
@@ -27,12 +31,12 @@ public struct DelayLine: ~Copyable {
 
     /// A silent line holding up to `maximumDelayTime` seconds at `sampleRate`, with
     /// 50 % mix, 1 s delay (clamped to the maximum), 50 % feedback and the low pass disabled.
-    /// Throws `kAudio_ParamError` for a non-positive rate or a maximum outside 0 … 60 s.
+    /// Throws `kAudio_ParamError` for a rate outside 0 … 1 536 000 Hz or a maximum outside 0 … 60 s.
     /// Thread: setup (non-real-time).
     public init(maximumDelayTime: Double, sampleRate: Double) throws {
-        guard sampleRate > 0, sampleRate.isFinite, maximumDelayTime >= 0, maximumDelayTime <= 60 else {
+        guard sampleRate > 0, sampleRate <= DelayLine.maximumSampleRate, maximumDelayTime >= 0, maximumDelayTime <= 60 else {
             throw DSPKernelError.parameter(
-                "A delay line needs a positive sample rate and a maximum delay of 0…60 s, not \(maximumDelayTime) s at \(sampleRate) Hz.")
+                "A delay line needs a sample rate of 0…\(Int(DelayLine.maximumSampleRate)) Hz and a maximum delay of 0…60 s, not \(maximumDelayTime) s at \(sampleRate) Hz.")
         }
         self.sampleRate = sampleRate
         maximumDelayFrames = Int((maximumDelayTime * sampleRate).rounded())
@@ -54,7 +58,9 @@ public struct DelayLine: ~Copyable {
         let mix = min(max(wetDryMix, 0), 100) / 100
         wet = Float(mix)
         dry = Float(1 - mix)
-        delayFrames = min(max(Int((delayTime * sampleRate).rounded()), 0), maximumDelayFrames)
+        // Clamped in Double first: a huge or NaN time must not reach Int().
+        let frames = (delayTime * sampleRate).rounded()
+        delayFrames = frames >= 0 ? Int(min(frames, Double(maximumDelayFrames))) : 0
         feedbackGain = Float(min(max(feedback, -100), 100) / 100)
         if lowPassCutoff >= sampleRate / 2 {
             lowPassEnabled = false

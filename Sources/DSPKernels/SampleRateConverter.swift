@@ -17,6 +17,10 @@ import CSoxr
 /// output frames are held back at the moment; at end of stream call `flush` until it returns 0
 /// to get them, so the total output is input × outputRate / inputRate.
 public struct SampleRateConverter: ~Copyable {
+    /// The widest conversion, either way (64: 8 kHz ↔ 512 kHz): it bounds the output block at
+    /// 64 × maximumInputFrames frames per channel.
+    public static let maximumRatio = 64.0
+
     /// Conversion quality, libsoxr's recipes.
     public enum Quality: Sendable {
         /// 16-bit precision, larger roll-off (SOXR_LQ).
@@ -57,7 +61,8 @@ public struct SampleRateConverter: ~Copyable {
 
     /// Creates the resampler and pre-grows its buffers. Throws `kAudio_ParamError` for
     /// non-positive rates, channel counts outside 1…64 or a block outside 1…65536, and
-    /// `kAudioUnitErr_FormatNotSupported` when libsoxr refuses (with its message).
+    /// `kAudioUnitErr_FormatNotSupported` when libsoxr refuses (with its message) or the rates
+    /// are further apart than ``maximumRatio``.
     /// Thread: setup (non-real-time).
     public init(inputRate: Double, outputRate: Double, channelCount: Int, quality: Quality = .high,
                 maximumInputFrames: Int = 4096) throws {
@@ -65,6 +70,13 @@ public struct SampleRateConverter: ~Copyable {
               (1...64).contains(channelCount), (1...65536).contains(maximumInputFrames) else {
             throw DSPKernelError.parameter(
                 "A rate converter needs positive rates, 1…64 channels and a block of 1…65536 frames, not \(inputRate) → \(outputRate) Hz, \(channelCount) channels, \(maximumInputFrames) frames.")
+        }
+        // libsoxr takes minutes (or never returns) building filters for extreme ratios, and the
+        // output block grows with the ratio: refuse beyond a documented bound.
+        let ratio = outputRate / inputRate
+        guard ratio <= Self.maximumRatio, ratio >= 1 / Self.maximumRatio else {
+            throw DSPKernelError.format(
+                "Converting \(inputRate) Hz to \(outputRate) Hz is a ratio beyond 1:\(Int(Self.maximumRatio)); convert in steps or choose closer rates.")
         }
         var io = soxr_io_spec(SOXR_FLOAT32_S, SOXR_FLOAT32_S)
         io.flags = UInt(SOXR_NO_DITHER)

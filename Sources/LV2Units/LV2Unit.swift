@@ -123,9 +123,6 @@ public final class LV2Unit: AUBase {
         }
     }
 
-    /// LV2 ranges are kept as built-in units keep theirs: values outside are refused.
-    public override var refusesOutOfRangeParameterValues: Bool { true }
-
     /// Redeclares the parameters of `lv2:sampleRate` ports for the new rate: bounds and default
     /// are multiples of it. A parameter still at its old default moves to the new default; any
     /// other value is kept, clamped into the new range. Thread: setup (uninitialized).

@@ -130,7 +130,7 @@ final class UnitModelTests: XCTestCase {
         XCTAssertEqual(AudioUnitGetProperty(f.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, 0, &info, &size), noErr)
         XCTAssertEqual(String(cfString: info.cfNameString?.takeRetainedValue()), "Gain")
         XCTAssertEqual(withUnsafeBytes(of: info.name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }, "Gain")
-        XCTAssertEqual(info.maxValue, 4)
+        XCTAssertEqual(info.maxValue, 8)
         XCTAssertEqual(info.defaultValue, 1)
         XCTAssertTrue(info.flags.contains(.flag_IsWritable))
 

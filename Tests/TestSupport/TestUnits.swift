@@ -8,7 +8,7 @@ public final class TestGainUnit: AUEffectBase {
 
     public init(_ description: AudioComponentDescription = TestGainUnit.description) {
         super.init(description: description, parameters: [
-            ParameterDefinition(id: 0, name: "Gain", unit: kAudioUnitParameterUnit_LinearGain, min: 0, max: 4, default: 1),
+            ParameterDefinition(id: 0, name: "Gain", unit: kAudioUnitParameterUnit_LinearGain, min: 0, max: 8, default: 1),
         ])
     }
 

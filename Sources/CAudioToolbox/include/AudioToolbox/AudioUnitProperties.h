@@ -10,6 +10,18 @@
 AUHOST_EXTERN_C_BEGIN
 AU_ASSUME_NONNULL_BEGIN
 
+/*
+ * Checked at the boundary (AudioUnitSetProperty, for every unit): a StreamFormat or SampleRate
+ * must have a sample rate inside kAUHostMinimumSampleRate…kAUHostMaximumSampleRate
+ * (1 Hz … 1 536 000 Hz: every real device and file rate), and a StreamFormat must be linear
+ * PCM with 1…1024 channels, 1…64 bits per channel, one frame per packet and byte counts that
+ * agree with them; otherwise kAudioUnitErr_FormatNotSupported (StreamFormat) or
+ * kAudioUnitErr_InvalidPropertyValue (SampleRate, or a value of the wrong size). Every property's
+ * value must have exactly its documented size (array properties: whole entries, bounded).
+ */
+#define kAUHostMinimumSampleRate 1.0
+#define kAUHostMaximumSampleRate 1536000.0
+
 AU_ENUM(AudioUnitPropertyID) {
     kAudioUnitProperty_ClassInfo = 0,                  /* CFPropertyListRef (CFDictionary), global */
     kAudioUnitProperty_MakeConnection = 1,             /* AudioUnitConnection, input scope */
