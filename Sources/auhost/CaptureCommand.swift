@@ -78,7 +78,10 @@ struct CaptureCommand: ParsableCommand {
         var fileFormat = AudioFileDataFormat(sampleRate: rate, channelCount: Int(channels), encoding: RenderCommand.encoding(for: type, input: nil))
             .streamDescription(type: type)
         var created: ExtAudioFileRef?
-        try AudioError.check(ExtAudioFileCreateWithPath(output, type.fileTypeID, &fileFormat, nil, UInt32(kAudioFileFlags_EraseFile), &created),
+        // Recorded beside the target and renamed when the recording ends, so a failed capture
+        // leaves a file that stood there as it was.
+        let staged = StagedOutput(output)
+        try AudioError.check(ExtAudioFileCreateWithPath(staged.temporary, type.fileTypeID, &fileFormat, nil, UInt32(kAudioFileFlags_EraseFile), &created),
                              "Cannot create \(output): \(LastErrorMessage.current ?? "no reason given")")
         let file = created!
         var client = format
@@ -108,6 +111,7 @@ struct CaptureCommand: ParsableCommand {
         AudioOutputUnitStop(io.handle)
         let written = auhost_atomic_load_u64(&state.pointee.written)
         try AudioError.check(ExtAudioFileDispose(file), "Finishing \(output) failed.")
+        try staged.commit()
         withExtendedLifetime((chain, capture, processed)) {}
         if state.pointee.status != noErr {
             throw AudioError(state.pointee.status, state.pointee.status == kExtAudioFileError_AsyncWriteBufferOverflow

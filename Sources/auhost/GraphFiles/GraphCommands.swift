@@ -44,6 +44,11 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var file = try GraphFile.load(graph)
+        if case .file(let output) = file.head, let input = file.input {
+            do { try StagedOutput.refuseOverwriting(input: input, with: output) } catch let e as AudioError {
+                throw file.error(file.headLine, e.message.prefix(1).lowercased() + e.message.dropFirst(), status: e.status)
+            }
+        }
         let input = try file.input.map { try LoadedAudio.load($0) }
         if let input { file.sampleRate = input.sampleRate }
         // Without an input file the source node hears silence (an effect needs something to pull).
