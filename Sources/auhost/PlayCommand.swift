@@ -48,7 +48,7 @@ struct PlayCommand: ParsableCommand {
         spec.sampleRate = input.sampleRate
         spec.seconds = nil
         let built = try BuiltGraph(spec, input: input.samples, inputFrames: input.frames)
-        let frames = input.frames + Int((min(built.tailSeconds, 60) * input.sampleRate).rounded())
+        let frames = input.frames + RenderCommand.frames(seconds: built.tailSeconds, rate: input.sampleRate)
         try GraphRunLength.perform(built, frames: frames, input: input, what: file)
     }
 }

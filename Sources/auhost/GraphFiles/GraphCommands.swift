@@ -69,7 +69,7 @@ enum GraphRunLength {
         guard let input else {
             throw file.error(file.headLine, "the graph has no \"input\" to take its length from; give \"seconds\" (or --seconds).")
         }
-        return input.frames + Int((min(built.tailSeconds, 60) * file.sampleRate).rounded())
+        return input.frames + RenderCommand.frames(seconds: built.tailSeconds, rate: file.sampleRate)
     }
 
     /// Renders to the output file or plays on the device, and says what it did.

@@ -62,10 +62,26 @@ struct GraphFile {
     ///
     /// Thread: setup.
     static func load(_ path: String) throws -> GraphFile {
+        // Regular files only (a FIFO would block), and at most maximumBytes of them.
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw AudioError(kAudio_FileNotFoundError, "There is no graph file at \(path).") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw AudioError(kAudio_ParamError, "\(path) is not a regular file (a FIFO, socket, device or folder); give a graph file.")
+        }
+        guard Int(status.st_size) <= LinedJSON.Limits.maximumBytes else {
+            throw AudioError(kAudio_ParamError, "\(path):1: the graph file is \(status.st_size) bytes; graph files may have at most \(LinedJSON.Limits.maximumBytes).")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AudioError(kAudio_FileNotFoundError, "There is no graph file at \(path).")
         }
         return try parse(String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    /// `text` for a message: at most 60 characters, then "…" (a 4 MB name is not echoed).
+    ///
+    /// Thread: any.
+    static func shown(_ text: String) -> String {
+        text.count <= 60 ? text : String(text.prefix(60)) + "…"
     }
 
     /// Parses graph-file text; `path` names it in messages and anchors relative file names.
@@ -115,7 +131,8 @@ struct GraphFile {
 
     private func integer(_ m: LinedJSON.Member, in range: ClosedRange<Int>) throws -> Int {
         let n = try number(m)
-        guard n.rounded() == n, range.contains(Int(n)) else {
+        // Compared as doubles first: Int(1e19) would trap.
+        guard n.rounded() == n, n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
             throw error(m.value.line, "\"\(m.key)\" must be a whole number \(range.lowerBound)…\(range.upperBound), not \(n).")
         }
         return Int(n)
@@ -130,7 +147,11 @@ struct GraphFile {
 
     private func parseNodes(_ m: LinedJSON.Member) throws -> [Node] {
         guard case .array(let items) = m.value.kind else { throw error(m.value.line, "\"nodes\" must be an array of objects, not \(m.value.typeName).") }
+        guard items.count <= LinedJSON.Limits.maximumNodes else {
+            throw error(m.value.line, "the graph has \(items.count) nodes; a graph file may have at most \(LinedJSON.Limits.maximumNodes).")
+        }
         var nodes: [Node] = []
+        var names = Set<String>()
         for (i, item) in items.enumerated() {
             guard case .object(let fields) = item.kind else { throw error(item.line, "node \(i + 1) must be an object, not \(item.typeName).") }
             var node = Node(name: "", unit: "", line: item.line)
@@ -141,7 +162,11 @@ struct GraphFile {
                 case "preset":
                     switch f.value.kind {
                     case .string(let s): node.preset = s
-                    case .number(let n): node.preset = String(Int(n))
+                    case .number(let n):
+                        guard n.rounded() == n, n >= 0, n <= Double(Int32.max) else {
+                            throw error(f.value.line, "\"preset\" must be a preset's name or a whole number 0…\(Int32.max), not \(n).")
+                        }
+                        node.preset = String(Int(n))
                     default: throw error(f.value.line, "\"preset\" must be a preset's name or number, not \(f.value.typeName).")
                     }
                 case "parameters":
@@ -153,17 +178,17 @@ struct GraphFile {
                         case .number(let n): node.parameters.append("\(v.key)=\(n)")
                         case .string(let s): node.parameters.append("\(v.key)=\(s)")
                         case .bool(let b): node.parameters.append("\(v.key)=\(b ? 1 : 0)")
-                        default: throw error(v.line, "parameter \"\(v.key)\" must be a number or a value string, not \(v.value.typeName).")
+                        default: throw error(v.line, "parameter \"\(Self.shown(v.key))\" must be a number or a value string, not \(v.value.typeName).")
                         }
                     }
-                default: throw error(f.line, "unknown key \"\(f.key)\" in a node; a node has name, unit, parameters and preset.")
+                default: throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in a node; a node has name, unit, parameters and preset.")
                 }
             }
             guard !node.unit.isEmpty else { throw error(item.line, "node \(i + 1) has no \"unit\" (a triple, an LV2 URI or a unique name).") }
             if node.name.isEmpty { node.name = "node\(i + 1)" }
             guard node.name != Self.headName else { throw error(item.line, "\"\(Self.headName)\" names the head; call the node something else.") }
-            guard !nodes.contains(where: { $0.name == node.name }) else {
-                throw error(item.line, "two nodes are called \"\(node.name)\"; names must be unique.")
+            guard names.insert(node.name).inserted else {
+                throw error(item.line, "two nodes are called \"\(Self.shown(node.name))\"; names must be unique.")
             }
             nodes.append(node)
         }
@@ -174,6 +199,9 @@ struct GraphFile {
         guard case .array(let items) = m.value.kind else {
             throw error(m.value.line, "\"connections\" must be an array of {\"from\": …, \"to\": …}, not \(m.value.typeName).")
         }
+        guard items.count <= LinedJSON.Limits.maximumConnections else {
+            throw error(m.value.line, "the graph has \(items.count) connections; a graph file may have at most \(LinedJSON.Limits.maximumConnections).")
+        }
         return try items.map { item in
             guard case .object(let fields) = item.kind else { throw error(item.line, "a connection must be an object, not \(item.typeName).") }
             var from: (String, UInt32)?, to: (String, UInt32)?
@@ -181,7 +209,7 @@ struct GraphFile {
                 switch f.key {
                 case "from": from = try endpoint(f)
                 case "to": to = try endpoint(f)
-                default: throw error(f.line, "unknown key \"\(f.key)\" in a connection; a connection has from and to.")
+                default: throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in a connection; a connection has from and to.")
                 }
             }
             guard let from, let to else { throw error(item.line, "a connection needs both \"from\" and \"to\" (\"node\" or \"node:bus\").") }
@@ -194,7 +222,7 @@ struct GraphFile {
         let text = try string(f)
         guard let colon = text.lastIndex(of: ":") else { return (text, 0) }
         guard let bus = UInt32(text[text.index(after: colon)...]) else {
-            throw error(f.value.line, "\"\(text)\" is not \"node\" or \"node:bus\" (the bus a whole number).")
+            throw error(f.value.line, "\"\(Self.shown(text))\" is not \"node\" or \"node:bus\" (the bus a whole number).")
         }
         return (String(text[..<colon]), bus)
     }
@@ -207,25 +235,27 @@ struct GraphFile {
         case "file":
             let name = try string(f)
             guard RenderCommand.fileType(name) != nil else {
-                throw error(f.value.line, "cannot tell the file type from \"\(name)\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
+                throw error(f.value.line, "cannot tell the file type from \"\(Self.shown(name))\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
             }
             return .file(resolve(name))
         case "device": return .device(try string(f))
-        default: throw error(f.line, "unknown key \"\(f.key)\" in \"output\"; use \"file\" or \"device\".")
+        default: throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in \"output\"; use \"file\" or \"device\".")
         }
     }
 
     /// Every connection names known nodes; at most one connection feeds an input.
     private func checkConnections() throws {
         var fed = Set<String>()
+        let known = Set(nodes.map(\.name))
         for c in connections {
-            guard nodes.contains(where: { $0.name == c.from }) else {
-                throw error(c.line, "\"from\" names no node \"\(c.from)\"; the nodes are \(nodes.map(\.name).joined(separator: ", ")).")
+            let names = nodes.prefix(20).map { Self.shown($0.name) }.joined(separator: ", ") + (nodes.count > 20 ? ", …" : "")
+            guard known.contains(c.from) else {
+                throw error(c.line, "\"from\" names no node \"\(Self.shown(c.from))\"; the nodes are \(names).")
             }
-            guard c.to == Self.headName || nodes.contains(where: { $0.name == c.to }) else {
-                throw error(c.line, "\"to\" names no node \"\(c.to)\"; the nodes are \(nodes.map(\.name).joined(separator: ", ")) and \(Self.headName).")
+            guard c.to == Self.headName || known.contains(c.to) else {
+                throw error(c.line, "\"to\" names no node \"\(Self.shown(c.to))\"; the nodes are \(names) and \(Self.headName).")
             }
-            guard fed.insert("\(c.to):\(c.toBus)").inserted else { throw error(c.line, "\(c.to) input \(c.toBus) is already connected.") }
+            guard fed.insert("\(c.to):\(c.toBus)").inserted else { throw error(c.line, "\(Self.shown(c.to)) input \(c.toBus) is already connected.") }
         }
     }
 }

@@ -34,6 +34,20 @@ struct LinedJSON {
         }
     }
 
+    /// What a graph file may hold, checked while reading so that no input sizes a recursion or an
+    /// allocation beyond them (docs/RELIABILITY.md).
+    enum Limits {
+        /// Bytes in a graph file (a large graph is a few kilobytes).
+        static let maximumBytes = 1 << 20
+        /// Objects and arrays inside each other: a graph file needs 4; each level is a stack frame.
+        static let maximumDepth = 64
+        /// Bytes in one string (keys, unit names, URIs, paths: PATH_MAX).
+        static let maximumStringBytes = 4096
+        /// Nodes and connections in one graph.
+        static let maximumNodes = 1024
+        static let maximumConnections = 4096
+    }
+
     /// Parses `text`; a syntax error names its line and what was expected.
     ///
     /// Thread: any.
@@ -56,6 +70,7 @@ struct LinedJSON {
         let bytes: [UInt8]
         var index = 0
         var line = 1
+        var depth = 0
 
         func failure(_ reason: String) -> SyntaxError { SyntaxError(line: line, reason: reason) }
 
@@ -83,6 +98,13 @@ struct LinedJSON {
             skipSpace()
             let start = line
             guard let c = current else { throw failure("expected a value but the file ended") }
+            if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                guard depth < Limits.maximumDepth else {
+                    throw failure("objects and arrays are nested more than \(Limits.maximumDepth) deep")
+                }
+                depth += 1
+            }
+            defer { if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { depth -= 1 } }
             switch c {
             case UInt8(ascii: "{"): return LinedJSON(line: start, kind: .object(try object()))
             case UInt8(ascii: "["): return LinedJSON(line: start, kind: .array(try array()))
@@ -141,6 +163,9 @@ struct LinedJSON {
             var out: [UInt8] = []
             while let c = current {
                 index += 1
+                guard out.count <= Limits.maximumStringBytes else {
+                    throw failure("a string is longer than \(Limits.maximumStringBytes) bytes")
+                }
                 switch c {
                 case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
                 case 0x0A: throw failure("a string runs past the end of its line (missing closing quote)")
