@@ -8,7 +8,7 @@ SWIFT_LIB := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))/../lib/sw
 BUILD_DIR := .build/$(CONFIG)
 C_CHECK_DIR := .build/c-host-check
 
-.PHONY: all deps build demo test test-swift check-c install bench clean
+.PHONY: all deps build demo test test-swift check-c install bench clean fuzz
 
 all: build
 
@@ -50,6 +50,12 @@ check-c:
 			$$(PKG_CONFIG_PATH=$(C_CHECK_DIR)/lib/pkgconfig pkg-config --cflags --libs auhost); \
 		echo "C host built with $$cc:"; $(C_CHECK_DIR)/host-$$cc; \
 	done
+
+## fuzz: every fuzz harness (Tests/Fuzz/Harnesses) for FUZZ_S seconds each under libFuzzer and
+## AddressSanitizer (its own build in .build-fuzz); findings land in Tests/Fuzz/Crashes/NAME.
+FUZZ_S ?= 60
+fuzz: deps
+	FUZZ_S=$(FUZZ_S) scripts/fuzz.sh
 
 bench: deps
 	Plugins/build.sh release

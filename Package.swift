@@ -58,8 +58,10 @@ let package = Package(
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"], swiftSettings: swiftSettings),
+        /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
+        .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
         .executableTarget(name: "auhost", dependencies: [
-            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
 
         // ---- ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
@@ -104,6 +106,13 @@ let package = Package(
         .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
+        // ---- Fuzzing (docs/RELIABILITY.md): harness functions, the libFuzzer driver
+        // (scripts/fuzz.sh builds it with -sanitize=fuzzer,address), and the replay of every
+        // seed and crash in the ordinary test run.
+        .target(name: "FuzzHarnesses", dependencies: ["GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes"],
+                path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
+        .executableTarget(name: "auhost-fuzz", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/Driver", swiftSettings: swiftSettings),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/ReplayTests", swiftSettings: swiftSettings),
         .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
                     swiftSettings: swiftSettings),
     ],

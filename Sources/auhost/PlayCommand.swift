@@ -1,6 +1,7 @@
 import ArgumentParser
 import AUHost
 import Foundation
+import GraphFileFormat
 
 /// `auhost play FILE (UNIT | --graph FILE) [--device PCM]`: plays an audio file through a unit or
 /// a graph on an ALSA device (the ALSA I/O unit as the head), until the file and the tail are done

@@ -3,6 +3,7 @@ import AudioFiles
 import AUHost
 import ExtAudioFile
 import Foundation
+import GraphFileFormat
 
 /// `auhost render -i IN -o OUT UNIT`: applies a unit to a file offline, like lv2apply. The unit is
 /// pulled directly (AudioUnitRender) the way a generic-output head pulls it; files go through
@@ -154,16 +155,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// The container type an output path's extension names.
-    static func fileType(_ path: String) -> AudioFileType? {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "wav", "wave": .wave
-        case "aif", "aiff", "aifc": .aiff
-        case "caf": .caf
-        case "flac": .flac
-        case "ogg", "oga": .ogg
-        default: nil
-        }
-    }
+    static func fileType(_ path: String) -> AudioFileType? { GraphFile.fileType(path) }
 
     /// The input's encoding when `type` holds it, else the type's natural one (float for PCM containers).
     static func encoding(for type: AudioFileType, input: AudioFileEncoding?) -> AudioFileEncoding {

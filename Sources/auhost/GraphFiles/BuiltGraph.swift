@@ -1,5 +1,6 @@
 import AUHost
 import Foundation
+import GraphFileFormat
 
 /// A graph file built into an `AudioGraph`: one node per file node, the head (generic output for
 /// a file, the ALSA I/O unit for a device), the connections, parameters and presets, and an input

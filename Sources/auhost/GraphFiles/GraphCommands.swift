@@ -1,6 +1,7 @@
 import ArgumentParser
 import AUHost
 import Foundation
+import GraphFileFormat
 
 /// `auhost graph show FILE`: builds a graph file and prints its CAShow text.
 struct GraphCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import AudioFiles
 import AUHost
 import ExtAudioFile
 import Foundation
+import GraphFileFormat
 
 /// An audio file read whole into canonical (deinterleaved Float32) buffers.
 struct LoadedAudio {

@@ -1,51 +1,65 @@
-import AUHost
+import AudioFiles
+import AudioTypes
 import Foundation
 
 /// A graph file (docs/GRAPH-FILES.md): nodes (a unit each, by triple, LV2 URI or unique name, with
 /// parameters and a preset), connections between them, and the head — an output file rendered
 /// offline through a generic output, or an ALSA device played through the ALSA I/O unit. Every
 /// item keeps its line so that later failures (an unknown unit, a refused parameter) name it too.
-struct GraphFile {
-    struct Node {
-        var name: String
-        var unit: String
+public struct GraphFile {
+    public struct Node {
+        public var name: String
+        public var unit: String
         /// NAME=VALUE, in file order (as `-p` takes them).
-        var parameters: [String] = []
-        var preset: String?
-        var line: Int
+        public var parameters: [String] = []
+        public var preset: String?
+        public var line: Int
+
+        /// Thread: any.
+        public init(name: String, unit: String, parameters: [String] = [], preset: String? = nil, line: Int) {
+            self.name = name; self.unit = unit; self.parameters = parameters; self.preset = preset; self.line = line
+        }
     }
 
-    struct Connection {
-        var from: String
-        var fromBus: UInt32
-        var to: String
-        var toBus: UInt32
-        var line: Int
+    public struct Connection {
+        public var from: String
+        public var fromBus: UInt32
+        public var to: String
+        public var toBus: UInt32
+        public var line: Int
+
+        /// Thread: any.
+        public init(from: String, fromBus: UInt32, to: String, toBus: UInt32, line: Int) {
+            self.from = from; self.fromBus = fromBus; self.to = to; self.toBus = toBus; self.line = line
+        }
     }
 
-    enum Head: Equatable {
+    public enum Head: Equatable {
         case file(String)
         case device(String)
     }
 
     /// The name connections use for the head.
-    static let headName = "output"
+    public static let headName = "output"
 
-    var path: String
-    var sampleRate = 48_000.0
-    var channels = 2
-    var block: UInt32 = 512
+    public var path: String
+    public var sampleRate = 48_000.0
+    public var channels = 2
+    public var block: UInt32 = 512
     /// How long `run` renders or plays; nil: the input's length plus the tail.
-    var seconds: Double?
+    public var seconds: Double?
     /// A file fed to the source nodes by `run` (`render -i` replaces it).
-    var input: String?
-    var nodes: [Node] = []
-    var connections: [Connection] = []
-    var head: Head = .file("out.wav")
-    var headLine = 1
+    public var input: String?
+    public var nodes: [Node] = []
+    public var connections: [Connection] = []
+    public var head: Head = .file("out.wav")
+    public var headLine = 1
+
+    /// An empty graph named `path` (empty: made from the command line). Thread: any.
+    public init(path: String) { self.path = path }
 
     /// Whether the head is an ALSA device (not an output file).
-    var playsOnDevice: Bool {
+    public var playsOnDevice: Bool {
         if case .device = head { return true }
         return false
     }
@@ -54,14 +68,14 @@ struct GraphFile {
     /// the command line, whose path is empty).
     ///
     /// Thread: any.
-    func error(_ line: Int, _ reason: String, status: OSStatus = kAudio_ParamError) -> AudioError {
+    public func error(_ line: Int, _ reason: String, status: OSStatus = kAudio_ParamError) -> AudioError {
         AudioError(status, path.isEmpty ? reason.prefix(1).uppercased() + reason.dropFirst() : "\(path):\(line): \(reason)")
     }
 
     /// Reads and checks the graph file at `path`.
     ///
     /// Thread: setup.
-    static func load(_ path: String) throws -> GraphFile {
+    public static func load(_ path: String) throws -> GraphFile {
         // Regular files only (a FIFO would block), and at most maximumBytes of them.
         var status = stat()
         guard stat(path, &status) == 0 else { throw AudioError(kAudio_FileNotFoundError, "There is no graph file at \(path).") }
@@ -80,14 +94,14 @@ struct GraphFile {
     /// `text` for a message: at most 60 characters, then "…" (a 4 MB name is not echoed).
     ///
     /// Thread: any.
-    static func shown(_ text: String) -> String {
+    public static func shown(_ text: String) -> String {
         text.count <= 60 ? text : String(text.prefix(60)) + "…"
     }
 
     /// Parses graph-file text; `path` names it in messages and anchors relative file names.
     ///
     /// Thread: setup.
-    static func parse(_ text: String, path: String) throws -> GraphFile {
+    public static func parse(_ text: String, path: String) throws -> GraphFile {
         var file = GraphFile(path: path)
         let root: LinedJSON
         do { root = try LinedJSON.parse(text) } catch let e as LinedJSON.SyntaxError { throw file.error(e.line, e.reason + ".") }
@@ -119,8 +133,22 @@ struct GraphFile {
         return file
     }
 
+    /// The container type an output path's extension names (wav, aif(f), caf, flac, ogg).
+    ///
+    /// Thread: any.
+    public static func fileType(_ path: String) -> AudioFileType? {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "wav", "wave": .wave
+        case "aif", "aiff", "aifc": .aiff
+        case "caf": .caf
+        case "flac": .flac
+        case "ogg", "oga": .ogg
+        default: nil
+        }
+    }
+
     /// A path relative to the graph file's folder.
-    func resolve(_ name: String) -> String {
+    public func resolve(_ name: String) -> String {
         name.hasPrefix("/") ? name : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
     }
 
@@ -234,7 +262,7 @@ struct GraphFile {
         switch f.key {
         case "file":
             let name = try string(f)
-            guard RenderCommand.fileType(name) != nil else {
+            guard Self.fileType(name) != nil else {
                 throw error(f.value.line, "cannot tell the file type from \"\(Self.shown(name))\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
             }
             return .file(resolve(name))
