@@ -80,7 +80,7 @@ struct CaptureCommand: ParsableCommand {
         var created: ExtAudioFileRef?
         // Recorded beside the target and renamed when the recording ends, so a failed capture
         // leaves a file that stood there as it was.
-        let staged = StagedOutput(output)
+        let staged = try StagedOutput(output)
         try AudioError.check(ExtAudioFileCreateWithPath(staged.temporary, type.fileTypeID, &fileFormat, nil, UInt32(kAudioFileFlags_EraseFile), &created),
                              "Cannot create \(output): \(LastErrorMessage.current ?? "no reason given")")
         let file = created!

@@ -58,7 +58,7 @@ struct DemoCommand: ParsableCommand {
                                                      mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2,
                                                      mBitsPerChannel: 16, mReserved: 0)
         var file: ExtAudioFileRef?
-        let staged = StagedOutput(output)
+        let staged = try StagedOutput(output)
         try AudioError.check(ExtAudioFileCreateWithPath(staged.temporary, kAudioFileWAVEType, &fileFormat, nil, UInt32(kAudioFileFlags_EraseFile), &file),
                              "Cannot create \(output).")
         var client = format

@@ -70,7 +70,7 @@ struct RenderCommand: ParsableCommand {
         let declaredFrames = source.file.isLengthKnown ? Int(source.lengthFrames) : 0
 
         let type = Self.fileType(output)!
-        let staged = StagedOutput(output)
+        let staged = try StagedOutput(output)
         let destination = try ExtendedAudioFile.create(
             path: staged.temporary, type: type,
             fileFormat: AudioFileDataFormat(sampleRate: rate, channelCount: rig.outputChannels,

@@ -16,8 +16,9 @@ final class StagedOutput {
     let temporary: String
     private var finished = false
 
-    /// Reserves a temporary name beside `path`. Thread: setup.
-    init(_ path: String) {
+    /// Reserves a temporary name beside `path`; throws when its folder is missing or cannot be
+    /// written (named by the user's path, not the temporary one). Thread: setup.
+    init(_ path: String) throws {
         var resolved = path
         if let real = realpath(path, nil) { resolved = String(cString: real); free(real) }
         target = resolved
@@ -26,6 +27,16 @@ final class StagedOutput {
         // The extension stays last: libsndfile and messages see the type the user asked for.
         let ext = (name as NSString).pathExtension
         temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).auhost-\(getpid()).partial" + (ext.isEmpty ? "" : ".\(ext)")
+        let folder = directory.isEmpty ? "." : directory
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            finished = true
+            throw AudioError(kAudio_FileNotFoundError, "Cannot create \(path): the folder \(folder) does not exist.")
+        }
+        guard access(folder, W_OK) == 0 else {
+            finished = true
+            throw AudioError(kAudioFilePermissionsError, "Cannot create \(path): the folder \(folder) cannot be written.")
+        }
         StagedOutput.removeOnSignal(temporary)
     }
 
@@ -55,7 +66,7 @@ final class StagedOutput {
     ///
     /// Thread: setup.
     static func write<T>(_ path: String, _ body: (String) throws -> T) throws -> T {
-        let staged = StagedOutput(path)
+        let staged = try StagedOutput(path)
         do {
             let result = try body(staged.temporary)
             try staged.commit()

@@ -66,7 +66,7 @@ enum GraphFileRenderer {
     static func render(_ built: BuiltGraph, frames: Int, to path: String, encodingLike input: AudioFileEncoding?) throws -> Int {
         let rate = built.file.sampleRate, channels = built.outputChannels, block = built.file.block
         let type = RenderCommand.fileType(path)!
-        let staged = StagedOutput(path)
+        let staged = try StagedOutput(path)
         let destination = try ExtendedAudioFile.create(
             path: staged.temporary, type: type,
             fileFormat: AudioFileDataFormat(sampleRate: rate, channelCount: channels, encoding: RenderCommand.encoding(for: type, input: input)))
