@@ -18,6 +18,8 @@ driver="$SCRATCH/debug/auhost-fuzz"
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then mapfile -t harnesses < <(AUHOST_FUZZ_LIST=1 "$driver"); fi
 # Leaks inside libsndfile/libvorbis that a plain C caller reproduces are listed there, nothing else.
+# The Swift runtime's backtracer and ASan fight over a crashing process; libFuzzer reports it.
+export SWIFT_BACKTRACE=enable=no
 export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 status=0
 for name in "${harnesses[@]}"; do

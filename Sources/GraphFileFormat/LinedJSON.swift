@@ -135,12 +135,12 @@ struct LinedJSON {
                 guard current == UInt8(ascii: "\"") else { throw failure("expected a key in double quotes but found \(found)") }
                 let keyLine = line
                 let key = try string()
-                try expect(UInt8(ascii: ":"), "\":\" after \"\(key)\"")
+                try expect(UInt8(ascii: ":"), "\":\" after \"\(GraphFile.shown(key))\"")
                 members.append(Member(key: key, line: keyLine, value: try value()))
                 skipSpace()
                 if current == UInt8(ascii: ",") { index += 1; continue }
                 if current == UInt8(ascii: "}") { index += 1; return members }
-                throw failure("expected \",\" or \"}\" after the value of \"\(key)\" but found \(found)")
+                throw failure("expected \",\" or \"}\" after the value of \"\(GraphFile.shown(key))\" but found \(found)")
             }
         }
 
@@ -197,7 +197,7 @@ struct LinedJSON {
             while let c = current, c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
                     || c == UInt8(ascii: "E") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) { index += 1 }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
-            guard let n = Double(text), n.isFinite else { throw failure("\"\(text)\" is not a number") }
+            guard let n = Double(text), n.isFinite else { throw failure("\"\(GraphFile.shown(text))\" is not a number") }
             return n
         }
     }
