@@ -50,6 +50,8 @@ public struct GraphFile {
     public var seconds: Double?
     /// A file fed to the source nodes by `run` (`render -i` replaces it).
     public var input: String?
+    /// The line of "input" (errors reading the input file name it).
+    public var inputLine = 1
     public var nodes: [Node] = []
     public var connections: [Connection] = []
     public var head: Head = .file("out.wav")
@@ -119,7 +121,7 @@ public struct GraphFile {
                 let s = try file.number(m)
                 guard s > 0 && s <= 86_400 else { throw file.error(m.line, "\"seconds\" must be more than 0 (and at most a day), not \(s).") }
                 file.seconds = s
-            case "input": file.input = file.resolve(try file.string(m))
+            case "input": file.input = file.resolve(try file.string(m)); file.inputLine = m.line
             case "nodes": file.nodes = try file.parseNodes(m); sawNodes = true
             case "connections": file.connections = try file.parseConnections(m)
             case "output": file.head = try file.parseHead(m); file.headLine = m.line; sawHead = true

@@ -63,6 +63,18 @@ final class HostileGraphFileCLITests: XCTestCase {
         }
     }
 
+    /// An input file that is missing, a FIFO, or a hostile header: the "input" line.
+    func testAGraphsInputFileErrorsNameTheInputLine() throws {
+        XCTAssertEqual(mkfifo(path("fifo.wav"), 0o600), 0)
+        for input in ["missing.wav", "fifo.wav"] {
+            let text = "{\"nodes\": [{\"unit\": \"aufx dely AUHs\"}],\n \"input\": \"\(input)\",\n \"output\": {\"file\": \"o.wav\"}}"
+            try text.write(toFile: path("g.json"), atomically: true, encoding: .utf8)
+            let r = try CLI.run(["run", path("g.json")])
+            XCTAssertEqual(r.status, 1)
+            XCTAssertTrue(r.stderr.contains("g.json:2: \"input\": ") && r.stderr.contains(input), r.stderr)
+        }
+    }
+
     /// An LV2 bundle whose binary is missing: the node's line and the binary's path.
     func testAnLV2NodeWhoseBinaryIsMissingIsRefusedWithTheNodesLine() throws {
         let ampURI = "http://lv2plug.in/plugins/eg-amp"

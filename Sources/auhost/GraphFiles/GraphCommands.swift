@@ -50,7 +50,10 @@ struct RunCommand: ParsableCommand {
                 throw file.error(file.headLine, e.message.prefix(1).lowercased() + e.message.dropFirst(), status: e.status)
             }
         }
-        let input = try file.input.map { try LoadedAudio.load($0) }
+        let input: LoadedAudio?
+        do { input = try file.input.map { try LoadedAudio.load($0) } } catch let e as AudioError {
+            throw file.error(file.inputLine, "\"input\": \(e.message)", status: e.status)
+        }
         if let input { file.sampleRate = input.sampleRate }
         // Without an input file the source node hears silence (an effect needs something to pull).
         let feed = input?.samples ?? AudioBufferStorage(format: .canonical(sampleRate: file.sampleRate, channels: 1), capacity: 1)
