@@ -37,6 +37,11 @@ final class StagedOutput {
             finished = true
             throw AudioError(kAudioFilePermissionsError, "Cannot create \(path): the folder \(folder) cannot be written.")
         }
+        // Renaming would replace a file the user made read-only; writing it in place would not.
+        guard access(target, F_OK) != 0 || access(target, W_OK) == 0 else {
+            finished = true
+            throw AudioError(kAudioFilePermissionsError, "Cannot replace \(path): it is read-only; the file there is unchanged.")
+        }
         StagedOutput.removeOnSignal(temporary)
     }
 
