@@ -78,9 +78,10 @@ struct CaptureCommand: ParsableCommand {
         var fileFormat = AudioFileDataFormat(sampleRate: rate, channelCount: Int(channels), encoding: RenderCommand.encoding(for: type, input: nil))
             .streamDescription(type: type)
         var created: ExtAudioFileRef?
-        // Recorded beside the target and renamed when the recording ends, so a failed capture
-        // leaves a file that stood there as it was.
-        let staged = try StagedOutput(output)
+        // Recorded beside the target and renamed when the recording ends, so a capture that
+        // cannot start leaves a file that stood there as it was. The header is kept current, so
+        // a recording stopped by SIGTERM or SIGHUP is put in place as it stands.
+        let staged = try StagedOutput(output, keepOnSignal: true)
         try AudioError.check(ExtAudioFileCreateWithPath(staged.temporary, type.fileTypeID, &fileFormat, nil, UInt32(kAudioFileFlags_EraseFile), &created),
                              "Cannot create \(output): \(LastErrorMessage.current ?? "no reason given")")
         let file = created!

@@ -7,8 +7,9 @@ import Foundation
 /// atomic, so a reader sees the old file or the new one, never half of one.
 ///
 /// A symlink at the target is followed (the file it points to is replaced, the link stays).
-/// SIGINT, SIGTERM and SIGHUP remove the temporary file before the process ends; SIGKILL leaves
-/// it (a hidden ".NAME.auhost-PID.partial" beside the target) but still not the target.
+/// SIGINT, SIGTERM and SIGHUP remove the temporary file before the process ends — or, for a
+/// recording (`keepOnSignal`), whose header is kept current, put it in place as the result;
+/// SIGKILL leaves it (a hidden ".NAME.auhost-PID.partial.EXT" beside the target), never the target.
 final class StagedOutput {
     /// The file the user named, symlinks resolved.
     let target: String
@@ -17,8 +18,9 @@ final class StagedOutput {
     private var finished = false
 
     /// Reserves a temporary name beside `path`; throws when its folder is missing or cannot be
-    /// written (named by the user's path, not the temporary one). Thread: setup.
-    init(_ path: String) throws {
+    /// written (named by the user's path, not the temporary one). `keepOnSignal`: a fatal signal
+    /// renames what was written over the target (a recording stopped by `kill`). Thread: setup.
+    init(_ path: String, keepOnSignal: Bool = false) throws {
         var resolved = path
         if let real = realpath(path, nil) { resolved = String(cString: real); free(real) }
         target = resolved
@@ -42,7 +44,7 @@ final class StagedOutput {
             finished = true
             throw AudioError(kAudioFilePermissionsError, "Cannot replace \(path): it is read-only; the file there is unchanged.")
         }
-        StagedOutput.removeOnSignal(temporary)
+        StagedOutput.removeOnSignal(temporary, keepingAs: keepOnSignal ? target : nil)
     }
 
     deinit { discard() }
@@ -95,19 +97,24 @@ final class StagedOutput {
 
     // MARK: - Removal on a fatal signal
 
-    /// The path a signal handler removes; a fixed C buffer, since the handler may only call
-    /// async-signal-safe functions (unlink, signal, raise).
-    private static let signalPath: UnsafeMutablePointer<CChar> = {
-        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(PATH_MAX) + 1)
-        buffer.initialize(repeating: 0, count: Int(PATH_MAX) + 1)
-        return buffer
+    /// The paths a signal handler uses: fixed C buffers, since the handler may only call
+    /// async-signal-safe functions (unlink, rename, signal, raise).
+    private static let signalPaths: (temporary: UnsafeMutablePointer<CChar>, target: UnsafeMutablePointer<CChar>) = {
+        let count = Int(PATH_MAX) + 1
+        let a = UnsafeMutablePointer<CChar>.allocate(capacity: count), b = UnsafeMutablePointer<CChar>.allocate(capacity: count)
+        a.initialize(repeating: 0, count: count)
+        b.initialize(repeating: 0, count: count)
+        return (a, b)
     }()
     private static var handlersInstalled = false
 
-    private static func removeOnSignal(_ path: String?) {
-        signalPath[0] = 0
-        guard let path, path.utf8.count < Int(PATH_MAX) else { return }
-        _ = path.withCString { strcpy(signalPath, $0) }
+    /// Arms the handler for `path` (nil disarms it); with `target`, a signal renames instead of removing.
+    private static func removeOnSignal(_ path: String?, keepingAs target: String? = nil) {
+        signalPaths.temporary[0] = 0
+        signalPaths.target[0] = 0
+        guard let path, path.utf8.count < Int(PATH_MAX), (target?.utf8.count ?? 0) < Int(PATH_MAX) else { return }
+        if let target { _ = target.withCString { strcpy(signalPaths.target, $0) } }
+        _ = path.withCString { strcpy(signalPaths.temporary, $0) }
         guard !handlersInstalled else { return }
         handlersInstalled = true
         for s in [SIGTERM, SIGHUP, SIGINT] {
@@ -119,13 +126,15 @@ final class StagedOutput {
         }
     }
 
-    fileprivate static var pathForHandler: UnsafeMutablePointer<CChar> { signalPath }
+    fileprivate static var pathsForHandler: (temporary: UnsafeMutablePointer<CChar>, target: UnsafeMutablePointer<CChar>) { signalPaths }
 }
 
-/// Removes the temporary output, then dies of the signal as it would have.
+/// Removes the temporary output (or puts a recording in place), then dies of the signal as it would have.
 private let stagedOutputSignalHandler: @convention(c) (Int32) -> Void = { s in
-    let path = StagedOutput.pathForHandler
-    if path[0] != 0 { unlink(path) }
+    let paths = StagedOutput.pathsForHandler
+    if paths.temporary[0] != 0 {
+        if paths.target[0] != 0 { rename(paths.temporary, paths.target) } else { unlink(paths.temporary) }
+    }
     signal(s, SIG_DFL)
     raise(s)
 }
