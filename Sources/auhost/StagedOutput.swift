@@ -69,21 +69,6 @@ final class StagedOutput {
         unlink(temporary)
     }
 
-    /// Runs `body` with the temporary path, commits when it returns and discards when it throws.
-    ///
-    /// Thread: setup.
-    static func write<T>(_ path: String, _ body: (String) throws -> T) throws -> T {
-        let staged = try StagedOutput(path)
-        do {
-            let result = try body(staged.temporary)
-            try staged.commit()
-            return result
-        } catch {
-            staged.discard()
-            throw error
-        }
-    }
-
     /// Refuses an output that is the input: the same file by device and inode, however named
     /// (./x.wav, a symlink, a hard link). Checked before anything is created.
     ///
