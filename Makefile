@@ -8,7 +8,7 @@ SWIFT_LIB := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))/../lib/sw
 BUILD_DIR := .build/$(CONFIG)
 C_CHECK_DIR := .build/c-host-check
 
-.PHONY: all deps build demo test test-swift check-c install bench clean sweep format format-check tsan
+.PHONY: all deps build demo test test-swift check-c install bench clean sweep format format-check tsan fuzz
 
 all: build
 
@@ -91,6 +91,12 @@ format-check:
 	@changed=$$(for f in $$(find $(FORMAT_PATHS) -name '*.swift' -not -path '*/.build*'); do \
 		swift format --configuration .swift-format "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
 	[ -z "$$changed" ] || { echo "swift-format would change:"; echo "$$changed"; exit 1; }
+
+## fuzz: every fuzz harness (Tests/Fuzz/Harnesses) for FUZZ_S seconds each under libFuzzer and
+## AddressSanitizer (its own build in .build-fuzz); findings land in Tests/Fuzz/Crashes/NAME.
+FUZZ_S ?= 60
+fuzz: deps
+	FUZZ_S=$(FUZZ_S) scripts/fuzz.sh
 
 bench: deps
 	Plugins/build.sh release

@@ -61,8 +61,10 @@ let package = Package(
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"], swiftSettings: swiftSettings),
+        /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
+        .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
         .executableTarget(name: "auhost", dependencies: [
-            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
 
         // ---- ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
@@ -87,10 +89,6 @@ let package = Package(
         .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI"], swiftSettings: swiftSettings),
 
         // ---- Tests.
-        /// Fuzz harnesses as plain functions (libFuzzer drivers and the corpus replay tests call them).
-        .target(name: "FuzzHarnesses", dependencies: ["AUHost"], path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
-        .testTarget(name: "CAPIFuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/CAPIReplay",
-                    swiftSettings: swiftSettings),
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "AudioTypesTests", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
         .target(name: "ALSATestSupport", dependencies: ["CALSA"], path: "Tests/ALSATestSupport", swiftSettings: swiftSettings),
@@ -114,6 +112,13 @@ let package = Package(
         .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
+        // ---- Fuzzing (docs/RELIABILITY.md): harness functions, the libFuzzer driver
+        // (scripts/fuzz.sh builds it with -sanitize=fuzzer,address), and the replay of every
+        // seed and crash in the ordinary test run.
+        .target(name: "FuzzHarnesses", dependencies: ["GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "AUHostAtomics"],
+                path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
+        .executableTarget(name: "auhost-fuzz", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/Driver", swiftSettings: swiftSettings),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/ReplayTests", swiftSettings: swiftSettings),
         .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
                     swiftSettings: swiftSettings),
         /// Swift written from Apple's documents and samples exactly as on Apple's platforms: the corpus

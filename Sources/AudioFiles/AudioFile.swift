@@ -82,14 +82,24 @@ public final class AudioFile {
             throw AudioFileError(status: kAudioFilePermissionsError, path: path,
                                  "\(path) cannot be read: permission denied.")
         }
+        // A FIFO, socket or device would block open() or reads for ever (a FIFO with no writer)
+        // and cannot seek: only regular files are read, refused at once otherwise.
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw AudioFileError(status: kAudioFileUnsupportedFileTypeError, path: path,
+                                 "\(path) is not a regular file (a FIFO, socket or device); audio files are read from seekable files only.")
+        }
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
             throw openError(path: path, reading: true)
         }
-        if info.channels < 1 || info.samplerate < 1 {
+        let rate = Double(info.samplerate)
+        guard AudioFileLimits.channels.contains(Int(info.channels)), AudioFileLimits.accepts(sampleRate: rate) else {
             sf_close(handle)
             throw AudioFileError(status: kAudioFileInvalidFileError, path: path,
-                                 "\(path) declares \(info.channels) channels at \(info.samplerate) Hz; the header is damaged.")
+                                 "\(path) declares \(info.channels) channels at \(info.samplerate) Hz; AUHost reads"
+                                 + " \(AudioFileLimits.channels.lowerBound)…\(AudioFileLimits.channels.upperBound) channels at"
+                                 + " \(Int(AudioFileLimits.sampleRates.lowerBound))…\(Int(AudioFileLimits.sampleRates.upperBound)) Hz, so the header is damaged or hostile.")
         }
         // Integers read exactly; floats come back at ±1 full scale either way.
         return AudioFile(path: path, handle: handle, info: info, writable: false, encoding: nil)
@@ -141,7 +151,9 @@ public final class AudioFile {
             var q = min(max(quality, 0), 1)
             sf_command(handle, Int32(SFC_SET_VBR_ENCODING_QUALITY), &q, Int32(MemoryLayout<Double>.size))
         }
-        if updatesHeaderAfterEachWrite {
+        // Ogg pages carry no length header to update, and libsndfile 1.2.0 writes an unreadable
+        // stream when asked to (its Vorbis writer re-emits headers mid-stream).
+        if updatesHeaderAfterEachWrite && type != .ogg {
             sf_command(handle, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
         }
         return AudioFile(path: path, handle: handle, info: info, writable: true, encoding: encoding)
@@ -176,13 +188,23 @@ public final class AudioFile {
         return handle
     }
 
-    /// Length in frames (for a file being written: the frames written so far).
+    /// Length in frames as the header declares it (for a file being written: the frames written
+    /// so far). It may be wrong: a truncated Ogg stream declares SF_COUNT_MAX. Read until `read`
+    /// returns fewer frames than asked rather than trusting it; `isLengthKnown` says whether it
+    /// is plausible at all.
     /// Thread: setup (non-real-time).
     public var frameCount: Int64 {
         guard let handle, !isWritable else { return writtenFrames }
         var info = SF_INFO()
         sf_command(handle, Int32(SFC_GET_CURRENT_SF_INFO), &info, Int32(MemoryLayout<SF_INFO>.size))
         return info.frames
+    }
+
+    /// Whether `frameCount` is a length (not libsndfile's "unknown" nor beyond
+    /// `AudioFileLimits.plausibleFrames`). Thread: setup (non-real-time).
+    public var isLengthKnown: Bool {
+        let frames = frameCount
+        return frames >= 0 && frames < AudioFileLimits.plausibleFrames
     }
 
     /// Reads up to `frameCount` frames from the current position into `channels` (one Float32

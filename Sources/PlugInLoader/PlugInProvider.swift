@@ -25,8 +25,11 @@ public final class PlugInProvider: ComponentProvider {
     public let name = "SDK plug-ins"
     /// The folders searched, in order.
     public let folders: [String]
-    /// Sentences about manifests that were skipped (unreadable, invalid, or a triple already claimed).
+    /// Sentences about manifests that were skipped because they are unreadable or invalid.
     public private(set) var diagnostics: [String] = []
+    /// Manifests whose triple an earlier folder already provides (the search path working, as
+    /// PATH does: not reported).
+    public private(set) var shadowed: [String] = []
 
     /// A provider over `folders` (default: ``PlugInSearchPath/folders(environment:)``).
     ///
@@ -40,6 +43,7 @@ public final class PlugInProvider: ComponentProvider {
         var found: [Component] = []
         var claimed = Set<AudioComponentDescription>()
         diagnostics = []
+        shadowed = []
         for folder in folders {
             for path in PlugInSearchPath.manifests(in: folder) {
                 let manifest: PlugInManifest
@@ -49,14 +53,14 @@ public final class PlugInProvider: ComponentProvider {
                 }
                 for entry in manifest.components {
                     guard claimed.insert(entry.description).inserted else {
-                        diagnostics.append("plug-in manifest \(path): \(entry.description.tripleString) is already provided by a plug-in earlier on the search path; skipped.")
+                        shadowed.append("plug-in manifest \(path): \(entry.description.tripleString) is already provided by a plug-in earlier on the search path; skipped.")
                         continue
                     }
                     found.append(component(entry, manifest))
                 }
             }
         }
-        // The registry asks once per process, so each skipped manifest is reported once.
+        // The registry asks once per process, so each broken manifest is reported once.
         for diagnostic in diagnostics {
             FileHandle.standardError.write(Data(("plug-ins: skipped: \(diagnostic)\n").utf8))
         }

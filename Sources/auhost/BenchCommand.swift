@@ -1,6 +1,7 @@
 import ArgumentParser
 import AUHost
 import Foundation
+import GraphFileFormat
 
 /// `auhost bench (UNIT | --graph FILE)`: like lv2bench for any unit or graph. Times each block
 /// (min / median / max, and the whole run as % of real time), then counts allocations per block in

@@ -76,7 +76,11 @@ struct CaptureCommand: ParsableCommand {
         var fileFormat = AudioFileDataFormat(sampleRate: rate, channelCount: Int(channels), encoding: RenderCommand.encoding(for: type, input: nil))
             .streamDescription(type: type)
         var created: ExtAudioFileRef?
-        try AudioError.check(ExtAudioFileCreateWithPath(output, type.fileTypeID, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &created),
+        // Recorded beside the target and renamed when the recording ends, so a capture that
+        // cannot start leaves a file that stood there as it was. The header is kept current, so
+        // a recording stopped by SIGTERM or SIGHUP is put in place as it stands.
+        let staged = try StagedOutput(output, keepOnSignal: true)
+        try AudioError.check(ExtAudioFileCreateWithPath(staged.temporary, type.fileTypeID, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &created),
                              "Cannot create \(output): \(LastErrorMessage.current ?? "no reason given")")
         let file = created!
         var client = format
@@ -106,6 +110,7 @@ struct CaptureCommand: ParsableCommand {
         AudioOutputUnitStop(io.handle)
         let written = auhost_atomic_load_u64(&state.pointee.written)
         try AudioError.check(ExtAudioFileDispose(file), "Finishing \(output) failed.")
+        try staged.commit()
         withExtendedLifetime((chain, capture, processed)) {}
         if state.pointee.status != noErr {
             throw AudioError(state.pointee.status, state.pointee.status == kExtAudioFileError_AsyncWriteBufferOverflow

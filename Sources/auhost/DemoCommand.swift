@@ -58,7 +58,8 @@ struct DemoCommand: ParsableCommand {
                                                      mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2,
                                                      mBitsPerChannel: 16, mReserved: 0)
         var file: ExtAudioFileRef?
-        try AudioError.check(ExtAudioFileCreateWithPath(output, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &file),
+        let staged = try StagedOutput(output)
+        try AudioError.check(ExtAudioFileCreateWithPath(staged.temporary, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &file),
                              "Cannot create \(output).")
         var client = format
         try AudioError.check(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat,
@@ -79,6 +80,7 @@ struct DemoCommand: ParsableCommand {
             timeStamp.mSampleTime += Double(frames)
         }
         try AudioError.check(ExtAudioFileDispose(file!), "Closing \(output) failed.")
+        try staged.commit()
         print("Rendered \(rendered) frames (\(seconds) s) in \((total + Int(slice) - 1) / Int(slice)) slices of \(slice); peak \(String(format: "%.3f", peak)).")
         print("Wrote \(output) (16-bit WAV through ExtAudioFile).")
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AUHost
 import Foundation
+import GraphFileFormat
 
 /// `auhost play FILE (UNIT | --graph FILE) [--device PCM]`: plays an audio file through a unit or
 /// a graph on an ALSA device (the ALSA I/O unit as the head), until the file and the tail are done
@@ -48,7 +49,7 @@ struct PlayCommand: ParsableCommand {
         spec.sampleRate = input.sampleRate
         spec.seconds = nil
         let built = try BuiltGraph(spec, input: input.samples, inputFrames: input.frames)
-        let frames = input.frames + Int((min(built.tailSeconds, 60) * input.sampleRate).rounded())
+        let frames = input.frames + RenderCommand.frames(seconds: built.tailSeconds, rate: input.sampleRate)
         try GraphRunLength.perform(built, frames: frames, input: input, what: file)
     }
 }

@@ -3,6 +3,7 @@ import AudioFiles
 import AUHost
 import ExtAudioFile
 import Foundation
+import GraphFileFormat
 
 /// `auhost render -i IN -o OUT UNIT`: applies a unit to a file offline, like lv2apply. The unit is
 /// pulled directly (AudioUnitRender) the way a generic-output head pulls it; files go through
@@ -51,6 +52,8 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before anything is opened or created: the output must not be the input.
+        try StagedOutput.refuseOverwriting(input: input, with: output)
         if let graph { return try renderGraph(graph) }
         let component = try UnitLookup.component(unit!)
         let source = try ExtendedAudioFile.open(path: input)
@@ -60,28 +63,32 @@ struct RenderCommand: ParsableCommand {
             try UnitSettings.apply(preset: preset, parameters: parameters, to: unit)
         }
         let facts = UnitFacts(rig.unit)
-        let latencyFrames = Int((facts.latency * rate).rounded())
-        let tailFrames = Int(((tail ?? facts.tailTime) * rate).rounded())
-        let inputFrames = Int(source.lengthFrames)
-        let outputFrames = inputFrames + tailFrames
+        let latencyFrames = Self.frames(seconds: facts.latency, rate: rate)
+        let tailFrames = Self.frames(seconds: tail ?? facts.tailTime, rate: rate, limit: tail == nil ? Self.defaultTailLimit : 3600)
+        // The header's length is only a hint (a truncated Ogg stream declares Int64.max frames):
+        // the input is read to its real end, and the output length is known once it is reached.
+        let declaredFrames = source.file.isLengthKnown ? Int(source.lengthFrames) : 0
 
         let type = Self.fileType(output)!
+        let staged = try StagedOutput(output)
         let destination = try ExtendedAudioFile.create(
-            path: output, type: type,
+            path: staged.temporary, type: type,
             fileFormat: AudioFileDataFormat(sampleRate: rate, channelCount: rig.outputChannels,
                                             encoding: Self.encoding(for: type, input: source.file.dataFormat.encoding)))
         try destination.setClientFormat(.canonical(sampleRate: rate, channels: UInt32(rig.outputChannels)))
 
         let fileBuffer = AudioBufferStorage(format: .canonical(sampleRate: rate, channels: UInt32(fileChannels)), capacity: block)
-        let progress = ProgressBar(total: latencyFrames + outputFrames)
-        var pulled = 0, written = 0, readDone = false
-        while written < outputFrames {
-            let frames = UInt32(min(Int(block), latencyFrames + outputFrames - pulled))
+        let progress = ProgressBar(total: latencyFrames + declaredFrames + tailFrames)
+        var pulled = 0, written = 0, inputFrames = 0
+        var outputFrames: Int?   // nil until the input has ended
+        while outputFrames.map({ written < $0 }) ?? true {
+            let frames = UInt32(outputFrames.map { min(Int(block), latencyFrames + $0 - pulled) } ?? Int(block))
             var got = 0
-            if !readDone {
+            if outputFrames == nil {
                 fileBuffer.prepare(frames: frames)
                 got = try source.read(into: fileBuffer.list, frames: Int(frames))
-                readDone = got < Int(frames)
+                inputFrames += got
+                if got < Int(frames) { outputFrames = inputFrames + tailFrames }
             }
             if let into = rig.input {
                 // File channels map onto the unit's inputs in turn (mono feeds every input); silence after the end.
@@ -94,7 +101,7 @@ struct RenderCommand: ParsableCommand {
             try AudioError.check(rig.render(frames: frames), LastErrorMessage.current ?? "\(component.name) failed to render at frame \(pulled).")
             // Drop the first latencyFrames frames of output: they hold the unit's delay, not the input.
             let skip = max(0, min(Int(frames), latencyFrames - pulled))
-            let keep = min(Int(frames) - skip, outputFrames - written)
+            let keep = min(Int(frames) - skip, (outputFrames ?? Int.max) - written)
             if keep > 0 {
                 if skip > 0 { try writeShifted(rig.output, skip: skip, count: keep, channels: rig.outputChannels, to: destination) }
                 else { try destination.write(from: rig.output.list, frames: keep) }
@@ -104,10 +111,21 @@ struct RenderCommand: ParsableCommand {
             progress.update(pulled)
         }
         try destination.dispose()
+        try staged.commit()
         try source.dispose()
         progress.finish()
         print("Rendered \(inputFrames) frames of \(input) through \(component.name) into \(output)"
               + " (\(rig.outputChannels) ch, \(Int(rate)) Hz; latency \(latencyFrames) frames compensated, tail \(tailFrames) frames).")
+    }
+
+    /// The longest tail rendered when a unit reports its own (TailTime), in seconds: a unit's
+    /// report is input too (a plug-in may say 1e30 or NaN); --tail asks for up to an hour.
+    static let defaultTailLimit = 60.0
+
+    /// `seconds` at `rate` as frames, 0 for a NaN or negative report, at most `limit` seconds.
+    static func frames(seconds: Double, rate: Double, limit: Double = defaultTailLimit) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int((min(seconds, limit) * rate).rounded())
     }
 
     /// `render --graph`: the input feeds the graph's source node; the head becomes a generic output
@@ -119,7 +137,7 @@ struct RenderCommand: ParsableCommand {
         file.head = .file(output)
         file.block = block
         let built = try BuiltGraph(file, input: source.samples, inputFrames: source.frames)
-        let tailFrames = Int(((tail ?? min(built.tailSeconds, 60)) * source.sampleRate).rounded())
+        let tailFrames = Self.frames(seconds: tail ?? built.tailSeconds, rate: source.sampleRate, limit: tail == nil ? Self.defaultTailLimit : 3600)
         let latency = try GraphFileRenderer.render(built, frames: source.frames + tailFrames, to: output, encodingLike: source.encoding)
         print("Rendered \(source.frames) frames of \(input) through \(path) into \(output)"
               + " (\(built.outputChannels) ch, \(Int(source.sampleRate)) Hz; latency \(latency) frames compensated, tail \(tailFrames) frames).")
@@ -137,16 +155,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// The container type an output path's extension names.
-    static func fileType(_ path: String) -> AudioFileType? {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "wav", "wave": .wave
-        case "aif", "aiff", "aifc": .aiff
-        case "caf": .caf
-        case "flac": .flac
-        case "ogg", "oga": .ogg
-        default: nil
-        }
-    }
+    static func fileType(_ path: String) -> AudioFileType? { GraphFile.fileType(path) }
 
     /// The input's encoding when `type` holds it, else the type's natural one (float for PCM containers).
     static func encoding(for type: AudioFileType, input: AudioFileEncoding?) -> AudioFileEncoding {

@@ -10,6 +10,11 @@ enum UnitLookup {
     ///
     /// Thread: setup.
     static func component(_ text: String) throws -> Component {
+        // No unit name, URI or triple is longer; a longer text is named in messages cut short.
+        guard text.utf8.count <= maximumNameBytes else {
+            throw AudioError(kAudioComponentErr_UnsupportedType,
+                             "No unit is called \"\(shown(text))\" (\(text.utf8.count) bytes; unit names, URIs and triples are at most \(maximumNameBytes)).")
+        }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.contains(":") && !trimmed.contains(" "), let c = LV2Provider.component(uri: trimmed) { return c }
         if let search = triple(trimmed) {
@@ -27,11 +32,11 @@ enum UnitLookup {
         if matches.count > 1 {
             let shown = matches.prefix(8).map { "  \($0.description.tripleString)  \($0.name)" }.joined(separator: "\n")
             throw AudioError(kAudioComponentErr_UnsupportedType,
-                             "\"\(text)\" matches \(matches.count) units; name one by its triple or URI:\n\(shown)")
+                             "\"\(Self.shown(text))\" matches \(matches.count) units; name one by its triple or URI:\n\(shown)")
         }
         let nearest = all.map { ($0, distance(needle, shortName($0))) }.sorted { $0.1 < $1.1 }.prefix(3)
         let hint = nearest.map { "  \($0.0.description.tripleString)  \($0.0.name)" }.joined(separator: "\n")
-        throw AudioError(kAudioComponentErr_UnsupportedType, "No unit is called \"\(text)\". Nearest names:\n\(hint)")
+        throw AudioError(kAudioComponentErr_UnsupportedType, "No unit is called \"\(Self.shown(text))\". Nearest names:\n\(hint)")
     }
 
     /// "aufx dely AUHs" (or with 0 for a wildcard) as a search description, or nil when `text` is
@@ -57,9 +62,19 @@ enum UnitLookup {
         return String(name[colon.upperBound...])
     }
 
-    /// Levenshtein distance: how many edits turn `a` into `b`.
+    /// The longest text taken as a unit's name (4 KB: an LV2 URI is far shorter).
+    static let maximumNameBytes = 4096
+
+    /// `text` for a message: at most 60 characters, then "…".
+    static func shown(_ text: String) -> String { text.count <= 60 ? text : String(text.prefix(60)) + "…" }
+
+    /// Characters of each name the nearest-name search compares: enough to rank real names, and
+    /// it keeps the search linear in the number of units (the distance is quadratic in length).
+    static let comparedCharacters = 64
+
+    /// Levenshtein distance between the first `comparedCharacters` of `a` and of `b`.
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a.prefix(comparedCharacters)), b = Array(b.prefix(comparedCharacters))
         if a.isEmpty { return b.count }
         var previous = Array(0...b.count)
         for i in 1...a.count {

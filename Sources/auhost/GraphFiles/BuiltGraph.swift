@@ -1,5 +1,6 @@
 import AUHost
 import Foundation
+import GraphFileFormat
 
 /// A graph file built into an `AudioGraph`: one node per file node, the head (generic output for
 /// a file, the ALSA I/O unit for a device), the connections, parameters and presets, and an input
@@ -25,9 +26,18 @@ final class BuiltGraph {
         self.file = file
         for n in file.nodes {
             do { components[n.name] = try UnitLookup.component(n.unit) } catch let e as AudioError {
-                throw file.error(n.line, "node \"\(n.name)\": \(e.message)", status: e.status)
+                throw file.error(n.line, "node \"\(GraphFile.shown(n.name))\": \(e.message)", status: e.status)
             }
-            nodes[n.name] = try graph.attach(components[n.name]!.description)
+            let component = components[n.name]!
+            // The head is made from "output"; an I/O unit among the nodes would be a second head.
+            guard component.description.componentType != kAudioUnitType_Output else {
+                throw file.error(n.line, "node \"\(GraphFile.shown(n.name))\": \(component.name) is an I/O unit; the graph's head comes from \"output\""
+                                 + " (a file or a device), and nodes are effects, mixers, generators or instruments.",
+                                 status: kAUGraphErr_OutputNodeErr)
+            }
+            do { nodes[n.name] = try graph.attach(component.description) } catch let e as AudioError {
+                throw file.error(n.line, "node \"\(GraphFile.shown(n.name))\": \(e.message)", status: e.status)
+            }
         }
         let headType: OSType
         switch file.head {
@@ -36,11 +46,16 @@ final class BuiltGraph {
         }
         head = try graph.attach(AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: headType,
                                                           componentManufacturer: kAudioUnitManufacturer_AUHost, componentFlags: 0, componentFlagsMask: 0))
-        try graph.open()
+        do { try graph.open() } catch let e as AudioError {
+            // Nodes are instantiated in order: the first without a unit is the one that failed.
+            let failed = file.nodes.first { n in ((try? graph.unit(nodes[n.name]!)) ?? nil) == nil }
+            throw file.error(failed?.line ?? file.headLine, "\(failed.map { "node \"\(GraphFile.shown($0.name))\"" } ?? "the head") could not be"
+                             + " instantiated: \(e.message)", status: e.status)
+        }
         for n in file.nodes {
             let unit = try self.unit(n.name)
             guard AudioComponentInstanceGetComponent(unit) == components[n.name]!.handle else {
-                throw file.error(n.line, "node \"\(n.name)\": another unit shares the triple of \(components[n.name]!.name); name it by its URI or triple instead.")
+                throw file.error(n.line, "node \"\(GraphFile.shown(n.name))\": another unit shares the triple of \(components[n.name]!.name); name it by its URI or triple instead.")
             }
             try configure(unit, node: n)
         }
@@ -79,20 +94,24 @@ final class BuiltGraph {
     private func configure(_ unit: AudioUnit, node: GraphFile.Node) throws {
         var frames = file.block
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4)
-        for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] where elementCount(unit, scope) > 0 {
-            if set(format(file.channels), on: unit, scope: scope) == noErr { continue }
-            var own = AudioStreamBasicDescription()
-            var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-            AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, scope, 0, &own, &size)
-            let status = set(format(Int(own.mChannelsPerFrame)), on: unit, scope: scope)
-            guard status == noErr else {
-                throw file.error(node.line, "node \"\(node.name)\" refuses \(Int(file.sampleRate)) Hz: \(LastErrorMessage.current ?? "status \(status)").", status: status)
+        // Every element's format is set (a mixer's bus 1 at 44.1 kHz would not meet a 48 kHz
+        // output); a unit reporting absurdly many elements has only the first 1024 set.
+        for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] {
+            for element in 0..<min(elementCount(unit, scope), 1024) {
+                if set(format(file.channels), on: unit, scope: scope, element: element) == noErr { continue }
+                var own = AudioStreamBasicDescription()
+                var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+                AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, scope, element, &own, &size)
+                let status = set(format(Int(own.mChannelsPerFrame)), on: unit, scope: scope, element: element)
+                guard status == noErr else {
+                    throw file.error(node.line, "node \"\(GraphFile.shown(node.name))\" refuses \(Int(file.sampleRate)) Hz: \(LastErrorMessage.current ?? "status \(status)").", status: status)
+                }
             }
         }
         do {
             try UnitSettings.apply(preset: node.preset, parameters: node.parameters, to: unit, named: components[node.name]!.name)
         } catch let e as AudioError {
-            throw file.error(node.line, "node \"\(node.name)\": \(e.message)", status: e.status)
+            throw file.error(node.line, "node \"\(GraphFile.shown(node.name))\": \(e.message)", status: e.status)
         }
     }
 
@@ -122,8 +141,13 @@ final class BuiltGraph {
         for name in sources {
             let feed = InputFeed(samples: input, frames: inputFrames)
             feeds.append(feed)
-            try graph.setInputCallback(nodes[name]!, 0, AURenderCallbackStruct(inputProc: inputFeedCallback,
-                                                                              inputProcRefCon: UnsafeMutableRawPointer(feed.state)))
+            do {
+                try graph.setInputCallback(nodes[name]!, 0, AURenderCallbackStruct(inputProc: inputFeedCallback,
+                                                                                  inputProcRefCon: UnsafeMutableRawPointer(feed.state)))
+            } catch let e as AudioError {
+                let line = file.nodes.first { $0.name == name }?.line ?? file.headLine
+                throw file.error(line, "node \"\(GraphFile.shown(name))\" cannot take the input file: \(e.message)", status: e.status)
+            }
         }
     }
 
@@ -141,11 +165,14 @@ final class BuiltGraph {
         switch file.head {
         case .file:
             for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] {
-                try AudioError.check(set(format(outputChannels), on: headUnit, scope: scope), "The generic output refused \(outputChannels) channels.")
+                guard set(format(outputChannels), on: headUnit, scope: scope) == noErr else {
+                    throw file.error(file.headLine, "the generic output refused \(outputChannels) channels at \(Int(file.sampleRate)) Hz.")
+                }
             }
         case .device(let name):
-            try AudioError.check(set(format(outputChannels), on: headUnit, scope: kAudioUnitScope_Input),
-                                 "The ALSA I/O unit refused \(outputChannels) channels.")
+            guard set(format(outputChannels), on: headUnit, scope: kAudioUnitScope_Input) == noErr else {
+                throw file.error(file.headLine, "the ALSA I/O unit refused \(outputChannels) channels at \(Int(file.sampleRate)) Hz.")
+            }
             var rate = file.sampleRate
             AudioUnitSetProperty(headUnit, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, &rate, 8)
             guard let created = CFStringCreateWithCString(nil, name, CFStringBuiltInEncodings.UTF8.rawValue) else {
@@ -162,9 +189,9 @@ final class BuiltGraph {
 
     private func format(_ channels: Int) -> AudioStreamBasicDescription { .canonical(sampleRate: file.sampleRate, channels: UInt32(channels)) }
 
-    private func set(_ format: AudioStreamBasicDescription, on unit: AudioUnit, scope: AudioUnitScope) -> OSStatus {
+    private func set(_ format: AudioStreamBasicDescription, on unit: AudioUnit, scope: AudioUnitScope, element: UInt32 = 0) -> OSStatus {
         var format = format
-        return AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, 0, &format, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+        return AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, element, &format, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
     }
 
     private func elementCount(_ unit: AudioUnit, _ scope: AudioUnitScope) -> UInt32 {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AUHost
 import Foundation
+import GraphFileFormat
 
 /// `auhost graph show FILE`: builds a graph file and prints its CAShow text.
 struct GraphCommand: ParsableCommand {
@@ -44,7 +45,15 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var file = try GraphFile.load(graph)
-        let input = try file.input.map { try LoadedAudio.load($0) }
+        if case .file(let output) = file.head, let input = file.input {
+            do { try StagedOutput.refuseOverwriting(input: input, with: output) } catch let e as AudioError {
+                throw file.error(file.headLine, e.message.prefix(1).lowercased() + e.message.dropFirst(), status: e.status)
+            }
+        }
+        let input: LoadedAudio?
+        do { input = try file.input.map { try LoadedAudio.load($0) } } catch let e as AudioError {
+            throw file.error(file.inputLine, "\"input\": \(e.message)", status: e.status)
+        }
         if let input { file.sampleRate = input.sampleRate }
         // Without an input file the source node hears silence (an effect needs something to pull).
         let feed = input?.samples ?? AudioBufferStorage(format: .canonical(sampleRate: file.sampleRate, channels: 1), capacity: 1)
@@ -64,7 +73,7 @@ enum GraphRunLength {
         guard let input else {
             throw file.error(file.headLine, "the graph has no \"input\" to take its length from; give \"seconds\" (or --seconds).")
         }
-        return input.frames + Int((min(built.tailSeconds, 60) * file.sampleRate).rounded())
+        return input.frames + RenderCommand.frames(seconds: built.tailSeconds, rate: file.sampleRate)
     }
 
     /// Renders to the output file or plays on the device, and says what it did.

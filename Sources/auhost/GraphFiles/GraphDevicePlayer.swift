@@ -1,6 +1,7 @@
 import AUHost
 import AUHostAtomics
 import Foundation
+import GraphFileFormat
 
 /// Plays a built graph whose head is the ALSA I/O unit: starts it, waits until the head has
 /// rendered the frames asked for (counted by a post-render notification) or Ctrl-C, then stops.

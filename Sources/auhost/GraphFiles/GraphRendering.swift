@@ -2,6 +2,7 @@ import AudioFiles
 import AUHost
 import ExtAudioFile
 import Foundation
+import GraphFileFormat
 
 /// An audio file read whole into canonical (deinterleaved Float32) buffers.
 struct LoadedAudio {
@@ -10,20 +11,47 @@ struct LoadedAudio {
     var sampleRate: Double
     var encoding: AudioFileEncoding?
 
-    /// Reads `path` (any format libsndfile reads).
+    /// The most samples (frames × channels) an input held in memory may have: 2^29 Float32
+    /// samples, 2 GiB (about 93 minutes of stereo at 48 kHz). Bounds the allocation a file sizes.
+    static let maximumSamples = 1 << 29
+
+    /// Reads `path` (any format libsndfile reads) to its real end: the header's length is only a
+    /// hint (a truncated Ogg stream declares Int64.max frames).
     ///
     /// Thread: setup.
     static func load(_ path: String) throws -> LoadedAudio {
         let source = try ExtendedAudioFile.open(path: path)
-        let rate = source.fileFormat.mSampleRate, channels = source.fileFormat.mChannelsPerFrame
-        try source.setClientFormat(.canonical(sampleRate: rate, channels: channels))
-        let frames = Int(source.lengthFrames)
-        let storage = AudioBufferStorage(format: .canonical(sampleRate: rate, channels: channels), capacity: UInt32(max(frames, 1)))
+        let rate = source.fileFormat.mSampleRate, channels = Int(source.fileFormat.mChannelsPerFrame)
+        let format = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: UInt32(channels))
+        try source.setClientFormat(format)
+        let limit = maximumSamples / channels
+        let chunkFrames: UInt32 = 16_384
+        let chunk = AudioBufferStorage(format: format, capacity: chunkFrames)
+        var data = [[Float]](repeating: [], count: channels)
+        if source.file.isLengthKnown {
+            let expected = min(Int(source.lengthFrames), limit)
+            for c in 0..<channels { data[c].reserveCapacity(expected) }
+        }
+        var frames = 0
+        while true {
+            chunk.prepare(frames: chunkFrames)
+            let got = try source.read(into: chunk.list, frames: Int(chunkFrames))
+            guard frames + got <= limit else {
+                throw AudioError(kAudio_MemFullError, "\(path) holds more than \(limit) frames of \(channels) channels, the most a graph input"
+                                 + " may hold in memory (\(maximumSamples) samples); render it through a unit with `auhost render -i` instead.")
+            }
+            for c in 0..<channels { data[c].append(contentsOf: UnsafeBufferPointer(start: chunk.channel(c), count: got)) }
+            frames += got
+            if got < Int(chunkFrames) { break }
+        }
+        let storage = AudioBufferStorage(format: format, capacity: UInt32(max(frames, 1)))
         storage.prepare(frames: UInt32(max(frames, 1)))
-        let got = frames > 0 ? try source.read(into: storage.list, frames: frames) : 0
+        for c in 0..<channels where frames > 0 {
+            data[c].withUnsafeBufferPointer { storage.channel(c).update(from: $0.baseAddress!, count: frames) }
+        }
         let encoding = source.file.dataFormat.encoding
         try source.dispose()
-        return LoadedAudio(samples: storage, frames: got, sampleRate: rate, encoding: encoding)
+        return LoadedAudio(samples: storage, frames: frames, sampleRate: rate, encoding: encoding)
     }
 }
 
@@ -38,12 +66,14 @@ enum GraphFileRenderer {
     static func render(_ built: BuiltGraph, frames: Int, to path: String, encodingLike input: AudioFileEncoding?) throws -> Int {
         let rate = built.file.sampleRate, channels = built.outputChannels, block = built.file.block
         let type = RenderCommand.fileType(path)!
+        let staged = try StagedOutput(path)
         let destination = try ExtendedAudioFile.create(
-            path: path, type: type,
+            path: staged.temporary, type: type,
             fileFormat: AudioFileDataFormat(sampleRate: rate, channelCount: channels, encoding: RenderCommand.encoding(for: type, input: input)))
         try destination.setClientFormat(.canonical(sampleRate: rate, channels: UInt32(channels)))
         let buffers = AudioBufferStorage(format: .canonical(sampleRate: rate, channels: UInt32(channels)), capacity: block)
-        let latency = built.graph.latencyFrames
+        // A unit's reported latency is input too: at most a minute is compensated.
+        let latency = RenderCommand.frames(seconds: Double(built.graph.latencyFrames) / rate, rate: rate)
         let list = AudioBufferStorage.allocateList(bufferCount: channels)
         defer { AudioBufferStorage.deallocateList(list) }
         let progress = ProgressBar(total: latency + frames)
@@ -65,6 +95,7 @@ enum GraphFileRenderer {
             progress.update(pulled)
         }
         try destination.dispose()
+        try staged.commit()
         progress.finish()
         return latency
     }

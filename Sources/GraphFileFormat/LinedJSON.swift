@@ -34,6 +34,20 @@ struct LinedJSON {
         }
     }
 
+    /// What a graph file may hold, checked while reading so that no input sizes a recursion or an
+    /// allocation beyond them (docs/RELIABILITY.md).
+    enum Limits {
+        /// Bytes in a graph file (a large graph is a few kilobytes).
+        static let maximumBytes = 1 << 20
+        /// Objects and arrays inside each other: a graph file needs 4; each level is a stack frame.
+        static let maximumDepth = 64
+        /// Bytes in one string (keys, unit names, URIs, paths: PATH_MAX).
+        static let maximumStringBytes = 4096
+        /// Nodes and connections in one graph.
+        static let maximumNodes = 1024
+        static let maximumConnections = 4096
+    }
+
     /// Parses `text`; a syntax error names its line and what was expected.
     ///
     /// Thread: any.
@@ -56,6 +70,7 @@ struct LinedJSON {
         let bytes: [UInt8]
         var index = 0
         var line = 1
+        var depth = 0
 
         func failure(_ reason: String) -> SyntaxError { SyntaxError(line: line, reason: reason) }
 
@@ -83,6 +98,13 @@ struct LinedJSON {
             skipSpace()
             let start = line
             guard let c = current else { throw failure("expected a value but the file ended") }
+            if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                guard depth < Limits.maximumDepth else {
+                    throw failure("objects and arrays are nested more than \(Limits.maximumDepth) deep")
+                }
+                depth += 1
+            }
+            defer { if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { depth -= 1 } }
             switch c {
             case UInt8(ascii: "{"): return LinedJSON(line: start, kind: .object(try object()))
             case UInt8(ascii: "["): return LinedJSON(line: start, kind: .array(try array()))
@@ -113,12 +135,12 @@ struct LinedJSON {
                 guard current == UInt8(ascii: "\"") else { throw failure("expected a key in double quotes but found \(found)") }
                 let keyLine = line
                 let key = try string()
-                try expect(UInt8(ascii: ":"), "\":\" after \"\(key)\"")
+                try expect(UInt8(ascii: ":"), "\":\" after \"\(GraphFile.shown(key))\"")
                 members.append(Member(key: key, line: keyLine, value: try value()))
                 skipSpace()
                 if current == UInt8(ascii: ",") { index += 1; continue }
                 if current == UInt8(ascii: "}") { index += 1; return members }
-                throw failure("expected \",\" or \"}\" after the value of \"\(key)\" but found \(found)")
+                throw failure("expected \",\" or \"}\" after the value of \"\(GraphFile.shown(key))\" but found \(found)")
             }
         }
 
@@ -141,6 +163,9 @@ struct LinedJSON {
             var out: [UInt8] = []
             while let c = current {
                 index += 1
+                guard out.count <= Limits.maximumStringBytes else {
+                    throw failure("a string is longer than \(Limits.maximumStringBytes) bytes")
+                }
                 switch c {
                 case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
                 case 0x0A: throw failure("a string runs past the end of its line (missing closing quote)")
@@ -172,7 +197,7 @@ struct LinedJSON {
             while let c = current, c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
                     || c == UInt8(ascii: "E") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) { index += 1 }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
-            guard let n = Double(text), n.isFinite else { throw failure("\"\(text)\" is not a number") }
+            guard let n = Double(text), n.isFinite else { throw failure("\"\(GraphFile.shown(text))\" is not a number") }
             return n
         }
     }

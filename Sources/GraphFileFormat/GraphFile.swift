@@ -1,51 +1,67 @@
-import AUHost
+import AudioFiles
+import AudioTypes
 import Foundation
 
 /// A graph file (docs/GRAPH-FILES.md): nodes (a unit each, by triple, LV2 URI or unique name, with
 /// parameters and a preset), connections between them, and the head — an output file rendered
 /// offline through a generic output, or an ALSA device played through the ALSA I/O unit. Every
 /// item keeps its line so that later failures (an unknown unit, a refused parameter) name it too.
-struct GraphFile {
-    struct Node {
-        var name: String
-        var unit: String
+public struct GraphFile {
+    public struct Node {
+        public var name: String
+        public var unit: String
         /// NAME=VALUE, in file order (as `-p` takes them).
-        var parameters: [String] = []
-        var preset: String?
-        var line: Int
+        public var parameters: [String] = []
+        public var preset: String?
+        public var line: Int
+
+        /// Thread: any.
+        public init(name: String, unit: String, parameters: [String] = [], preset: String? = nil, line: Int) {
+            self.name = name; self.unit = unit; self.parameters = parameters; self.preset = preset; self.line = line
+        }
     }
 
-    struct Connection {
-        var from: String
-        var fromBus: UInt32
-        var to: String
-        var toBus: UInt32
-        var line: Int
+    public struct Connection {
+        public var from: String
+        public var fromBus: UInt32
+        public var to: String
+        public var toBus: UInt32
+        public var line: Int
+
+        /// Thread: any.
+        public init(from: String, fromBus: UInt32, to: String, toBus: UInt32, line: Int) {
+            self.from = from; self.fromBus = fromBus; self.to = to; self.toBus = toBus; self.line = line
+        }
     }
 
-    enum Head: Equatable {
+    public enum Head: Equatable {
         case file(String)
         case device(String)
     }
 
     /// The name connections use for the head.
-    static let headName = "output"
+    public static let headName = "output"
 
-    var path: String
-    var sampleRate = 48_000.0
-    var channels = 2
-    var block: UInt32 = 512
+    public var path: String
+    public var sampleRate = 48_000.0
+    public var channels = 2
+    public var block: UInt32 = 512
     /// How long `run` renders or plays; nil: the input's length plus the tail.
-    var seconds: Double?
+    public var seconds: Double?
     /// A file fed to the source nodes by `run` (`render -i` replaces it).
-    var input: String?
-    var nodes: [Node] = []
-    var connections: [Connection] = []
-    var head: Head = .file("out.wav")
-    var headLine = 1
+    public var input: String?
+    /// The line of "input" (errors reading the input file name it).
+    public var inputLine = 1
+    public var nodes: [Node] = []
+    public var connections: [Connection] = []
+    public var head: Head = .file("out.wav")
+    public var headLine = 1
+
+    /// An empty graph named `path` (empty: made from the command line). Thread: any.
+    public init(path: String) { self.path = path }
 
     /// Whether the head is an ALSA device (not an output file).
-    var playsOnDevice: Bool {
+    public var playsOnDevice: Bool {
         if case .device = head { return true }
         return false
     }
@@ -54,24 +70,40 @@ struct GraphFile {
     /// the command line, whose path is empty).
     ///
     /// Thread: any.
-    func error(_ line: Int, _ reason: String, status: OSStatus = kAudio_ParamError) -> AudioError {
+    public func error(_ line: Int, _ reason: String, status: OSStatus = kAudio_ParamError) -> AudioError {
         AudioError(status, path.isEmpty ? reason.prefix(1).uppercased() + reason.dropFirst() : "\(path):\(line): \(reason)")
     }
 
     /// Reads and checks the graph file at `path`.
     ///
     /// Thread: setup.
-    static func load(_ path: String) throws -> GraphFile {
+    public static func load(_ path: String) throws -> GraphFile {
+        // Regular files only (a FIFO would block), and at most maximumBytes of them.
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw AudioError(kAudio_FileNotFoundError, "There is no graph file at \(path).") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw AudioError(kAudio_ParamError, "\(path) is not a regular file (a FIFO, socket, device or folder); give a graph file.")
+        }
+        guard Int(status.st_size) <= LinedJSON.Limits.maximumBytes else {
+            throw AudioError(kAudio_ParamError, "\(path):1: the graph file is \(status.st_size) bytes; graph files may have at most \(LinedJSON.Limits.maximumBytes).")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AudioError(kAudio_FileNotFoundError, "There is no graph file at \(path).")
         }
         return try parse(String(decoding: data, as: UTF8.self), path: path)
     }
 
+    /// `text` for a message: at most 60 characters, then "…" (a 4 MB name is not echoed).
+    ///
+    /// Thread: any.
+    public static func shown(_ text: String) -> String {
+        text.count <= 60 ? text : String(text.prefix(60)) + "…"
+    }
+
     /// Parses graph-file text; `path` names it in messages and anchors relative file names.
     ///
     /// Thread: setup.
-    static func parse(_ text: String, path: String) throws -> GraphFile {
+    public static func parse(_ text: String, path: String) throws -> GraphFile {
         var file = GraphFile(path: path)
         let root: LinedJSON
         do { root = try LinedJSON.parse(text) } catch let e as LinedJSON.SyntaxError { throw file.error(e.line, e.reason + ".") }
@@ -89,7 +121,7 @@ struct GraphFile {
                 let s = try file.number(m)
                 guard s > 0 && s <= 86_400 else { throw file.error(m.line, "\"seconds\" must be more than 0 (and at most a day), not \(s).") }
                 file.seconds = s
-            case "input": file.input = file.resolve(try file.string(m))
+            case "input": file.input = file.resolve(try file.string(m)); file.inputLine = m.line
             case "nodes": file.nodes = try file.parseNodes(m); sawNodes = true
             case "connections": file.connections = try file.parseConnections(m)
             case "output": file.head = try file.parseHead(m); file.headLine = m.line; sawHead = true
@@ -103,8 +135,22 @@ struct GraphFile {
         return file
     }
 
+    /// The container type an output path's extension names (wav, aif(f), caf, flac, ogg).
+    ///
+    /// Thread: any.
+    public static func fileType(_ path: String) -> AudioFileType? {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "wav", "wave": .wave
+        case "aif", "aiff", "aifc": .aiff
+        case "caf": .caf
+        case "flac": .flac
+        case "ogg", "oga": .ogg
+        default: nil
+        }
+    }
+
     /// A path relative to the graph file's folder.
-    func resolve(_ name: String) -> String {
+    public func resolve(_ name: String) -> String {
         name.hasPrefix("/") ? name : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
     }
 
@@ -115,7 +161,8 @@ struct GraphFile {
 
     private func integer(_ m: LinedJSON.Member, in range: ClosedRange<Int>) throws -> Int {
         let n = try number(m)
-        guard n.rounded() == n, range.contains(Int(n)) else {
+        // Compared as doubles first: Int(1e19) would trap.
+        guard n.rounded() == n, n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
             throw error(m.value.line, "\"\(m.key)\" must be a whole number \(range.lowerBound)…\(range.upperBound), not \(n).")
         }
         return Int(n)
@@ -130,7 +177,11 @@ struct GraphFile {
 
     private func parseNodes(_ m: LinedJSON.Member) throws -> [Node] {
         guard case .array(let items) = m.value.kind else { throw error(m.value.line, "\"nodes\" must be an array of objects, not \(m.value.typeName).") }
+        guard items.count <= LinedJSON.Limits.maximumNodes else {
+            throw error(m.value.line, "the graph has \(items.count) nodes; a graph file may have at most \(LinedJSON.Limits.maximumNodes).")
+        }
         var nodes: [Node] = []
+        var names = Set<String>()
         for (i, item) in items.enumerated() {
             guard case .object(let fields) = item.kind else { throw error(item.line, "node \(i + 1) must be an object, not \(item.typeName).") }
             var node = Node(name: "", unit: "", line: item.line)
@@ -141,7 +192,11 @@ struct GraphFile {
                 case "preset":
                     switch f.value.kind {
                     case .string(let s): node.preset = s
-                    case .number(let n): node.preset = String(Int(n))
+                    case .number(let n):
+                        guard n.rounded() == n, n >= 0, n <= Double(Int32.max) else {
+                            throw error(f.value.line, "\"preset\" must be a preset's name or a whole number 0…\(Int32.max), not \(n).")
+                        }
+                        node.preset = String(Int(n))
                     default: throw error(f.value.line, "\"preset\" must be a preset's name or number, not \(f.value.typeName).")
                     }
                 case "parameters":
@@ -153,17 +208,17 @@ struct GraphFile {
                         case .number(let n): node.parameters.append("\(v.key)=\(n)")
                         case .string(let s): node.parameters.append("\(v.key)=\(s)")
                         case .bool(let b): node.parameters.append("\(v.key)=\(b ? 1 : 0)")
-                        default: throw error(v.line, "parameter \"\(v.key)\" must be a number or a value string, not \(v.value.typeName).")
+                        default: throw error(v.line, "parameter \"\(Self.shown(v.key))\" must be a number or a value string, not \(v.value.typeName).")
                         }
                     }
-                default: throw error(f.line, "unknown key \"\(f.key)\" in a node; a node has name, unit, parameters and preset.")
+                default: throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in a node; a node has name, unit, parameters and preset.")
                 }
             }
             guard !node.unit.isEmpty else { throw error(item.line, "node \(i + 1) has no \"unit\" (a triple, an LV2 URI or a unique name).") }
             if node.name.isEmpty { node.name = "node\(i + 1)" }
             guard node.name != Self.headName else { throw error(item.line, "\"\(Self.headName)\" names the head; call the node something else.") }
-            guard !nodes.contains(where: { $0.name == node.name }) else {
-                throw error(item.line, "two nodes are called \"\(node.name)\"; names must be unique.")
+            guard names.insert(node.name).inserted else {
+                throw error(item.line, "two nodes are called \"\(Self.shown(node.name))\"; names must be unique.")
             }
             nodes.append(node)
         }
@@ -174,6 +229,9 @@ struct GraphFile {
         guard case .array(let items) = m.value.kind else {
             throw error(m.value.line, "\"connections\" must be an array of {\"from\": …, \"to\": …}, not \(m.value.typeName).")
         }
+        guard items.count <= LinedJSON.Limits.maximumConnections else {
+            throw error(m.value.line, "the graph has \(items.count) connections; a graph file may have at most \(LinedJSON.Limits.maximumConnections).")
+        }
         return try items.map { item in
             guard case .object(let fields) = item.kind else { throw error(item.line, "a connection must be an object, not \(item.typeName).") }
             var from: (String, UInt32)?, to: (String, UInt32)?
@@ -181,7 +239,7 @@ struct GraphFile {
                 switch f.key {
                 case "from": from = try endpoint(f)
                 case "to": to = try endpoint(f)
-                default: throw error(f.line, "unknown key \"\(f.key)\" in a connection; a connection has from and to.")
+                default: throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in a connection; a connection has from and to.")
                 }
             }
             guard let from, let to else { throw error(item.line, "a connection needs both \"from\" and \"to\" (\"node\" or \"node:bus\").") }
@@ -194,7 +252,7 @@ struct GraphFile {
         let text = try string(f)
         guard let colon = text.lastIndex(of: ":") else { return (text, 0) }
         guard let bus = UInt32(text[text.index(after: colon)...]) else {
-            throw error(f.value.line, "\"\(text)\" is not \"node\" or \"node:bus\" (the bus a whole number).")
+            throw error(f.value.line, "\"\(Self.shown(text))\" is not \"node\" or \"node:bus\" (the bus a whole number).")
         }
         return (String(text[..<colon]), bus)
     }
@@ -206,26 +264,28 @@ struct GraphFile {
         switch f.key {
         case "file":
             let name = try string(f)
-            guard RenderCommand.fileType(name) != nil else {
-                throw error(f.value.line, "cannot tell the file type from \"\(name)\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
+            guard Self.fileType(name) != nil else {
+                throw error(f.value.line, "cannot tell the file type from \"\(Self.shown(name))\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
             }
             return .file(resolve(name))
         case "device": return .device(try string(f))
-        default: throw error(f.line, "unknown key \"\(f.key)\" in \"output\"; use \"file\" or \"device\".")
+        default: throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in \"output\"; use \"file\" or \"device\".")
         }
     }
 
     /// Every connection names known nodes; at most one connection feeds an input.
     private func checkConnections() throws {
         var fed = Set<String>()
+        let known = Set(nodes.map(\.name))
         for c in connections {
-            guard nodes.contains(where: { $0.name == c.from }) else {
-                throw error(c.line, "\"from\" names no node \"\(c.from)\"; the nodes are \(nodes.map(\.name).joined(separator: ", ")).")
+            let names = nodes.prefix(20).map { Self.shown($0.name) }.joined(separator: ", ") + (nodes.count > 20 ? ", …" : "")
+            guard known.contains(c.from) else {
+                throw error(c.line, "\"from\" names no node \"\(Self.shown(c.from))\"; the nodes are \(names).")
             }
-            guard c.to == Self.headName || nodes.contains(where: { $0.name == c.to }) else {
-                throw error(c.line, "\"to\" names no node \"\(c.to)\"; the nodes are \(nodes.map(\.name).joined(separator: ", ")) and \(Self.headName).")
+            guard c.to == Self.headName || known.contains(c.to) else {
+                throw error(c.line, "\"to\" names no node \"\(Self.shown(c.to))\"; the nodes are \(names) and \(Self.headName).")
             }
-            guard fed.insert("\(c.to):\(c.toBus)").inserted else { throw error(c.line, "\(c.to) input \(c.toBus) is already connected.") }
+            guard fed.insert("\(c.to):\(c.toBus)").inserted else { throw error(c.line, "\(Self.shown(c.to)) input \(c.toBus) is already connected.") }
         }
     }
 }

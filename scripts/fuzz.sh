@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the fuzz driver with libFuzzer and AddressSanitizer and runs every harness of
+# FuzzRegistry (Tests/Fuzz/Harnesses/FuzzRegistry.swift) for FUZZ_S seconds each, one job at a
+# time (one libFuzzer process each: the machine is shared). Seeds: Tests/Fuzz/Corpus/NAME (read only); what libFuzzer adds goes to
+# .build-fuzz/corpus/NAME; crashes, leaks and timeouts are written to Tests/Fuzz/Crashes/NAME/,
+# where FuzzReplayTests replays them in every `make test`. Prints one summary line per harness.
+#
+#   scripts/fuzz.sh [HARNESS…]        FUZZ_S=60 by default; FUZZ_ARGS adds libFuzzer options
+#
+# Thread class: n/a (build tooling).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZ_S=${FUZZ_S:-60}
+SCRATCH=${FUZZ_SCRATCH:-.build-fuzz}
+swift build --scratch-path "$SCRATCH" -c debug --product auhost-fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xcc -fsanitize=address >&2
+driver="$SCRATCH/debug/auhost-fuzz"
+harnesses=("$@")
+if [ ${#harnesses[@]} -eq 0 ]; then mapfile -t harnesses < <(AUHOST_FUZZ_LIST=1 "$driver"); fi
+# Leaks inside libsndfile/libvorbis that a plain C caller reproduces are listed there, nothing else.
+# The Swift runtime's backtracer and ASan fight over a crashing process; libFuzzer reports it.
+export SWIFT_BACKTRACE=enable=no
+export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+status=0
+for name in "${harnesses[@]}"; do
+    mkdir -p "$SCRATCH/corpus/$name" "Tests/Fuzz/Crashes/$name" "Tests/Fuzz/Corpus/$name"
+    log="$SCRATCH/fuzz-$name.log"
+    # -timeout: an input running longer than 10 s is a hang; -rss_limit_mb bounds what one input allocates.
+    if AUHOST_FUZZ_HARNESS="$name" "$driver" -max_total_time="$FUZZ_S" -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="Tests/Fuzz/Crashes/$name/" -print_final_stats=1 ${FUZZ_ARGS:-} \
+        "$SCRATCH/corpus/$name" "Tests/Fuzz/Corpus/$name" >"$log" 2>&1; then result=ok; else result=FAILED; status=1; fi
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    echo "$name: $result, ${runs:-?} executions in ${FUZZ_S} s (log: $log)"
+done
+exit $status
