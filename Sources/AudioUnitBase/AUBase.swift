@@ -34,6 +34,9 @@ open class AUBase {
     var presentPreset: (number: Int32, name: String) = (-1, "Untitled")
     var contextName: String?
     var renderQuality: UInt32 = kRenderQuality_High
+    /// Whether the host asked for the best quality (kAudioUnitProperty_RenderQuality at its
+    /// maximum): resampling units then use their slowest, most accurate recipe. Thread: setup.
+    public var renderQualityIsMaximum: Bool { renderQuality >= kRenderQuality_Max }
     var reportedRenderError: OSStatus = noErr
     private var retiredTables: [ParameterTable] = []
     /// The render notifications, setup side (the render thread reads published copies).

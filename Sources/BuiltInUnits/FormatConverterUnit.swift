@@ -126,12 +126,6 @@ public final class FormatConverterUnit: AUBase {
                                     maximumFrames: Int(maxFramesPerSlice), quality: quality)
     }
 
-    private var renderQualityIsMaximum: Bool {
-        var quality: UInt32 = 0
-        try? getProperty(kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &quality)
-        return quality >= 127
-    }
-
     public override func deallocateRenderResources() {
         stage?.release()
         stage = nil

@@ -62,12 +62,6 @@ public final class GenericOutput: AUBase {
         }
     }
 
-    private var renderQualityIsMaximum: Bool {
-        var quality: UInt32 = 0
-        try? getProperty(kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &quality)
-        return quality >= 127
-    }
-
     /// Thread: setup.
     public override func deallocateRenderResources() {
         stage?.release()
