@@ -29,7 +29,7 @@ let package = Package(
         .library(name: "LV2Units", targets: ["LV2Units", "LV2Host"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // ---- The floor: the documented C API (headers) and system libraries.
@@ -60,12 +60,17 @@ let package = Package(
         .target(name: "ExtAudioFile", dependencies: ["AudioTypes", "AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
-        .target(name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"], swiftSettings: swiftSettings),
+        .target(
+            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"],
+            swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
-        .executableTarget(name: "auhost", dependencies: [
-            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "auhost",
+            dependencies: [
+                "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], swiftSettings: swiftSettings),
 
         // ---- ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
         .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"], swiftSettings: swiftSettings),
@@ -74,13 +79,15 @@ let package = Package(
 
         // ---- Real-time DSP kernels and the audio-file layer (independent of the unit model).
         .target(name: "DSPKernels", dependencies: ["AudioToolbox", "CSoxr"], swiftSettings: swiftSettings),
-        .target(name: "AudioFiles", dependencies: ["AudioToolbox", "CSndFile", "DSPKernels"],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "AudioFiles", dependencies: ["AudioToolbox", "CSndFile", "DSPKernels"],
+            swiftSettings: swiftSettings),
 
         // ---- LV2 hosting over lilv: discovery, component codes, instances, the crash-isolating sweep.
         .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox"], swiftSettings: swiftSettings),
-        .executableTarget(name: "lv2-sweep-child", dependencies: ["LV2Host", "LV2Units", "AUHost"], path: "Sources/LV2SweepChild",
-                          swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "lv2-sweep-child", dependencies: ["LV2Host", "LV2Units", "AUHost"], path: "Sources/LV2SweepChild",
+            swiftSettings: swiftSettings),
         /// LV2 plug-ins as units: the provider and the AUBase subclass over LV2Instance.
         .target(name: "LV2Units", dependencies: ["AUHostCore", "LV2Host"], swiftSettings: swiftSettings),
 
@@ -92,40 +99,52 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "AudioTypesTests", dependencies: ["AudioTypes"], swiftSettings: swiftSettings),
         .target(name: "ALSATestSupport", dependencies: ["CALSA"], path: "Tests/ALSATestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "ALSADeviceTests", dependencies: ["ALSADevice", "ALSATestSupport"],
-                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ALSADeviceTests", dependencies: ["ALSADevice", "ALSATestSupport"],
+            resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "DSPKernelsTests", dependencies: ["DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr"], resources: [.copy("Fixtures")],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "LV2HostTests", dependencies: ["LV2Host", "lv2-sweep-child"], exclude: ["Fixtures"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"],
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr"], resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LV2HostTests", dependencies: ["LV2Host", "lv2-sweep-child"], exclude: ["Fixtures"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"],
+            swiftSettings: swiftSettings),
         /// The C host listing's gain unit (Tests/CHost/gain_unit.c): a minimal unit written in C to the plug-in interface.
-        .target(name: "CGainUnit", dependencies: ["CAudioToolbox"], path: "Tests/CHost", exclude: ["host.c"], sources: ["gain_unit.c"],
-                cSettings: [.unsafeFlags(["-Wno-four-char-constants"])]),
+        .target(
+            name: "CGainUnit", dependencies: ["CAudioToolbox"], path: "Tests/CHost", exclude: ["host.c"], sources: ["gain_unit.c"],
+            cSettings: [.unsafeFlags(["-Wno-four-char-constants"])]),
         .testTarget(name: "ProcessingGraphTests", dependencies: ["AUHost", "TestSupport", "CGainUnit"], swiftSettings: swiftSettings),
-        .testTarget(name: "BuiltInUnitsTests", dependencies: ["AUHost", "TestSupport", "ExtAudioFile", "DSPKernels", "CSoxr"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BuiltInUnitsTests", dependencies: ["AUHost", "TestSupport", "ExtAudioFile", "DSPKernels", "CSoxr"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "ExtAudioFileTests", dependencies: ["ExtAudioFile", "AudioFiles"], swiftSettings: swiftSettings),
-        .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
         // ---- Fuzzing (docs/RELIABILITY.md): harness functions, the libFuzzer driver
         // (scripts/fuzz.sh builds it with -sanitize=fuzzer,address), and the replay of every
         // seed and crash in the ordinary test run.
-        .target(name: "FuzzHarnesses", dependencies: ["GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "AUHostAtomics"],
-                path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
+        .target(
+            name: "FuzzHarnesses",
+            dependencies: ["GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "AUHostAtomics"],
+            path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
         .executableTarget(name: "auhost-fuzz", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/Driver", swiftSettings: swiftSettings),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/ReplayTests", swiftSettings: swiftSettings),
-        .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
+            swiftSettings: swiftSettings),
         /// Swift written from Apple's documents and samples exactly as on Apple's platforms: the corpus
         /// files import only AudioToolbox and Foundation (AUHost is linked for its providers, as the
         /// shipped `AudioToolbox` product links them; CorpusTests checks the imports).
-        .testTarget(name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus",
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus",
+            swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]
 )

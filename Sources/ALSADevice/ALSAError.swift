@@ -65,16 +65,20 @@ extension ALSAError {
             status = OSStatus(kAudioUnitErr_FailedInitialization)
             advice = "check the device's configuration"
         }
-        return ALSAError(status: status,
-                         message: "Cannot open ALSA \(direction) device \"\(name)\": \(reason); \(advice).",
-                         alsaCode: code)
+        return ALSAError(
+            status: status,
+            message: "Cannot open ALSA \(direction) device \"\(name)\": \(reason); \(advice).",
+            alsaCode: code)
     }
 
     /// The error for a failed hardware or software parameter call while configuring.
-    static func configuring(_ name: String, _ what: String, code: Int32,
-                            status: Int32 = kAudioUnitErr_FailedInitialization, detail: String = "") -> ALSAError {
-        ALSAError(status: OSStatus(status),
-                  message: "ALSA device \"\(name)\" refused \(what): \(ALSAError.reason(code))\(detail).",
-                  alsaCode: code)
+    static func configuring(
+        _ name: String, _ what: String, code: Int32,
+        status: Int32 = kAudioUnitErr_FailedInitialization, detail: String = ""
+    ) -> ALSAError {
+        ALSAError(
+            status: OSStatus(status),
+            message: "ALSA device \"\(name)\" refused \(what): \(ALSAError.reason(code))\(detail).",
+            alsaCode: code)
     }
 }

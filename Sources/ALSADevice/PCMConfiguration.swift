@@ -16,8 +16,10 @@ public struct PCMRequest: Sendable, Equatable {
 
     /// A request; defaults are 48 kHz stereo float, interleaved, 2 × 256 frames.
     /// Thread: any.
-    public init(sampleRate: Int = 48_000, channels: Int = 2, format: PCMSampleFormat = .float32LE,
-                access: PCMAccess = .interleaved, periodFrames: Int = 256, periodCount: Int = 2) {
+    public init(
+        sampleRate: Int = 48_000, channels: Int = 2, format: PCMSampleFormat = .float32LE,
+        access: PCMAccess = .interleaved, periodFrames: Int = 256, periodCount: Int = 2
+    ) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.format = format

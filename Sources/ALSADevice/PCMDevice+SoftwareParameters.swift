@@ -10,8 +10,9 @@ extension PCMDevice {
     public func applySoftwareParameters(_ wanted: PCMSoftwareParameters) throws -> PCMSoftwareParameters {
         let pcm = try openHandle("setting software parameters")
         guard configuration != nil else {
-            throw ALSAError(status: OSStatus(kAudioUnitErr_Uninitialized),
-                            message: "ALSA device \"\(name)\" has no hardware configuration; call configure(_:) first.")
+            throw ALSAError(
+                status: OSStatus(kAudioUnitErr_Uninitialized),
+                message: "ALSA device \"\(name)\" has no hardware configuration; call configure(_:) first.")
         }
         var params: OpaquePointer?
         guard snd_pcm_sw_params_malloc(&params) == 0, let params else {
@@ -26,8 +27,9 @@ extension PCMDevice {
         _ = snd_pcm_sw_params_get_boundary(params, &boundary)
         let start = min(snd_pcm_uframes_t(max(wanted.startThreshold, 0)), boundary)
         try check(snd_pcm_sw_params_set_start_threshold(pcm, params, start), "start threshold \(wanted.startThreshold)")
-        try check(snd_pcm_sw_params_set_avail_min(pcm, params, snd_pcm_uframes_t(max(wanted.availMin, 1))),
-                  "avail_min \(wanted.availMin)")
+        try check(
+            snd_pcm_sw_params_set_avail_min(pcm, params, snd_pcm_uframes_t(max(wanted.availMin, 1))),
+            "avail_min \(wanted.availMin)")
         try check(snd_pcm_sw_params(pcm, params), "the software parameters")
         return try softwareParameters()
     }

@@ -44,8 +44,9 @@ public final class PCMDevice {
 
     func openHandle(_ what: String) throws -> OpaquePointer {
         guard let handle else {
-            throw ALSAError(status: OSStatus(kAudioUnitErr_Uninitialized),
-                            message: "ALSA device \"\(name)\" is closed; open a new PCMDevice before \(what).")
+            throw ALSAError(
+                status: OSStatus(kAudioUnitErr_Uninitialized),
+                message: "ALSA device \"\(name)\" is closed; open a new PCMDevice before \(what).")
         }
         return handle
     }

@@ -31,15 +31,17 @@ public struct PCMDeviceBuffer {
         let starts = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: max(channels, 1))
         let offsets = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: max(channels, 1))
         for channel in 0..<channels {
-            starts[channel] = access == .interleaved
+            starts[channel] =
+                access == .interleaved
                 ? block + channel * format.bytesPerSample
                 : block + channel * format.bytesPerSample * frames
             offsets[channel] = starts[channel]
         }
         let stride = access == .interleaved ? format.bytesPerSample * channels : format.bytesPerSample
-        return PCMDeviceBuffer(format: format, access: access, channels: channels, capacityFrames: frames,
-                               strideBytes: stride, channelStarts: starts, offsetStarts: offsets,
-                               memory: block, byteCount: bytes)
+        return PCMDeviceBuffer(
+            format: format, access: access, channels: channels, capacityFrames: frames,
+            strideBytes: stride, channelStarts: starts, offsetStarts: offsets,
+            memory: block, byteCount: bytes)
     }
 
     /// Frees the memory. Call once, after the last use.

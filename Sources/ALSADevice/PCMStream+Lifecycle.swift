@@ -22,8 +22,9 @@ extension PCMStream {
     /// Thread: setup (non-real-time).
     public func start() throws {
         guard run == nil else {
-            throw ALSAError(status: OSStatus(kAudioUnitErr_CannotDoInCurrentContext),
-                            message: "The ALSA stream is already running; call stop() before starting it again.")
+            throw ALSAError(
+                status: OSStatus(kAudioUnitErr_CannotDoInCurrentContext),
+                message: "The ALSA stream is already running; call stop() before starting it again.")
         }
         status.failure.withLock { $0 = nil }
         status.schedulingWarning.withLock { $0 = nil }
@@ -46,12 +47,13 @@ extension PCMStream {
         let rate = (capture ?? playback)!.configuration!.sampleRate
         let bufferNanoseconds = sides.map { $0.1.bufferFrames }.max()! * 1_000_000_000 / max(rate, 1)
         let state = UnsafeMutablePointer<EngineState>.allocate(capacity: 1)
-        state.initialize(to: EngineState(
-            playback: playback.map(Self.makeSide), capture: capture.map(Self.makeSide),
-            periodFrames: period, periodNanoseconds: period * 1_000_000_000 / max(rate, 1), linked: linked,
-            render: render, input: input, context: context, counters: counters,
-            waitMilliseconds: Int32(clamping: max(10, min(100, 4 * bufferNanoseconds / 1_000_000))),
-            stallNanoseconds: max(2_000_000_000, 8 * bufferNanoseconds), xrunLimit: 8))
+        state.initialize(
+            to: EngineState(
+                playback: playback.map(Self.makeSide), capture: capture.map(Self.makeSide),
+                periodFrames: period, periodNanoseconds: period * 1_000_000_000 / max(rate, 1), linked: linked,
+                render: render, input: input, context: context, counters: counters,
+                waitMilliseconds: Int32(clamping: max(10, min(100, 4 * bufferNanoseconds / 1_000_000))),
+                stallNanoseconds: max(2_000_000_000, 8 * bufferNanoseconds), xrunLimit: 8))
         counters.pointee.reset()
 
         var ioThread = pthread_t()
@@ -59,8 +61,9 @@ extension PCMStream {
         guard created == 0 else {
             counters.pointee.running.store(false, ordering: .releasing)
             release(state: state, linked: linked)
-            throw ALSAError(status: OSStatus(kAudioUnitErr_FailedInitialization),
-                            message: "Cannot start the ALSA I/O thread: \(String(cString: strerror(created))).")
+            throw ALSAError(
+                status: OSStatus(kAudioUnitErr_FailedInitialization),
+                message: "Cannot start the ALSA I/O thread: \(String(cString: strerror(created))).")
         }
         if let priority = realTimePriority {
             var param = sched_param()
@@ -69,13 +72,15 @@ extension PCMStream {
             if refused != 0 {
                 let why = String(cString: strerror(refused))
                 status.schedulingWarning.withLock {
-                    $0 = "SCHED_FIFO priority \(priority) refused (\(why)); the ALSA I/O thread runs at normal priority, so xruns are likelier under load (grant RLIMIT_RTPRIO or CAP_SYS_NICE)."
+                    $0 =
+                        "SCHED_FIFO priority \(priority) refused (\(why)); the ALSA I/O thread runs at normal priority, so xruns are likelier under load (grant RLIMIT_RTPRIO or CAP_SYS_NICE)."
                 }
             }
         }
-        let job = PCMStreamSupervisorJob(ioThread: ioThread, counters: counters, status: status,
-                                         playbackName: playback?.name, captureName: capture?.name,
-                                         onStopped: onStopped)
+        let job = PCMStreamSupervisorJob(
+            ioThread: ioThread, counters: counters, status: status,
+            playbackName: playback?.name, captureName: capture?.name,
+            onStopped: onStopped)
         var supervisor = pthread_t()
         let retained = Unmanaged.passRetained(job).toOpaque()
         let supervised = pthread_create(&supervisor, nil, supervisorThreadEntry, retained)
@@ -85,8 +90,9 @@ extension PCMStream {
             counters.pointee.stopRequested.store(true, ordering: .relaxed)
             pthread_join(ioThread, nil)
             release(state: state, linked: linked)
-            throw ALSAError(status: OSStatus(kAudioUnitErr_FailedInitialization),
-                            message: "Cannot start the ALSA supervisor thread: \(String(cString: strerror(supervised))).")
+            throw ALSAError(
+                status: OSStatus(kAudioUnitErr_FailedInitialization),
+                message: "Cannot start the ALSA supervisor thread: \(String(cString: strerror(supervised))).")
         }
         run = PCMStreamRun(state: state, ioThread: ioThread, supervisor: supervisor, linked: linked)
     }
@@ -126,10 +132,12 @@ extension PCMStream {
 
     private static func makeSide(_ device: PCMDevice) -> EngineSide {
         let config = device.configuration!
-        return EngineSide(pcm: device.handle!,
-                          device: .allocate(format: config.format, access: config.access,
-                                            channels: config.channels, frames: config.periodFrames),
-                          floats: .allocate(channels: config.channels, frames: config.periodFrames),
-                          bufferFrames: config.bufferFrames)
+        return EngineSide(
+            pcm: device.handle!,
+            device: .allocate(
+                format: config.format, access: config.access,
+                channels: config.channels, frames: config.periodFrames),
+            floats: .allocate(channels: config.channels, frames: config.periodFrames),
+            bufferFrames: config.bufferFrames)
     }
 }

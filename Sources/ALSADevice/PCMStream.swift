@@ -12,9 +12,11 @@ import Synchronization
 ///
 /// `sampleTime` counts frames processed since `start()` (it does not jump over xruns).
 /// Thread: render (real-time) — must not allocate, lock, log or wait.
-public typealias PCMRenderFunction = @convention(c) (
-    _ context: UnsafeMutableRawPointer?, _ sampleTime: Int64, _ frames: UInt32,
-    _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus
+public typealias PCMRenderFunction =
+    @convention(c) (
+        _ context: UnsafeMutableRawPointer?, _ sampleTime: Int64, _ frames: UInt32,
+        _ buffers: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus
 
 /// A real-time I/O stream over a playback PCM, a capture PCM, or both in full duplex.
 ///
@@ -61,29 +63,39 @@ public final class PCMStream {
     /// `kAudioUnitErr_Uninitialized` (unconfigured device), `kAudioUnitErr_FormatNotSupported`
     /// (duplex mismatch).
     /// Thread: setup (non-real-time).
-    public init(playback: PCMDevice? = nil, capture: PCMDevice? = nil,
-                render: PCMRenderFunction? = nil, input: PCMRenderFunction? = nil,
-                context: UnsafeMutableRawPointer? = nil, realTimePriority: Int32? = 70,
-                onStopped: (@Sendable (ALSAError) -> Void)? = nil) throws {
+    public init(
+        playback: PCMDevice? = nil, capture: PCMDevice? = nil,
+        render: PCMRenderFunction? = nil, input: PCMRenderFunction? = nil,
+        context: UnsafeMutableRawPointer? = nil, realTimePriority: Int32? = 70,
+        onStopped: (@Sendable (ALSAError) -> Void)? = nil
+    ) throws {
         guard playback != nil || capture != nil else {
-            throw ALSAError(status: OSStatus(kAudio_ParamError),
-                            message: "A PCMStream needs a playback device, a capture device or both; it was given neither.")
+            throw ALSAError(
+                status: OSStatus(kAudio_ParamError),
+                message: "A PCMStream needs a playback device, a capture device or both; it was given neither.")
         }
         for (device, direction) in [(playback, PCMDirection.playback), (capture, .capture)] {
             guard let device else { continue }
             guard device.direction == direction else {
-                throw ALSAError(status: OSStatus(kAudio_ParamError),
-                                message: "ALSA device \"\(device.name)\" was opened for \(device.direction) but passed as the stream's \(direction) device.")
+                throw ALSAError(
+                    status: OSStatus(kAudio_ParamError),
+                    message:
+                        "ALSA device \"\(device.name)\" was opened for \(device.direction) but passed as the stream's \(direction) device.")
             }
             guard device.configuration != nil, device.handle != nil else {
-                throw ALSAError(status: OSStatus(kAudioUnitErr_Uninitialized),
-                                message: "ALSA device \"\(device.name)\" is not configured; call configure(_:) before making a stream.")
+                throw ALSAError(
+                    status: OSStatus(kAudioUnitErr_Uninitialized),
+                    message: "ALSA device \"\(device.name)\" is not configured; call configure(_:) before making a stream.")
             }
         }
         if let out = playback?.configuration, let inp = capture?.configuration,
-           out.sampleRate != inp.sampleRate || out.periodFrames != inp.periodFrames {
-            throw ALSAError(status: OSStatus(kAudioUnitErr_FormatNotSupported),
-                            message: "Full duplex needs one rate and period: \"\(capture!.name)\" runs \(inp.sampleRate) Hz × \(inp.periodFrames) frames, \"\(playback!.name)\" \(out.sampleRate) Hz × \(out.periodFrames) frames; request the same values for both.")
+            out.sampleRate != inp.sampleRate || out.periodFrames != inp.periodFrames
+        {
+            throw ALSAError(
+                status: OSStatus(kAudioUnitErr_FormatNotSupported),
+                message:
+                    "Full duplex needs one rate and period: \"\(capture!.name)\" runs \(inp.sampleRate) Hz × \(inp.periodFrames) frames, \"\(playback!.name)\" \(out.sampleRate) Hz × \(out.periodFrames) frames; request the same values for both."
+            )
         }
         self.playback = playback
         self.capture = capture

@@ -203,8 +203,10 @@ func transfer(_ state: UnsafeMutablePointer<EngineState>, _ side: EngineSide, pl
 /// Deals with a failed transfer: xruns are recovered (up to `xrunLimit` in a row), anything else
 /// records the failure. Returns false when the loop must end.
 @_noAllocation @_noLocks
-func handle(_ state: UnsafeMutablePointer<EngineState>, _ code: Int32, _ pcm: OpaquePointer,
-            _ consecutiveXruns: inout Int, playback: Bool) -> Bool {
+func handle(
+    _ state: UnsafeMutablePointer<EngineState>, _ code: Int32, _ pcm: OpaquePointer,
+    _ consecutiveXruns: inout Int, playback: Bool
+) -> Bool {
     let counters = state.pointee.counters
     if code == stalledOutcome {
         recordFailure(counters, playback ? .playbackStalled : .captureStalled, -EIO)

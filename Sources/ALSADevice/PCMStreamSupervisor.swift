@@ -13,8 +13,10 @@ final class PCMStreamSupervisorJob {
     let captureName: String?
     let onStopped: (@Sendable (ALSAError) -> Void)?
 
-    init(ioThread: pthread_t, counters: UnsafeMutablePointer<PCMStreamCounters>, status: PCMStreamStatus,
-         playbackName: String?, captureName: String?, onStopped: (@Sendable (ALSAError) -> Void)?) {
+    init(
+        ioThread: pthread_t, counters: UnsafeMutablePointer<PCMStreamCounters>, status: PCMStreamStatus,
+        playbackName: String?, captureName: String?, onStopped: (@Sendable (ALSAError) -> Void)?
+    ) {
         self.ioThread = ioThread
         self.counters = counters
         self.status = status
@@ -41,11 +43,17 @@ final class PCMStreamSupervisorJob {
         switch kind {
         case .playbackError: text = "\(out) failed while streaming: \(reason); the stream stopped — check the device and start again."
         case .captureError: text = "\(inp) failed while streaming: \(reason); the stream stopped — check the device and start again."
-        case .playbackStalled: text = "\(out) accepted no audio for too long (\(reason)); the stream stopped — the device may have gone away."
-        case .captureStalled: text = "\(inp) delivered no audio for too long (\(reason)); the stream stopped — the device or its source may have gone away."
-        case .playbackXruns: text = "\(out) kept underrunning (\(reason)) after repeated recovery; the stream stopped — use larger periods or more periods."
-        case .captureXruns: text = "\(inp) kept overrunning (\(reason)) after repeated recovery; the stream stopped — use larger periods or more periods."
-        case .startFailed: text = "The ALSA stream (\([playbackName, captureName].compactMap { $0 }.map { "\"\($0)\"" }.joined(separator: " and "))) could not start: \(reason)."
+        case .playbackStalled:
+            text = "\(out) accepted no audio for too long (\(reason)); the stream stopped — the device may have gone away."
+        case .captureStalled:
+            text = "\(inp) delivered no audio for too long (\(reason)); the stream stopped — the device or its source may have gone away."
+        case .playbackXruns:
+            text = "\(out) kept underrunning (\(reason)) after repeated recovery; the stream stopped — use larger periods or more periods."
+        case .captureXruns:
+            text = "\(inp) kept overrunning (\(reason)) after repeated recovery; the stream stopped — use larger periods or more periods."
+        case .startFailed:
+            text =
+                "The ALSA stream (\([playbackName, captureName].compactMap { $0 }.map { "\"\($0)\"" }.joined(separator: " and "))) could not start: \(reason)."
         case .none: text = "The ALSA stream stopped."
         }
         return ALSAError(status: OSStatus(kAudioUnitErr_NoConnection), message: text, alsaCode: code)

@@ -39,8 +39,10 @@ public enum SampleConversion {
     /// `strideBytes` bytes from `destination` (the channel's first sample).
     /// Thread: render (real-time).
     @inlinable @_noAllocation @_noLocks
-    public static func encode(_ source: UnsafePointer<Float>, frames: Int, format: PCMSampleFormat,
-                              to destination: UnsafeMutableRawPointer, strideBytes: Int) {
+    public static func encode(
+        _ source: UnsafePointer<Float>, frames: Int, format: PCMSampleFormat,
+        to destination: UnsafeMutableRawPointer, strideBytes: Int
+    ) {
         switch format {
         case .s16LE:
             for i in 0..<frames {
@@ -49,8 +51,9 @@ public enum SampleConversion {
             }
         case .s24LE:
             for i in 0..<frames {
-                destination.storeBytes(of: quantize(source[i], bits: 24).littleEndian,
-                                       toByteOffset: i * strideBytes, as: Int32.self)
+                destination.storeBytes(
+                    of: quantize(source[i], bits: 24).littleEndian,
+                    toByteOffset: i * strideBytes, as: Int32.self)
             }
         case .s24Packed3LE:
             for i in 0..<frames {
@@ -75,8 +78,10 @@ public enum SampleConversion {
     /// into canonical floats.
     /// Thread: render (real-time).
     @inlinable @_noAllocation @_noLocks
-    public static func decode(_ source: UnsafeRawPointer, strideBytes: Int, frames: Int, format: PCMSampleFormat,
-                              to destination: UnsafeMutablePointer<Float>) {
+    public static func decode(
+        _ source: UnsafeRawPointer, strideBytes: Int, frames: Int, format: PCMSampleFormat,
+        to destination: UnsafeMutablePointer<Float>
+    ) {
         switch format {
         case .s16LE:
             for i in 0..<frames {
@@ -86,7 +91,7 @@ public enum SampleConversion {
         case .s24LE:
             for i in 0..<frames {
                 let word = Int32(littleEndian: source.loadUnaligned(fromByteOffset: i * strideBytes, as: Int32.self))
-                destination[i] = Float((word << 8) >> 8) * 0x1p-23   // sign-extend the low 24 bits
+                destination[i] = Float((word << 8) >> 8) * 0x1p-23  // sign-extend the low 24 bits
             }
         case .s24Packed3LE:
             for i in 0..<frames {
@@ -122,8 +127,9 @@ public enum SampleConversion {
                 let audio = buffer(list, channel)
                 if let data = audio.pointee.mData {
                     done = min(count, Int(audio.pointee.mDataByteSize) / MemoryLayout<Float>.size)
-                    encode(data.assumingMemoryBound(to: Float.self), frames: done, format: device.format,
-                           to: start, strideBytes: device.strideBytes)
+                    encode(
+                        data.assumingMemoryBound(to: Float.self), frames: done, format: device.format,
+                        to: start, strideBytes: device.strideBytes)
                 }
             }
             var zero: Float = 0
@@ -144,8 +150,9 @@ public enum SampleConversion {
             let audio = buffer(list, channel)
             guard let data = audio.pointee.mData else { continue }
             let room = min(count, Int(audio.pointee.mDataByteSize) / MemoryLayout<Float>.size)
-            decode(UnsafeRawPointer(start), strideBytes: device.strideBytes, frames: room, format: device.format,
-                   to: data.assumingMemoryBound(to: Float.self))
+            decode(
+                UnsafeRawPointer(start), strideBytes: device.strideBytes, frames: room, format: device.format,
+                to: data.assumingMemoryBound(to: Float.self))
         }
     }
 }

@@ -74,46 +74,60 @@ extension ALSAIOUnit {
     /// checks the granted values, records them as the device-side formats, and makes the stream.
     func openSession() throws -> ALSAIOSession {
         guard outputEnabled || inputEnabled else {
-            throw AudioError(kAudioUnitErr_FailedInitialization,
-                             "Both directions of the ALSA I/O unit are disabled; enable output (EnableIO, output scope, element 0) or input (input scope, element 1).")
+            throw AudioError(
+                kAudioUnitErr_FailedInitialization,
+                "Both directions of the ALSA I/O unit are disabled; enable output (EnableIO, output scope, element 0) or input (input scope, element 1)."
+            )
         }
         let appPlayback = inputFormats[0], appCapture = outputFormats[1]
         // The device rate: the preferred one, else the device-side format the app chose, else the
         // app side's (capture first: only playback converts rates).
         let appRate = inputEnabled ? appCapture.mSampleRate : appPlayback.mSampleRate
-        let chosenRate = chosenDeviceFormat.capture && inputEnabled ? inputFormats[1].mSampleRate
+        let chosenRate =
+            chosenDeviceFormat.capture && inputEnabled
+            ? inputFormats[1].mSampleRate
             : chosenDeviceFormat.playback && outputEnabled ? outputFormats[0].mSampleRate : appRate
         let rate = preferredSampleRate > 0 ? preferredSampleRate : chosenRate
         do {
-            let playback = outputEnabled
-                ? try open(playbackDeviceName, .playback, rate: rate, appChannels: Int(appPlayback.mChannelsPerFrame),
-                           chosen: chosenDeviceFormat.playback ? DeviceFormat(outputFormats[0]) : nil) : nil
-            let capture = inputEnabled
-                ? try open(captureDeviceName, .capture, rate: rate, appChannels: Int(appCapture.mChannelsPerFrame),
-                           chosen: chosenDeviceFormat.capture ? DeviceFormat(inputFormats[1]) : nil) : nil
+            let playback =
+                outputEnabled
+                ? try open(
+                    playbackDeviceName, .playback, rate: rate, appChannels: Int(appPlayback.mChannelsPerFrame),
+                    chosen: chosenDeviceFormat.playback ? DeviceFormat(outputFormats[0]) : nil) : nil
+            let capture =
+                inputEnabled
+                ? try open(
+                    captureDeviceName, .capture, rate: rate, appChannels: Int(appCapture.mChannelsPerFrame),
+                    chosen: chosenDeviceFormat.capture ? DeviceFormat(inputFormats[1]) : nil) : nil
             let granted = (playback ?? capture)!.configuration!
             // Each direction alone converts rates (allocateRenderResources); full duplex hands
             // the captured period to the render callback, so both app sides run at the device's
             // rate there.
             if let playback, let capture, let config = playback.configuration,
-               appPlayback.mSampleRate != Double(config.sampleRate) || appCapture.mSampleRate != Double(config.sampleRate) {
+                appPlayback.mSampleRate != Double(config.sampleRate) || appCapture.mSampleRate != Double(config.sampleRate)
+            {
                 playback.close()
                 capture.close()
-                throw AudioError(kAudioUnitErr_FormatNotSupported,
-                                 "Full duplex does not convert rates: ALSA device \"\(playback.name)\" runs at \(config.sampleRate) Hz (\(DeviceFormat.description(of: config))) but the input scope of element 0 is \(appPlayback) and the output scope of element 1 is \(appCapture); give both the device's rate, or enable one direction only.")
+                throw AudioError(
+                    kAudioUnitErr_FormatNotSupported,
+                    "Full duplex does not convert rates: ALSA device \"\(playback.name)\" runs at \(config.sampleRate) Hz (\(DeviceFormat.description(of: config))) but the input scope of element 0 is \(appPlayback) and the output scope of element 1 is \(appCapture); give both the device's rate, or enable one direction only."
+                )
             }
             guard granted.periodFrames <= Int(maxFramesPerSlice) else {
-                throw AudioError(kAudioUnitErr_TooManyFramesToProcess,
-                                 "ALSA device \"\((playback ?? capture)!.name)\" granted periods of \(granted.periodFrames) frames, more than MaximumFramesPerSlice (\(maxFramesPerSlice)); raise MaximumFramesPerSlice or ask for smaller periods (kAUHostALSAProperty_PreferredPeriodFrames).")
+                throw AudioError(
+                    kAudioUnitErr_TooManyFramesToProcess,
+                    "ALSA device \"\((playback ?? capture)!.name)\" granted periods of \(granted.periodFrames) frames, more than MaximumFramesPerSlice (\(maxFramesPerSlice)); raise MaximumFramesPerSlice or ask for smaller periods (kAUHostALSAProperty_PreferredPeriodFrames)."
+                )
             }
             if let config = playback?.configuration { try setFormat(DeviceFormat.description(of: config), kAudioUnitScope_Output, 0) }
             if let config = capture?.configuration { try setFormat(DeviceFormat.description(of: config), kAudioUnitScope_Input, 1) }
             let relay = StopRelay(self)
-            let stream = try PCMStream(playback: playback, capture: capture,
-                                       render: outputEnabled ? ioRenderPlayback : nil,
-                                       input: inputEnabled ? ioCaptured : nil,
-                                       context: UnsafeMutableRawPointer(io),
-                                       onStopped: { error in relay.unit?.deviceStopped(error) })
+            let stream = try PCMStream(
+                playback: playback, capture: capture,
+                render: outputEnabled ? ioRenderPlayback : nil,
+                input: inputEnabled ? ioCaptured : nil,
+                context: UnsafeMutableRawPointer(io),
+                onStopped: { error in relay.unit?.deviceStopped(error) })
             return ALSAIOSession(playback: playback, capture: capture, stream: stream)
         } catch let error as ALSAError {
             throw AudioError(error.status, error.message)
@@ -122,12 +136,15 @@ extension ALSAIOUnit {
 
     /// Opens one PCM and configures it: the chosen format exactly, or the first format of
     /// `negotiatedFormats` the device accepts.
-    private func open(_ name: String, _ direction: PCMDirection, rate: Double, appChannels: Int,
-                      chosen: DeviceFormat?) throws -> PCMDevice {
+    private func open(
+        _ name: String, _ direction: PCMDirection, rate: Double, appChannels: Int,
+        chosen: DeviceFormat?
+    ) throws -> PCMDevice {
         let device = try PCMDevice(name: name, direction: direction)
-        var request = PCMRequest(sampleRate: Int(rate.rounded()), channels: chosen?.channels ?? appChannels,
-                                 format: chosen?.format ?? .float32LE, access: chosen?.access ?? .interleaved,
-                                 periodFrames: Int(preferredPeriodFrames), periodCount: Int(preferredPeriodCount))
+        var request = PCMRequest(
+            sampleRate: Int(rate.rounded()), channels: chosen?.channels ?? appChannels,
+            format: chosen?.format ?? .float32LE, access: chosen?.access ?? .interleaved,
+            periodFrames: Int(preferredPeriodFrames), periodCount: Int(preferredPeriodCount))
         if chosen != nil {
             try device.configure(request)
             return device

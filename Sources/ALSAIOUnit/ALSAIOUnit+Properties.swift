@@ -7,7 +7,8 @@ import AUHostCore
 extension ALSAIOUnit {
     private func requireGlobal(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) throws {
         guard scope == kAudioUnitScope_Global else {
-            throw AudioError(kAudioUnitErr_InvalidScope, "Property \(alsaPropertyName(id)) lives in global scope, not \(scopeName(scope)) scope.")
+            throw AudioError(
+                kAudioUnitErr_InvalidScope, "Property \(alsaPropertyName(id)) lives in global scope, not \(scopeName(scope)) scope.")
         }
         guard element == 0 else {
             throw AudioError(kAudioUnitErr_InvalidElement, "Property \(alsaPropertyName(id)) lives on element 0, not element \(element).")
@@ -18,8 +19,10 @@ extension ALSAIOUnit {
     private func direction(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) throws -> PCMDirection {
         if scope == kAudioUnitScope_Output && element == 0 { return .playback }
         if scope == kAudioUnitScope_Input && element == 1 { return .capture }
-        throw AudioError(kAudioUnitErr_InvalidElement,
-                         "Property \(alsaPropertyName(id)) is set on output scope element 0 (playback) or input scope element 1 (capture), not \(scopeName(scope)) scope element \(element).")
+        throw AudioError(
+            kAudioUnitErr_InvalidElement,
+            "Property \(alsaPropertyName(id)) is set on output scope element 0 (playback) or input scope element 1 (capture), not \(scopeName(scope)) scope element \(element)."
+        )
     }
 
     private func requireUninitialized(_ id: AudioUnitPropertyID) throws {
@@ -30,8 +33,10 @@ extension ALSAIOUnit {
 
     /// Size and writability of the unit's own properties; nil for others.
     /// Thread: setup.
-    func alsaPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                          _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? {
+    func alsaPropertyInfo(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) throws -> (size: UInt32, writable: Bool)? {
         switch id {
         case kAudioOutputUnitProperty_EnableIO:
             _ = try direction(id, scope, element)
@@ -43,8 +48,8 @@ extension ALSAIOUnit {
             try requireGlobal(id, scope, element)
             return (UInt32(MemoryLayout<AURenderCallbackStruct>.size), true)
         case kAudioOutputUnitProperty_IsRunning, kAUHostALSAProperty_PreferredPeriodFrames, kAUHostALSAProperty_PreferredPeriodCount,
-             kAUHostALSAProperty_GrantedPeriodFrames, kAUHostALSAProperty_GrantedPeriodCount, kAUHostALSAProperty_XrunCount,
-             kAUHostALSAProperty_DuplexLatencyFrames, kAUHostALSAProperty_RealTimeScheduling:
+            kAUHostALSAProperty_GrantedPeriodFrames, kAUHostALSAProperty_GrantedPeriodCount, kAUHostALSAProperty_XrunCount,
+            kAUHostALSAProperty_DuplexLatencyFrames, kAUHostALSAProperty_RealTimeScheduling:
             try requireGlobal(id, scope, element)
             return (4, id == kAUHostALSAProperty_PreferredPeriodFrames || id == kAUHostALSAProperty_PreferredPeriodCount)
         case kAUHostALSAProperty_PreferredSampleRate, kAUHostALSAProperty_GrantedSampleRate, kAUHostALSAProperty_WorstRenderFraction:
@@ -60,8 +65,10 @@ extension ALSAIOUnit {
 
     /// Reads one of the unit's own properties.
     /// Thread: setup.
-    func alsaGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                         _ data: UnsafeMutableRawPointer) throws {
+    func alsaGetProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeMutableRawPointer
+    ) throws {
         func put<T>(_ value: T) { data.storeBytes(of: value, as: T.self) }
         let granted = session?.granted
         let stream = session?.stream
@@ -69,7 +76,9 @@ extension ALSAIOUnit {
         case kAudioOutputUnitProperty_EnableIO:
             put(UInt32(try direction(id, scope, element) == .playback ? (outputEnabled ? 1 : 0) : (inputEnabled ? 1 : 0)))
         case kAudioOutputUnitProperty_CurrentDevice:
-            let name = scope == kAudioUnitScope_Input ? captureDeviceName
+            let name =
+                scope == kAudioUnitScope_Input
+                ? captureDeviceName
                 : scope == kAudioUnitScope_Output || outputEnabled ? playbackDeviceName : captureDeviceName
             put(CFBridge.string(name).toOpaque())
         case kAudioOutputUnitProperty_SetInputCallback: put(inputCallback)
@@ -92,12 +101,15 @@ extension ALSAIOUnit {
 
     /// Sets one of the unit's own properties.
     /// Thread: setup.
-    func alsaSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                         _ data: UnsafeRawPointer, _ size: UInt32) throws {
+    func alsaSetProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeRawPointer, _ size: UInt32
+    ) throws {
         let info = try alsaPropertyInfo(id, scope, element)
         guard let info, size == info.size else {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                             "Property \(alsaPropertyName(id)) takes \(info?.size ?? 0) bytes; \(size) were passed.")
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue,
+                "Property \(alsaPropertyName(id)) takes \(info?.size ?? 0) bytes; \(size) were passed.")
         }
         switch id {
         case kAudioOutputUnitProperty_EnableIO:
@@ -108,8 +120,10 @@ extension ALSAIOUnit {
             try requireUninitialized(id)
             let ref = data.loadUnaligned(as: Unmanaged<CFString>?.self)?.takeUnretainedValue()
             guard let name = String(cfString: ref), !name.isEmpty else {
-                throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                                 "CurrentDevice needs a CFStringRef naming an ALSA PCM (\"default\", \"hw:1,0\", a PCM of your asoundrc); it was NULL or empty.")
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue,
+                    "CurrentDevice needs a CFStringRef naming an ALSA PCM (\"default\", \"hw:1,0\", a PCM of your asoundrc); it was NULL or empty."
+                )
             }
             if scope != kAudioUnitScope_Input { playbackDeviceName = name }
             if scope != kAudioUnitScope_Output { captureDeviceName = name }
@@ -122,8 +136,9 @@ extension ALSAIOUnit {
         case kAUHostALSAProperty_PreferredSampleRate:
             let rate = data.loadUnaligned(as: Float64.self)
             guard rate == 0 || (rate >= 1_000 && rate <= 768_000) else {
-                throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                                 "A preferred sample rate of \(rate) Hz is out of range; use 1000…768000 Hz, or 0 for the stream format's rate.")
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue,
+                    "A preferred sample rate of \(rate) Hz is out of range; use 1000…768000 Hz, or 0 for the stream format's rate.")
             }
             try requireUninitialized(id)
             preferredSampleRate = rate
@@ -154,4 +169,3 @@ func alsaPropertyName(_ id: AudioUnitPropertyID) -> String {
     guard let name = names[id] else { return propertyName(id) }
     return "kAUHostALSAProperty_\(name) (0x\(String(id, radix: 16)))"
 }
-

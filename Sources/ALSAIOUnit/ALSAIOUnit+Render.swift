@@ -70,10 +70,12 @@ struct IOContext {
     /// the rate converters of each direction when the device runs at another rate than the app
     /// side (taken over; nil when the rates agree).
     /// Thread: setup (the device thread is not running).
-    mutating func configure(playbackFormat: AudioStreamBasicDescription, captureFormat: AudioStreamBasicDescription,
-                            devicePlaybackChannels: Int, deviceCaptureChannels: Int, maxFrames: Int,
-                            playbackKernel: UnsafeMutablePointer<ConverterKernel>?,
-                            captureKernel: UnsafeMutablePointer<ConverterKernel>?) {
+    mutating func configure(
+        playbackFormat: AudioStreamBasicDescription, captureFormat: AudioStreamBasicDescription,
+        devicePlaybackChannels: Int, deviceCaptureChannels: Int, maxFrames: Int,
+        playbackKernel: UnsafeMutablePointer<ConverterKernel>?,
+        captureKernel: UnsafeMutablePointer<ConverterKernel>?
+    ) {
         releaseScratch()
         self.playbackKernel = playbackKernel
         self.captureKernel = captureKernel
@@ -133,7 +135,8 @@ func stamp(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64) {
     let ts = io.pointee.timeStamp
     ts.pointee.mSampleTime = Double(sampleTime)
     ts.pointee.mHostTime = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-    ts.pointee.mFlags = AudioTimeStampFlags(rawValue: AudioTimeStampFlags.sampleTimeValid.rawValue | AudioTimeStampFlags.hostTimeValid.rawValue)
+    ts.pointee.mFlags = AudioTimeStampFlags(
+        rawValue: AudioTimeStampFlags.sampleTimeValid.rawValue | AudioTimeStampFlags.hostTimeValid.rawValue)
 }
 
 /// The stream's input function: keeps the captured period for AudioUnitRender on element 1 and
@@ -144,8 +147,10 @@ let ioCaptured: PCMRenderFunction = { context, sampleTime, frames, buffers in
 }
 
 @_noAllocation @_noLocks
-func capturedPeriod(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, _ frames: UInt32,
-                    _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+func capturedPeriod(
+    _ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, _ frames: UInt32,
+    _ buffers: UnsafeMutablePointer<AudioBufferList>
+) -> OSStatus {
     io.pointee.captured = buffers
     io.pointee.capturedFrames = frames
     stamp(io, sampleTime)
@@ -170,8 +175,10 @@ let ioRenderPlayback: PCMRenderFunction = { context, sampleTime, frames, buffers
 }
 
 @_noAllocation @_noLocks
-func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, _ frames: UInt32,
-                    _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+func renderPlayback(
+    _ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, _ frames: UInt32,
+    _ buffers: UnsafeMutablePointer<AudioBufferList>
+) -> OSStatus {
     let s = io.pointee.state
     let deviceBuffers = audioBuffers(buffers)
     let deviceChannels = min(Int(buffers.pointee.mNumberBuffers), io.pointee.pointerCapacity)
@@ -189,7 +196,9 @@ func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     s.pointee.notify(.unitRenderAction_PreRender, flags, timeStamp, 0, frames, list)
     if let kernel = io.pointee.playbackKernel {
         let status = resamplePlayback(io, kernel, frames, buffers)
-        let post = status == noErr ? AudioUnitRenderActionFlags.unitRenderAction_PostRender
+        let post =
+            status == noErr
+            ? AudioUnitRenderActionFlags.unitRenderAction_PostRender
             : AudioUnitRenderActionFlags.unitRenderAction_PostRender.union(.unitRenderAction_PostRenderError)
         s.pointee.notify(post, flags, timeStamp, 0, frames, list)
         return status
@@ -211,7 +220,9 @@ func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
     } else {
         s.pointee.lastRenderError = status
     }
-    let post = status == noErr ? AudioUnitRenderActionFlags.unitRenderAction_PostRender
+    let post =
+        status == noErr
+        ? AudioUnitRenderActionFlags.unitRenderAction_PostRender
         : AudioUnitRenderActionFlags.unitRenderAction_PostRender.union(.unitRenderAction_PostRenderError)
     s.pointee.notify(post, flags, timeStamp, 0, frames, list)
     return status
@@ -222,12 +233,15 @@ func renderPlayback(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, 
 /// needs, and emits one device period of device-rate floats. A failed pull plays silence for the
 /// period and is reported as the render error.
 @_noAllocation @_noLocks
-func resamplePlayback(_ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMutablePointer<ConverterKernel>,
-                      _ frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+func resamplePlayback(
+    _ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMutablePointer<ConverterKernel>,
+    _ frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>
+) -> OSStatus {
     let s = io.pointee.state
     let appTime = io.pointee.appPlaybackTime
     appTime.pointee.mHostTime = io.pointee.timeStamp.pointee.mHostTime
-    appTime.pointee.mFlags = AudioTimeStampFlags(rawValue: AudioTimeStampFlags.sampleTimeValid.rawValue | AudioTimeStampFlags.hostTimeValid.rawValue)
+    appTime.pointee.mFlags = AudioTimeStampFlags(
+        rawValue: AudioTimeStampFlags.sampleTimeValid.rawValue | AudioTimeStampFlags.hostTimeValid.rawValue)
     var status: OSStatus = noErr
     var attempts = 0
     while kernel.pointee.fifoCount < Int(frames) && attempts < 64 {
@@ -251,8 +265,10 @@ func resamplePlayback(_ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMut
 /// frames). Converted frames the app did not render in their callback are dropped, as an unread
 /// period is.
 @_noAllocation @_noLocks
-func resampleCapture(_ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMutablePointer<ConverterKernel>,
-                     _ frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+func resampleCapture(
+    _ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMutablePointer<ConverterKernel>,
+    _ frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>
+) -> OSStatus {
     kernel.pointee.consume(UnsafePointer(buffers), frames: Int(frames))
     guard let proc = io.pointee.inputProc else {
         kernel.pointee.discard(kernel.pointee.fifoCount)
@@ -260,7 +276,8 @@ func resampleCapture(_ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMuta
     }
     let appTime = io.pointee.appCaptureTime
     appTime.pointee.mHostTime = io.pointee.timeStamp.pointee.mHostTime
-    appTime.pointee.mFlags = AudioTimeStampFlags(rawValue: AudioTimeStampFlags.sampleTimeValid.rawValue | AudioTimeStampFlags.hostTimeValid.rawValue)
+    appTime.pointee.mFlags = AudioTimeStampFlags(
+        rawValue: AudioTimeStampFlags.sampleTimeValid.rawValue | AudioTimeStampFlags.hostTimeValid.rawValue)
     let flags = io.pointee.flags
     let refCon = io.pointee.inputRefCon
     var status: OSStatus = noErr
@@ -290,8 +307,10 @@ func resampleCapture(_ io: UnsafeMutablePointer<IOContext>, _ kernel: UnsafeMuta
 /// channel c gets device channel c, or silence where the device has fewer channels.
 /// Thread: render.
 @_noAllocation @_noLocks
-func renderCaptured(_ io: UnsafeMutablePointer<IOContext>, _ frames: UInt32,
-                    _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+func renderCaptured(
+    _ io: UnsafeMutablePointer<IOContext>, _ frames: UInt32,
+    _ output: UnsafeMutablePointer<AudioBufferList>
+) -> OSStatus {
     guard let captured = io.pointee.captured else { return kAudioUnitErr_CannotDoInCurrentContext }
     guard frames <= io.pointee.capturedFrames else { return kAudio_ParamError }
     if let kernel = io.pointee.captureKernel {

@@ -22,8 +22,9 @@ import Foundation
 /// PCMs (a `file` PCM finishes its file then).
 public final class ALSAIOUnit: AUBase {
     /// AUHost's own identity for the unit.
-    public static let identity = AudioComponentDescription(type: kAudioUnitType_Output, subType: kAudioUnitSubType_AUHostALSAIO,
-                                                           manufacturer: kAudioUnitManufacturer_AUHost)
+    public static let identity = AudioComponentDescription(
+        type: kAudioUnitType_Output, subType: kAudioUnitSubType_AUHostALSAIO,
+        manufacturer: kAudioUnitManufacturer_AUHost)
 
     // Setup-side settings (properties), read when the unit initializes.
     var playbackDeviceName = "default"
@@ -93,10 +94,11 @@ public final class ALSAIOUnit: AUBase {
             opened.close()
             throw error
         }
-        io.pointee.configure(playbackFormat: inputFormats[0], captureFormat: outputFormats[1],
-                             devicePlaybackChannels: opened.playback?.configuration?.channels ?? 0,
-                             deviceCaptureChannels: opened.capture?.configuration?.channels ?? 0,
-                             maxFrames: Int(maxFramesPerSlice), playbackKernel: kernels.playback, captureKernel: kernels.capture)
+        io.pointee.configure(
+            playbackFormat: inputFormats[0], captureFormat: outputFormats[1],
+            devicePlaybackChannels: opened.playback?.configuration?.channels ?? 0,
+            deviceCaptureChannels: opened.capture?.configuration?.channels ?? 0,
+            maxFrames: Int(maxFramesPerSlice), playbackKernel: kernels.playback, captureKernel: kernels.capture)
         session = opened
     }
 
@@ -105,8 +107,10 @@ public final class ALSAIOUnit: AUBase {
     /// float channels, for capture the device's floats → the output scope of element 1. Channel
     /// c feeds channel c; channels the other side lacks are silent or dropped (as without
     /// conversion). libsoxr at 20-bit quality (28-bit with RenderQuality ≥ 127).
-    private func rateConverter(_ granted: PCMConfiguration?, app: AudioStreamBasicDescription,
-                               playback: Bool) throws -> UnsafeMutablePointer<ConverterKernel>? {
+    private func rateConverter(
+        _ granted: PCMConfiguration?, app: AudioStreamBasicDescription,
+        playback: Bool
+    ) throws -> UnsafeMutablePointer<ConverterKernel>? {
         guard let granted, Double(granted.sampleRate) != app.mSampleRate else { return nil }
         let device = AudioStreamBasicDescription.canonical(sampleRate: Double(granted.sampleRate), channels: UInt32(granted.channels))
         let (from, to) = playback ? (app, device) : (device, app)
@@ -115,13 +119,19 @@ public final class ALSAIOUnit: AUBase {
         try? getProperty(kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &quality)
         let k = UnsafeMutablePointer<ConverterKernel>.allocate(capacity: 1)
         do {
-            k.initialize(to: try ConverterKernel(input: from, output: to, map: map, maximumFrames: Int(maxFramesPerSlice),
-                                                 quality: quality >= 127 ? .veryHigh : .high))
+            k.initialize(
+                to: try ConverterKernel(
+                    input: from, output: to, map: map, maximumFrames: Int(maxFramesPerSlice),
+                    quality: quality >= 127 ? .veryHigh : .high))
         } catch let error as DSPKernelError {
             k.deallocate()
-            let side = playback ? "the input scope of element 0 (\(app)) to the device's format" : "the device's format to the output scope of element 1 (\(app))"
-            throw AudioError(error.status,
-                             "The ALSA I/O unit cannot convert \(side) (\(DeviceFormat.description(of: granted))): \(error.message)")
+            let side =
+                playback
+                ? "the input scope of element 0 (\(app)) to the device's format"
+                : "the device's format to the output scope of element 1 (\(app))"
+            throw AudioError(
+                error.status,
+                "The ALSA I/O unit cannot convert \(side) (\(DeviceFormat.description(of: granted))): \(error.message)")
         }
         return k
     }
@@ -162,7 +172,7 @@ public final class ALSAIOUnit: AUBase {
             throw AudioError(kAudioUnitErr_Uninitialized, "The ALSA I/O unit has no open device; initialize it first.")
         }
         if current.stream.isRunning { return }
-        current.stream.stop()   // releases a run that ended by itself (device failure)
+        current.stream.stop()  // releases a run that ended by itself (device failure)
         failure.set(nil)
         io.pointee.captured = nil
         io.pointee.inputProc = inputCallback.inputProc
@@ -191,20 +201,26 @@ public final class ALSAIOUnit: AUBase {
     /// The output-unit and AUHost ALSA properties (ALSAIOUnit+Properties.swift).
     ///
     /// Thread: setup.
-    public override func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                            _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? {
+    public override func customPropertyInfo(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) throws -> (size: UInt32, writable: Bool)? {
         try alsaPropertyInfo(id, scope, element)
     }
 
     /// Thread: setup.
-    public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeMutableRawPointer) throws {
+    public override func getCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeMutableRawPointer
+    ) throws {
         try alsaGetProperty(id, scope, element, data)
     }
 
     /// Thread: setup.
-    public override func setCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeRawPointer, _ size: UInt32) throws {
+    public override func setCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeRawPointer, _ size: UInt32
+    ) throws {
         try alsaSetProperty(id, scope, element, data, size)
     }
 
@@ -214,9 +230,11 @@ public final class ALSAIOUnit: AUBase {
     /// pulled by the device itself.
     ///
     /// Thread: render.
-    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    public override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         guard bus == 1 else { return kAudioUnitErr_CannotDoInCurrentContext }
         // A plain function in the render file, checked there; no reference counting here.
         return renderCaptured(io, frames, output)
@@ -241,8 +259,10 @@ public final class ALSAIOUnit: AUBase {
     /// callback on global scope at any element (→ element 0), as in the blog of seed 004.
     ///
     /// Thread: setup.
-    public override func propertyAddress(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                         _ element: AudioUnitElement) -> (scope: AudioUnitScope, element: AudioUnitElement) {
+    public override func propertyAddress(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) -> (scope: AudioUnitScope, element: AudioUnitElement) {
         switch (id, scope) {
         case (kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global) where element == 0:
             return (kAudioUnitScope_Input, 0)

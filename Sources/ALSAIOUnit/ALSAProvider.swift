@@ -18,7 +18,10 @@ public final class ALSAProvider: ComponentProvider {
         let aliases = [kAudioUnitSubType_RemoteIO, kAudioUnitSubType_HALOutput, kAudioUnitSubType_DefaultOutput].map {
             AudioComponentDescription(type: kAudioUnitType_Output, subType: $0, manufacturer: kAudioUnitManufacturer_Apple)
         }
-        return [Component(description: ALSAIOUnit.identity, aliases: aliases, name: "AUHost: ALSA I/O",
-                          version: 0x0001_0000, origin: "built-in (alsa-lib)", unit: { ALSAIOUnit($0) })]
+        return [
+            Component(
+                description: ALSAIOUnit.identity, aliases: aliases, name: "AUHost: ALSA I/O",
+                version: 0x0001_0000, origin: "built-in (alsa-lib)", unit: { ALSAIOUnit($0) })
+        ]
     }
 }

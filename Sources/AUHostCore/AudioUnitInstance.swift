@@ -31,8 +31,9 @@ public final class AudioUnitInstance {
     /// Thread: setup.
     public init(_ component: Component) throws {
         var handle: AudioComponentInstance?
-        try AudioError.check(AudioComponentInstanceNew(component.handle, &handle),
-                             LastErrorMessage.current ?? "Could not make \(component.name).")
+        try AudioError.check(
+            AudioComponentInstanceNew(component.handle, &handle),
+            LastErrorMessage.current ?? "Could not make \(component.name).")
         self.handle = handle!
         self.component = component
     }
@@ -57,24 +58,30 @@ public final class AudioUnitInstance {
     /// A fixed-size property value.
     ///
     /// Thread: setup.
-    public func property<T>(_ id: AudioUnitPropertyID, scope: AudioUnitScope = kAudioUnitScope_Global,
-                            element: AudioUnitElement = 0, as: T.Type = T.self) throws -> T {
+    public func property<T>(
+        _ id: AudioUnitPropertyID, scope: AudioUnitScope = kAudioUnitScope_Global,
+        element: AudioUnitElement = 0, as: T.Type = T.self
+    ) throws -> T {
         let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
         defer { value.deallocate() }
         var size = UInt32(MemoryLayout<T>.size)
-        try AudioError.check(AudioUnitGetProperty(handle, id, scope, element, value, &size),
-                             LastErrorMessage.current ?? "Could not read \(propertyName(id)).")
+        try AudioError.check(
+            AudioUnitGetProperty(handle, id, scope, element, value, &size),
+            LastErrorMessage.current ?? "Could not read \(propertyName(id)).")
         return value.pointee
     }
 
     /// Sets a fixed-size property value.
     ///
     /// Thread: setup.
-    public func setProperty<T>(_ id: AudioUnitPropertyID, scope: AudioUnitScope = kAudioUnitScope_Global,
-                               element: AudioUnitElement = 0, _ value: T) throws {
+    public func setProperty<T>(
+        _ id: AudioUnitPropertyID, scope: AudioUnitScope = kAudioUnitScope_Global,
+        element: AudioUnitElement = 0, _ value: T
+    ) throws {
         var copy = value
-        try AudioError.check(AudioUnitSetProperty(handle, id, scope, element, &copy, UInt32(MemoryLayout<T>.size)),
-                             LastErrorMessage.current ?? "Could not set \(propertyName(id)).")
+        try AudioError.check(
+            AudioUnitSetProperty(handle, id, scope, element, &copy, UInt32(MemoryLayout<T>.size)),
+            LastErrorMessage.current ?? "Could not set \(propertyName(id)).")
     }
 
     /// Thread: setup.
@@ -103,47 +110,60 @@ public final class AudioUnitInstance {
     ///
     /// Thread: setup.
     public func setRenderCallback(bus: AudioUnitElement, _ callback: AURenderCallback, refCon: UnsafeMutableRawPointer? = nil) throws {
-        try setProperty(kAudioUnitProperty_SetRenderCallback, scope: kAudioUnitScope_Input, element: bus,
-                        AURenderCallbackStruct(inputProc: callback, inputProcRefCon: refCon))
+        try setProperty(
+            kAudioUnitProperty_SetRenderCallback, scope: kAudioUnitScope_Input, element: bus,
+            AURenderCallbackStruct(inputProc: callback, inputProcRefCon: refCon))
     }
 
     /// Feeds input bus `bus` from another unit's output bus (kAudioUnitProperty_MakeConnection).
     ///
     /// Thread: setup.
     public func connectInput(_ bus: AudioUnitElement, from source: AudioUnitInstance, output: AudioUnitElement = 0) throws {
-        try setProperty(kAudioUnitProperty_MakeConnection, scope: kAudioUnitScope_Input, element: bus,
-                        AudioUnitConnection(sourceAudioUnit: source.handle, sourceOutputNumber: output, destInputNumber: bus))
+        try setProperty(
+            kAudioUnitProperty_MakeConnection, scope: kAudioUnitScope_Input, element: bus,
+            AudioUnitConnection(sourceAudioUnit: source.handle, sourceOutputNumber: output, destInputNumber: bus))
     }
 
     /// Thread: any.
-    public func parameter(_ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
-                          element: AudioUnitElement = 0) throws -> AudioUnitParameterValue {
+    public func parameter(
+        _ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
+        element: AudioUnitElement = 0
+    ) throws -> AudioUnitParameterValue {
         var value: AudioUnitParameterValue = 0
-        try AudioError.check(AudioUnitGetParameter(handle, id, scope, element, &value), "No parameter \(id) in \(scopeName(scope)) scope, element \(element).")
+        try AudioError.check(
+            AudioUnitGetParameter(handle, id, scope, element, &value),
+            "No parameter \(id) in \(scopeName(scope)) scope, element \(element).")
         return value
     }
 
     /// Thread: any.
-    public func setParameter(_ id: AudioUnitParameterID, _ value: AudioUnitParameterValue, scope: AudioUnitScope = kAudioUnitScope_Global,
-                             element: AudioUnitElement = 0) throws {
-        try AudioError.check(AudioUnitSetParameter(handle, id, scope, element, value, 0),
-                             "Could not set parameter \(id) in \(scopeName(scope)) scope, element \(element) to \(value).")
+    public func setParameter(
+        _ id: AudioUnitParameterID, _ value: AudioUnitParameterValue, scope: AudioUnitScope = kAudioUnitScope_Global,
+        element: AudioUnitElement = 0
+    ) throws {
+        try AudioError.check(
+            AudioUnitSetParameter(handle, id, scope, element, value, 0),
+            "Could not set parameter \(id) in \(scopeName(scope)) scope, element \(element) to \(value).")
     }
 
     /// The parameters of a scope, with their info.
     ///
     /// Thread: setup.
-    public func parameterDefinitions(scope: AudioUnitScope = kAudioUnitScope_Global) throws -> [(id: AudioUnitParameterID, info: AudioUnitParameterInfo)] {
+    public func parameterDefinitions(scope: AudioUnitScope = kAudioUnitScope_Global) throws -> [(
+        id: AudioUnitParameterID, info: AudioUnitParameterInfo
+    )] {
         var size: UInt32 = 0
         try AudioError.check(AudioUnitGetPropertyInfo(handle, kAudioUnitProperty_ParameterList, scope, 0, &size, nil), "No parameter list.")
         var ids = [AudioUnitParameterID](repeating: 0, count: Int(size) / 4)
         if size > 0 {
-            try AudioError.check(AudioUnitGetProperty(handle, kAudioUnitProperty_ParameterList, scope, 0, &ids, &size), "No parameter list.")
+            try AudioError.check(
+                AudioUnitGetProperty(handle, kAudioUnitProperty_ParameterList, scope, 0, &ids, &size), "No parameter list.")
         }
         return try ids.map { id in
             var info = AudioUnitParameterInfo()
             var infoSize = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-            try AudioError.check(AudioUnitGetProperty(handle, kAudioUnitProperty_ParameterInfo, scope, id, &info, &infoSize), "No info for parameter \(id).")
+            try AudioError.check(
+                AudioUnitGetProperty(handle, kAudioUnitProperty_ParameterInfo, scope, id, &info, &infoSize), "No info for parameter \(id).")
             info.cfNameString?.release()
             info.cfNameString = nil
             return (id, info)
@@ -172,8 +192,10 @@ public final class AudioUnitInstance {
     /// AudioUnitRender.
     ///
     /// Thread: render.
-    public func render(_ flags: inout AudioUnitRenderActionFlags, _ timeStamp: inout AudioTimeStamp, bus: UInt32,
-                       frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    public func render(
+        _ flags: inout AudioUnitRenderActionFlags, _ timeStamp: inout AudioTimeStamp, bus: UInt32,
+        frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         AudioUnitRender(handle, &flags, &timeStamp, bus, frames, buffers)
     }
 }

@@ -24,7 +24,9 @@ public func _AudioComponentCopyName(_ component: AudioComponent?, _ outName: Uns
 }
 
 @_cdecl("AudioComponentGetDescription")
-public func _AudioComponentGetDescription(_ component: AudioComponent?, _ outDesc: UnsafeMutablePointer<AudioComponentDescription>?) -> OSStatus {
+public func _AudioComponentGetDescription(_ component: AudioComponent?, _ outDesc: UnsafeMutablePointer<AudioComponentDescription>?)
+    -> OSStatus
+{
     guard let outDesc else { return kAudio_ParamError }
     guard let c = Component.from(component) else { return badComponentInstance }
     outDesc.pointee = c.description
@@ -40,7 +42,9 @@ public func _AudioComponentGetVersion(_ component: AudioComponent?, _ outVersion
 }
 
 @_cdecl("AudioComponentInstanceNew")
-public func _AudioComponentInstanceNew(_ component: AudioComponent?, _ outInstance: UnsafeMutablePointer<AudioComponentInstance?>?) -> OSStatus {
+public func _AudioComponentInstanceNew(_ component: AudioComponent?, _ outInstance: UnsafeMutablePointer<AudioComponentInstance?>?)
+    -> OSStatus
+{
     guard let outInstance else { return kAudio_ParamError }
     outInstance.pointee = nil
     guard let c = Component.from(component) else {
@@ -51,9 +55,11 @@ public func _AudioComponentInstanceNew(_ component: AudioComponent?, _ outInstan
 }
 
 @_cdecl("AudioComponentInstantiate")
-public func _AudioComponentInstantiate(_ component: AudioComponent?, _ options: UInt32,
-                                _ handler: (@convention(c) (AudioComponentInstance?, OSStatus, UnsafeMutableRawPointer?) -> Void)?,
-                                _ userData: UnsafeMutableRawPointer?) {
+public func _AudioComponentInstantiate(
+    _ component: AudioComponent?, _ options: UInt32,
+    _ handler: (@convention(c) (AudioComponentInstance?, OSStatus, UnsafeMutableRawPointer?) -> Void)?,
+    _ userData: UnsafeMutableRawPointer?
+) {
     var instance: AudioComponentInstance?
     let status = _AudioComponentInstanceNew(component, &instance)
     handler?(instance, status, userData)
@@ -79,8 +85,10 @@ public func _AudioComponentInstanceCanDo(_ instance: AudioComponentInstance?, _ 
 }
 
 @_cdecl("AudioComponentRegister")
-public func _AudioComponentRegister(_ desc: UnsafePointer<AudioComponentDescription>?, _ name: UnsafeRawPointer?,
-                             _ version: UInt32, _ factory: AudioComponentFactoryFunction?) -> AudioComponent? {
+public func _AudioComponentRegister(
+    _ desc: UnsafePointer<AudioComponentDescription>?, _ name: UnsafeRawPointer?,
+    _ version: UInt32, _ factory: AudioComponentFactoryFunction?
+) -> AudioComponent? {
     guard let desc, let factory else { return nil }
     let d = desc.pointee
     let displayName = CFBridge.value(name)?.stringValue ?? d.tripleString

@@ -7,8 +7,10 @@ import AudioUnitBase
 // handle as given, without a lock.
 
 /// Runs a setup call on a live instance's method for `selector`.
-private func dispatch<F>(_ unit: AudioUnit?, _ selector: Int16, _ type: F.Type,
-                         _ call: (F, UnsafeMutableRawPointer) -> OSStatus) -> OSStatus {
+private func dispatch<F>(
+    _ unit: AudioUnit?, _ selector: Int16, _ type: F.Type,
+    _ call: (F, UnsafeMutableRawPointer) -> OSStatus
+) -> OSStatus {
     guard let unit else { return kAudio_ParamError }
     guard let instance = ComponentInstance.from(unit) else {
         LastErrorMessage.set("The AudioUnit handle is not a live instance (disposed, or never made by AudioComponentInstanceNew).")
@@ -40,20 +42,26 @@ public func _AudioUnitUninitialize(_ unit: AudioUnit?) -> OSStatus {
 }
 
 @_cdecl("AudioUnitGetPropertyInfo")
-public func _AudioUnitGetPropertyInfo(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                               _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
+public func _AudioUnitGetPropertyInfo(
+    _ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+    _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?
+) -> OSStatus {
     dispatch(unit, kAudioUnitGetPropertyInfoSelect, AudioUnitGetPropertyInfoProc.self) { $0($1, id, scope, element, outSize, outWritable) }
 }
 
 @_cdecl("AudioUnitGetProperty")
-public func _AudioUnitGetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                           _ outData: UnsafeMutableRawPointer?, _ ioSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+public func _AudioUnitGetProperty(
+    _ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+    _ outData: UnsafeMutableRawPointer?, _ ioSize: UnsafeMutablePointer<UInt32>?
+) -> OSStatus {
     dispatch(unit, kAudioUnitGetPropertySelect, AudioUnitGetPropertyProc.self) { $0($1, id, scope, element, outData, ioSize) }
 }
 
 @_cdecl("AudioUnitSetProperty")
-public func _AudioUnitSetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                           _ inData: UnsafeRawPointer?, _ size: UInt32) -> OSStatus {
+public func _AudioUnitSetProperty(
+    _ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+    _ inData: UnsafeRawPointer?, _ size: UInt32
+) -> OSStatus {
     if unit != nil, let refusal = formatRefusal(id, inData, size) {
         LastErrorMessage.set(refusal.message)
         return refusal.status
@@ -64,20 +72,26 @@ public func _AudioUnitSetProperty(_ unit: AudioUnit?, _ id: AudioUnitPropertyID,
 /// The boundary check of stream formats, for every unit whatever its origin: a StreamFormat or
 /// SampleRate value outside StreamFormatLimits never reaches a unit (so no unit sizes memory,
 /// builds a resampler or prints a format from a rate of 1e19 Hz).
-private func formatRefusal(_ id: AudioUnitPropertyID, _ data: UnsafeRawPointer?,
-                           _ size: UInt32) -> (status: OSStatus, message: String)? {
+private func formatRefusal(
+    _ id: AudioUnitPropertyID, _ data: UnsafeRawPointer?,
+    _ size: UInt32
+) -> (status: OSStatus, message: String)? {
     guard let data else { return nil }
     switch id {
     case kAudioUnitProperty_StreamFormat:
         guard size == UInt32(MemoryLayout<AudioStreamBasicDescription>.size) else {
-            return (kAudioUnitErr_InvalidPropertyValue,
-                    "Property \(propertyName(id)) takes \(MemoryLayout<AudioStreamBasicDescription>.size) bytes; \(size) were passed.")
+            return (
+                kAudioUnitErr_InvalidPropertyValue,
+                "Property \(propertyName(id)) takes \(MemoryLayout<AudioStreamBasicDescription>.size) bytes; \(size) were passed."
+            )
         }
         let format = data.loadUnaligned(as: AudioStreamBasicDescription.self)
         guard let problem = format.boundaryProblem else { return nil }
         return (kAudioUnitErr_FormatNotSupported, "The stream format \(format) is refused: \(problem)")
     case kAudioUnitProperty_SampleRate:
-        guard size == 8 else { return (kAudioUnitErr_InvalidPropertyValue, "Property \(propertyName(id)) takes 8 bytes; \(size) were passed.") }
+        guard size == 8 else {
+            return (kAudioUnitErr_InvalidPropertyValue, "Property \(propertyName(id)) takes 8 bytes; \(size) were passed.")
+        }
         guard let problem = AudioStreamBasicDescription.sampleRateProblem(data.loadUnaligned(as: Float64.self)) else { return nil }
         return (kAudioUnitErr_InvalidPropertyValue, problem)
     default:
@@ -86,19 +100,25 @@ private func formatRefusal(_ id: AudioUnitPropertyID, _ data: UnsafeRawPointer?,
 }
 
 @_cdecl("AudioUnitAddPropertyListener")
-public func _AudioUnitAddPropertyListener(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?,
-                                   _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+public func _AudioUnitAddPropertyListener(
+    _ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?,
+    _ refCon: UnsafeMutableRawPointer?
+) -> OSStatus {
     dispatch(unit, kAudioUnitAddPropertyListenerSelect, AudioUnitAddPropertyListenerProc.self) { $0($1, id, proc, refCon) }
 }
 
 @_cdecl("AudioUnitRemovePropertyListener")
-public func _AudioUnitRemovePropertyListener(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?) -> OSStatus {
+public func _AudioUnitRemovePropertyListener(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?)
+    -> OSStatus
+{
     dispatch(unit, kAudioUnitRemovePropertyListenerSelect, AudioUnitRemovePropertyListenerProc.self) { $0($1, id, proc) }
 }
 
 @_cdecl("AudioUnitRemovePropertyListenerWithUserData")
-public func _AudioUnitRemovePropertyListenerWithUserData(_ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?,
-                                                  _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+public func _AudioUnitRemovePropertyListenerWithUserData(
+    _ unit: AudioUnit?, _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc?,
+    _ refCon: UnsafeMutableRawPointer?
+) -> OSStatus {
     dispatch(unit, kAudioUnitRemovePropertyListenerWithUserDataSelect, AudioUnitRemovePropertyListenerWithUserDataProc.self) {
         $0($1, id, proc, refCon)
     }
@@ -132,37 +152,46 @@ public func _AudioOutputUnitStop(_ unit: AudioUnit?) -> OSStatus {
 // MARK: Any-thread and render-thread calls
 
 @_cdecl("AudioUnitGetParameter")
-public func _AudioUnitGetParameter(_ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                            _ outValue: UnsafeMutablePointer<AudioUnitParameterValue>?) -> OSStatus {
+public func _AudioUnitGetParameter(
+    _ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+    _ outValue: UnsafeMutablePointer<AudioUnitParameterValue>?
+) -> OSStatus {
     guard let unit, let outValue else { return kAudio_ParamError }
     return renderInstance(unit) { i in i.getParameter.map { $0(i.me, id, scope, element, outValue) } ?? badComponentSelector }
 }
 
 @_cdecl("AudioUnitSetParameter")
-public func _AudioUnitSetParameter(_ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                            _ value: AudioUnitParameterValue, _ offset: UInt32) -> OSStatus {
+public func _AudioUnitSetParameter(
+    _ unit: AudioUnit?, _ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+    _ value: AudioUnitParameterValue, _ offset: UInt32
+) -> OSStatus {
     guard let unit else { return kAudio_ParamError }
     return renderInstance(unit) { i in i.setParameter.map { $0(i.me, id, scope, element, value, offset) } ?? badComponentSelector }
 }
 
 @_cdecl("AudioUnitScheduleParameters")
-public func _AudioUnitScheduleParameters(_ unit: AudioUnit?, _ events: UnsafePointer<AudioUnitParameterEvent>?, _ count: UInt32) -> OSStatus {
+public func _AudioUnitScheduleParameters(_ unit: AudioUnit?, _ events: UnsafePointer<AudioUnitParameterEvent>?, _ count: UInt32) -> OSStatus
+{
     guard let unit else { return kAudio_ParamError }
     return renderInstance(unit) { i in i.scheduleParameters.map { $0(i.me, events, count) } ?? badComponentSelector }
 }
 
 @_cdecl("AudioUnitRender")
-public func _AudioUnitRender(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
-                      _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ bus: UInt32, _ frames: UInt32,
-                      _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+public func _AudioUnitRender(
+    _ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+    _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ bus: UInt32, _ frames: UInt32,
+    _ ioData: UnsafeMutablePointer<AudioBufferList>?
+) -> OSStatus {
     guard let unit else { return kAudio_ParamError }
     return renderInstance(unit) { i in i.render.map { $0(i.me, flags, timeStamp, bus, frames, ioData) } ?? badComponentSelector }
 }
 
 @_cdecl("AudioUnitProcess")
-public func _AudioUnitProcess(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
-                       _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ frames: UInt32,
-                       _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+public func _AudioUnitProcess(
+    _ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+    _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ frames: UInt32,
+    _ ioData: UnsafeMutablePointer<AudioBufferList>?
+) -> OSStatus {
     guard let unit else { return kAudio_ParamError }
     return renderInstance(unit) { i in
         guard i.unit?.supportsProcess ?? true, let process = i.process else { return badComponentSelector }
@@ -171,10 +200,12 @@ public func _AudioUnitProcess(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<
 }
 
 @_cdecl("AudioUnitProcessMultiple")
-public func _AudioUnitProcessMultiple(_ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
-                               _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ frames: UInt32,
-                               _ inputCount: UInt32, _ inputs: UnsafeMutablePointer<UnsafePointer<AudioBufferList>?>?,
-                               _ outputCount: UInt32, _ outputs: UnsafeMutablePointer<UnsafeMutablePointer<AudioBufferList>?>?) -> OSStatus {
+public func _AudioUnitProcessMultiple(
+    _ unit: AudioUnit?, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+    _ timeStamp: UnsafePointer<AudioTimeStamp>?, _ frames: UInt32,
+    _ inputCount: UInt32, _ inputs: UnsafeMutablePointer<UnsafePointer<AudioBufferList>?>?,
+    _ outputCount: UInt32, _ outputs: UnsafeMutablePointer<UnsafeMutablePointer<AudioBufferList>?>?
+) -> OSStatus {
     guard unit != nil else { return kAudio_ParamError }
     // No AUHost unit implements ProcessMultiple (a v3-era call); say so as documented.
     return badComponentSelector
@@ -183,7 +214,9 @@ public func _AudioUnitProcessMultiple(_ unit: AudioUnit?, _ flags: UnsafeMutable
 // MARK: Music devices
 
 @_cdecl("MusicDeviceMIDIEvent")
-public func _MusicDeviceMIDIEvent(_ unit: MusicDeviceComponent?, _ status: UInt32, _ data1: UInt32, _ data2: UInt32, _ offset: UInt32) -> OSStatus {
+public func _MusicDeviceMIDIEvent(_ unit: MusicDeviceComponent?, _ status: UInt32, _ data1: UInt32, _ data2: UInt32, _ offset: UInt32)
+    -> OSStatus
+{
     guard let unit else { return kAudio_ParamError }
     return renderInstance(unit) { i in
         guard i.unit?.acceptsMIDI ?? true, let midi = i.midiEvent else { return badComponentSelector }

@@ -11,7 +11,8 @@ public func unitDescription(_ instance: ComponentInstance) -> String {
         for (i, f) in unit.inputFormats.enumerated() { lines.append("  input \(i): \(f)") }
         for (i, f) in unit.outputFormats.enumerated() { lines.append("  output \(i): \(f)") }
         for d in unit.parameterDefinitions {
-            lines.append("  parameter \(d.id) \"\(d.name)\" [\(d.minValue) … \(d.maxValue)] default \(d.defaultValue), \(scopeName(d.scope)) scope")
+            lines.append(
+                "  parameter \(d.id) \"\(d.name)\" [\(d.minValue) … \(d.maxValue)] default \(d.defaultValue), \(scopeName(d.scope)) scope")
         }
     }
     return lines.joined(separator: "\n") + "\n"

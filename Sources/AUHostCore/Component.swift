@@ -21,9 +21,11 @@ public final class Component {
     /// A component made by a factory that returns a plug-in interface (or throws why it cannot).
     ///
     /// Thread: setup.
-    public init(description: AudioComponentDescription, aliases: [AudioComponentDescription] = [], name: String,
-                version: UInt32, origin: String,
-                factory: @escaping (AudioComponentDescription) throws -> UnsafeMutablePointer<AudioComponentPlugInInterface>) {
+    public init(
+        description: AudioComponentDescription, aliases: [AudioComponentDescription] = [], name: String,
+        version: UInt32, origin: String,
+        factory: @escaping (AudioComponentDescription) throws -> UnsafeMutablePointer<AudioComponentPlugInInterface>
+    ) {
         self.description = description
         self.aliases = aliases
         self.name = name
@@ -35,9 +37,11 @@ public final class Component {
     /// A component whose units are AUBase subclasses made in this process.
     ///
     /// Thread: setup.
-    public convenience init(description: AudioComponentDescription, aliases: [AudioComponentDescription] = [],
-                            name: String, version: UInt32, origin: String = "built-in",
-                            unit: @escaping (AudioComponentDescription) throws -> AUBase) {
+    public convenience init(
+        description: AudioComponentDescription, aliases: [AudioComponentDescription] = [],
+        name: String, version: UInt32, origin: String = "built-in",
+        unit: @escaping (AudioComponentDescription) throws -> AUBase
+    ) {
         self.init(description: description, aliases: aliases, name: name, version: version, origin: origin) { d in
             AUBase.makePlugIn(try unit(d))
         }
@@ -67,7 +71,8 @@ public final class Component {
     /// Thread: any.
     public static func from(_ handle: AudioComponent?) -> Component? {
         guard let handle else { return nil }
-        return ComponentRegistry.shared.isKnown(handle) ? Unmanaged<Component>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue() : nil
+        return ComponentRegistry.shared.isKnown(handle)
+            ? Unmanaged<Component>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue() : nil
     }
 }
 

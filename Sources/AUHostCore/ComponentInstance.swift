@@ -59,8 +59,10 @@ public final class ComponentInstance {
             adoptPlugInErrorMessage(status, during: "open")
             _ = plugIn.pointee.Close(me)
             Unmanaged.passUnretained(self).release()
-            throw AudioError(status, LastErrorMessage.current
-                             ?? "The unit \(component.name) (\(component.origin)) failed to open with status \(status).")
+            throw AudioError(
+                status,
+                LastErrorMessage.current
+                    ?? "The unit \(component.name) (\(component.origin)) failed to open with status \(status).")
         }
         ComponentInstance.liveLock.lock()
         ComponentInstance.live.insert(UnsafeRawPointer(handle))
@@ -77,11 +79,15 @@ public final class ComponentInstance {
     func adoptPlugInErrorMessage(_ status: OSStatus, during call: String = "a setup call") {
         guard unit == nil else { return }
         var buffer = [CChar](repeating: 0, count: 1024)
-        let copy = plugIn.pointee.Lookup(kAUHostCopyLastErrorMessageSelect).map { unsafeBitCast($0, to: AUHostCopyLastErrorMessageProc.self) }
+        let copy = plugIn.pointee.Lookup(kAUHostCopyLastErrorMessageSelect).map {
+            unsafeBitCast($0, to: AUHostCopyLastErrorMessageProc.self)
+        }
         if let copy, copy(me, &buffer, UInt32(buffer.count)) == noErr {
             LastErrorMessage.set("\(component.name) (\(component.origin)): \(String(cString: buffer))")
         } else {
-            LastErrorMessage.set("The unit \(component.name) (\(component.origin)) failed \(call == "open" ? "to open" : "in \(call)") with status \(status).")
+            LastErrorMessage.set(
+                "The unit \(component.name) (\(component.origin)) failed \(call == "open" ? "to open" : "in \(call)") with status \(status)."
+            )
         }
     }
 

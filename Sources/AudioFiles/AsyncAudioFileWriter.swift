@@ -37,8 +37,10 @@ public final class AsyncAudioFileWriter: @unchecked Sendable {
     /// Creates the file (`AudioFile.create(... updatesHeaderAfterEachWrite: true)`), the ring of
     /// `capacityFrames` frames and the writer thread, which starts at once. Throws as
     /// `AudioFile.create` does. Thread: setup (non-real-time).
-    public convenience init(path: String, type: AudioFileType, format: AudioFileDataFormat,
-                            capacityFrames: Int = AsyncAudioFileWriter.defaultCapacityFrames) throws {
+    public convenience init(
+        path: String, type: AudioFileType, format: AudioFileDataFormat,
+        capacityFrames: Int = AsyncAudioFileWriter.defaultCapacityFrames
+    ) throws {
         let file = try AudioFile.create(writingAt: path, type: type, format: format, updatesHeaderAfterEachWrite: true)
         try self.init(file: file, capacityFrames: capacityFrames, pauseAfterEachChunk: 0)
     }

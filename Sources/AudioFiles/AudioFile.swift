@@ -38,8 +38,9 @@ public final class AudioFile {
         self.handle = handle
         self.isWritable = writable
         fileType = AudioFileType(sndfileMajor: info.format & Int32(SF_FORMAT_TYPEMASK))
-        dataFormat = AudioFileDataFormat(sampleRate: Double(info.samplerate), channelCount: Int(info.channels),
-                                         encoding: encoding ?? AudioFileEncoding(sndfileFormat: info.format))
+        dataFormat = AudioFileDataFormat(
+            sampleRate: Double(info.samplerate), channelCount: Int(info.channels),
+            encoding: encoding ?? AudioFileEncoding(sndfileFormat: info.format))
         let channels = Int(info.channels)
         scratch = .allocate(byteCount: chunkFrames * channels * 8, alignment: 16)
         scratchChannels = .allocate(capacity: channels)
@@ -71,23 +72,27 @@ public final class AudioFile {
     public static func open(readingAt path: String) throws -> AudioFile {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw AudioFileError(status: OSStatus(kAudio_FileNotFoundError), path: path,
-                                 "There is no file at \(path); check the path.")
+            throw AudioFileError(
+                status: OSStatus(kAudio_FileNotFoundError), path: path,
+                "There is no file at \(path); check the path.")
         }
         guard !isDirectory.boolValue else {
-            throw AudioFileError(status: kAudioFileUnsupportedFileTypeError, path: path,
-                                 "\(path) is a directory, not an audio file.")
+            throw AudioFileError(
+                status: kAudioFileUnsupportedFileTypeError, path: path,
+                "\(path) is a directory, not an audio file.")
         }
         guard access(path, R_OK) == 0 else {
-            throw AudioFileError(status: kAudioFilePermissionsError, path: path,
-                                 "\(path) cannot be read: permission denied.")
+            throw AudioFileError(
+                status: kAudioFilePermissionsError, path: path,
+                "\(path) cannot be read: permission denied.")
         }
         // A FIFO, socket or device would block open() or reads for ever (a FIFO with no writer)
         // and cannot seek: only regular files are read, refused at once otherwise.
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw AudioFileError(status: kAudioFileUnsupportedFileTypeError, path: path,
-                                 "\(path) is not a regular file (a FIFO, socket or device); audio files are read from seekable files only.")
+            throw AudioFileError(
+                status: kAudioFileUnsupportedFileTypeError, path: path,
+                "\(path) is not a regular file (a FIFO, socket or device); audio files are read from seekable files only.")
         }
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
@@ -96,10 +101,12 @@ public final class AudioFile {
         let rate = Double(info.samplerate)
         guard AudioFileLimits.channels.contains(Int(info.channels)), AudioFileLimits.accepts(sampleRate: rate) else {
             sf_close(handle)
-            throw AudioFileError(status: kAudioFileInvalidFileError, path: path,
-                                 "\(path) declares \(info.channels) channels at \(info.samplerate) Hz; AUHost reads"
-                                 + " \(AudioFileLimits.channels.lowerBound)…\(AudioFileLimits.channels.upperBound) channels at"
-                                 + " \(Int(AudioFileLimits.sampleRates.lowerBound))…\(Int(AudioFileLimits.sampleRates.upperBound)) Hz, so the header is damaged or hostile.")
+            throw AudioFileError(
+                status: kAudioFileInvalidFileError, path: path,
+                "\(path) declares \(info.channels) channels at \(info.samplerate) Hz; AUHost reads"
+                    + " \(AudioFileLimits.channels.lowerBound)…\(AudioFileLimits.channels.upperBound) channels at"
+                    + " \(Int(AudioFileLimits.sampleRates.lowerBound))…\(Int(AudioFileLimits.sampleRates.upperBound)) Hz, so the header is damaged or hostile."
+            )
         }
         // Integers read exactly; floats come back at ±1 full scale either way.
         return AudioFile(path: path, handle: handle, info: info, writable: false, encoding: nil)
@@ -113,15 +120,20 @@ public final class AudioFile {
     /// `updatesHeaderAfterEachWrite` keeps the header current after every write
     /// (SFC_SET_UPDATE_HEADER_AUTO), so that a process killed mid-recording leaves a readable
     /// file with every written frame. Thread: setup (non-real-time).
-    public static func create(writingAt path: String, type: AudioFileType, format: AudioFileDataFormat,
-                              updatesHeaderAfterEachWrite: Bool = false) throws -> AudioFile {
+    public static func create(
+        writingAt path: String, type: AudioFileType, format: AudioFileDataFormat,
+        updatesHeaderAfterEachWrite: Bool = false
+    ) throws -> AudioFile {
         guard let encoding = format.encoding else {
-            throw AudioFileError(status: kAudioFileUnsupportedDataFormatError, path: path,
-                                 "Creating \(path) needs a data encoding (int16/24/32, float32/64, FLAC or Vorbis).")
+            throw AudioFileError(
+                status: kAudioFileUnsupportedDataFormatError, path: path,
+                "Creating \(path) needs a data encoding (int16/24/32, float32/64, FLAC or Vorbis).")
         }
         guard (1...64).contains(format.channelCount), format.sampleRate >= 1, format.sampleRate < 2_000_000_000 else {
-            throw AudioFileError(status: OSStatus(kAudio_ParamError), path: path,
-                                 "Cannot create \(path) with \(format.channelCount) channels at \(format.sampleRate) Hz; use 1…64 channels and a positive rate.")
+            throw AudioFileError(
+                status: OSStatus(kAudio_ParamError), path: path,
+                "Cannot create \(path) with \(format.channelCount) channels at \(format.sampleRate) Hz; use 1…64 channels and a positive rate."
+            )
         }
         var info = SF_INFO()
         info.samplerate = Int32(format.sampleRate.rounded())
@@ -134,15 +146,17 @@ public final class AudioFile {
         default: matches = true
         }
         guard matches, encoding.sndfileSubtype >= 0, sf_format_check(&info) != 0 else {
-            throw AudioFileError(status: kAudioFileUnsupportedDataFormatError, path: path,
-                                 "A \(type.rawValue) file cannot hold \(encoding) data; choose another encoding for \(path).")
+            throw AudioFileError(
+                status: kAudioFileUnsupportedDataFormatError, path: path,
+                "A \(type.rawValue) file cannot hold \(encoding) data; choose another encoding for \(path).")
         }
         let directory = (path as NSString).deletingLastPathComponent
         let parent = directory.isEmpty ? "." : directory
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw AudioFileError(status: OSStatus(kAudio_FileNotFoundError), path: path,
-                                 "Cannot create \(path): the directory \(parent) does not exist.")
+            throw AudioFileError(
+                status: OSStatus(kAudio_FileNotFoundError), path: path,
+                "Cannot create \(path): the directory \(parent) does not exist.")
         }
         guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw openError(path: path, reading: false)
@@ -170,15 +184,19 @@ public final class AudioFile {
         case Int32(SF_ERR_MALFORMED_FILE): status = kAudioFileInvalidFileError
         case Int32(SF_ERR_UNSUPPORTED_ENCODING): status = kAudioFileUnsupportedDataFormatError
         case Int32(SF_ERR_SYSTEM):
-            status = systemErrno == ENOENT ? OSStatus(kAudio_FileNotFoundError)
-                : (systemErrno == EACCES || systemErrno == EPERM || systemErrno == EROFS) ? kAudioFilePermissionsError
-                : kAudioFileUnspecifiedError
+            status =
+                systemErrno == ENOENT
+                ? OSStatus(kAudio_FileNotFoundError)
+                : (systemErrno == EACCES || systemErrno == EPERM || systemErrno == EROFS)
+                    ? kAudioFilePermissionsError
+                    : kAudioFileUnspecifiedError
         default:
             // libsndfile reports most header problems with its own detailed codes.
             status = reading ? kAudioFileInvalidFileError : kAudioFileUnspecifiedError
         }
-        return AudioFileError(status: status, path: path,
-                              "Cannot \(reading ? "open" : "create") \(path): \(reason).")
+        return AudioFileError(
+            status: status, path: path,
+            "Cannot \(reading ? "open" : "create") \(path): \(reason).")
     }
 
     func requireOpen() throws -> OpaquePointer {
@@ -214,12 +232,15 @@ public final class AudioFile {
         let handle = try requireOpen()
         let count = channelCount
         let integer = dataFormat.encoding?.isInteger ?? false
-        let converter = SampleFormatConverter(format: SampleFormat(encoding: integer ? .int32 : .float32,
-                                                                   channelCount: count, isInterleaved: true))
+        let converter = SampleFormatConverter(
+            format: SampleFormat(
+                encoding: integer ? .int32 : .float32,
+                channelCount: count, isInterleaved: true))
         var done = 0
         while done < frameCount {
             let want = min(chunkFrames, frameCount - done)
-            let got = integer
+            let got =
+                integer
                 ? Int(sf_readf_int(handle, scratch.assumingMemoryBound(to: Int32.self), sf_count_t(want)))
                 : Int(sf_readf_float(handle, scratch.assumingMemoryBound(to: Float.self), sf_count_t(want)))
             if got <= 0 { break }
@@ -229,8 +250,9 @@ public final class AudioFile {
             if got < want { break }
         }
         if done == 0 && sf_error(handle) != 0 {
-            throw AudioFileError(status: kAudioFileInvalidFileError, path: path,
-                                 "Reading \(path) failed: \(String(cString: sf_strerror(handle))).")
+            throw AudioFileError(
+                status: kAudioFileInvalidFileError, path: path,
+                "Reading \(path) failed: \(String(cString: sf_strerror(handle))).")
         }
         return done
     }
@@ -248,8 +270,12 @@ public final class AudioFile {
         let bits = dataFormat.encoding?.integerBits ?? 0
         // Quantise at the file's own depth (libsndfile would truncate), then hand libsndfile the
         // integer width it takes.
-        let encoding: SampleFormat.Encoding = bits == 16 ? .int16 : bits == 24 ? .int24In32(alignedHigh: true)
-            : bits == 32 ? .int32 : .float32
+        let encoding: SampleFormat.Encoding =
+            bits == 16
+            ? .int16
+            : bits == 24
+                ? .int24In32(alignedHigh: true)
+                : bits == 32 ? .int32 : .float32
         let converter = SampleFormatConverter(format: SampleFormat(encoding: encoding, channelCount: count, isInterleaved: true))
         var done = 0
         while done < frameCount {
@@ -264,8 +290,10 @@ public final class AudioFile {
             }
             if wrote > 0 { writtenFrames += Int64(wrote) }
             guard wrote == n else {
-                throw AudioFileError(status: kAudioFileUnspecifiedError, path: path,
-                                     "Writing \(path) stopped after \(done + max(wrote, 0)) of \(frameCount) frames: \(String(cString: sf_strerror(handle))).")
+                throw AudioFileError(
+                    status: kAudioFileUnspecifiedError, path: path,
+                    "Writing \(path) stopped after \(done + max(wrote, 0)) of \(frameCount) frames: \(String(cString: sf_strerror(handle)))."
+                )
             }
             done += n
         }
@@ -276,8 +304,9 @@ public final class AudioFile {
     public func seek(toFrame frame: Int64) throws {
         let handle = try requireOpen()
         guard frame >= 0, sf_seek(handle, frame, SEEK_SET) >= 0 else {
-            throw AudioFileError(status: kAudioFilePositionError, path: path,
-                                 "Cannot seek \(path) to frame \(frame); it holds \(frameCount) frames.")
+            throw AudioFileError(
+                status: kAudioFilePositionError, path: path,
+                "Cannot seek \(path) to frame \(frame); it holds \(frameCount) frames.")
         }
     }
 
@@ -294,8 +323,9 @@ public final class AudioFile {
         self.handle = nil
         let result = sf_close(handle)
         guard result == 0 else {
-            throw AudioFileError(status: kAudioFileUnspecifiedError, path: path,
-                                 "Closing \(path) failed: \(String(cString: sf_error_number(result))).")
+            throw AudioFileError(
+                status: kAudioFileUnspecifiedError, path: path,
+                "Closing \(path) failed: \(String(cString: sf_error_number(result))).")
         }
     }
 }

@@ -24,8 +24,9 @@ public struct FrameRingBuffer: @unchecked Sendable {
     /// 16…2^26 frames. Thread: setup (non-real-time).
     public static func allocate(channelCount: Int, minimumCapacity: Int) throws -> FrameRingBuffer {
         guard (1...64).contains(channelCount), (16...(1 << 26)).contains(minimumCapacity) else {
-            throw AudioFileError(status: -50, path: "",
-                                 "A frame ring needs 1…64 channels and 16…67108864 frames, not \(channelCount) × \(minimumCapacity).")
+            throw AudioFileError(
+                status: -50, path: "",
+                "A frame ring needs 1…64 channels and 16…67108864 frames, not \(channelCount) × \(minimumCapacity).")
         }
         var capacity = 16
         while capacity < minimumCapacity { capacity <<= 1 }

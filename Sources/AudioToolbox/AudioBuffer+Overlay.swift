@@ -7,8 +7,9 @@ extension UnsafeBufferPointer {
     /// The buffer's samples as `Element`s (mDataByteSize / stride of them); empty when mData is NULL.
     @inlinable
     public init(_ audioBuffer: AudioBuffer) {
-        self.init(start: audioBuffer.mData?.assumingMemoryBound(to: Element.self),
-                  count: Int(audioBuffer.mDataByteSize) / MemoryLayout<Element>.stride)
+        self.init(
+            start: audioBuffer.mData?.assumingMemoryBound(to: Element.self),
+            count: Int(audioBuffer.mDataByteSize) / MemoryLayout<Element>.stride)
     }
 }
 
@@ -16,8 +17,9 @@ extension UnsafeMutableBufferPointer {
     /// The buffer's samples as `Element`s (mDataByteSize / stride of them); empty when mData is NULL.
     @inlinable
     public init(_ audioBuffer: AudioBuffer) {
-        self.init(start: audioBuffer.mData?.assumingMemoryBound(to: Element.self),
-                  count: Int(audioBuffer.mDataByteSize) / MemoryLayout<Element>.stride)
+        self.init(
+            start: audioBuffer.mData?.assumingMemoryBound(to: Element.self),
+            count: Int(audioBuffer.mDataByteSize) / MemoryLayout<Element>.stride)
     }
 }
 
@@ -25,8 +27,9 @@ extension AudioBuffer {
     /// An AudioBuffer over `typedBuffer`'s memory holding `numberOfChannels` interleaved channels.
     @inlinable
     public init<Element>(_ typedBuffer: UnsafeMutableBufferPointer<Element>, numberOfChannels: Int) {
-        self.init(mNumberChannels: UInt32(numberOfChannels),
-                  mDataByteSize: UInt32(typedBuffer.count * MemoryLayout<Element>.stride),
-                  mData: UnsafeMutableRawPointer(typedBuffer.baseAddress))
+        self.init(
+            mNumberChannels: UInt32(numberOfChannels),
+            mDataByteSize: UInt32(typedBuffer.count * MemoryLayout<Element>.stride),
+            mData: UnsafeMutableRawPointer(typedBuffer.baseAddress))
     }
 }

@@ -21,11 +21,15 @@ final class InstantiationCompletion {
 ///
 /// Thread: setup.
 @_alwaysEmitIntoClient
-public func AudioComponentInstantiate(_ inComponent: AudioComponent, _ inOptions: AudioComponentInstantiationOptions,
-                                      _ inCompletionHandler: @escaping (AudioComponentInstance?, OSStatus) -> Void) {
+public func AudioComponentInstantiate(
+    _ inComponent: AudioComponent, _ inOptions: AudioComponentInstantiationOptions,
+    _ inCompletionHandler: @escaping (AudioComponentInstance?, OSStatus) -> Void
+) {
     let completion = Unmanaged.passRetained(InstantiationCompletion(inCompletionHandler)).toOpaque()
-    CAudioToolbox.AudioComponentInstantiate(inComponent, inOptions, { instance, status, userData in
-        guard let userData else { return }
-        Unmanaged<InstantiationCompletion>.fromOpaque(userData).takeRetainedValue().handler(instance, status)
-    }, completion)
+    CAudioToolbox.AudioComponentInstantiate(
+        inComponent, inOptions,
+        { instance, status, userData in
+            guard let userData else { return }
+            Unmanaged<InstantiationCompletion>.fromOpaque(userData).takeRetainedValue().handler(instance, status)
+        }, completion)
 }

@@ -67,9 +67,11 @@ public func AUGraphSetLatencyCompensation(_ inGraph: AUGraph, _ inEnabled: Bool)
 /// AudioUnitGetPropertyInfo with Apple's `DarwinBoolean` out-parameter. Thread: setup.
 @_alwaysEmitIntoClient
 @_disfavoredOverload
-public func AudioUnitGetPropertyInfo(_ inUnit: AudioUnit, _ inID: AudioUnitPropertyID, _ inScope: AudioUnitScope,
-                                     _ inElement: AudioUnitElement, _ outDataSize: UnsafeMutablePointer<UInt32>?,
-                                     _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
+public func AudioUnitGetPropertyInfo(
+    _ inUnit: AudioUnit, _ inID: AudioUnitPropertyID, _ inScope: AudioUnitScope,
+    _ inElement: AudioUnitElement, _ outDataSize: UnsafeMutablePointer<UInt32>?,
+    _ outWritable: UnsafeMutablePointer<DarwinBoolean>?
+) -> OSStatus {
     guard let outWritable else { return CAudioToolbox.AudioUnitGetPropertyInfo(inUnit, inID, inScope, inElement, outDataSize, nil) }
     return outWritable.withMemoryRebound(to: UInt8.self, capacity: 1) {
         CAudioToolbox.AudioUnitGetPropertyInfo(inUnit, inID, inScope, inElement, outDataSize, $0)
@@ -79,9 +81,11 @@ public func AudioUnitGetPropertyInfo(_ inUnit: AudioUnit, _ inID: AudioUnitPrope
 /// ExtAudioFileGetPropertyInfo with Apple's `DarwinBoolean` out-parameter. Thread: setup.
 @_alwaysEmitIntoClient
 @_disfavoredOverload
-public func ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
-                                        _ outSize: UnsafeMutablePointer<UInt32>?,
-                                        _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
+public func ExtAudioFileGetPropertyInfo(
+    _ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
+    _ outSize: UnsafeMutablePointer<UInt32>?,
+    _ outWritable: UnsafeMutablePointer<DarwinBoolean>?
+) -> OSStatus {
     guard let outWritable else { return CAudioToolbox.ExtAudioFileGetPropertyInfo(inExtAudioFile, inPropertyID, outSize, nil) }
     return outWritable.withMemoryRebound(to: UInt8.self, capacity: 1) {
         CAudioToolbox.ExtAudioFileGetPropertyInfo(inExtAudioFile, inPropertyID, outSize, $0)
@@ -90,21 +94,27 @@ public func ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef, _ inP
 
 /// CFURLCreateFromFileSystemRepresentation with a Bool, as on Apple. Thread: any.
 @_alwaysEmitIntoClient
-public func CFURLCreateFromFileSystemRepresentation(_ allocator: CFAllocator!, _ buffer: UnsafePointer<UInt8>!, _ bufLen: CFIndex,
-                                                    _ isDirectory: Bool) -> CFURL! {
+public func CFURLCreateFromFileSystemRepresentation(
+    _ allocator: CFAllocator!, _ buffer: UnsafePointer<UInt8>!, _ bufLen: CFIndex,
+    _ isDirectory: Bool
+) -> CFURL! {
     CAudioToolbox.CFURLCreateFromFileSystemRepresentation(allocator, buffer, bufLen, isDirectory ? 1 : 0)
 }
 
 /// CFURLCreateWithFileSystemPath with a Bool, as on Apple. Thread: any.
 @_alwaysEmitIntoClient
-public func CFURLCreateWithFileSystemPath(_ allocator: CFAllocator!, _ filePath: CFString!, _ pathStyle: CFURLPathStyle,
-                                          _ isDirectory: Bool) -> CFURL! {
+public func CFURLCreateWithFileSystemPath(
+    _ allocator: CFAllocator!, _ filePath: CFString!, _ pathStyle: CFURLPathStyle,
+    _ isDirectory: Bool
+) -> CFURL! {
     CAudioToolbox.CFURLCreateWithFileSystemPath(allocator, filePath, pathStyle, isDirectory ? 1 : 0)
 }
 
 /// CFURLGetFileSystemRepresentation with Bools, as on Apple. Thread: any.
 @_alwaysEmitIntoClient
-public func CFURLGetFileSystemRepresentation(_ url: CFURL!, _ resolveAgainstBase: Bool, _ buffer: UnsafeMutablePointer<UInt8>!,
-                                             _ maxBufLen: CFIndex) -> Bool {
+public func CFURLGetFileSystemRepresentation(
+    _ url: CFURL!, _ resolveAgainstBase: Bool, _ buffer: UnsafeMutablePointer<UInt8>!,
+    _ maxBufLen: CFIndex
+) -> Bool {
     CAudioToolbox.CFURLGetFileSystemRepresentation(url, resolveAgainstBase ? 1 : 0, buffer, maxBufLen) != 0
 }

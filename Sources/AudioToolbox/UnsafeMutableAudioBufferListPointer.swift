@@ -31,7 +31,8 @@ public struct UnsafeMutableAudioBufferListPointer: RandomAccessCollection, Mutab
 
     /// offsetof(AudioBufferList, mBuffers): the count, padded to AudioBuffer's alignment.
     @usableFromInline @inline(__always) static var buffersOffset: Int {
-        (MemoryLayout<UInt32>.size + MemoryLayout<AudioBuffer>.alignment - 1) & ~(MemoryLayout<AudioBuffer>.alignment - 1) }
+        (MemoryLayout<UInt32>.size + MemoryLayout<AudioBuffer>.alignment - 1) & ~(MemoryLayout<AudioBuffer>.alignment - 1)
+    }
 
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { count }

@@ -8,18 +8,21 @@ extension AudioComponentDescription {
     public init?(_ type: String, _ subType: String, _ manufacturer: String = "\0\0\0\0") {
         let zero = "\0\0\0\0"
         guard let t = type == zero ? 0 : FourCC.code(type),
-              let s = subType == zero ? 0 : FourCC.code(subType),
-              let m = manufacturer == zero ? 0 : FourCC.code(manufacturer) else { return nil }
-        self.init(componentType: t, componentSubType: s, componentManufacturer: m,
-                  componentFlags: 0, componentFlagsMask: 0)
+            let s = subType == zero ? 0 : FourCC.code(subType),
+            let m = manufacturer == zero ? 0 : FourCC.code(manufacturer)
+        else { return nil }
+        self.init(
+            componentType: t, componentSubType: s, componentManufacturer: m,
+            componentFlags: 0, componentFlagsMask: 0)
     }
 
     /// A description from codes; flags and mask zero.
     ///
     /// Thread: any.
     public init(type: OSType, subType: OSType = 0, manufacturer: OSType = 0) {
-        self.init(componentType: type, componentSubType: subType, componentManufacturer: manufacturer,
-                  componentFlags: 0, componentFlagsMask: 0)
+        self.init(
+            componentType: type, componentSubType: subType, componentManufacturer: manufacturer,
+            componentFlags: 0, componentFlagsMask: 0)
     }
 
     /// Whether `self`, used as a search description, matches a component's full description:

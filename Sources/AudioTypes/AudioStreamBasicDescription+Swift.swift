@@ -16,9 +16,11 @@ extension AudioStreamBasicDescription {
     /// Linear PCM with the given sample type, interleaved or not.
     ///
     /// Thread: any.
-    public static func linearPCM(sampleRate: Double, channels: UInt32, bitsPerChannel: UInt32,
-                                 isFloat: Bool, interleaved: Bool,
-                                 bigEndian: Bool = false) -> AudioStreamBasicDescription {
+    public static func linearPCM(
+        sampleRate: Double, channels: UInt32, bitsPerChannel: UInt32,
+        isFloat: Bool, interleaved: Bool,
+        bigEndian: Bool = false
+    ) -> AudioStreamBasicDescription {
         var flags: AudioFormatFlags = kAudioFormatFlagIsPacked
         flags |= isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger
         if !interleaved { flags |= kAudioFormatFlagIsNonInterleaved }
@@ -53,7 +55,8 @@ extension AudioStreamBasicDescription {
     /// Thread: any.
     public var isValidLinearPCM: Bool {
         guard mFormatID == kAudioFormatLinearPCM, mSampleRate > 0, mSampleRate.isFinite,
-              mChannelsPerFrame > 0, mFramesPerPacket == 1, mBitsPerChannel > 0 else { return false }
+            mChannelsPerFrame > 0, mFramesPerPacket == 1, mBitsPerChannel > 0
+        else { return false }
         let sampleBytes = (mBitsPerChannel + 7) / 8
         let minimumFrameBytes = sampleBytes * channelsPerBuffer
         return mBytesPerFrame >= minimumFrameBytes && mBytesPerPacket == mBytesPerFrame
@@ -108,11 +111,15 @@ extension AudioStreamBasicDescription: @retroactive CustomStringConvertible {
     /// One line, in the spirit of CAStreamBasicDescription: "2 ch, 44100 Hz, lpcm (0x29) 32-bit
     /// little-endian float, deinterleaved".
     public var description: String {
-        var parts = ["\(mChannelsPerFrame) ch", "\(String(format0: mSampleRate)) Hz",
-                     "\(FourCC.string(mFormatID)) (0x\(String(mFormatFlags, radix: 16)))"]
+        var parts = [
+            "\(mChannelsPerFrame) ch", "\(String(format0: mSampleRate)) Hz",
+            "\(FourCC.string(mFormatID)) (0x\(String(mFormatFlags, radix: 16)))",
+        ]
         if mFormatID == kAudioFormatLinearPCM {
             let fraction = (mFormatFlags & kLinearPCMFormatFlagsSampleFractionMask) >> kLinearPCMFormatFlagsSampleFractionShift
-            let kind = mFormatFlags & kAudioFormatFlagIsFloat != 0 ? "float"
+            let kind =
+                mFormatFlags & kAudioFormatFlagIsFloat != 0
+                ? "float"
                 : fraction > 0 ? "\(Int64(mBitsPerChannel) - Int64(fraction)).\(fraction) fixed point" : "signed integer"
             let endian = mFormatFlags & kAudioFormatFlagIsBigEndian != 0 ? "big-endian" : "little-endian"
             parts.append("\(mBitsPerChannel)-bit \(endian) \(kind)")

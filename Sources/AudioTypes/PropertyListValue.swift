@@ -42,8 +42,9 @@ public indirect enum PropertyListValue: Equatable {
     ///
     /// Thread: setup.
     public func propertyListData(binary: Bool = false) throws -> [UInt8] {
-        let data = try PropertyListSerialization.data(fromPropertyList: foundationValue,
-                                                      format: binary ? .binary : .xml, options: 0)
+        let data = try PropertyListSerialization.data(
+            fromPropertyList: foundationValue,
+            format: binary ? .binary : .xml, options: 0)
         return [UInt8](data)
     }
 

@@ -43,7 +43,8 @@ extension AudioStreamBasicDescription {
         let sampleBytes = (mBitsPerChannel + 7) / 8
         let minimum = sampleBytes * channelsPerBuffer, maximum = 8 * channelsPerBuffer
         guard mBytesPerFrame >= minimum, mBytesPerFrame <= maximum else {
-            return "\(mBytesPerFrame) bytes per frame does not fit \(channelsPerBuffer) channel(s) per buffer of \(mBitsPerChannel)-bit samples (\(minimum)…\(maximum) bytes)."
+            return
+                "\(mBytesPerFrame) bytes per frame does not fit \(channelsPerBuffer) channel(s) per buffer of \(mBitsPerChannel)-bit samples (\(minimum)…\(maximum) bytes)."
         }
         return nil
     }

@@ -17,9 +17,10 @@ extension AUBase {
     /// Thread: setup.
     public static func makePlugIn(_ unit: AUBase) -> UnsafeMutablePointer<AudioComponentPlugInInterface> {
         let record = UnsafeMutablePointer<PlugInRecord>.allocate(capacity: 1)
-        record.initialize(to: PlugInRecord(
-            interface: AudioComponentPlugInInterface(Open: plugInOpen, Close: plugInClose, Lookup: plugInLookup, reserved: nil),
-            unit: Unmanaged.passRetained(unit)))
+        record.initialize(
+            to: PlugInRecord(
+                interface: AudioComponentPlugInInterface(Open: plugInOpen, Close: plugInClose, Lookup: plugInLookup, reserved: nil),
+                unit: Unmanaged.passRetained(unit)))
         return UnsafeMutableRawPointer(record).assumingMemoryBound(to: AudioComponentPlugInInterface.self)
     }
 
@@ -79,7 +80,8 @@ private let getPropertyThunk: AudioUnitGetPropertyProc = { me, id, scope, elemen
         let (scope, element) = unit.propertyAddress(id, scope, element)
         let info = try unit.propertyInfo(id, scope, element)
         guard ioSize.pointee >= info.size else {
-            throw AudioError(kAudio_ParamError, "The \(ioSize.pointee)-byte buffer is smaller than the \(info.size)-byte value of \(propertyName(id)).")
+            throw AudioError(
+                kAudio_ParamError, "The \(ioSize.pointee)-byte buffer is smaller than the \(info.size)-byte value of \(propertyName(id)).")
         }
         if info.size > 0 { try unit.getProperty(id, scope, element, outData) }
         ioSize.pointee = info.size
@@ -104,13 +106,16 @@ private let setPropertyThunk: AudioUnitSetPropertyProc = { me, id, scope, elemen
         } else if let layout = unit.arrayPropertyLayout(id, scope, element) {
             // An array: a whole number of entries, bounded, so the unit never reads past the caller's value.
             guard layout.entrySize > 0, inSize % layout.entrySize == 0, inSize / layout.entrySize <= layout.maximumCount else {
-                throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                                 "Property \(propertyName(id)) takes up to \(layout.maximumCount) entries of \(layout.entrySize) bytes; \(inSize) bytes were passed.")
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue,
+                    "Property \(propertyName(id)) takes up to \(layout.maximumCount) entries of \(layout.entrySize) bytes; \(inSize) bytes were passed."
+                )
             }
         } else if inSize != info.size {
             // Every other property, the unit's own (ID ≥ 1000) included, has exactly its declared size.
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                             "Property \(propertyName(id)) takes \(info.size) bytes; \(inSize) were passed.")
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue,
+                "Property \(propertyName(id)) takes \(info.size) bytes; \(inSize) were passed.")
         }
         try unit.setProperty(id, scope, element, inData, inSize)
         unit.propertyChanged(id, scope, element)
@@ -127,13 +132,15 @@ private let addListenerThunk: AudioUnitAddPropertyListenerProc = { me, id, proc,
 }
 
 private let removeListenerThunk: AudioUnitRemovePropertyListenerProc = { me, id, proc in
-    withUnit(me, { unit in proc.map { unit.removePropertyListener(id, $0, nil, matchRefCon: false) } ?? kAudio_ParamError },
-             orElse: badComponentInstance)
+    withUnit(
+        me, { unit in proc.map { unit.removePropertyListener(id, $0, nil, matchRefCon: false) } ?? kAudio_ParamError },
+        orElse: badComponentInstance)
 }
 
 private let removeListenerWithUserDataThunk: AudioUnitRemovePropertyListenerWithUserDataProc = { me, id, proc, refCon in
-    withUnit(me, { unit in proc.map { unit.removePropertyListener(id, $0, refCon, matchRefCon: true) } ?? kAudio_ParamError },
-             orElse: badComponentInstance)
+    withUnit(
+        me, { unit in proc.map { unit.removePropertyListener(id, $0, refCon, matchRefCon: true) } ?? kAudio_ParamError },
+        orElse: badComponentInstance)
 }
 
 private let addRenderNotifyThunk: AudioUnitAddRenderNotifyProc = { me, proc, refCon in
@@ -145,12 +152,14 @@ private let removeRenderNotifyThunk: AudioUnitRemoveRenderNotifyProc = { me, pro
 }
 
 private let getParameterThunk: AudioUnitGetParameterProc = { me, id, scope, element, outValue in
-    withUnit(me, { unit in
-        guard let outValue else { return kAudio_ParamError }
-        guard let slot = unit.parameters.slot(id, scope, element) else { return kAudioUnitErr_InvalidParameter }
-        outValue.pointee = slot.pointee
-        return noErr
-    }, orElse: badComponentInstance)
+    withUnit(
+        me,
+        { unit in
+            guard let outValue else { return kAudio_ParamError }
+            guard let slot = unit.parameters.slot(id, scope, element) else { return kAudioUnitErr_InvalidParameter }
+            outValue.pointee = slot.pointee
+            return noErr
+        }, orElse: badComponentInstance)
 }
 
 private let setParameterThunk: AudioUnitSetParameterProc = { me, id, scope, element, value, offset in
@@ -158,10 +167,12 @@ private let setParameterThunk: AudioUnitSetParameterProc = { me, id, scope, elem
 }
 
 private let scheduleParametersThunk: AudioUnitScheduleParametersProc = { me, events, count in
-    withUnit(me, { unit in
-        guard let events else { return count == 0 ? noErr : kAudio_ParamError }
-        return unit.scheduleParameters(UnsafeBufferPointer(start: events, count: Int(count)))
-    }, orElse: badComponentInstance)
+    withUnit(
+        me,
+        { unit in
+            guard let events else { return count == 0 ? noErr : kAudio_ParamError }
+            return unit.scheduleParameters(UnsafeBufferPointer(start: events, count: Int(count)))
+        }, orElse: badComponentInstance)
 }
 
 private let renderThunk: AudioUnitRenderProc = { me, flags, timeStamp, bus, frames, ioData in
@@ -177,10 +188,12 @@ private let midiEventThunk: MusicDeviceMIDIEventProc = { me, status, data1, data
 }
 
 private let sysExThunk: MusicDeviceSysExProc = { me, data, length in
-    withUnit(me, { unit in
-        guard let data else { return kAudio_ParamError }
-        return unit.sysEx(UnsafeBufferPointer(start: data, count: Int(length)))
-    }, orElse: badComponentInstance)
+    withUnit(
+        me,
+        { unit in
+            guard let data else { return kAudio_ParamError }
+            return unit.sysEx(UnsafeBufferPointer(start: data, count: Int(length)))
+        }, orElse: badComponentInstance)
 }
 
 private let resetThunk: AudioUnitResetProc = { me, _, _ in setup(me) { $0.reset() } }

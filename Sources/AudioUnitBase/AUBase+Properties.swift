@@ -16,24 +16,29 @@ extension AUBase {
 
     private func requireScope(_ scope: AudioUnitScope, in allowed: [AudioUnitScope], _ id: AudioUnitPropertyID) throws {
         guard allowed.contains(scope) else {
-            throw AudioError(kAudioUnitErr_InvalidScope,
-                             "Property \(propertyName(id)) does not exist in \(scopeName(scope)) scope (it lives in \(allowed.map(scopeName).joined(separator: " or ")) scope).")
+            throw AudioError(
+                kAudioUnitErr_InvalidScope,
+                "Property \(propertyName(id)) does not exist in \(scopeName(scope)) scope (it lives in \(allowed.map(scopeName).joined(separator: " or ")) scope)."
+            )
         }
     }
 
     private func requireElement(_ scope: AudioUnitScope, _ element: AudioUnitElement, _ id: AudioUnitPropertyID) throws {
         let count = elementCount(scope) ?? 0
         guard Int(element) < count else {
-            throw AudioError(kAudioUnitErr_InvalidElement,
-                             "Element \(element) does not exist in \(scopeName(scope)) scope for \(propertyName(id)) (the unit has \(count)).")
+            throw AudioError(
+                kAudioUnitErr_InvalidElement,
+                "Element \(element) does not exist in \(scopeName(scope)) scope for \(propertyName(id)) (the unit has \(count)).")
         }
     }
 
     /// AudioUnitGetPropertyInfo: size of the value and whether it can be set.
     ///
     /// Thread: setup.
-    public func propertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                             _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool) {
+    public func propertyInfo(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) throws -> (size: UInt32, writable: Bool) {
         let io: [AudioUnitScope] = [kAudioUnitScope_Input, kAudioUnitScope_Output]
         let any: [AudioUnitScope] = [kAudioUnitScope_Global, kAudioUnitScope_Input, kAudioUnitScope_Output]
         let global: [AudioUnitScope] = [kAudioUnitScope_Global]
@@ -52,7 +57,9 @@ extension AUBase {
         case kAudioUnitProperty_ElementName: return try sized(UnsafeRawPointer.self, any, writable: true)
         case kAudioUnitProperty_ElementCount:
             try requireScope(scope, in: any, id)
-            let writable = scope == kAudioUnitScope_Input ? canChangeElementCount.input
+            let writable =
+                scope == kAudioUnitScope_Input
+                ? canChangeElementCount.input
                 : scope == kAudioUnitScope_Output ? canChangeElementCount.output : false
             return (4, writable)
         case kAudioUnitProperty_ParameterList:
@@ -66,7 +73,9 @@ extension AUBase {
             return (UInt32(MemoryLayout<AudioUnitParameterInfo>.size), false)
         case kAudioUnitProperty_ParameterValueStrings:
             try requireScope(scope, in: any, id)
-            guard let d = parameterDefinitions.first(where: { $0.id == element && $0.scope == scope }) else { throw invalidParameter(element, scope, 0) }
+            guard let d = parameterDefinitions.first(where: { $0.id == element && $0.scope == scope }) else {
+                throw invalidParameter(element, scope, 0)
+            }
             guard !d.valueStrings.isEmpty else {
                 throw AudioError(kAudioUnitErr_InvalidProperty, "Parameter \(element) (\(d.name)) has no value strings.")
             }
@@ -95,8 +104,10 @@ extension AUBase {
     /// AudioUnitGetProperty into `data`, which holds at least the size ``propertyInfo(_:_:_:)`` gave.
     ///
     /// Thread: setup.
-    public func getProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                            _ data: UnsafeMutableRawPointer) throws {
+    public func getProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeMutableRawPointer
+    ) throws {
         func put<T>(_ value: T) { data.storeBytes(of: value, as: T.self) }
         switch id {
         case kAudioUnitProperty_ClassInfo: put(CFBridge.propertyList(classInfo()).toOpaque())
@@ -109,16 +120,22 @@ extension AUBase {
         case kAudioUnitProperty_ShouldAllocateBuffer:
             put(UInt32(scope == kAudioUnitScope_Input ? (inputAllocates[Int(element)] ? 1 : 0) : (outputAllocates[Int(element)] ? 1 : 0)))
         case kAudioUnitProperty_ElementName:
-            let name = scope == kAudioUnitScope_Input ? inputNames[Int(element)] : scope == kAudioUnitScope_Output ? outputNames[Int(element)] : nil
+            let name =
+                scope == kAudioUnitScope_Input
+                ? inputNames[Int(element)] : scope == kAudioUnitScope_Output ? outputNames[Int(element)] : nil
             put(name.map { CFBridge.string($0).toOpaque() })
         case kAudioUnitProperty_ElementCount: put(UInt32(elementCountValue(scope)))
         case kAudioUnitProperty_ParameterList:
             for (i, pid) in parameterIDs(scope, element).enumerated() { data.storeBytes(of: pid, toByteOffset: i * 4, as: UInt32.self) }
         case kAudioUnitProperty_ParameterInfo:
-            guard let d = parameterDefinitions.first(where: { $0.id == element && $0.scope == scope }) else { throw invalidParameter(element, scope, 0) }
+            guard let d = parameterDefinitions.first(where: { $0.id == element && $0.scope == scope }) else {
+                throw invalidParameter(element, scope, 0)
+            }
             put(d.info)
         case kAudioUnitProperty_ParameterValueStrings:
-            guard let d = parameterDefinitions.first(where: { $0.id == element && $0.scope == scope }) else { throw invalidParameter(element, scope, 0) }
+            guard let d = parameterDefinitions.first(where: { $0.id == element && $0.scope == scope }) else {
+                throw invalidParameter(element, scope, 0)
+            }
             put(CFBridge.propertyList(.array(d.valueStrings.map { .string($0) })).toOpaque())
         case kAudioUnitProperty_MaximumFramesPerSlice: put(state.pointee.maxFrames)
         case kAudioUnitProperty_Latency: put(latency)
@@ -144,8 +161,10 @@ extension AUBase {
     /// removes a connection, callback or name.
     ///
     /// Thread: setup.
-    public func setProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                            _ data: UnsafeRawPointer?, _ size: UInt32) throws {
+    public func setProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeRawPointer?, _ size: UInt32
+    ) throws {
         func value<T>(_: T.Type) throws -> T {
             guard let data else { throw AudioError(kAudio_ParamError, "Property \(propertyName(id)) needs a value; NULL was passed.") }
             return data.loadUnaligned(as: T.self)
@@ -162,7 +181,9 @@ extension AUBase {
             if let data {
                 let c = data.loadUnaligned(as: AudioUnitConnection.self)
                 guard c.destInputNumber == element else {
-                    throw AudioError(kAudioUnitErr_InvalidPropertyValue, "AudioUnitConnection.destInputNumber (\(c.destInputNumber)) must equal the element (\(element)).")
+                    throw AudioError(
+                        kAudioUnitErr_InvalidPropertyValue,
+                        "AudioUnitConnection.destInputNumber (\(c.destInputNumber)) must equal the element (\(element)).")
                 }
                 connections[e] = c.sourceAudioUnit == nil ? nil : c
             } else {
@@ -182,7 +203,9 @@ extension AUBase {
         case kAudioUnitProperty_StreamFormat:
             try setFormat(try value(AudioStreamBasicDescription.self), scope, element)
         case kAudioUnitProperty_ShouldAllocateBuffer:
-            guard !isInitialized else { throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the unit before changing ShouldAllocateBuffer.") }
+            guard !isInitialized else {
+                throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the unit before changing ShouldAllocateBuffer.")
+            }
             let v = try value(UInt32.self) != 0
             if scope == kAudioUnitScope_Input { inputAllocates[e] = v; updateInputSource(e) } else { outputAllocates[e] = v }
         case kAudioUnitProperty_ElementName:
@@ -191,9 +214,13 @@ extension AUBase {
         case kAudioUnitProperty_ElementCount:
             try setElementCount(scope, Int(try value(UInt32.self)))
         case kAudioUnitProperty_MaximumFramesPerSlice:
-            guard !isInitialized else { throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the unit before changing MaximumFramesPerSlice.") }
+            guard !isInitialized else {
+                throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the unit before changing MaximumFramesPerSlice.")
+            }
             let frames = try value(UInt32.self)
-            guard frames > 0, frames <= 65_536 else { throw AudioError(kAudioUnitErr_InvalidPropertyValue, "MaximumFramesPerSlice \(frames) is out of range (1…65536).") }
+            guard frames > 0, frames <= 65_536 else {
+                throw AudioError(kAudioUnitErr_InvalidPropertyValue, "MaximumFramesPerSlice \(frames) is out of range (1…65536).")
+            }
             state.pointee.maxFrames = frames
         case kAudioUnitProperty_PresentPreset:
             let preset = try value(AUPreset.self)
@@ -217,8 +244,8 @@ extension AUBase {
         case kAudioUnitProperty_BypassEffect: state.pointee.bypass = try value(UInt32.self) != 0
         case kAudioUnitProperty_InPlaceProcessing: state.pointee.inPlace = try value(UInt32.self) != 0
         case kAudioUnitProperty_ParameterList, kAudioUnitProperty_ParameterInfo, kAudioUnitProperty_Latency,
-             kAudioUnitProperty_TailTime, kAudioUnitProperty_LastRenderError,
-             kAudioUnitProperty_FactoryPresets, kAudioUnitProperty_SupportedNumChannels, kAudioUnitProperty_ParameterValueStrings:
+            kAudioUnitProperty_TailTime, kAudioUnitProperty_LastRenderError,
+            kAudioUnitProperty_FactoryPresets, kAudioUnitProperty_SupportedNumChannels, kAudioUnitProperty_ParameterValueStrings:
             throw AudioError(kAudioUnitErr_PropertyNotWritable, "Property \(propertyName(id)) is read-only.")
         default:
             guard let data else { throw AudioError(kAudio_ParamError, "Property \(propertyName(id)) needs a value; NULL was passed.") }
@@ -241,8 +268,9 @@ extension AUBase {
             throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the unit before changing the \(scopeName(scope)) stream format.")
         }
         guard accepts(format: f, scope: scope, element: element) else {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "The unit cannot take \(f) on \(scopeName(scope)) element \(element); it renders canonical Float32 non-interleaved audio.")
+            throw AudioError(
+                kAudioUnitErr_FormatNotSupported,
+                "The unit cannot take \(f) on \(scopeName(scope)) element \(element); it renders canonical Float32 non-interleaved audio.")
         }
         if scope == kAudioUnitScope_Input { inputFormats[Int(element)] = f } else { outputFormats[Int(element)] = f }
         if (scope == kAudioUnitScope_Output && element == 0) || outputFormats.isEmpty {
@@ -286,8 +314,10 @@ extension AUBase {
     /// AudioUnitRemovePropertyListener(WithUserData); `matchRefCon` false removes every refCon.
     ///
     /// Thread: setup.
-    public func removePropertyListener(_ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc,
-                                       _ refCon: UnsafeMutableRawPointer?, matchRefCon: Bool) -> OSStatus {
+    public func removePropertyListener(
+        _ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc,
+        _ refCon: UnsafeMutableRawPointer?, matchRefCon: Bool
+    ) -> OSStatus {
         listenerLock.lock()
         defer { listenerLock.unlock() }
         let before = listeners.count

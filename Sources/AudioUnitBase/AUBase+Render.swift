@@ -188,9 +188,11 @@ public struct RenderState {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public func notify(_ flags: AudioUnitRenderActionFlags, _ ioFlags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                       _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
-                       _ ioData: UnsafeMutablePointer<AudioBufferList>) {
+    public func notify(
+        _ flags: AudioUnitRenderActionFlags, _ ioFlags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
+        _ ioData: UnsafeMutablePointer<AudioBufferList>
+    ) {
         let channel = notifyChannel
         // Lock-free and wait-free: count this call in the current generation, then read the list.
         // (AUHostAtomics' functions are single atomic instructions the checker cannot see into.)
@@ -209,13 +211,16 @@ public struct RenderState {
                 ioFlags.pointee = AudioUnitRenderActionFlags(rawValue: saved.rawValue | flags.rawValue)
                 // A notification is the host's render-thread code; its real-time safety is its contract.
                 _ = _unsafePerformance { proc(refCon, ioFlags, timeStamp, bus, frames, ioData) }
-                ioFlags.pointee = AudioUnitRenderActionFlags(rawValue: saved.rawValue
-                    | (ioFlags.pointee.rawValue & AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue))
+                ioFlags.pointee = AudioUnitRenderActionFlags(
+                    rawValue: saved.rawValue
+                        | (ioFlags.pointee.rawValue & AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue))
             }
         }
         _unsafePerformance {
             auhost_atomic_store_u64(&channel.pointee.callingThread, 0)
-            _ = odd ? auhost_atomic_add_u64(&channel.pointee.readersOdd, UInt64.max)
+            _ =
+                odd
+                ? auhost_atomic_add_u64(&channel.pointee.readersOdd, UInt64.max)
                 : auhost_atomic_add_u64(&channel.pointee.readersEven, UInt64.max)
         }
     }
@@ -225,9 +230,11 @@ public struct RenderState {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public func pullInput(_ bus: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                          _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
-                          into target: UnsafeMutablePointer<AudioBufferList>? = nil) -> OSStatus {
+    public func pullInput(
+        _ bus: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
+        into target: UnsafeMutablePointer<AudioBufferList>? = nil
+    ) -> OSStatus {
         guard bus < inputCount, let ownList = inputs[bus].list else { return kAudioUnitErr_NoConnection }
         let input = inputs + bus
         let list = target ?? ownList
@@ -249,7 +256,9 @@ public struct RenderState {
         case .callback:
             guard let callback = input.pointee.callback else { return kAudioUnitErr_NoConnection }
             let refCon = input.pointee.callbackRefCon
-            let phases = AudioUnitRenderActionFlags.unitRenderAction_PreRender.rawValue | AudioUnitRenderActionFlags.unitRenderAction_PostRender.rawValue
+            let phases =
+                AudioUnitRenderActionFlags.unitRenderAction_PreRender.rawValue
+                | AudioUnitRenderActionFlags.unitRenderAction_PostRender.rawValue
             pullFlags = AudioUnitRenderActionFlags(rawValue: flags.pointee.rawValue & ~phases)
             // The host's callback runs on the render thread by contract.
             return _unsafePerformance { callback(refCon, &pullFlags, timeStamp, UInt32(bus), frames, list) }
@@ -317,7 +326,6 @@ public func monotonicSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
-
 // The render entry every unit shares: argument checks, the once-per-cycle output cache,
 // notifications, CPU load and LastRenderError. Real-time: nothing here allocates, locks or
 // retains; the unit's own renderBus is reached through one virtual call.
@@ -327,8 +335,10 @@ extension AUBase {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public final func render(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
-                             _ bus: UInt32, _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+    public final func render(
+        _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
+        _ bus: UInt32, _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>?
+    ) -> OSStatus {
         let s = state
         guard let flags, let timeStamp, let ioData else { return kAudio_ParamError }
         guard s.pointee.initialized else { return kAudioUnitErr_Uninitialized }
@@ -350,7 +360,8 @@ extension AUBase {
         var postFlags = AudioUnitRenderActionFlags.unitRenderAction_PostRender
         if status != noErr {
             s.pointee.lastRenderError = status
-            postFlags = AudioUnitRenderActionFlags(rawValue: postFlags.rawValue | AudioUnitRenderActionFlags.unitRenderAction_PostRenderError.rawValue)
+            postFlags = AudioUnitRenderActionFlags(
+                rawValue: postFlags.rawValue | AudioUnitRenderActionFlags.unitRenderAction_PostRenderError.rawValue)
         }
         s.pointee.notify(postFlags, flags, timeStamp, bus, frames, ioData)
         rememberOutput(bus, timeStamp, frames, ioData, valid: status == noErr)
@@ -360,12 +371,14 @@ extension AUBase {
     /// When this bus already rendered this time stamp into its own buffers (a second consumer
     /// pulling in the same cycle), hands those out again instead of rendering twice.
     @_noAllocation @_noLocks
-    private func serveCachedOutput(_ bus: UInt32, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
-                                   _ ioData: UnsafeMutablePointer<AudioBufferList>) -> Bool {
+    private func serveCachedOutput(
+        _ bus: UInt32, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
+        _ ioData: UnsafeMutablePointer<AudioBufferList>
+    ) -> Bool {
         let output = state.pointee.outputs[Int(bus)]
         guard output.hasCachedOutput, timeStamp.pointee.mFlags.rawValue & AudioTimeStampFlags.sampleTimeValid.rawValue != 0,
-              output.lastSampleTime == timeStamp.pointee.mSampleTime, output.lastFrames == frames,
-              let storage = output.storage, Int(ioData.pointee.mNumberBuffers) == Int(output.list?.pointee.mNumberBuffers ?? 0)
+            output.lastSampleTime == timeStamp.pointee.mSampleTime, output.lastFrames == frames,
+            let storage = output.storage, Int(ioData.pointee.mNumberBuffers) == Int(output.list?.pointee.mNumberBuffers ?? 0)
         else { return false }
         let buffers = audioBuffers(ioData)
         let bytes = Int(frames * output.bytesPerFrame)
@@ -384,8 +397,10 @@ extension AUBase {
 
     /// Output rendered into the bus's own buffers can be served again for the same time stamp.
     @_noAllocation @_noLocks
-    private func rememberOutput(_ bus: UInt32, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
-                                _ ioData: UnsafeMutablePointer<AudioBufferList>, valid: Bool) {
+    private func rememberOutput(
+        _ bus: UInt32, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
+        _ ioData: UnsafeMutablePointer<AudioBufferList>, valid: Bool
+    ) {
         let s = state
         let i = Int(bus)
         var ownBuffers = valid && timeStamp.pointee.mFlags.rawValue & AudioTimeStampFlags.sampleTimeValid.rawValue != 0
@@ -406,9 +421,11 @@ extension AUBase {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public final func pullInput(_ bus: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
-                                into target: UnsafeMutablePointer<AudioBufferList>? = nil) -> OSStatus {
+    public final func pullInput(
+        _ bus: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
+        into target: UnsafeMutablePointer<AudioBufferList>? = nil
+    ) -> OSStatus {
         state.pointee.pullInput(bus, flags, timeStamp, frames, into: target)
     }
 

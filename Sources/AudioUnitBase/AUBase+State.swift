@@ -40,18 +40,22 @@ extension AUBase {
             throw AudioError(kAudioUnitErr_InvalidPropertyValue, "ClassInfo must be a dictionary.")
         }
         let d = componentDescription
-        for (key, expected) in [(kAUPresetTypeKey, d.componentType), (kAUPresetSubtypeKey, d.componentSubType),
-                                (kAUPresetManufacturerKey, d.componentManufacturer)] {
+        for (key, expected) in [
+            (kAUPresetTypeKey, d.componentType), (kAUPresetSubtypeKey, d.componentSubType),
+            (kAUPresetManufacturerKey, d.componentManufacturer),
+        ] {
             guard let v = plist[key]?.integerValue else {
                 throw AudioError(kAudioUnitErr_MissingKey, "ClassInfo has no \"\(key)\" entry.")
             }
             guard UInt32(truncatingIfNeeded: v) == expected else {
-                throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                                 "ClassInfo was saved by unit \(FourCC.string(UInt32(truncatingIfNeeded: v))) \(key), not by \(d.tripleString).")
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue,
+                    "ClassInfo was saved by unit \(FourCC.string(UInt32(truncatingIfNeeded: v))) \(key), not by \(d.tripleString).")
             }
         }
         guard let data = plist[kAUPresetDataKey]?.dataValue, data.count % 16 == 0 else {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "ClassInfo \"data\" is missing or not a whole number of parameter records.")
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue, "ClassInfo \"data\" is missing or not a whole number of parameter records.")
         }
         func word(_ i: Int) -> UInt32 { data[i..<i + 4].reduce(0) { ($0 << 8) | UInt32($1) } }
         // Checked whole before anything changes: a value AudioUnitSetParameter would refuse (not
@@ -64,15 +68,19 @@ extension AUBase {
             if let d = parameters.definition(word(r + 8), word(r), word(r + 4)), d.flags.contains(.flag_MeterReadOnly) { continue }
             let value = Float(bitPattern: word(r + 12))
             guard parameters.accepts(value, at: slot) else {
-                throw AudioError(kAudioUnitErr_InvalidParameterValue,
-                                 "ClassInfo gives parameter \(word(r + 8)) (\(scopeName(word(r))) scope, element \(word(r + 4))) the value \(value), outside \(parameters.minima[slot - parameters.values]) … \(parameters.maxima[slot - parameters.values]).")
+                throw AudioError(
+                    kAudioUnitErr_InvalidParameterValue,
+                    "ClassInfo gives parameter \(word(r + 8)) (\(scopeName(word(r))) scope, element \(word(r + 4))) the value \(value), outside \(parameters.minima[slot - parameters.values]) … \(parameters.maxima[slot - parameters.values])."
+                )
             }
             restored.append((slot, value))
         }
         for (slot, value) in restored { slot.pointee = value }
         if case .dictionary(let extra)? = plist["auhost-state"] { try restoreExtraState(extra) }
-        presentPreset = (Int32(truncatingIfNeeded: plist[kAUPresetNumberKey]?.integerValue ?? -1),
-                         plist[kAUPresetNameKey]?.stringValue ?? "Untitled")
+        presentPreset = (
+            Int32(truncatingIfNeeded: plist[kAUPresetNumberKey]?.integerValue ?? -1),
+            plist[kAUPresetNameKey]?.stringValue ?? "Untitled"
+        )
         if let q = plist[kAUPresetRenderQualityKey]?.integerValue { renderQuality = UInt32(clamping: q) }
     }
 }

@@ -63,8 +63,10 @@ open class AUBase {
     /// `channels` channels at `sampleRate`.
     ///
     /// Thread: setup.
-    public init(description: AudioComponentDescription, inputs: Int, outputs: Int, channels: UInt32 = 2,
-                sampleRate: Double = 44_100, parameters: [ParameterDefinition] = []) {
+    public init(
+        description: AudioComponentDescription, inputs: Int, outputs: Int, channels: UInt32 = 2,
+        sampleRate: Double = 44_100, parameters: [ParameterDefinition] = []
+    ) {
         componentDescription = description
         state = .allocate(capacity: 1)
         state.initialize(to: RenderState())
@@ -162,35 +164,45 @@ open class AUBase {
     /// at the caller's memory or at the bus's own). Pull inputs with ``pullInput(_:_:_:_:into:)``.
     ///
     /// Thread: render.
-    open func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                        output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    open func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         kAudio_UnimplementedError
     }
 
     /// Unit-specific properties: return nil for IDs the unit does not define.
     ///
     /// Thread: setup.
-    open func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                 _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? { nil }
+    open func customPropertyInfo(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) throws -> (size: UInt32, writable: Bool)? { nil }
     /// Unit-specific properties whose value is an array (a channel map, file IDs): the size of one
     /// entry and the most entries a set may pass. The dispatch accepts 0…maximumCount whole entries
     /// for these and exactly the size ``customPropertyInfo(_:_:_:)`` declares for every other
     /// property. Default: none.
     ///
     /// Thread: setup.
-    open func arrayPropertyLayout(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                  _ element: AudioUnitElement) -> (entrySize: UInt32, maximumCount: UInt32)? { nil }
+    open func arrayPropertyLayout(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) -> (entrySize: UInt32, maximumCount: UInt32)? { nil }
     /// Copies a unit-specific property into `data` (which holds at least its size).
     ///
     /// Thread: setup.
-    open func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                _ data: UnsafeMutableRawPointer) throws {}
+    open func getCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeMutableRawPointer
+    ) throws {}
     /// Sets a unit-specific property (size already checked against its info).
     ///
     /// Thread: setup.
-    open func setCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                _ data: UnsafeRawPointer, _ size: UInt32) throws {}
+    open func setCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeRawPointer, _ size: UInt32
+    ) throws {}
     /// Extra state saved in ClassInfo beside the parameters (sample paths, tables…).
     ///
     /// Thread: setup.
@@ -215,8 +227,10 @@ open class AUBase {
     /// AudioUnitProcess: ioData is both input and output.
     ///
     /// Thread: render.
-    open func process(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
-                      _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+    open func process(
+        _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
+        _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>?
+    ) -> OSStatus {
         kAudio_UnimplementedError
     }
 
@@ -224,8 +238,10 @@ open class AUBase {
     /// (RemoteIO takes its render callback on global scope as well as input scope). Default: as given.
     ///
     /// Thread: setup.
-    open func propertyAddress(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                              _ element: AudioUnitElement) -> (scope: AudioUnitScope, element: AudioUnitElement) {
+    open func propertyAddress(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) -> (scope: AudioUnitScope, element: AudioUnitElement) {
         (scope, element)
     }
 
@@ -319,8 +335,10 @@ open class AUBase {
             total + ((Int(f.mBytesPerFrame) * frames + 15) & ~15) * Int(f.bufferCount)
         }
         guard bytes <= AUBase.maximumRenderMemory else {
-            throw AudioError(kAudio_MemFullError,
-                             "\(inputFormats.count) input and \(outputFormats.count) output elements of \(frames) frames need \(bytes >> 20) MiB of buffers, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice, the channel count or the element count.")
+            throw AudioError(
+                kAudio_MemFullError,
+                "\(inputFormats.count) input and \(outputFormats.count) output elements of \(frames) frames need \(bytes >> 20) MiB of buffers, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice, the channel count or the element count."
+            )
         }
     }
 
@@ -334,8 +352,10 @@ open class AUBase {
             return fits(cap.inChannels, i) && fits(cap.outChannels, o)
         }
         if !ok {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "\(i) input and \(o) output channels is not a configuration this unit supports (\(caps.map { "\($0.inChannels)→\($0.outChannels)" }.joined(separator: ", "))).")
+            throw AudioError(
+                kAudioUnitErr_FormatNotSupported,
+                "\(i) input and \(o) output channels is not a configuration this unit supports (\(caps.map { "\($0.inChannels)→\($0.outChannels)" }.joined(separator: ", ")))."
+            )
         }
     }
 
@@ -344,8 +364,10 @@ open class AUBase {
     /// AudioUnitGetParameter.
     ///
     /// Thread: any.
-    public func parameter(_ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
-                          element: AudioUnitElement = 0) throws -> AudioUnitParameterValue {
+    public func parameter(
+        _ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
+        element: AudioUnitElement = 0
+    ) throws -> AudioUnitParameterValue {
         guard let slot = parameters.slot(id, scope, element) else { throw invalidParameter(id, scope, element) }
         return slot.pointee
     }
@@ -355,8 +377,10 @@ open class AUBase {
     /// outside the parameter's range answers kAudioUnitErr_InvalidParameterValue.
     ///
     /// Thread: any for offset 0; render for a positive offset.
-    public func setParameter(_ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
-                             element: AudioUnitElement = 0, value: AudioUnitParameterValue, offset: UInt32 = 0) -> OSStatus {
+    public func setParameter(
+        _ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
+        element: AudioUnitElement = 0, value: AudioUnitParameterValue, offset: UInt32 = 0
+    ) -> OSStatus {
         guard let slot = parameters.slot(id, scope, element) else { return kAudioUnitErr_InvalidParameter }
         guard parameters.accepts(value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
         if offset == 0 || !isInitialized {
@@ -386,8 +410,9 @@ open class AUBase {
                 guard parameters.accepts(r.startValue, at: slot), parameters.accepts(r.endValue, at: slot) else {
                     return kAudioUnitErr_InvalidParameterValue
                 }
-                pending = PendingParameterEvent(slot: slot, start: Int(r.startBufferOffset), duration: Int(r.durationInFrames),
-                                                startValue: r.startValue, endValue: r.endValue)
+                pending = PendingParameterEvent(
+                    slot: slot, start: Int(r.startBufferOffset), duration: Int(r.durationInFrames),
+                    startValue: r.startValue, endValue: r.endValue)
             default:
                 return kAudio_ParamError
             }
@@ -405,14 +430,16 @@ open class AUBase {
         let previous = parameters
         retiredTables.append(previous)
         parameterDefinitions = definitions
-        parameters = ParameterTable(definitions: definitions, inputCount: inputFormats.count,
-                                    outputCount: outputFormats.count, previous: previous)
+        parameters = ParameterTable(
+            definitions: definitions, inputCount: inputFormats.count,
+            outputCount: outputFormats.count, previous: previous)
         state.pointee.parameterValues = parameters.values
     }
 
     func invalidParameter(_ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> AudioError {
-        AudioError(kAudioUnitErr_InvalidParameter,
-                   "The unit has no parameter \(id) in \(scopeName(scope)) scope, element \(element).")
+        AudioError(
+            kAudioUnitErr_InvalidParameter,
+            "The unit has no parameter \(id) in \(scopeName(scope)) scope, element \(element).")
     }
 
     // MARK: Elements and buses
@@ -421,8 +448,12 @@ open class AUBase {
     ///
     /// Thread: setup; only while uninitialized.
     func setElementCount(_ scope: AudioUnitScope, _ count: Int) throws {
-        guard !isInitialized else { throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the unit before changing its element count.") }
-        guard count >= 0, count <= 1024 else { throw AudioError(kAudioUnitErr_InvalidPropertyValue, "\(count) elements is out of range (0…1024).") }
+        guard !isInitialized else {
+            throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the unit before changing its element count.")
+        }
+        guard count >= 0, count <= 1024 else {
+            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "\(count) elements is out of range (0…1024).")
+        }
         func resize<T>(_ a: inout [T], _ fill: T) { a = Array(a.prefix(count)) + Array(repeating: fill, count: max(0, count - a.count)) }
         if scope == kAudioUnitScope_Input {
             let format = inputFormats.first ?? .canonical(sampleRate: sampleRate, channels: 2)
@@ -434,8 +465,9 @@ open class AUBase {
         }
         let previous = parameters
         retiredTables.append(previous)
-        parameters = ParameterTable(definitions: parameterDefinitions, inputCount: inputFormats.count,
-                                    outputCount: outputFormats.count, previous: previous)
+        parameters = ParameterTable(
+            definitions: parameterDefinitions, inputCount: inputFormats.count,
+            outputCount: outputFormats.count, previous: previous)
         state.pointee.parameterValues = parameters.values
         rebuildBuses()
     }
@@ -476,7 +508,8 @@ open class AUBase {
             state.pointee.inputs[i].list = AudioBufferStorage.allocateList(bufferCount: n)
             state.pointee.inputs[i].bytesPerBuffer = (Int(f.mBytesPerFrame) * frames + 15) & ~15
             state.pointee.inputs[i].storage = .allocate(byteCount: max(state.pointee.inputs[i].bytesPerBuffer * n, 16), alignment: 16)
-            state.pointee.inputs[i].storage!.initializeMemory(as: UInt8.self, repeating: 0, count: state.pointee.inputs[i].bytesPerBuffer * n)
+            state.pointee.inputs[i].storage!.initializeMemory(
+                as: UInt8.self, repeating: 0, count: state.pointee.inputs[i].bytesPerBuffer * n)
             state.pointee.inputs[i].channels = f.mChannelsPerFrame
             state.pointee.inputs[i].channelsPerBuffer = f.channelsPerBuffer
             state.pointee.inputs[i].bytesPerFrame = f.mBytesPerFrame
@@ -575,8 +608,10 @@ open class AUBase {
         for _ in 0..<2 {
             let previous = auhost_atomic_add_u64(&channel.pointee.generation, 1) &- 1
             var spins = 0
-            while (previous & 1 != 0 ? auhost_atomic_load_u64(&channel.pointee.readersOdd)
-                                       : auhost_atomic_load_u64(&channel.pointee.readersEven)) != 0 {
+            while (previous & 1 != 0
+                ? auhost_atomic_load_u64(&channel.pointee.readersOdd)
+                : auhost_atomic_load_u64(&channel.pointee.readersEven)) != 0
+            {
                 spins += 1
                 if spins < 100 { sched_yield() } else { usleep(50) }
             }

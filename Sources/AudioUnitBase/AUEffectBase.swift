@@ -18,10 +18,13 @@ import AudioTypes
 /// ```
 open class AUEffectBase: AUBase {
     /// Thread: setup.
-    public init(description: AudioComponentDescription, channels: UInt32 = 2, sampleRate: Double = 44_100,
-                parameters: [ParameterDefinition] = []) {
-        super.init(description: description, inputs: 1, outputs: 1, channels: channels, sampleRate: sampleRate,
-                   parameters: parameters)
+    public init(
+        description: AudioComponentDescription, channels: UInt32 = 2, sampleRate: Double = 44_100,
+        parameters: [ParameterDefinition] = []
+    ) {
+        super.init(
+            description: description, inputs: 1, outputs: 1, channels: channels, sampleRate: sampleRate,
+            parameters: parameters)
     }
 
     open override var channelCapabilities: [AUChannelInfo] { [AUChannelInfo(inChannels: -1, outChannels: -1)] }
@@ -40,19 +43,24 @@ open class AUEffectBase: AUBase {
     /// current. Default: ``processChannel(_:input:output:frames:)`` per channel.
     ///
     /// Thread: render.
-    open func process(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
-                      offset: Int, frames: Int) {
+    open func process(
+        input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+        offset: Int, frames: Int
+    ) {
         let ins = audioBuffers(input), outs = audioBuffers(output)
         for c in 0..<Int(min(input.pointee.mNumberBuffers, output.pointee.mNumberBuffers)) {
             guard let i = ins[c].mData?.assumingMemoryBound(to: Float.self),
-                  let o = outs[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
+                let o = outs[c].mData?.assumingMemoryBound(to: Float.self)
+            else { continue }
             processChannel(c, input: i + offset, output: o + offset, frames: frames)
         }
     }
 
-    open override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                 timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                                 output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    open override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         // In place: pull straight into the output buffers, then process them where they are.
         let inPlace = state.pointee.inPlace || state.pointee.bypass
         let status = pullInput(0, flags, timeStamp, frames, into: inPlace ? output : nil)
@@ -63,8 +71,10 @@ open class AUEffectBase: AUBase {
         return noErr
     }
 
-    open override func process(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
-                               _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+    open override func process(
+        _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
+        _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>?
+    ) -> OSStatus {
         guard let ioData else { return kAudio_ParamError }
         guard isInitialized else { return kAudioUnitErr_Uninitialized }
         guard frames <= maxFramesPerSlice else { return kAudioUnitErr_TooManyFramesToProcess }

@@ -16,10 +16,12 @@ public struct ParameterDefinition {
     public var scope: AudioUnitScope
 
     /// Thread: any.
-    public init(id: AudioUnitParameterID, name: String, unit: AudioUnitParameterUnit = kAudioUnitParameterUnit_Generic,
-                min: AudioUnitParameterValue, max: AudioUnitParameterValue, default defaultValue: AudioUnitParameterValue,
-                flags: AudioUnitParameterOptions = .flag_CanRamp,
-                valueStrings: [String] = [], scope: AudioUnitScope = kAudioUnitScope_Global) {
+    public init(
+        id: AudioUnitParameterID, name: String, unit: AudioUnitParameterUnit = kAudioUnitParameterUnit_Generic,
+        min: AudioUnitParameterValue, max: AudioUnitParameterValue, default defaultValue: AudioUnitParameterValue,
+        flags: AudioUnitParameterOptions = .flag_CanRamp,
+        valueStrings: [String] = [], scope: AudioUnitScope = kAudioUnitScope_Global
+    ) {
         self.id = id
         self.name = name
         self.unit = unit

@@ -29,8 +29,10 @@ public final class ParameterTable {
     /// Builds slots for every definition: global ones once, input/output ones per element.
     ///
     /// Thread: setup.
-    public init(definitions: [ParameterDefinition], inputCount: Int, outputCount: Int,
-                previous: ParameterTable? = nil) {
+    public init(
+        definitions: [ParameterDefinition], inputCount: Int, outputCount: Int,
+        previous: ParameterTable? = nil
+    ) {
         self.definitions = definitions
         var instances: [(AudioUnitScope, AudioUnitElement, Int)] = []
         for (index, d) in definitions.enumerated() {

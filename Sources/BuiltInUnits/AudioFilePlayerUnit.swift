@@ -24,8 +24,9 @@ import Foundation
 /// kAudioUnitErr_FormatNotSupported; put a format converter after a player at the file's rate).
 /// AudioUnitReset clears the schedule and the start time. No parameters; Latency, TailTime 0.
 public final class AudioFilePlayerUnit: AUBase {
-    public static let identity = AudioComponentDescription(type: kAudioUnitType_Generator, subType: kAudioUnitSubType_AudioFilePlayer,
-                                                           manufacturer: kAudioUnitManufacturer_AUHost)
+    public static let identity = AudioComponentDescription(
+        type: kAudioUnitType_Generator, subType: kAudioUnitSubType_AudioFilePlayer,
+        manufacturer: kAudioUnitManufacturer_AUHost)
     var files: [AudioFileReference] = []
     var regions: [ScheduledAudioFileRegion] = []
     var reader: FilePlayerReader?
@@ -57,15 +58,18 @@ public final class AudioFilePlayerUnit: AUBase {
 
     // MARK: Properties
 
-    public override func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                            _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? {
+    public override func customPropertyInfo(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) throws -> (size: UInt32, writable: Bool)? {
         let size: UInt32
         var writable = true
         switch id {
         case kAudioUnitProperty_ScheduledFileIDs: size = UInt32(files.count * MemoryLayout<AudioFileID>.size)
         case kAudioUnitProperty_ScheduledFileRegion: size = UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)
         case kAudioUnitProperty_ScheduledFilePrime, kAudioUnitProperty_ScheduledFileBufferSizeFrames,
-             kAudioUnitProperty_ScheduledFileNumberBuffers: size = 4
+            kAudioUnitProperty_ScheduledFileNumberBuffers:
+            size = 4
         case kAudioUnitProperty_ScheduleStartTimeStamp: size = UInt32(MemoryLayout<AudioTimeStamp>.size)
         case kAudioUnitProperty_CurrentPlayTime: size = UInt32(MemoryLayout<AudioTimeStamp>.size); writable = false
         default: return nil
@@ -80,16 +84,22 @@ public final class AudioFilePlayerUnit: AUBase {
     static let maximumScheduledFiles: UInt32 = 1024
 
     /// ScheduledFileIDs is an AudioFileID array.
-    public override func arrayPropertyLayout(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                             _ element: AudioUnitElement) -> (entrySize: UInt32, maximumCount: UInt32)? {
+    public override func arrayPropertyLayout(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) -> (entrySize: UInt32, maximumCount: UInt32)? {
         id == kAudioUnitProperty_ScheduledFileIDs ? (UInt32(MemoryLayout<AudioFileID>.size), Self.maximumScheduledFiles) : nil
     }
 
-    public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeMutableRawPointer) throws {
+    public override func getCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeMutableRawPointer
+    ) throws {
         switch id {
         case kAudioUnitProperty_ScheduledFileIDs:
-            for (i, f) in files.enumerated() { data.storeBytes(of: f.handle, toByteOffset: i * MemoryLayout<AudioFileID>.size, as: OpaquePointer.self) }
+            for (i, f) in files.enumerated() {
+                data.storeBytes(of: f.handle, toByteOffset: i * MemoryLayout<AudioFileID>.size, as: OpaquePointer.self)
+            }
         case kAudioUnitProperty_ScheduledFileRegion:
             guard let last = regions.last else {
                 throw AudioError(kAudioUnitErr_PropertyNotInUse, "No region has been scheduled on the file player.")
@@ -111,13 +121,16 @@ public final class AudioFilePlayerUnit: AUBase {
         }
     }
 
-    public override func setCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeRawPointer, _ size: UInt32) throws {
+    public override func setCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeRawPointer, _ size: UInt32
+    ) throws {
         switch id {
         case kAudioUnitProperty_ScheduledFileIDs:
             let count = Int(size) / MemoryLayout<AudioFileID>.size
             files = try (0..<count).map {
-                try AudioFileReference.from(data.loadUnaligned(fromByteOffset: $0 * MemoryLayout<AudioFileID>.size, as: OpaquePointer?.self))
+                try AudioFileReference.from(
+                    data.loadUnaligned(fromByteOffset: $0 * MemoryLayout<AudioFileID>.size, as: OpaquePointer?.self))
             }
         case kAudioUnitProperty_ScheduledFileRegion:
             try schedule(data.loadUnaligned(as: ScheduledAudioFileRegion.self))
@@ -128,7 +141,9 @@ public final class AudioFilePlayerUnit: AUBase {
             let frames = data.loadUnaligned(as: UInt32.self)
             primedFrames = UInt32(reader.fill(limit: frames == 0 ? Int.max : Int(frames)))
         case kAudioUnitProperty_ScheduledFileBufferSizeFrames, kAudioUnitProperty_ScheduledFileNumberBuffers:
-            guard !isInitialized else { throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the file player before resizing its buffer.") }
+            guard !isInitialized else {
+                throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the file player before resizing its buffer.")
+            }
             let value = data.loadUnaligned(as: UInt32.self)
             guard (16...1 << 20).contains(value) || (id == kAudioUnitProperty_ScheduledFileNumberBuffers && (1...64).contains(value)) else {
                 throw AudioError(kAudioUnitErr_InvalidPropertyValue, "\(value) is out of range for the file player's buffer.")
@@ -137,7 +152,9 @@ public final class AudioFilePlayerUnit: AUBase {
         case kAudioUnitProperty_ScheduleStartTimeStamp:
             let stamp = data.loadUnaligned(as: AudioTimeStamp.self)
             guard stamp.mFlags.contains(.sampleTimeValid) else {
-                throw AudioError(kAudioUnitErr_InvalidPropertyValue, "ScheduleStartTimeStamp needs a sample time (kAudioTimeStampSampleTimeValid); −1 means the next render.")
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue,
+                    "ScheduleStartTimeStamp needs a sample time (kAudioTimeStampSampleTimeValid); −1 means the next render.")
             }
             clock[1] = 0
             clock[0] = stamp.mSampleTime < 0 ? -1 : stamp.mSampleTime
@@ -151,24 +168,31 @@ public final class AudioFilePlayerUnit: AUBase {
         guard let reader else {
             throw AudioError(kAudioUnitErr_Uninitialized, "Initialize the file player before scheduling regions.")
         }
-        guard let handle = region.mAudioFile, let file = files.first(where: { UnsafeRawPointer($0.handle) == UnsafeRawPointer(handle) }) else {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                             "The region's file is not among ScheduledFileIDs; set that property with the file first.")
+        guard let handle = region.mAudioFile, let file = files.first(where: { UnsafeRawPointer($0.handle) == UnsafeRawPointer(handle) })
+        else {
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue,
+                "The region's file is not among ScheduledFileIDs; set that property with the file first.")
         }
         guard file.dataFormat.sampleRate == outputFormats[0].mSampleRate else {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "\(file.path) runs at \(file.dataFormat.sampleRate) Hz but the player's output at \(outputFormats[0].mSampleRate) Hz; set the output to the file's rate and convert after the player.")
+            throw AudioError(
+                kAudioUnitErr_FormatNotSupported,
+                "\(file.path) runs at \(file.dataFormat.sampleRate) Hz but the player's output at \(outputFormats[0].mSampleRate) Hz; set the output to the file's rate and convert after the player."
+            )
         }
         guard region.mStartFrame >= 0, region.mStartFrame <= file.frameCount else {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                             "Start frame \(region.mStartFrame) is outside \(file.path) (\(file.frameCount) frames).")
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue,
+                "Start frame \(region.mStartFrame) is outside \(file.path) (\(file.frameCount) frames).")
         }
         let available = file.frameCount - region.mStartFrame
         let frames = region.mFramesToPlay == UInt32.max ? available : min(Int64(region.mFramesToPlay), available)
         let opened = try rethrowing { try AudioFile.open(readingAt: file.path) }
         let start = region.mTimeStamp.mFlags.contains(.sampleTimeValid) ? max(Int64(region.mTimeStamp.mSampleTime), 0) : 0
-        reader.add(FilePlayerRegion(file: opened, startFrame: region.mStartFrame, framesPerLoop: frames,
-                                    loops: Int64(region.mLoopCount), timelineStart: start))
+        reader.add(
+            FilePlayerRegion(
+                file: opened, startFrame: region.mStartFrame, framesPerLoop: frames,
+                loops: Int64(region.mLoopCount), timelineStart: start))
         regions.append(region)
     }
 
@@ -182,8 +206,10 @@ public final class AudioFilePlayerUnit: AUBase {
         channelCount = Int(outputFormats[0].mChannelsPerFrame)
         let bytes = Int(bufferFrames) * Int(bufferCount) * channelCount * MemoryLayout<Float>.size
         guard bytes <= AUBase.maximumRenderMemory else {
-            throw AudioError(kAudio_MemFullError,
-                             "ScheduledFileBufferSizeFrames \(bufferFrames) × ScheduledFileNumberBuffers \(bufferCount) × \(channelCount) channels need \(bytes >> 20) MiB, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take.")
+            throw AudioError(
+                kAudio_MemFullError,
+                "ScheduledFileBufferSizeFrames \(bufferFrames) × ScheduledFileNumberBuffers \(bufferCount) × \(channelCount) channels need \(bytes >> 20) MiB, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take."
+            )
         }
         let r = try FilePlayerReader(channelCount: channelCount, capacity: Int(bufferFrames) * Int(bufferCount))
         channelPointers = .allocate(capacity: channelCount)
@@ -220,9 +246,11 @@ public final class AudioFilePlayerUnit: AUBase {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    public override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         guard let ring, let channelPointers else { return kAudioUnitErr_Uninitialized }
         let n = Int(frames), channels = channelCount, clock = self.clock
         let outs = audioBuffers(output)
@@ -234,7 +262,7 @@ public final class AudioFilePlayerUnit: AUBase {
         }
         if clock[0] == -1 { clock[0] = timeStamp.pointee.mSampleTime }
         let start = clock[0]
-        guard start == start else { return noErr }   // not scheduled to start (NaN)
+        guard start == start else { return noErr }  // not scheduled to start (NaN)
         let offset = start - timeStamp.pointee.mSampleTime
         guard offset < Double(n) else { return noErr }
         let first = offset > 0 ? Int(offset) : 0

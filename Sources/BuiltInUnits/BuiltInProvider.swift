@@ -21,11 +21,14 @@ public final class BuiltInProvider: ComponentProvider {
         ]
     }
 
-    private func unit(_ identity: AudioComponentDescription, _ name: String,
-                      make: @escaping (AudioComponentDescription) -> AUBase) -> Component {
+    private func unit(
+        _ identity: AudioComponentDescription, _ name: String,
+        make: @escaping (AudioComponentDescription) -> AUBase
+    ) -> Component {
         var apple = identity
         apple.componentManufacturer = kAudioUnitManufacturer_Apple
-        return Component(description: identity, aliases: [apple], name: "AUHost: \(name)", version: 0x0001_0000,
-                         origin: "built-in", unit: make)
+        return Component(
+            description: identity, aliases: [apple], name: "AUHost: \(name)", version: 0x0001_0000,
+            origin: "built-in", unit: make)
     }
 }

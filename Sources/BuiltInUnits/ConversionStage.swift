@@ -20,12 +20,16 @@ struct ConversionStage {
     /// rates more than ConverterKernel.maximumRateRatio apart, -50 for out-of-range sizes).
     ///
     /// Thread: setup.
-    init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription, map: [Int],
-         maximumFrames: Int, quality: SampleRateConverter.Quality) throws {
+    init(
+        input: AudioStreamBasicDescription, output: AudioStreamBasicDescription, map: [Int],
+        maximumFrames: Int, quality: SampleRateConverter.Quality
+    ) throws {
         let k = UnsafeMutablePointer<ConverterKernel>.allocate(capacity: 1)
         do {
-            k.initialize(to: try ConverterKernel(input: input, output: output, map: map,
-                                                 maximumFrames: maximumFrames, quality: quality))
+            k.initialize(
+                to: try ConverterKernel(
+                    input: input, output: output, map: map,
+                    maximumFrames: maximumFrames, quality: quality))
         } catch let error as DSPKernelError {
             k.deallocate()
             throw AudioError(error.status, error.message)
@@ -68,9 +72,11 @@ extension AUBase {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    func renderConverted(_ stage: ConversionStage, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                         _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
-                         _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    func renderConverted(
+        _ stage: ConversionStage, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
+        _ output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         let kernel = stage.kernel
         let resampling = kernel.pointee.resampler != nil
         var attempts = 0

@@ -11,8 +11,9 @@ import Foundation
 /// filter is off). Changes apply at the next slice boundary. The lines take channels × 2 s × rate
 /// samples, at most AUBase.maximumRenderMemory (else AudioUnitInitialize answers kAudio_MemFullError).
 public final class DelayUnit: AUEffectBase {
-    public static let identity = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay,
-                                                           manufacturer: kAudioUnitManufacturer_AUHost)
+    public static let identity = AudioComponentDescription(
+        type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay,
+        manufacturer: kAudioUnitManufacturer_AUHost)
     static let maximumDelay = 2.0
     /// One DelayLine per channel and the parameter values they were last set from.
     var lines: UnsafeMutablePointer<DelayLine>?
@@ -22,16 +23,22 @@ public final class DelayUnit: AUEffectBase {
 
     /// Thread: setup.
     public init(_ description: AudioComponentDescription = DelayUnit.identity) {
-        super.init(description: description, parameters: [
-            ParameterDefinition(id: kDelayParam_WetDryMix, name: "Wet/Dry Mix", unit: kAudioUnitParameterUnit_EqualPowerCrossfade,
-                                min: 0, max: 100, default: 50),
-            ParameterDefinition(id: kDelayParam_DelayTime, name: "Delay Time", unit: kAudioUnitParameterUnit_Seconds,
-                                min: 0, max: Float(DelayUnit.maximumDelay), default: 1),
-            ParameterDefinition(id: kDelayParam_Feedback, name: "Feedback", unit: kAudioUnitParameterUnit_Percent,
-                                min: -100, max: 100, default: 50),
-            ParameterDefinition(id: kDelayParam_LopassCutoff, name: "Low Pass Cutoff Frequency", unit: kAudioUnitParameterUnit_Hertz,
-                                min: 10, max: 22_050, default: 15_000),
-        ])
+        super.init(
+            description: description,
+            parameters: [
+                ParameterDefinition(
+                    id: kDelayParam_WetDryMix, name: "Wet/Dry Mix", unit: kAudioUnitParameterUnit_EqualPowerCrossfade,
+                    min: 0, max: 100, default: 50),
+                ParameterDefinition(
+                    id: kDelayParam_DelayTime, name: "Delay Time", unit: kAudioUnitParameterUnit_Seconds,
+                    min: 0, max: Float(DelayUnit.maximumDelay), default: 1),
+                ParameterDefinition(
+                    id: kDelayParam_Feedback, name: "Feedback", unit: kAudioUnitParameterUnit_Percent,
+                    min: -100, max: 100, default: 50),
+                ParameterDefinition(
+                    id: kDelayParam_LopassCutoff, name: "Low Pass Cutoff Frequency", unit: kAudioUnitParameterUnit_Hertz,
+                    min: 10, max: 22_050, default: 15_000),
+            ])
         applied.initialize(repeating: .nan, count: 4)
     }
 
@@ -50,8 +57,10 @@ public final class DelayUnit: AUEffectBase {
         let channels = Int(outputFormats[0].mChannelsPerFrame)
         let bytes = channels * (Int((Self.maximumDelay * sampleRate).rounded()) + 1) * MemoryLayout<Float>.size
         guard bytes <= AUBase.maximumRenderMemory else {
-            throw AudioError(kAudio_MemFullError,
-                             "\(channels) channels of \(Self.maximumDelay) s at \(sampleRate) Hz need \(bytes >> 20) MiB of delay line, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take.")
+            throw AudioError(
+                kAudio_MemFullError,
+                "\(channels) channels of \(Self.maximumDelay) s at \(sampleRate) Hz need \(bytes >> 20) MiB of delay line, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take."
+            )
         }
         let made = UnsafeMutablePointer<DelayLine>.allocate(capacity: channels)
         for c in 0..<channels {
@@ -77,8 +86,10 @@ public final class DelayUnit: AUEffectBase {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public override func process(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
-                                 offset: Int, frames: Int) {
+    public override func process(
+        input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+        offset: Int, frames: Int
+    ) {
         guard let lines, let values else { return }
         let count = lineCount
         let applied = self.applied
@@ -91,15 +102,17 @@ public final class DelayUnit: AUEffectBase {
             // DelayLine.setParameters evaluates libm's exp (no allocation, no lock).
             _unsafePerformance {
                 for c in 0..<count {
-                    lines[c].setParameters(wetDryMix: Double(values[0]), delayTime: Double(values[1]),
-                                           feedback: Double(values[2]), lowPassCutoff: Double(values[3]))
+                    lines[c].setParameters(
+                        wetDryMix: Double(values[0]), delayTime: Double(values[1]),
+                        feedback: Double(values[2]), lowPassCutoff: Double(values[3]))
                 }
             }
         }
         let ins = audioBuffers(input), outs = audioBuffers(output)
         for c in 0..<min(count, Int(output.pointee.mNumberBuffers)) {
             guard let i = ins[c].mData?.assumingMemoryBound(to: Float.self),
-                  let o = outs[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
+                let o = outs[c].mData?.assumingMemoryBound(to: Float.self)
+            else { continue }
             lines[c].process(i + offset, o + offset, frameCount: frames)
         }
     }

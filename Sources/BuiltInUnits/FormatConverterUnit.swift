@@ -21,8 +21,9 @@ import DSPKernels
 /// - No parameters; no bypass (input and output formats differ); reset clears the resampler
 ///   and the FIFO.
 public final class FormatConverterUnit: AUBase {
-    public static let identity = AudioComponentDescription(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_AUConverter,
-                                                           manufacturer: kAudioUnitManufacturer_AUHost)
+    public static let identity = AudioComponentDescription(
+        type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_AUConverter,
+        manufacturer: kAudioUnitManufacturer_AUHost)
     /// The converter pipeline while initialized.
     var stage: ConversionStage?
     /// The map set by the host (nil: the default described above).
@@ -48,8 +49,10 @@ public final class FormatConverterUnit: AUBase {
         return ConversionStage.defaultMap(inputs: Int(inputFormats[0].mChannelsPerFrame), outputs: Int(outputFormats[0].mChannelsPerFrame))
     }
 
-    public override func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                            _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? {
+    public override func customPropertyInfo(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) throws -> (size: UInt32, writable: Bool)? {
         guard id == kAudioOutputUnitProperty_ChannelMap else { return nil }
         guard [kAudioUnitScope_Global, kAudioUnitScope_Input, kAudioUnitScope_Output].contains(scope), element == 0 else {
             throw AudioError(kAudioUnitErr_InvalidElement, "The converter's ChannelMap lives on element 0 (global, input or output scope).")
@@ -58,18 +61,24 @@ public final class FormatConverterUnit: AUBase {
     }
 
     /// ChannelMap is an SInt32 per output channel (at most the channel limit).
-    public override func arrayPropertyLayout(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                             _ element: AudioUnitElement) -> (entrySize: UInt32, maximumCount: UInt32)? {
+    public override func arrayPropertyLayout(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) -> (entrySize: UInt32, maximumCount: UInt32)? {
         id == kAudioOutputUnitProperty_ChannelMap ? (4, StreamFormatLimits.maximumChannels) : nil
     }
 
-    public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeMutableRawPointer) throws {
+    public override func getCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeMutableRawPointer
+    ) throws {
         for (i, source) in effectiveChannelMap.enumerated() { data.storeBytes(of: Int32(source), toByteOffset: i * 4, as: Int32.self) }
     }
 
-    public override func setCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeRawPointer, _ size: UInt32) throws {
+    public override func setCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeRawPointer, _ size: UInt32
+    ) throws {
         guard !isInitialized else {
             throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the converter before changing its ChannelMap.")
         }
@@ -78,7 +87,8 @@ public final class FormatConverterUnit: AUBase {
         }
         let map = (0..<Int(size / 4)).map { data.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self) }
         guard map.allSatisfy({ $0 >= -1 }) else {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "ChannelMap entries are input channel numbers or −1 (silence), not \(map).")
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue, "ChannelMap entries are input channel numbers or −1 (silence), not \(map).")
         }
         channelMap = map
     }
@@ -97,12 +107,15 @@ public final class FormatConverterUnit: AUBase {
         let input = inputFormats[0], output = outputFormats[0]
         let map = effectiveChannelMap
         guard map.count == Int(output.mChannelsPerFrame) else {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "The ChannelMap has \(map.count) entries but the output has \(output.mChannelsPerFrame) channels; give one entry per output channel.")
+            throw AudioError(
+                kAudioUnitErr_FormatNotSupported,
+                "The ChannelMap has \(map.count) entries but the output has \(output.mChannelsPerFrame) channels; give one entry per output channel."
+            )
         }
         guard map.allSatisfy({ $0 < Int(input.mChannelsPerFrame) }) else {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "The ChannelMap \(map) names an input channel the \(input.mChannelsPerFrame)-channel input does not have.")
+            throw AudioError(
+                kAudioUnitErr_FormatNotSupported,
+                "The ChannelMap \(map) names an input channel the \(input.mChannelsPerFrame)-channel input does not have.")
         }
         try makeKernel()
     }
@@ -113,17 +126,22 @@ public final class FormatConverterUnit: AUBase {
         let growth = max(output.mSampleRate / input.mSampleRate, 1)
         // Rates too far apart are the resampler's refusal (a ratio, not a size): let it say so.
         guard growth <= SampleRateConverter.maximumRatio else {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "Converting \(input.mSampleRate) Hz to \(output.mSampleRate) Hz is a ratio beyond 1:\(Int(SampleRateConverter.maximumRatio)); convert in steps or choose closer rates.")
+            throw AudioError(
+                kAudioUnitErr_FormatNotSupported,
+                "Converting \(input.mSampleRate) Hz to \(output.mSampleRate) Hz is a ratio beyond 1:\(Int(SampleRateConverter.maximumRatio)); convert in steps or choose closer rates."
+            )
         }
         let samples = Double(output.mChannelsPerFrame + input.mChannelsPerFrame) * (Double(maxFramesPerSlice) * (2 + 5 * growth) + 20_000)
         guard samples * 4 <= Double(AUBase.maximumRenderMemory) else {
-            throw AudioError(kAudio_MemFullError,
-                             "Converting \(input.mSampleRate) Hz to \(output.mSampleRate) Hz in slices of \(maxFramesPerSlice) frames needs about \(Int(samples * 4) >> 20) MiB, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice.")
+            throw AudioError(
+                kAudio_MemFullError,
+                "Converting \(input.mSampleRate) Hz to \(output.mSampleRate) Hz in slices of \(maxFramesPerSlice) frames needs about \(Int(samples * 4) >> 20) MiB, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice."
+            )
         }
         let quality: SampleRateConverter.Quality = renderQualityIsMaximum ? .veryHigh : .high
-        stage = try ConversionStage(input: inputFormats[0], output: outputFormats[0], map: effectiveChannelMap,
-                                    maximumFrames: Int(maxFramesPerSlice), quality: quality)
+        stage = try ConversionStage(
+            input: inputFormats[0], output: outputFormats[0], map: effectiveChannelMap,
+            maximumFrames: Int(maxFramesPerSlice), quality: quality)
     }
 
     public override func deallocateRenderResources() {
@@ -140,9 +158,11 @@ public final class FormatConverterUnit: AUBase {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    public override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         guard let stage else { return kAudioUnitErr_Uninitialized }
         return renderConverted(stage, flags, timeStamp, frames, output)
     }

@@ -20,8 +20,9 @@ import DSPKernels
 /// kAudioUnitErr_FormatNotSupported and a sentence naming both formats; a format the converter
 /// cannot read at all (not linear PCM, more than 64 channels) is refused when it is set.
 public final class GenericOutput: AUBase {
-    public static let identity = AudioComponentDescription(type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput,
-                                                           manufacturer: kAudioUnitManufacturer_AUHost)
+    public static let identity = AudioComponentDescription(
+        type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput,
+        manufacturer: kAudioUnitManufacturer_AUHost)
     private var running = false
     /// The converter while initialized with differing formats; nil passes audio through.
     var stage: ConversionStage?
@@ -52,13 +53,16 @@ public final class GenericOutput: AUBase {
         let input = inputFormats[0], output = outputFormats[0]
         guard input != output else { return }
         do {
-            stage = try ConversionStage(input: input, output: output,
-                                        map: ConversionStage.defaultMap(inputs: Int(input.mChannelsPerFrame),
-                                                                        outputs: Int(output.mChannelsPerFrame)),
-                                        maximumFrames: Int(maxFramesPerSlice), quality: renderQualityIsMaximum ? .veryHigh : .high)
+            stage = try ConversionStage(
+                input: input, output: output,
+                map: ConversionStage.defaultMap(
+                    inputs: Int(input.mChannelsPerFrame),
+                    outputs: Int(output.mChannelsPerFrame)),
+                maximumFrames: Int(maxFramesPerSlice), quality: renderQualityIsMaximum ? .veryHigh : .high)
         } catch let error as AudioError {
-            throw AudioError(error.status,
-                             "The generic output cannot convert its input format (\(input)) to its output format (\(output)): \(error.message)")
+            throw AudioError(
+                error.status,
+                "The generic output cannot convert its input format (\(input)) to its output format (\(output)): \(error.message)")
         }
     }
 
@@ -77,9 +81,11 @@ public final class GenericOutput: AUBase {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    public override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         guard let stage else { return pullInput(0, flags, timeStamp, frames, into: output) }
         return renderConverted(stage, flags, timeStamp, frames, output)
     }
@@ -97,8 +103,10 @@ public final class GenericOutput: AUBase {
         propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
     }
 
-    public override func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                            _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? {
+    public override func customPropertyInfo(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) throws -> (size: UInt32, writable: Bool)? {
         guard id == kAudioOutputUnitProperty_IsRunning else { return nil }
         guard scope == kAudioUnitScope_Global else {
             throw AudioError(kAudioUnitErr_InvalidScope, "IsRunning lives in global scope.")
@@ -106,8 +114,10 @@ public final class GenericOutput: AUBase {
         return (4, false)
     }
 
-    public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeMutableRawPointer) throws {
+    public override func getCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeMutableRawPointer
+    ) throws {
         data.storeBytes(of: UInt32(running ? 1 : 0), as: UInt32.self)
     }
 }

@@ -6,8 +6,9 @@ import DSPKernels
 /// default is "Flat". Every preset's coefficients are designed at initialization, so choosing
 /// one while rendering is a switch of tables that the render thread makes at its next call.
 public final class IPodEQUnit: AUEffectBase {
-    public static let identity = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ,
-                                                           manufacturer: kAudioUnitManufacturer_AUHost)
+    public static let identity = AudioComponentDescription(
+        type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ,
+        manufacturer: kAudioUnitManufacturer_AUHost)
     /// Bands of the graphic EQ (IPodEQPreset.bandFrequencies.count).
     let bandCount = 10
     var cascade: UnsafeMutablePointer<BiquadCascade>?
@@ -83,8 +84,10 @@ public final class IPodEQUnit: AUEffectBase {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public override func process(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
-                                 offset: Int, frames: Int) {
+    public override func process(
+        input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+        offset: Int, frames: Int
+    ) {
         guard let cascade, let designs, let designBypassed else { return }
         let wanted = requestedPreset
         if wanted != appliedPreset {
@@ -113,9 +116,11 @@ struct ChannelPointers {
 ///
 /// Thread: render.
 @_noAllocation @_noLocks
-func filterBuffers(_ cascade: UnsafeMutablePointer<BiquadCascade>, _ scratch: ChannelPointers,
-                   input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
-                   offset: Int, frames: Int) {
+func filterBuffers(
+    _ cascade: UnsafeMutablePointer<BiquadCascade>, _ scratch: ChannelPointers,
+    input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+    offset: Int, frames: Int
+) {
     let ins = audioBuffers(input), outs = audioBuffers(output)
     let channels = cascade.pointee.channelCount
     guard Int(input.pointee.mNumberBuffers) >= channels, Int(output.pointee.mNumberBuffers) >= channels else { return }

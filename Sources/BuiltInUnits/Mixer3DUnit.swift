@@ -19,8 +19,9 @@ import Foundation
 /// A bus with nothing connected is silence; a disabled bus is not pulled. Latency and TailTime
 /// are 0; no bypass (the output is stereo whatever the inputs); reset clears every bus's FIFO.
 public final class Mixer3DUnit: AUBase {
-    public static let identity = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_AU3DMixerEmbedded,
-                                                           manufacturer: kAudioUnitManufacturer_AUHost)
+    public static let identity = AudioComponentDescription(
+        type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_AU3DMixerEmbedded,
+        manufacturer: kAudioUnitManufacturer_AUHost)
     static let perBus = 6
     /// The most input samples a bus reads per output sample before PlaybackRate (input rate /
     /// output rate).
@@ -40,22 +41,31 @@ public final class Mixer3DUnit: AUBase {
 
     /// Thread: setup.
     public init(_ description: AudioComponentDescription = Mixer3DUnit.identity) {
-        super.init(description: description, inputs: 8, outputs: 1, parameters: [
-            ParameterDefinition(id: k3DMixerParam_Azimuth, name: "Azimuth", unit: kAudioUnitParameterUnit_Degrees,
-                                min: -180, max: 180, default: 0, scope: kAudioUnitScope_Input),
-            ParameterDefinition(id: k3DMixerParam_Elevation, name: "Elevation", unit: kAudioUnitParameterUnit_Degrees,
-                                min: -90, max: 90, default: 0, scope: kAudioUnitScope_Input),
-            ParameterDefinition(id: k3DMixerParam_Distance, name: "Distance", unit: kAudioUnitParameterUnit_Meters,
-                                min: 0, max: 10_000, default: 1, scope: kAudioUnitScope_Input),
-            ParameterDefinition(id: k3DMixerParam_Gain, name: "Gain", unit: kAudioUnitParameterUnit_Decibels,
-                                min: -120, max: 20, default: 0, scope: kAudioUnitScope_Input),
-            ParameterDefinition(id: k3DMixerParam_PlaybackRate, name: "Playback Rate", unit: kAudioUnitParameterUnit_Rate,
-                                min: 0.5, max: 4, default: 1, scope: kAudioUnitScope_Input),
-            ParameterDefinition(id: k3DMixerParam_Enable, name: "Enable", unit: kAudioUnitParameterUnit_Boolean,
-                                min: 0, max: 1, default: 1, flags: [], scope: kAudioUnitScope_Input),
-            ParameterDefinition(id: k3DMixerParam_Gain, name: "Output Gain", unit: kAudioUnitParameterUnit_Decibels,
-                                min: -120, max: 20, default: 0, scope: kAudioUnitScope_Output),
-        ])
+        super.init(
+            description: description, inputs: 8, outputs: 1,
+            parameters: [
+                ParameterDefinition(
+                    id: k3DMixerParam_Azimuth, name: "Azimuth", unit: kAudioUnitParameterUnit_Degrees,
+                    min: -180, max: 180, default: 0, scope: kAudioUnitScope_Input),
+                ParameterDefinition(
+                    id: k3DMixerParam_Elevation, name: "Elevation", unit: kAudioUnitParameterUnit_Degrees,
+                    min: -90, max: 90, default: 0, scope: kAudioUnitScope_Input),
+                ParameterDefinition(
+                    id: k3DMixerParam_Distance, name: "Distance", unit: kAudioUnitParameterUnit_Meters,
+                    min: 0, max: 10_000, default: 1, scope: kAudioUnitScope_Input),
+                ParameterDefinition(
+                    id: k3DMixerParam_Gain, name: "Gain", unit: kAudioUnitParameterUnit_Decibels,
+                    min: -120, max: 20, default: 0, scope: kAudioUnitScope_Input),
+                ParameterDefinition(
+                    id: k3DMixerParam_PlaybackRate, name: "Playback Rate", unit: kAudioUnitParameterUnit_Rate,
+                    min: 0.5, max: 4, default: 1, scope: kAudioUnitScope_Input),
+                ParameterDefinition(
+                    id: k3DMixerParam_Enable, name: "Enable", unit: kAudioUnitParameterUnit_Boolean,
+                    min: 0, max: 1, default: 1, flags: [], scope: kAudioUnitScope_Input),
+                ParameterDefinition(
+                    id: k3DMixerParam_Gain, name: "Output Gain", unit: kAudioUnitParameterUnit_Decibels,
+                    min: -120, max: 20, default: 0, scope: kAudioUnitScope_Output),
+            ])
         for bus in 0..<UInt32(8) { try? setFormat(.canonical(sampleRate: 44_100, channels: 1), kAudioUnitScope_Input, bus) }
     }
 
@@ -68,19 +78,24 @@ public final class Mixer3DUnit: AUBase {
 
     public override func allocateRenderResources() throws {
         guard !inputFormats.isEmpty else {
-            throw AudioError(kAudioUnitErr_FailedInitialization, "The 3D mixer needs at least one input bus (ElementCount on the input scope).")
+            throw AudioError(
+                kAudioUnitErr_FailedInitialization, "The 3D mixer needs at least one input bus (ElementCount on the input scope).")
         }
         let count = inputFormats.count, frames = Int(maxFramesPerSlice), rate = outputFormats[0].mSampleRate
         // A bus's FIFO holds one call's input at the fastest playback rate: bound the rate ratio
         // so that it stays maximumFrames × 4 × maximumRateRatio samples at most.
         for (b, format) in inputFormats.enumerated() where !(format.mSampleRate / rate <= Self.maximumRateRatio) {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "Input bus \(b) runs at \(format.mSampleRate) Hz, more than \(Int(Self.maximumRateRatio)) times the output's \(rate) Hz; put a format converter in front of the 3D mixer.")
+            throw AudioError(
+                kAudioUnitErr_FormatNotSupported,
+                "Input bus \(b) runs at \(format.mSampleRate) Hz, more than \(Int(Self.maximumRateRatio)) times the output's \(rate) Hz; put a format converter in front of the 3D mixer."
+            )
         }
         let voiceSamples = inputFormats.reduce(0) { $0 + Int(Double(frames) * ($1.mSampleRate / rate) * 4) + frames + 16 }
         guard voiceSamples * MemoryLayout<Float>.size <= AUBase.maximumRenderMemory else {
-            throw AudioError(kAudio_MemFullError,
-                             "\(count) buses of \(frames) frames need \(voiceSamples * MemoryLayout<Float>.size >> 20) MiB of FIFOs, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice or the bus count.")
+            throw AudioError(
+                kAudio_MemFullError,
+                "\(count) buses of \(frames) frames need \(voiceSamples * MemoryLayout<Float>.size >> 20) MiB of FIFOs, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take; lower MaximumFramesPerSlice or the bus count."
+            )
         }
         let v = UnsafeMutablePointer<VarispeedVoice>.allocate(capacity: count)
         let steps = UnsafeMutablePointer<Double>.allocate(capacity: count)
@@ -91,8 +106,10 @@ public final class Mixer3DUnit: AUBase {
         let p = UnsafeMutablePointer<Panner3DKernel>.allocate(capacity: count)
         p.initialize(repeating: Panner3DKernel(), count: count)
         let s = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: count * Self.perBus + 1)
-        let ids = [k3DMixerParam_Azimuth, k3DMixerParam_Elevation, k3DMixerParam_Distance, k3DMixerParam_Gain,
-                   k3DMixerParam_PlaybackRate, k3DMixerParam_Enable]
+        let ids = [
+            k3DMixerParam_Azimuth, k3DMixerParam_Elevation, k3DMixerParam_Distance, k3DMixerParam_Gain,
+            k3DMixerParam_PlaybackRate, k3DMixerParam_Enable,
+        ]
         for b in 0..<count {
             for (k, id) in ids.enumerated() { s[b * Self.perBus + k] = parameters.slot(id, kAudioUnitScope_Input, UInt32(b))! }
         }
@@ -125,17 +142,20 @@ public final class Mixer3DUnit: AUBase {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    public override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         guard let voices, let panners, let slots, let applied, let baseSteps, let inputTimes, let scratch else {
             return kAudioUnitErr_Uninitialized
         }
         let n = Int(frames), count = busCount
         let outs = audioBuffers(output)
         guard output.pointee.mNumberBuffers == 2,
-              let left = outs[0].mData?.assumingMemoryBound(to: Float.self),
-              let right = outs[1].mData?.assumingMemoryBound(to: Float.self) else { return kAudio_ParamError }
+            let left = outs[0].mData?.assumingMemoryBound(to: Float.self),
+            let right = outs[1].mData?.assumingMemoryBound(to: Float.self)
+        else { return kAudio_ParamError }
         for i in 0..<n { left[i] = 0; right[i] = 0 }
         // Scheduled and sample-offset parameter events apply at their frame: the call is rendered
         // in slices between them (one slice when there are none).
@@ -143,8 +163,9 @@ public final class Mixer3DUnit: AUBase {
         while position < n {
             let length = nextParameterSlice(at: position, frames: n)
             for b in 0..<count {
-                let status = renderBusSlice(b, flags, voices, panners, slots, applied, baseSteps, inputTimes, scratch,
-                                            left + position, right + position, length)
+                let status = renderBusSlice(
+                    b, flags, voices, panners, slots, applied, baseSteps, inputTimes, scratch,
+                    left + position, right + position, length)
                 guard status == noErr else { return status }
             }
             let gainDecibels = slots[count * Self.perBus].pointee
@@ -164,12 +185,14 @@ public final class Mixer3DUnit: AUBase {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    private func renderBusSlice(_ b: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                _ voices: UnsafeMutablePointer<VarispeedVoice>, _ panners: UnsafeMutablePointer<Panner3DKernel>,
-                                _ slots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, _ applied: UnsafeMutablePointer<Float>,
-                                _ baseSteps: UnsafeMutablePointer<Double>, _ inputTimes: UnsafeMutablePointer<AudioTimeStamp>,
-                                _ scratch: UnsafeMutablePointer<Float>, _ left: UnsafeMutablePointer<Float>,
-                                _ right: UnsafeMutablePointer<Float>, _ n: Int) -> OSStatus {
+    private func renderBusSlice(
+        _ b: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        _ voices: UnsafeMutablePointer<VarispeedVoice>, _ panners: UnsafeMutablePointer<Panner3DKernel>,
+        _ slots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, _ applied: UnsafeMutablePointer<Float>,
+        _ baseSteps: UnsafeMutablePointer<Double>, _ inputTimes: UnsafeMutablePointer<AudioTimeStamp>,
+        _ scratch: UnsafeMutablePointer<Float>, _ left: UnsafeMutablePointer<Float>,
+        _ right: UnsafeMutablePointer<Float>, _ n: Int
+    ) -> OSStatus {
         let per = Self.perBus, chunk = sliceFrames
         guard slots[b * per + 5].pointee >= 0.5 else { return noErr }
         var changed = false
@@ -181,8 +204,9 @@ public final class Mixer3DUnit: AUBase {
             let a = applied + b * 4
             // The gains evaluate libm's sin, cos and pow (no allocation, no lock).
             _unsafePerformance {
-                panners[b].setParameters(azimuth: Double(a[0]), elevation: Double(a[1]), distance: Double(a[2]),
-                                         gainDecibels: Double(a[3]))
+                panners[b].setParameters(
+                    azimuth: Double(a[0]), elevation: Double(a[1]), distance: Double(a[2]),
+                    gainDecibels: Double(a[3]))
             }
         }
         // The slot holds a value inside 0.5…4 (the API refuses others); clamped again for safety.

@@ -13,8 +13,9 @@ import Foundation
 /// (immediate, sample-offset, scheduled and ramped) apply at their frame. A bus with nothing connected (or whose pull answers kAudioUnitErr_NoConnection)
 /// is silence.
 public final class MultiChannelMixerUnit: AUBase {
-    public static let identity = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_MultiChannelMixer,
-                                                           manufacturer: kAudioUnitManufacturer_AUHost)
+    public static let identity = AudioComponentDescription(
+        type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_MultiChannelMixer,
+        manufacturer: kAudioUnitManufacturer_AUHost)
     var kernel: UnsafeMutablePointer<MixerKernel>?
     /// Per input channel (bus after bus): the pointer handed to the kernel (nil = silent).
     var inputPointers: UnsafeMutablePointer<UnsafePointer<Float>?>?
@@ -33,24 +34,42 @@ public final class MultiChannelMixerUnit: AUBase {
     public init(_ description: AudioComponentDescription = MultiChannelMixerUnit.identity) {
         let meter: AudioUnitParameterOptions = [.flag_MeterReadOnly, .flag_DisplayLogarithmic]
         func meters(_ scope: AudioUnitScope, _ ids: [(AudioUnitParameterID, String)]) -> [ParameterDefinition] {
-            ids.map { ParameterDefinition(id: $0.0, name: $0.1, unit: kAudioUnitParameterUnit_Decibels, min: -120, max: 20,
-                                          default: -120, flags: meter, scope: scope) }
+            ids.map {
+                ParameterDefinition(
+                    id: $0.0, name: $0.1, unit: kAudioUnitParameterUnit_Decibels, min: -120, max: 20,
+                    default: -120, flags: meter, scope: scope)
+            }
         }
-        super.init(description: description, inputs: 8, outputs: 1, parameters: [
-            ParameterDefinition(id: kMultiChannelMixerParam_Volume, name: "Input Volume", unit: kAudioUnitParameterUnit_LinearGain,
-                                min: 0, max: 1, default: 1, scope: kAudioUnitScope_Input),
-            ParameterDefinition(id: kMultiChannelMixerParam_Enable, name: "Enable", unit: kAudioUnitParameterUnit_Boolean,
-                                min: 0, max: 1, default: 1, flags: [], scope: kAudioUnitScope_Input),
-            ParameterDefinition(id: kMultiChannelMixerParam_Pan, name: "Pan", unit: kAudioUnitParameterUnit_Pan,
-                                min: -1, max: 1, default: 0, scope: kAudioUnitScope_Input),
-            ParameterDefinition(id: kMultiChannelMixerParam_Volume, name: "Output Volume", unit: kAudioUnitParameterUnit_LinearGain,
-                                min: 0, max: 1, default: 1, scope: kAudioUnitScope_Output),
-        ] + meters(kAudioUnitScope_Input, [(kMultiChannelMixerParam_PreAveragePower, "Pre Average Power"),
-                                           (kMultiChannelMixerParam_PrePeakHoldLevel, "Pre Peak Hold Level"),
-                                           (kMultiChannelMixerParam_PostAveragePower, "Post Average Power"),
-                                           (kMultiChannelMixerParam_PostPeakHoldLevel, "Post Peak Hold Level")])
-          + meters(kAudioUnitScope_Output, [(kMultiChannelMixerParam_PostAveragePower, "Output Average Power"),
-                                            (kMultiChannelMixerParam_PostPeakHoldLevel, "Output Peak Hold Level")]))
+        super.init(
+            description: description, inputs: 8, outputs: 1,
+            parameters: [
+                ParameterDefinition(
+                    id: kMultiChannelMixerParam_Volume, name: "Input Volume", unit: kAudioUnitParameterUnit_LinearGain,
+                    min: 0, max: 1, default: 1, scope: kAudioUnitScope_Input),
+                ParameterDefinition(
+                    id: kMultiChannelMixerParam_Enable, name: "Enable", unit: kAudioUnitParameterUnit_Boolean,
+                    min: 0, max: 1, default: 1, flags: [], scope: kAudioUnitScope_Input),
+                ParameterDefinition(
+                    id: kMultiChannelMixerParam_Pan, name: "Pan", unit: kAudioUnitParameterUnit_Pan,
+                    min: -1, max: 1, default: 0, scope: kAudioUnitScope_Input),
+                ParameterDefinition(
+                    id: kMultiChannelMixerParam_Volume, name: "Output Volume", unit: kAudioUnitParameterUnit_LinearGain,
+                    min: 0, max: 1, default: 1, scope: kAudioUnitScope_Output),
+            ]
+                + meters(
+                    kAudioUnitScope_Input,
+                    [
+                        (kMultiChannelMixerParam_PreAveragePower, "Pre Average Power"),
+                        (kMultiChannelMixerParam_PrePeakHoldLevel, "Pre Peak Hold Level"),
+                        (kMultiChannelMixerParam_PostAveragePower, "Post Average Power"),
+                        (kMultiChannelMixerParam_PostPeakHoldLevel, "Post Peak Hold Level"),
+                    ])
+                + meters(
+                    kAudioUnitScope_Output,
+                    [
+                        (kMultiChannelMixerParam_PostAveragePower, "Output Average Power"),
+                        (kMultiChannelMixerParam_PostPeakHoldLevel, "Output Peak Hold Level"),
+                    ]))
     }
 
     deinit { outputPointers.deallocate() }
@@ -61,18 +80,24 @@ public final class MultiChannelMixerUnit: AUBase {
         super.accepts(format: format, scope: scope, element: element) && (1...8).contains(format.mChannelsPerFrame)
     }
 
-    public override func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                            _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? {
+    public override func customPropertyInfo(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) throws -> (size: UInt32, writable: Bool)? {
         id == kAudioUnitProperty_MeteringMode ? (4, true) : nil
     }
 
-    public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeMutableRawPointer) throws {
+    public override func getCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeMutableRawPointer
+    ) throws {
         data.storeBytes(of: UInt32(metering ? 1 : 0), as: UInt32.self)
     }
 
-    public override func setCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeRawPointer, _ size: UInt32) throws {
+    public override func setCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeRawPointer, _ size: UInt32
+    ) throws {
         metering = data.loadUnaligned(as: UInt32.self) != 0
         kernel?.pointee.isMeteringEnabled = metering
     }
@@ -80,11 +105,14 @@ public final class MultiChannelMixerUnit: AUBase {
     public override func allocateRenderResources() throws {
         let rate = outputFormats[0].mSampleRate
         for (i, f) in inputFormats.enumerated() where f.mSampleRate != rate {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "Input bus \(i) runs at \(f.mSampleRate) Hz but the output at \(rate) Hz; set every bus to the output rate (or put a converter unit in front).")
+            throw AudioError(
+                kAudioUnitErr_FormatNotSupported,
+                "Input bus \(i) runs at \(f.mSampleRate) Hz but the output at \(rate) Hz; set every bus to the output rate (or put a converter unit in front)."
+            )
         }
         guard !inputFormats.isEmpty else {
-            throw AudioError(kAudioUnitErr_FailedInitialization, "The mixer needs at least one input bus (ElementCount on the input scope).")
+            throw AudioError(
+                kAudioUnitErr_FailedInitialization, "The mixer needs at least one input bus (ElementCount on the input scope).")
         }
         let counts = inputFormats.map { Int($0.mChannelsPerFrame) }
         let k = UnsafeMutablePointer<MixerKernel>.allocate(capacity: 1)
@@ -105,9 +133,11 @@ public final class MultiChannelMixerUnit: AUBase {
         firstChannels![busCount] = first
         let perBus = 7
         busSlots = .allocate(capacity: busCount * perBus + 3)
-        let ids = [kMultiChannelMixerParam_Volume, kMultiChannelMixerParam_Enable, kMultiChannelMixerParam_Pan,
-                   kMultiChannelMixerParam_PreAveragePower, kMultiChannelMixerParam_PrePeakHoldLevel,
-                   kMultiChannelMixerParam_PostAveragePower, kMultiChannelMixerParam_PostPeakHoldLevel]
+        let ids = [
+            kMultiChannelMixerParam_Volume, kMultiChannelMixerParam_Enable, kMultiChannelMixerParam_Pan,
+            kMultiChannelMixerParam_PreAveragePower, kMultiChannelMixerParam_PrePeakHoldLevel,
+            kMultiChannelMixerParam_PostAveragePower, kMultiChannelMixerParam_PostPeakHoldLevel,
+        ]
         for b in 0..<busCount {
             for (k, id) in ids.enumerated() { busSlots![b * perBus + k] = parameters.slot(id, kAudioUnitScope_Input, UInt32(b))! }
         }
@@ -131,9 +161,11 @@ public final class MultiChannelMixerUnit: AUBase {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    public override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         guard let kernel, let inputPointers, let slicedInputs, let busSlots, let appliedPans, let firstChannels else {
             return kAudioUnitErr_Uninitialized
         }

@@ -9,8 +9,9 @@ import Foundation
 /// (−96…24 dB), Bandwidth 5000+b (0.05…5 octaves). A band's design is recomputed on the render
 /// thread at the first slice after one of its parameters changed.
 public final class NBandEQUnit: AUEffectBase {
-    public static let identity = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_NBandEQ,
-                                                           manufacturer: kAudioUnitManufacturer_AUHost)
+    public static let identity = AudioComponentDescription(
+        type: kAudioUnitType_Effect, subType: kAudioUnitSubType_NBandEQ,
+        manufacturer: kAudioUnitManufacturer_AUHost)
     /// Bands this unit has (Apple's NBandEQ allows up to 16).
     public static let bandCount = 16
     var cascade: UnsafeMutablePointer<BiquadCascade>?
@@ -26,23 +27,33 @@ public final class NBandEQUnit: AUEffectBase {
 
     /// Thread: setup.
     public init(_ description: AudioComponentDescription = NBandEQUnit.identity) {
-        var definitions = [ParameterDefinition(id: kAUNBandEQParam_GlobalGain, name: "Global Gain", unit: kAudioUnitParameterUnit_Decibels,
-                                               min: -96, max: 24, default: 0)]
-        let types = ["Parametric", "2nd Order Butterworth Low Pass", "2nd Order Butterworth High Pass", "Resonant Low Pass",
-                     "Resonant High Pass", "Band Pass", "Band Stop", "Low Shelf", "High Shelf", "Resonant Low Shelf", "Resonant High Shelf"]
+        var definitions = [
+            ParameterDefinition(
+                id: kAUNBandEQParam_GlobalGain, name: "Global Gain", unit: kAudioUnitParameterUnit_Decibels,
+                min: -96, max: 24, default: 0)
+        ]
+        let types = [
+            "Parametric", "2nd Order Butterworth Low Pass", "2nd Order Butterworth High Pass", "Resonant Low Pass",
+            "Resonant High Pass", "Band Pass", "Band Stop", "Low Shelf", "High Shelf", "Resonant Low Shelf", "Resonant High Shelf",
+        ]
         for b in 0..<UInt32(Self.bandCount) {
             let frequency = Float(min(20_000, 32 * pow(2, Double(b) * 0.6)))
             definitions += [
-                ParameterDefinition(id: kAUNBandEQParam_BypassBand + b, name: "Bypass Band \(b)", unit: kAudioUnitParameterUnit_Boolean,
-                                    min: 0, max: 1, default: 1),
-                ParameterDefinition(id: kAUNBandEQParam_FilterType + b, name: "Filter Type \(b)", unit: kAudioUnitParameterUnit_Indexed,
-                                    min: 0, max: 10, default: 0, valueStrings: types),
-                ParameterDefinition(id: kAUNBandEQParam_Frequency + b, name: "Frequency \(b)", unit: kAudioUnitParameterUnit_Hertz,
-                                    min: 20, max: 22_050, default: frequency),
-                ParameterDefinition(id: kAUNBandEQParam_Gain + b, name: "Gain \(b)", unit: kAudioUnitParameterUnit_Decibels,
-                                    min: -96, max: 24, default: 0),
-                ParameterDefinition(id: kAUNBandEQParam_Bandwidth + b, name: "Bandwidth \(b)", unit: kAudioUnitParameterUnit_Octaves,
-                                    min: 0.05, max: 5, default: 0.5),
+                ParameterDefinition(
+                    id: kAUNBandEQParam_BypassBand + b, name: "Bypass Band \(b)", unit: kAudioUnitParameterUnit_Boolean,
+                    min: 0, max: 1, default: 1),
+                ParameterDefinition(
+                    id: kAUNBandEQParam_FilterType + b, name: "Filter Type \(b)", unit: kAudioUnitParameterUnit_Indexed,
+                    min: 0, max: 10, default: 0, valueStrings: types),
+                ParameterDefinition(
+                    id: kAUNBandEQParam_Frequency + b, name: "Frequency \(b)", unit: kAudioUnitParameterUnit_Hertz,
+                    min: 20, max: 22_050, default: frequency),
+                ParameterDefinition(
+                    id: kAUNBandEQParam_Gain + b, name: "Gain \(b)", unit: kAudioUnitParameterUnit_Decibels,
+                    min: -96, max: 24, default: 0),
+                ParameterDefinition(
+                    id: kAUNBandEQParam_Bandwidth + b, name: "Bandwidth \(b)", unit: kAudioUnitParameterUnit_Octaves,
+                    min: 0.05, max: 5, default: 0.5),
             ]
         }
         super.init(description: description, parameters: definitions)
@@ -63,8 +74,10 @@ public final class NBandEQUnit: AUEffectBase {
         c.initialize(to: try BiquadCascade(stageCount: Self.bandCount, channelCount: channels))
         cascade = c
         for b in 0..<Self.bandCount {
-            for (k, base) in [kAUNBandEQParam_BypassBand, kAUNBandEQParam_FilterType, kAUNBandEQParam_Frequency,
-                              kAUNBandEQParam_Gain, kAUNBandEQParam_Bandwidth].enumerated() {
+            for (k, base) in [
+                kAUNBandEQParam_BypassBand, kAUNBandEQParam_FilterType, kAUNBandEQParam_Frequency,
+                kAUNBandEQParam_Gain, kAUNBandEQParam_Bandwidth,
+            ].enumerated() {
                 slots[b * 5 + k] = parameters.slot(base + UInt32(b), kAudioUnitScope_Global, 0)!
             }
         }
@@ -120,8 +133,10 @@ public final class NBandEQUnit: AUEffectBase {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public override func process(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
-                                 offset: Int, frames: Int) {
+    public override func process(
+        input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+        offset: Int, frames: Int
+    ) {
         guard let cascade else { return }
         updateDesigns()
         filterBuffers(cascade, pointers, input: input, output: output, offset: offset, frames: frames)

@@ -45,8 +45,10 @@ public struct BiquadCoefficients: Equatable, Sendable {
     /// Q = 1 / (2 sinh(ln 2 / 2 · bandwidth))). Throws `kAudio_ParamError` for a frequency outside
     /// (0, Nyquist), a non-positive bandwidth or rate, or a non-finite value.
     /// Thread: any (pure; it calls libm, so compute it off the render thread and pass it in).
-    public init(type: BiquadFilterType, frequency: Double, gain: Double = 0, bandwidth: Double = 1,
-                sampleRate: Double) throws {
+    public init(
+        type: BiquadFilterType, frequency: Double, gain: Double = 0, bandwidth: Double = 1,
+        sampleRate: Double
+    ) throws {
         guard sampleRate > 0, sampleRate.isFinite else {
             throw DSPKernelError.parameter("The sample rate \(sampleRate) Hz is not a positive number.")
         }

@@ -23,8 +23,10 @@ public struct BiquadFilter: Sendable {
     /// Filters `frameCount` samples from `input` into `output` (they may be the same buffer).
     /// Thread: render (real-time).
     @_noAllocation @_noLocks
-    public mutating func process(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                                 frameCount: Int) {
+    public mutating func process(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        frameCount: Int
+    ) {
         let c = coefficients
         var s1 = z1, s2 = z2
         for i in 0..<frameCount {
@@ -122,8 +124,10 @@ public struct BiquadCascade: ~Copyable {
     /// Filters `channelCount` channels of `frameCount` samples: `inputs[c]` into `outputs[c]`
     /// (in place allowed). Thread: render (real-time).
     @_noAllocation @_noLocks
-    public mutating func process(inputs: UnsafePointer<UnsafePointer<Float>>,
-                                 outputs: UnsafePointer<UnsafeMutablePointer<Float>>, frameCount: Int) {
+    public mutating func process(
+        inputs: UnsafePointer<UnsafePointer<Float>>,
+        outputs: UnsafePointer<UnsafeMutablePointer<Float>>, frameCount: Int
+    ) {
         for channel in 0..<channelCount {
             let input = inputs[channel], output = outputs[channel]
             var source = input

@@ -13,7 +13,8 @@ public struct ChannelMap: ~Copyable {
     public init(_ map: [Int], inputChannelCount: Int) throws {
         guard !map.isEmpty, inputChannelCount >= 1, map.allSatisfy({ (-1..<inputChannelCount).contains($0) }) else {
             throw DSPKernelError.parameter(
-                "A channel map needs entries from −1 (silence) to \(inputChannelCount - 1); \(map) over \(inputChannelCount) input channels has none or a bad one.")
+                "A channel map needs entries from −1 (silence) to \(inputChannelCount - 1); \(map) over \(inputChannelCount) input channels has none or a bad one."
+            )
         }
         self.inputChannelCount = inputChannelCount
         outputChannelCount = map.count
@@ -29,8 +30,10 @@ public struct ChannelMap: ~Copyable {
     /// Copies `frameCount` frames: output i ← input map[i], or zeros. Outputs must not alias
     /// inputs. Thread: render (real-time).
     @_noAllocation @_noLocks
-    public func process(inputs: UnsafePointer<UnsafePointer<Float>>,
-                        outputs: UnsafePointer<UnsafeMutablePointer<Float>>, frameCount: Int) {
+    public func process(
+        inputs: UnsafePointer<UnsafePointer<Float>>,
+        outputs: UnsafePointer<UnsafeMutablePointer<Float>>, frameCount: Int
+    ) {
         for o in 0..<outputChannelCount {
             let out = outputs[o], source = entries[o]
             if source < 0 {

@@ -47,15 +47,18 @@ public struct ConverterKernel: ~Copyable {
     /// or rates more than `maximumRateRatio` apart, -50 for a bad map or size.
     ///
     /// Thread: setup.
-    public init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription, map entries: [Int],
-         maximumFrames: Int, quality: SampleRateConverter.Quality) throws {
+    public init(
+        input: AudioStreamBasicDescription, output: AudioStreamBasicDescription, map entries: [Int],
+        maximumFrames: Int, quality: SampleRateConverter.Quality
+    ) throws {
         // Everything that can throw comes first: a non-copyable value cannot be half built.
         // The FIFO and the resampler's buffers grow with the rate ratio: bound it (libsoxr itself
         // accepts any ratio, and 1 Hz → 768 kHz would ask for gigabytes).
         let ratio = output.mSampleRate / input.mSampleRate
         guard ratio <= Self.maximumRateRatio, ratio >= 1 / Self.maximumRateRatio else {
             throw DSPKernelError.format(
-                "Rates \(input.mSampleRate) Hz → \(output.mSampleRate) Hz differ by more than a factor of \(Int(Self.maximumRateRatio)), the most this converter resamples in one step; convert in two stages or bring the rates closer.")
+                "Rates \(input.mSampleRate) Hz → \(output.mSampleRate) Hz differ by more than a factor of \(Int(Self.maximumRateRatio)), the most this converter resamples in one step; convert in two stages or bring the rates closer."
+            )
         }
         let decoder = try SampleFormatConverter(streamDescription: input)
         let encoder = try SampleFormatConverter(streamDescription: output)
@@ -66,9 +69,10 @@ public struct ConverterKernel: ~Copyable {
         var resampledFrames = maximumFrames
         var resampler: UnsafeMutablePointer<SampleRateConverter>?
         if input.mSampleRate != output.mSampleRate {
-            let converter = try SampleRateConverter(inputRate: input.mSampleRate, outputRate: output.mSampleRate,
-                                                    channelCount: outputChannels, quality: quality,
-                                                    maximumInputFrames: maximumFrames)
+            let converter = try SampleRateConverter(
+                inputRate: input.mSampleRate, outputRate: output.mSampleRate,
+                channelCount: outputChannels, quality: quality,
+                maximumInputFrames: maximumFrames)
             preroll = converter.trimmedDelayFrames
             resampledFrames = converter.maximumOutputFrames(forInputFrames: maximumFrames)
             let r = UnsafeMutablePointer<SampleRateConverter>.allocate(capacity: 1)
@@ -164,8 +168,9 @@ public struct ConverterKernel: ~Copyable {
                 mappedReadPointers[c] = UnsafePointer(mapped + c * mappedCapacity + done)
                 fifoWritePointers[c] = fifo + c * fifoCapacity + fifoCount
             }
-            let result = resampler.pointee.process(inputs: mappedReadPointers, inputFrames: min(pendingFrames - done, maximumInputFrames),
-                                                   outputs: fifoWritePointers, outputCapacity: fifoCapacity - fifoCount)
+            let result = resampler.pointee.process(
+                inputs: mappedReadPointers, inputFrames: min(pendingFrames - done, maximumInputFrames),
+                outputs: fifoWritePointers, outputCapacity: fifoCapacity - fifoCount)
             fifoCount += result.produced
             done += result.consumed
             if result.consumed == 0 && result.produced == 0 { break }

@@ -36,15 +36,17 @@ public struct DelayLine: ~Copyable {
     public init(maximumDelayTime: Double, sampleRate: Double) throws {
         guard sampleRate > 0, sampleRate <= DelayLine.maximumSampleRate, maximumDelayTime >= 0, maximumDelayTime <= 60 else {
             throw DSPKernelError.parameter(
-                "A delay line needs a sample rate of 0…\(Int(DelayLine.maximumSampleRate)) Hz and a maximum delay of 0…60 s, not \(maximumDelayTime) s at \(sampleRate) Hz.")
+                "A delay line needs a sample rate of 0…\(Int(DelayLine.maximumSampleRate)) Hz and a maximum delay of 0…60 s, not \(maximumDelayTime) s at \(sampleRate) Hz."
+            )
         }
         self.sampleRate = sampleRate
         maximumDelayFrames = Int((maximumDelayTime * sampleRate).rounded())
         length = maximumDelayFrames + 1
         buffer = .allocate(capacity: length)
         buffer.initialize(repeating: 0, count: length)
-        setParameters(wetDryMix: 50, delayTime: min(1, maximumDelayTime), feedback: 50,
-                      lowPassCutoff: sampleRate / 2)
+        setParameters(
+            wetDryMix: 50, delayTime: min(1, maximumDelayTime), feedback: 50,
+            lowPassCutoff: sampleRate / 2)
     }
 
     deinit { buffer.deallocate() }
@@ -53,8 +55,10 @@ public struct DelayLine: ~Copyable {
     /// `feedback` −100…100 % (clamped), `lowPassCutoff` Hz (≥ Nyquist disables the filter;
     /// clamped below at 10 Hz). Thread: any that does not race `process` (it calls libm's exp,
     /// so call it between blocks, normally from setup or parameter handling).
-    public mutating func setParameters(wetDryMix: Double, delayTime: Double, feedback: Double,
-                                       lowPassCutoff: Double) {
+    public mutating func setParameters(
+        wetDryMix: Double, delayTime: Double, feedback: Double,
+        lowPassCutoff: Double
+    ) {
         let mix = min(max(wetDryMix, 0), 100) / 100
         wet = Float(mix)
         dry = Float(1 - mix)
@@ -85,8 +89,10 @@ public struct DelayLine: ~Copyable {
     /// Processes `frameCount` samples from `input` to `output` (in place allowed).
     /// Thread: render (real-time).
     @_noAllocation @_noLocks
-    public mutating func process(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                                 frameCount: Int) {
+    public mutating func process(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        frameCount: Int
+    ) {
         var w = writeIndex
         var state = lowPassState
         let d = delayFrames, n = length, a = lowPassCoefficient

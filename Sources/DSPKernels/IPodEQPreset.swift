@@ -9,8 +9,8 @@
 /// the documented (alphabetical) list, starting at 0.
 public enum IPodEQPreset: Int, CaseIterable, Sendable {
     case acoustic, bassBooster, bassReducer, classical, dance, deep, electronic, flat, hipHop, jazz,
-         latin, loudness, lounge, piano, pop, rAndB, rock, smallSpeakers, spokenWord, trebleBooster,
-         trebleReducer, vocalBooster
+        latin, loudness, lounge, piano, pop, rAndB, rock, smallSpeakers, spokenWord, trebleBooster,
+        trebleReducer, vocalBooster
 
     /// Centre frequencies (Hz) of the ten bands.
     public static let bandFrequencies: [Double] = [32, 64, 125, 250, 500, 1000, 2000, 4000, 8000, 16000]
@@ -87,8 +87,9 @@ public enum IPodEQPreset: Int, CaseIterable, Sendable {
     public func bandCoefficients(sampleRate: Double) -> [BiquadCoefficients?] {
         zip(Self.bandFrequencies, bandGains).map { frequency, gain in
             guard gain != 0, frequency < 0.45 * sampleRate else { return nil }
-            return try? BiquadCoefficients(type: .parametric, frequency: frequency, gain: gain,
-                                           bandwidth: Self.bandwidthOctaves, sampleRate: sampleRate)
+            return try? BiquadCoefficients(
+                type: .parametric, frequency: frequency, gain: gain,
+                bandwidth: Self.bandwidthOctaves, sampleRate: sampleRate)
         }
     }
 

@@ -48,10 +48,12 @@ public struct MixerKernel: ~Copyable {
     /// Thread: setup (non-real-time).
     public init(busChannelCounts: [Int], outputChannelCount: Int) throws {
         guard (1...1024).contains(busChannelCounts.count),
-              busChannelCounts.allSatisfy({ (1...8).contains($0) }),
-              (1...8).contains(outputChannelCount) else {
+            busChannelCounts.allSatisfy({ (1...8).contains($0) }),
+            (1...8).contains(outputChannelCount)
+        else {
             throw DSPKernelError.parameter(
-                "A mixer takes 1…1024 buses of 1…8 channels into 1…8 output channels, not buses \(busChannelCounts) into \(outputChannelCount).")
+                "A mixer takes 1…1024 buses of 1…8 channels into 1…8 output channels, not buses \(busChannelCounts) into \(outputChannelCount)."
+            )
         }
         busCount = busChannelCounts.count
         self.outputChannelCount = outputChannelCount
@@ -150,16 +152,19 @@ public struct MixerKernel: ~Copyable {
     }
 
     static func reading(peak: Float, meanSquare: Float) -> MeterReading {
-        MeterReading(peakDecibels: peak > 1e-6 ? 20 * log10(Double(peak)) : -120,
-                     averagePowerDecibels: meanSquare > 1e-12 ? 10 * log10(Double(meanSquare)) : -120)
+        MeterReading(
+            peakDecibels: peak > 1e-6 ? 20 * log10(Double(peak)) : -120,
+            averagePowerDecibels: meanSquare > 1e-12 ? 10 * log10(Double(meanSquare)) : -120)
     }
 
     /// Mixes `frameCount` frames. `inputs` holds `totalInputChannelCount` channel pointers, bus
     /// after bus (nil = that channel is silent); `outputs` holds `outputChannelCount` buffers,
     /// which are overwritten. Thread: render (real-time).
     @_noAllocation @_noLocks
-    public mutating func process(inputs: UnsafePointer<UnsafePointer<Float>?>,
-                                 outputs: UnsafePointer<UnsafeMutablePointer<Float>>, frameCount: Int) {
+    public mutating func process(
+        inputs: UnsafePointer<UnsafePointer<Float>?>,
+        outputs: UnsafePointer<UnsafeMutablePointer<Float>>, frameCount: Int
+    ) {
         let outCount = outputChannelCount
         for c in 0..<outCount {
             let out = outputs[c]

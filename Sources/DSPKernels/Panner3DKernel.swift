@@ -37,8 +37,10 @@ public struct Panner3DKernel: Sendable {
     }
 
     /// The (left, right) linear gains for a placement. Thread: any (pure; calls libm).
-    public static func gains(azimuth: Double, elevation: Double, distance: Double,
-                             gainDecibels: Double) -> (left: Float, right: Float) {
+    public static func gains(
+        azimuth: Double, elevation: Double, distance: Double,
+        gainDecibels: Double
+    ) -> (left: Float, right: Float) {
         let radians = Double.pi / 180
         let lateral = sin(azimuth * radians) * cos(min(max(elevation, -90), 90) * radians)
         let theta = (min(max(lateral, -1), 1) + 1) * Double.pi / 4
@@ -48,8 +50,10 @@ public struct Panner3DKernel: Sendable {
 
     /// Sets the placement and recomputes the gains (non-finite values are ignored).
     /// Thread: any that does not race `process` (it calls libm).
-    public mutating func setParameters(azimuth: Double, elevation: Double, distance: Double,
-                                       gainDecibels: Double) {
+    public mutating func setParameters(
+        azimuth: Double, elevation: Double, distance: Double,
+        gainDecibels: Double
+    ) {
         guard azimuth.isFinite, elevation.isFinite, distance.isFinite, gainDecibels.isFinite else { return }
         self.azimuth = azimuth
         self.elevation = elevation
@@ -63,8 +67,10 @@ public struct Panner3DKernel: Sendable {
     /// Writes `input` × gains into `left` and `right` (overwriting; `accumulate` true adds instead,
     /// for summing several sources). Thread: render (real-time).
     @_noAllocation @_noLocks
-    public func process(_ input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>,
-                        right: UnsafeMutablePointer<Float>, frameCount: Int, accumulate: Bool = false) {
+    public func process(
+        _ input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>,
+        right: UnsafeMutablePointer<Float>, frameCount: Int, accumulate: Bool = false
+    ) {
         let gl = leftGain, gr = rightGain
         if accumulate {
             for i in 0..<frameCount {

@@ -55,7 +55,8 @@ public struct SampleFormat: Equatable, Sendable {
         let flags = description.mFormatFlags
         let channels = Int(description.mChannelsPerFrame)
         guard description.mFormatID == kAudioFormatLinearPCM else {
-            throw DSPKernelError.format("Only linear PCM can be converted sample by sample; this format is '\(Self.fourCC(description.mFormatID))'.")
+            throw DSPKernelError.format(
+                "Only linear PCM can be converted sample by sample; this format is '\(Self.fourCC(description.mFormatID))'.")
         }
         guard (1...256).contains(channels) else {
             throw DSPKernelError.parameter("A stream format needs 1…256 channels, not \(channels).")
@@ -78,13 +79,15 @@ public struct SampleFormat: Equatable, Sendable {
         case (false, true, 32, 4, 24): encoding = .fixed8_24
         default:
             throw DSPKernelError.format(
-                "Unsupported PCM layout: \(bits) bits in \(sampleBytes) bytes per sample, \(isFloat ? "float" : isSigned ? "signed integer" : "unsigned integer"), \(fraction) fraction bits. Use 16/24/32-bit signed integers, 8.24 fixed point or 32/64-bit floats.")
+                "Unsupported PCM layout: \(bits) bits in \(sampleBytes) bytes per sample, \(isFloat ? "float" : isSigned ? "signed integer" : "unsigned integer"), \(fraction) fraction bits. Use 16/24/32-bit signed integers, 8.24 fixed point or 32/64-bit floats."
+            )
         }
         if !nonInterleaved && bytesPerFrame != sampleBytes * channels {
             throw DSPKernelError.parameter("mBytesPerFrame \(bytesPerFrame) is not a whole number of \(channels) samples.")
         }
-        self.init(encoding: encoding, channelCount: channels, isInterleaved: !nonInterleaved,
-                  isBigEndian: flags & kAudioFormatFlagIsBigEndian != 0)
+        self.init(
+            encoding: encoding, channelCount: channels, isInterleaved: !nonInterleaved,
+            isBigEndian: flags & kAudioFormatFlagIsBigEndian != 0)
     }
 
     /// The ASBD for this layout at `sampleRate` (packed; one frame per packet). Thread: any.
@@ -103,9 +106,10 @@ public struct SampleFormat: Equatable, Sendable {
         if isBigEndian { flags |= kAudioFormatFlagIsBigEndian }
         if !isInterleaved { flags |= kAudioFormatFlagIsNonInterleaved }
         let frameBytes = UInt32(encoding.bytesPerSample * (isInterleaved ? channelCount : 1))
-        return AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
-                                           mBytesPerPacket: frameBytes, mFramesPerPacket: 1, mBytesPerFrame: frameBytes,
-                                           mChannelsPerFrame: UInt32(channelCount), mBitsPerChannel: bits, mReserved: 0)
+        return AudioStreamBasicDescription(
+            mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
+            mBytesPerPacket: frameBytes, mFramesPerPacket: 1, mBytesPerFrame: frameBytes,
+            mChannelsPerFrame: UInt32(channelCount), mBitsPerChannel: bits, mReserved: 0)
     }
 
     /// Buffers of this layout: 1 when interleaved, one per channel otherwise.

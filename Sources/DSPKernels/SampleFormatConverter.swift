@@ -22,7 +22,11 @@ public struct SampleFormatConverter: Sendable {
         bytes = format.encoding.bytesPerSample
         frameStride = format.isInterleaved ? bytes * format.channelCount : bytes
         bufferListOffset = MemoryLayout<AudioBufferList>.offset(of: \AudioBufferList.mBuffers) ?? 8
-        if case .float32 = format.encoding, format.isBigEndian == (1.bigEndian == 1) { isNativeFloat32 = true } else { isNativeFloat32 = false }
+        if case .float32 = format.encoding, format.isBigEndian == (1.bigEndian == 1) {
+            isNativeFloat32 = true
+        } else {
+            isNativeFloat32 = false
+        }
     }
 
     /// A converter for the layout `description` names; throws as `SampleFormat.init(_:)` does.
@@ -34,8 +38,10 @@ public struct SampleFormatConverter: Sendable {
     /// Reads `frameCount` frames from `buffers` (`format.bufferCount` pointers) into `channels`
     /// (`format.channelCount` Float32 buffers). Thread: render (real-time).
     @_noAllocation @_noLocks
-    public func decode(from buffers: UnsafePointer<UnsafeRawPointer>,
-                       to channels: UnsafePointer<UnsafeMutablePointer<Float>>, frameCount: Int) {
+    public func decode(
+        from buffers: UnsafePointer<UnsafeRawPointer>,
+        to channels: UnsafePointer<UnsafeMutablePointer<Float>>, frameCount: Int
+    ) {
         for c in 0..<format.channelCount {
             let base = format.isInterleaved ? buffers[0] + c * bytes : buffers[c]
             let out = channels[c]
@@ -49,8 +55,10 @@ public struct SampleFormatConverter: Sendable {
 
     /// Writes `frameCount` frames from `channels` into `buffers`. Thread: render (real-time).
     @_noAllocation @_noLocks
-    public func encode(from channels: UnsafePointer<UnsafePointer<Float>>,
-                       to buffers: UnsafePointer<UnsafeMutableRawPointer>, frameCount: Int) {
+    public func encode(
+        from channels: UnsafePointer<UnsafePointer<Float>>,
+        to buffers: UnsafePointer<UnsafeMutableRawPointer>, frameCount: Int
+    ) {
         for c in 0..<format.channelCount {
             let base = format.isInterleaved ? buffers[0] + c * bytes : buffers[c]
             let input = channels[c]
@@ -65,8 +73,10 @@ public struct SampleFormatConverter: Sendable {
     /// `decode` reading from an AudioBufferList of `format.bufferCount` buffers (their sizes are
     /// trusted). Thread: render (real-time).
     @_noAllocation @_noLocks
-    public func decode(from list: UnsafePointer<AudioBufferList>,
-                       to channels: UnsafePointer<UnsafeMutablePointer<Float>>, frameCount: Int) {
+    public func decode(
+        from list: UnsafePointer<AudioBufferList>,
+        to channels: UnsafePointer<UnsafeMutablePointer<Float>>, frameCount: Int
+    ) {
         let buffers = (UnsafeRawPointer(list) + bufferListOffset).assumingMemoryBound(to: AudioBuffer.self)
         for c in 0..<format.channelCount {
             guard let data = buffers[format.isInterleaved ? 0 : c].mData else { continue }
@@ -83,8 +93,10 @@ public struct SampleFormatConverter: Sendable {
     /// `encode` writing into an AudioBufferList of `format.bufferCount` buffers.
     /// Thread: render (real-time).
     @_noAllocation @_noLocks
-    public func encode(from channels: UnsafePointer<UnsafePointer<Float>>,
-                       to list: UnsafeMutablePointer<AudioBufferList>, frameCount: Int) {
+    public func encode(
+        from channels: UnsafePointer<UnsafePointer<Float>>,
+        to list: UnsafeMutablePointer<AudioBufferList>, frameCount: Int
+    ) {
         let buffers = (UnsafeRawPointer(list) + bufferListOffset).assumingMemoryBound(to: AudioBuffer.self)
         for c in 0..<format.channelCount {
             guard let data = buffers[format.isInterleaved ? 0 : c].mData else { continue }

@@ -64,19 +64,24 @@ public struct SampleRateConverter: ~Copyable {
     /// `kAudioUnitErr_FormatNotSupported` when libsoxr refuses (with its message) or the rates
     /// are further apart than ``maximumRatio``.
     /// Thread: setup (non-real-time).
-    public init(inputRate: Double, outputRate: Double, channelCount: Int, quality: Quality = .high,
-                maximumInputFrames: Int = 4096) throws {
+    public init(
+        inputRate: Double, outputRate: Double, channelCount: Int, quality: Quality = .high,
+        maximumInputFrames: Int = 4096
+    ) throws {
         guard inputRate > 0, outputRate > 0, inputRate.isFinite, outputRate.isFinite,
-              (1...64).contains(channelCount), (1...65536).contains(maximumInputFrames) else {
+            (1...64).contains(channelCount), (1...65536).contains(maximumInputFrames)
+        else {
             throw DSPKernelError.parameter(
-                "A rate converter needs positive rates, 1…64 channels and a block of 1…65536 frames, not \(inputRate) → \(outputRate) Hz, \(channelCount) channels, \(maximumInputFrames) frames.")
+                "A rate converter needs positive rates, 1…64 channels and a block of 1…65536 frames, not \(inputRate) → \(outputRate) Hz, \(channelCount) channels, \(maximumInputFrames) frames."
+            )
         }
         // libsoxr takes minutes (or never returns) building filters for extreme ratios, and the
         // output block grows with the ratio: refuse beyond a documented bound.
         let ratio = outputRate / inputRate
         guard ratio <= Self.maximumRatio, ratio >= 1 / Self.maximumRatio else {
             throw DSPKernelError.format(
-                "Converting \(inputRate) Hz to \(outputRate) Hz is a ratio beyond 1:\(Int(Self.maximumRatio)); convert in steps or choose closer rates.")
+                "Converting \(inputRate) Hz to \(outputRate) Hz is a ratio beyond 1:\(Int(Self.maximumRatio)); convert in steps or choose closer rates."
+            )
         }
         var io = soxr_io_spec(SOXR_FLOAT32_S, SOXR_FLOAT32_S)
         io.flags = UInt(SOXR_NO_DITHER)
@@ -84,7 +89,8 @@ public struct SampleRateConverter: ~Copyable {
         var runtime = soxr_runtime_spec(1)
         var error: soxr_error_t?
         guard let created = soxr_create(inputRate, outputRate, UInt32(channelCount), &error, &io, &q, &runtime),
-              error == nil else {
+            error == nil
+        else {
             let reason = error.map { String(cString: $0) } ?? "unknown error"
             throw DSPKernelError.format("libsoxr cannot convert \(inputRate) Hz to \(outputRate) Hz: \(reason).")
         }
@@ -126,8 +132,9 @@ public struct SampleRateConverter: ~Copyable {
         var stalled = 0
         while remaining > 0 && stalled < 16 {
             var idone = 0, odone = 0
-            _ = soxr_process(soxr, UnsafeRawPointer(inputs), min(remaining, maximumInputFrames), &idone,
-                             UnsafeMutableRawPointer(scratchPointers), scratchFrames, &odone)
+            _ = soxr_process(
+                soxr, UnsafeRawPointer(inputs), min(remaining, maximumInputFrames), &idone,
+                UnsafeMutableRawPointer(scratchPointers), scratchFrames, &odone)
             remaining -= idone
             stalled = idone == 0 ? stalled + 1 : 0
         }
@@ -135,8 +142,9 @@ public struct SampleRateConverter: ~Copyable {
         // end of stream), so real input starts on silence history.
         var odone = 0
         repeat {
-            _ = soxr_process(soxr, UnsafeRawPointer(inputs), 0, nil,
-                             UnsafeMutableRawPointer(scratchPointers), scratchFrames, &odone)
+            _ = soxr_process(
+                soxr, UnsafeRawPointer(inputs), 0, nil,
+                UnsafeMutableRawPointer(scratchPointers), scratchFrames, &odone)
         } while odone > 0
         // What remains inside the filter would come out as leading silence; a fresh libsoxr
         // stream trims its own delay, so drop it too and keep output aligned with input.
@@ -148,7 +156,8 @@ public struct SampleRateConverter: ~Copyable {
     /// whole numbers of hertz (nil otherwise).
     static func inputPeriod(inputRate: Double, outputRate: Double) -> Int? {
         guard inputRate == inputRate.rounded(), outputRate == outputRate.rounded(),
-              inputRate < 1e9, outputRate < 1e9 else { return nil }
+            inputRate < 1e9, outputRate < 1e9
+        else { return nil }
         var a = Int(inputRate), b = Int(outputRate)
         let input = a
         while b != 0 { (a, b) = (b, a % b) }
@@ -170,17 +179,20 @@ public struct SampleRateConverter: ~Copyable {
     /// consumed — present the rest again next call — and the output frames written.
     /// Thread: render (real-time).
     @_noAllocation @_noLocks
-    public mutating func process(inputs: UnsafePointer<UnsafePointer<Float>>, inputFrames: Int,
-                                 outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
-                                 outputCapacity: Int) -> (consumed: Int, produced: Int) {
+    public mutating func process(
+        inputs: UnsafePointer<UnsafePointer<Float>>, inputFrames: Int,
+        outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+        outputCapacity: Int
+    ) -> (consumed: Int, produced: Int) {
         var idone = 0, odone = 0
         let frames = min(max(inputFrames, 0), maximumInputFrames)
         let handle = soxr, capacity = max(outputCapacity, 0)
         // Safe: with one thread and FIFOs pre-grown for this block size, soxr_process neither
         // allocates nor locks (see the type's documentation); it is an opaque C call.
         _unsafePerformance {
-            _ = soxr_process(handle, UnsafeRawPointer(inputs), frames, &idone,
-                             UnsafeMutableRawPointer(mutating: outputs), capacity, &odone)
+            _ = soxr_process(
+                handle, UnsafeRawPointer(inputs), frames, &idone,
+                UnsafeMutableRawPointer(mutating: outputs), capacity, &odone)
         }
         return (idone, discardLeadingFrames(outputs: outputs, produced: odone))
     }
@@ -193,8 +205,9 @@ public struct SampleRateConverter: ~Copyable {
         let handle = soxr, capacity = max(outputCapacity, 0)
         // Safe for the same reason as in `process`: a NULL input only marks the end of stream.
         _unsafePerformance {
-            _ = soxr_process(handle, nil, 0, nil, UnsafeMutableRawPointer(mutating: outputs),
-                             capacity, &odone)
+            _ = soxr_process(
+                handle, nil, 0, nil, UnsafeMutableRawPointer(mutating: outputs),
+                capacity, &odone)
         }
         return discardLeadingFrames(outputs: outputs, produced: odone)
     }

@@ -53,8 +53,9 @@ func openAudioFile(_ path: String, _ permissions: Int8, _ out: UnsafeMutablePoin
     out.pointee = nil
     return LastErrorMessage.status {
         guard permissions == AudioFilePermissions.readPermission.rawValue else {
-            throw AudioError(kAudioFilePermissionsError,
-                             "AudioFileOpenURL opens \(path) for reading only here; write files with ExtAudioFileCreateWithURL.")
+            throw AudioError(
+                kAudioFilePermissionsError,
+                "AudioFileOpenURL opens \(path) for reading only here; write files with ExtAudioFileCreateWithURL.")
         }
         let file = try AudioFileReference(path: path)
         let handle = OpaquePointer(Unmanaged.passRetained(file).toOpaque())
@@ -64,12 +65,15 @@ func openAudioFile(_ path: String, _ permissions: Int8, _ out: UnsafeMutablePoin
 }
 
 @_cdecl("AudioFileOpenURL")
-public func _AudioFileOpenURL(_ url: UnsafeRawPointer?, _ permissions: Int8, _ hint: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+public func _AudioFileOpenURL(_ url: UnsafeRawPointer?, _ permissions: Int8, _ hint: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?)
+    -> OSStatus
+{
     do { return openAudioFile(try filePath(url), permissions, out) } catch { return LastErrorMessage.status { throw error } }
 }
 
 @_cdecl("AudioFileOpenPath")
-public func _AudioFileOpenPath(_ path: UnsafePointer<CChar>?, _ permissions: Int8, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+public func _AudioFileOpenPath(_ path: UnsafePointer<CChar>?, _ permissions: Int8, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus
+{
     do { return openAudioFile(try cString(path), permissions, out) } catch { return LastErrorMessage.status { throw error } }
 }
 
@@ -93,8 +97,10 @@ func audioFilePropertySize(_ id: UInt32) throws -> UInt32 {
 }
 
 @_cdecl("AudioFileGetPropertyInfo")
-public func _AudioFileGetPropertyInfo(_ handle: OpaquePointer?, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
-                               _ outWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+public func _AudioFileGetPropertyInfo(
+    _ handle: OpaquePointer?, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
+    _ outWritable: UnsafeMutablePointer<UInt32>?
+) -> OSStatus {
     LastErrorMessage.status {
         _ = try AudioFileReference.from(handle)
         outSize?.pointee = try audioFilePropertySize(id)
@@ -103,8 +109,10 @@ public func _AudioFileGetPropertyInfo(_ handle: OpaquePointer?, _ id: UInt32, _ 
 }
 
 @_cdecl("AudioFileGetProperty")
-public func _AudioFileGetProperty(_ handle: OpaquePointer?, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?,
-                           _ out: UnsafeMutableRawPointer?) -> OSStatus {
+public func _AudioFileGetProperty(
+    _ handle: OpaquePointer?, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?,
+    _ out: UnsafeMutableRawPointer?
+) -> OSStatus {
     LastErrorMessage.status {
         let file = try AudioFileReference.from(handle)
         let size = try audioFilePropertySize(id)

@@ -51,19 +51,23 @@ func openFile(_ path: String, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> O
     return LastErrorMessage.status { out.pointee = ExtAudioFileHandles.make(try ExtendedAudioFile.open(path: path)) }
 }
 
-func createFile(_ path: String, _ type: AudioFileTypeID, _ desc: UnsafePointer<AudioStreamBasicDescription>?,
-                _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+func createFile(
+    _ path: String, _ type: AudioFileTypeID, _ desc: UnsafePointer<AudioStreamBasicDescription>?,
+    _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> OSStatus {
     guard let out else { return kAudio_ParamError }
     out.pointee = nil
     return LastErrorMessage.status {
         guard let desc else { throw AudioError(kAudio_ParamError, "Creating \(path) needs a stream description; NULL was passed.") }
         guard let fileType = AudioFileType(fileTypeID: type) else {
-            throw AudioError(kAudioFileUnsupportedFileTypeError,
-                             "Cannot create \(path) as '\(FourCC.string(type))': AUHost writes WAVE, AIFF, caff, flac and Ogg files.")
+            throw AudioError(
+                kAudioFileUnsupportedFileTypeError,
+                "Cannot create \(path) as '\(FourCC.string(type))': AUHost writes WAVE, AIFF, caff, flac and Ogg files.")
         }
         let format = try AudioFileDataFormat(desc.pointee, path: path)
-        let file = try ExtendedAudioFile.create(path: path, type: fileType, fileFormat: format,
-                                                eraseExisting: flags & AudioFileFlags.eraseFile.rawValue != 0)
+        let file = try ExtendedAudioFile.create(
+            path: path, type: fileType, fileFormat: format,
+            eraseExisting: flags & AudioFileFlags.eraseFile.rawValue != 0)
         out.pointee = ExtAudioFileHandles.make(file)
     }
 }
@@ -79,14 +83,18 @@ public func _ExtAudioFileOpenPath(_ path: UnsafePointer<CChar>?, _ out: UnsafeMu
 }
 
 @_cdecl("ExtAudioFileCreateWithURL")
-public func _ExtAudioFileCreateWithURL(_ url: UnsafeRawPointer?, _ type: UInt32, _ desc: UnsafePointer<AudioStreamBasicDescription>?,
-                                _ layout: UnsafeRawPointer?, _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+public func _ExtAudioFileCreateWithURL(
+    _ url: UnsafeRawPointer?, _ type: UInt32, _ desc: UnsafePointer<AudioStreamBasicDescription>?,
+    _ layout: UnsafeRawPointer?, _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> OSStatus {
     do { return createFile(try filePath(url), type, desc, flags, out) } catch { return LastErrorMessage.status { throw error } }
 }
 
 @_cdecl("ExtAudioFileCreateWithPath")
-public func _ExtAudioFileCreateWithPath(_ path: UnsafePointer<CChar>?, _ type: UInt32, _ desc: UnsafePointer<AudioStreamBasicDescription>?,
-                                 _ layout: UnsafeRawPointer?, _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+public func _ExtAudioFileCreateWithPath(
+    _ path: UnsafePointer<CChar>?, _ type: UInt32, _ desc: UnsafePointer<AudioStreamBasicDescription>?,
+    _ layout: UnsafeRawPointer?, _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> OSStatus {
     do { return createFile(try cString(path), type, desc, flags, out) } catch { return LastErrorMessage.status { throw error } }
 }
 
@@ -101,11 +109,15 @@ public func _ExtAudioFileDispose(_ handle: OpaquePointer?) -> OSStatus {
 }
 
 @_cdecl("ExtAudioFileRead")
-public func _ExtAudioFileRead(_ handle: OpaquePointer?, _ ioFrames: UnsafeMutablePointer<UInt32>?,
-                       _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+public func _ExtAudioFileRead(
+    _ handle: OpaquePointer?, _ ioFrames: UnsafeMutablePointer<UInt32>?,
+    _ ioData: UnsafeMutablePointer<AudioBufferList>?
+) -> OSStatus {
     LastErrorMessage.status {
         let file = try ExtAudioFileHandles.file(handle)
-        guard let ioFrames, let ioData else { throw AudioError(kAudio_ParamError, "ExtAudioFileRead needs a frame count and a buffer list.") }
+        guard let ioFrames, let ioData else {
+            throw AudioError(kAudio_ParamError, "ExtAudioFileRead needs a frame count and a buffer list.")
+        }
         let wanted = Int(ioFrames.pointee)
         ioFrames.pointee = 0
         ioFrames.pointee = UInt32(try file.read(into: ioData, frames: wanted))
@@ -129,7 +141,9 @@ public func _ExtAudioFileWriteAsync(_ handle: OpaquePointer?, _ frames: UInt32, 
     return file._withUnsafeGuaranteedRef { file -> OSStatus in
         if file.asyncState == nil {
             // The priming call (documented to be made before rendering starts).
-            let status = LastErrorMessage.status { _ = try ExtAudioFileHandles.file(handle); try file.primeAsync() }
+            let status = LastErrorMessage.status {
+                _ = try ExtAudioFileHandles.file(handle); try file.primeAsync()
+            }
             guard status == noErr else { return status }
         }
         guard let ioData, frames > 0 else { return noErr }
@@ -152,8 +166,10 @@ public func _ExtAudioFileTell(_ handle: OpaquePointer?, _ out: UnsafeMutablePoin
 }
 
 @_cdecl("ExtAudioFileGetPropertyInfo")
-public func _ExtAudioFileGetPropertyInfo(_ handle: OpaquePointer?, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
-                                  _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
+public func _ExtAudioFileGetPropertyInfo(
+    _ handle: OpaquePointer?, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
+    _ outWritable: UnsafeMutablePointer<UInt8>?
+) -> OSStatus {
     LastErrorMessage.status {
         let info = try ExtAudioFileHandles.file(handle).propertyInfo(id)
         outSize?.pointee = info.size
@@ -162,8 +178,10 @@ public func _ExtAudioFileGetPropertyInfo(_ handle: OpaquePointer?, _ id: UInt32,
 }
 
 @_cdecl("ExtAudioFileGetProperty")
-public func _ExtAudioFileGetProperty(_ handle: OpaquePointer?, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?,
-                              _ out: UnsafeMutableRawPointer?) -> OSStatus {
+public func _ExtAudioFileGetProperty(
+    _ handle: OpaquePointer?, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?,
+    _ out: UnsafeMutableRawPointer?
+) -> OSStatus {
     LastErrorMessage.status {
         let file = try ExtAudioFileHandles.file(handle)
         guard let ioSize, let out else { throw AudioError(kAudio_ParamError, "ExtAudioFileGetProperty needs a size and a destination.") }

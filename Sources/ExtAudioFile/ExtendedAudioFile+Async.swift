@@ -85,8 +85,10 @@ extension ExtendedAudioFile {
             try AsyncAudioFileWriter(file: file, capacityFrames: asyncBufferFrames, pauseAfterEachChunk: simulatedDiskPause)
         }
         let state = UnsafeMutablePointer<AsyncWriteState>.allocate(capacity: 1)
-        state.initialize(to: AsyncWriteState(ring: writer.renderHandle, converter: converter,
-                                             bytesPerFrame: Int(clientFormat.mBytesPerFrame)))
+        state.initialize(
+            to: AsyncWriteState(
+                ring: writer.renderHandle, converter: converter,
+                bytesPerFrame: Int(clientFormat.mBytesPerFrame)))
         asyncWriter = writer
         asyncState = state
     }

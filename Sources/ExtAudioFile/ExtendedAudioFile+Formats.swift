@@ -47,9 +47,10 @@ extension AudioFileDataFormat {
         func pcm(_ bytes: UInt32, float: Bool) -> AudioStreamBasicDescription {
             var flags: AudioFormatFlags = kAudioFormatFlagIsPacked | (float ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger)
             if type == .aiff { flags |= kAudioFormatFlagIsBigEndian }
-            return AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
-                                               mBytesPerPacket: bytes * channels, mFramesPerPacket: 1, mBytesPerFrame: bytes * channels,
-                                               mChannelsPerFrame: channels, mBitsPerChannel: bytes * 8, mReserved: 0)
+            return AudioStreamBasicDescription(
+                mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
+                mBytesPerPacket: bytes * channels, mFramesPerPacket: 1, mBytesPerFrame: bytes * channels,
+                mChannelsPerFrame: channels, mBitsPerChannel: bytes * 8, mReserved: 0)
         }
         switch encoding {
         case .int16: return pcm(2, float: false)
@@ -58,13 +59,15 @@ extension AudioFileDataFormat {
         case .float32, nil: return pcm(4, float: true)
         case .float64: return pcm(8, float: true)
         case .flac(let bits):
-            return AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatFLACID, mFormatFlags: bits == 24 ? 3 : 1,
-                                               mBytesPerPacket: 0, mFramesPerPacket: 0, mBytesPerFrame: 0,
-                                               mChannelsPerFrame: channels, mBitsPerChannel: UInt32(bits), mReserved: 0)
+            return AudioStreamBasicDescription(
+                mSampleRate: sampleRate, mFormatID: kAudioFormatFLACID, mFormatFlags: bits == 24 ? 3 : 1,
+                mBytesPerPacket: 0, mFramesPerPacket: 0, mBytesPerFrame: 0,
+                mChannelsPerFrame: channels, mBitsPerChannel: UInt32(bits), mReserved: 0)
         case .vorbis:
-            return AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatVorbisID, mFormatFlags: 0,
-                                               mBytesPerPacket: 0, mFramesPerPacket: 0, mBytesPerFrame: 0,
-                                               mChannelsPerFrame: channels, mBitsPerChannel: 0, mReserved: 0)
+            return AudioStreamBasicDescription(
+                mSampleRate: sampleRate, mFormatID: kAudioFormatVorbisID, mFormatFlags: 0,
+                mBytesPerPacket: 0, mFramesPerPacket: 0, mBytesPerFrame: 0,
+                mChannelsPerFrame: channels, mBitsPerChannel: 0, mReserved: 0)
         }
     }
 
@@ -84,12 +87,14 @@ extension AudioFileDataFormat {
         case (kAudioFormatFLACID, _, let bits): encoding = .flac(bitDepth: bits == 24 || d.mFormatFlags == 3 ? 24 : 16)
         case (kAudioFormatVorbisID, _, _): encoding = .vorbis(quality: 0.5)
         default:
-            throw AudioError(kExtAudioFileError_InvalidDataFormat,
-                             "Cannot create \(path) holding \(d): files hold 16/24/32-bit integer or 32/64-bit float PCM, FLAC or Vorbis.")
+            throw AudioError(
+                kExtAudioFileError_InvalidDataFormat,
+                "Cannot create \(path) holding \(d): files hold 16/24/32-bit integer or 32/64-bit float PCM, FLAC or Vorbis.")
         }
         guard d.mChannelsPerFrame >= 1, d.mSampleRate > 0 else {
-            throw AudioError(kExtAudioFileError_InvalidDataFormat,
-                             "Cannot create \(path) with \(d.mChannelsPerFrame) channels at \(d.mSampleRate) Hz.")
+            throw AudioError(
+                kExtAudioFileError_InvalidDataFormat,
+                "Cannot create \(path) with \(d.mChannelsPerFrame) channels at \(d.mSampleRate) Hz.")
         }
         self.init(sampleRate: d.mSampleRate, channelCount: Int(d.mChannelsPerFrame), encoding: encoding)
     }

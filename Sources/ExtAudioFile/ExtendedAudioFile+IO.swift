@@ -12,18 +12,22 @@ extension ExtendedAudioFile {
         let expected = converter.format.bufferCount
         let bytesPerFrame = Int(clientFormat.mBytesPerFrame)
         guard buffers.count == expected else {
-            throw AudioError(kAudio_ParamError,
-                             "\(what) \(path): the buffer list has \(buffers.count) buffers; the client format needs \(expected).")
+            throw AudioError(
+                kAudio_ParamError,
+                "\(what) \(path): the buffer list has \(buffers.count) buffers; the client format needs \(expected).")
         }
         for b in buffers where b.mData == nil || Int(b.mDataByteSize) < frames * bytesPerFrame {
-            throw AudioError(kAudio_ParamError,
-                             "\(what) \(path): a buffer holds \(b.mDataByteSize) bytes (or none); \(frames) frames need \(frames * bytesPerFrame).")
+            throw AudioError(
+                kAudio_ParamError,
+                "\(what) \(path): a buffer holds \(b.mDataByteSize) bytes (or none); \(frames) frames need \(frames * bytesPerFrame).")
         }
     }
 
     /// Points `clientPointers` at frame `offset` of each buffer of `list`.
-    func clientBuffers(_ list: UnsafePointer<AudioBufferList>, offset: Int,
-                       into pointers: UnsafeMutablePointer<UnsafeMutableRawPointer>) {
+    func clientBuffers(
+        _ list: UnsafePointer<AudioBufferList>, offset: Int,
+        into pointers: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    ) {
         let buffers = UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: list))
         let bytesPerFrame = Int(clientFormat.mBytesPerFrame)
         for (i, b) in buffers.enumerated() { pointers[i] = b.mData! + offset * bytesPerFrame }
@@ -62,8 +66,9 @@ extension ExtendedAudioFile {
     /// Thread: setup.
     public func write(from list: UnsafePointer<AudioBufferList>, frames: Int) throws {
         guard asyncWriter == nil else {
-            throw AudioError(kExtAudioFileError_InvalidOperationOrder,
-                             "\(path) is being written asynchronously; do not mix ExtAudioFileWrite with ExtAudioFileWriteAsync.")
+            throw AudioError(
+                kExtAudioFileError_InvalidOperationOrder,
+                "\(path) is being written asynchronously; do not mix ExtAudioFileWrite with ExtAudioFileWriteAsync.")
         }
         guard file.isWritable else {
             throw AudioError(kAudioFilePermissionsError, "\(path) was opened for reading only.")
@@ -89,8 +94,9 @@ extension ExtendedAudioFile {
     /// Thread: setup.
     public func seek(toFrame frame: Int64) throws {
         guard asyncWriter == nil, frame >= 0, frame <= lengthFrames else {
-            throw AudioError(kExtAudioFileError_InvalidSeek,
-                             "Cannot seek \(path) to frame \(frame); it holds \(lengthFrames) frames.")
+            throw AudioError(
+                kExtAudioFileError_InvalidSeek,
+                "Cannot seek \(path) to frame \(frame); it holds \(lengthFrames) frames.")
         }
         do { try file.seek(toFrame: frame) } catch {
             throw AudioError(kExtAudioFileError_InvalidSeek, "Cannot seek \(path) to frame \(frame): \(error).")

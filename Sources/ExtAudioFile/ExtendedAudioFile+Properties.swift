@@ -15,8 +15,9 @@ extension ExtendedAudioFile {
         case kExtAudioFileProperty_AUHostAsyncOverflowFrames: return (8, false)
         case kExtAudioFileProperty_AUHostAsyncBufferFrames: return (4, true)
         default:
-            throw AudioError(kExtAudioFileError_InvalidProperty,
-                             "ExtAudioFile property '\(FourCC.string(id))' is not supported for \(path).")
+            throw AudioError(
+                kExtAudioFileError_InvalidProperty,
+                "ExtAudioFile property '\(FourCC.string(id))' is not supported for \(path).")
         }
     }
 
@@ -26,8 +27,9 @@ extension ExtendedAudioFile {
     public func getProperty(_ id: ExtAudioFilePropertyID, into data: UnsafeMutableRawPointer, size: UInt32) throws -> UInt32 {
         let info = try propertyInfo(id)
         guard size >= info.size else {
-            throw AudioError(kExtAudioFileError_InvalidPropertySize,
-                             "Property '\(FourCC.string(id))' needs \(info.size) bytes; \(size) were offered.")
+            throw AudioError(
+                kExtAudioFileError_InvalidPropertySize,
+                "Property '\(FourCC.string(id))' needs \(info.size) bytes; \(size) were offered.")
         }
         switch id {
         case kExtAudioFileProperty_FileDataFormat: data.storeBytes(of: fileFormat, as: AudioStreamBasicDescription.self)
@@ -53,15 +55,18 @@ extension ExtendedAudioFile {
             throw AudioError(kExtAudioFileError_InvalidProperty, "Property '\(FourCC.string(id))' of \(path) is read-only.")
         }
         guard size >= info.size else {
-            throw AudioError(kExtAudioFileError_InvalidPropertySize,
-                             "Property '\(FourCC.string(id))' needs \(info.size) bytes; \(size) were given.")
+            throw AudioError(
+                kExtAudioFileError_InvalidPropertySize,
+                "Property '\(FourCC.string(id))' needs \(info.size) bytes; \(size) were given.")
         }
         switch id {
         case kExtAudioFileProperty_ClientDataFormat:
             try setClientFormat(data.loadUnaligned(as: AudioStreamBasicDescription.self))
         case kExtAudioFileProperty_AUHostAsyncBufferFrames:
             guard asyncWriter == nil else {
-                throw AudioError(kExtAudioFileError_InvalidOperationOrder, "Set the async buffer size of \(path) before the first ExtAudioFileWriteAsync.")
+                throw AudioError(
+                    kExtAudioFileError_InvalidOperationOrder,
+                    "Set the async buffer size of \(path) before the first ExtAudioFileWriteAsync.")
             }
             asyncBufferFrames = Int(data.loadUnaligned(as: UInt32.self))
         default: break

@@ -47,7 +47,9 @@ public final class ExtendedAudioFile {
         channelCount = file.channelCount
         fileFormat = file.dataFormat.streamDescription(type: file.fileType)
         // The default client format: the file's own PCM layout, or interleaved Float32 for codecs.
-        clientFormat = fileFormat.mFormatID == kAudioFormatLinearPCM ? fileFormat
+        clientFormat =
+            fileFormat.mFormatID == kAudioFormatLinearPCM
+            ? fileFormat
             : SampleFormat(encoding: .float32, channelCount: file.channelCount, isInterleaved: true)
                 .streamDescription(sampleRate: file.sampleRate)
         converter = try SampleFormatConverter(streamDescription: clientFormat)
@@ -80,16 +82,21 @@ public final class ExtendedAudioFile {
     /// existing file is refused with kAudioFilePermissionsError.
     ///
     /// Thread: setup.
-    public static func create(path: String, type: AudioFileType, fileFormat: AudioFileDataFormat,
-                              eraseExisting: Bool = true) throws -> ExtendedAudioFile {
+    public static func create(
+        path: String, type: AudioFileType, fileFormat: AudioFileDataFormat,
+        eraseExisting: Bool = true
+    ) throws -> ExtendedAudioFile {
         if !eraseExisting && FileManager.default.fileExists(atPath: path) {
-            throw AudioError(kAudioFilePermissionsError,
-                             "\(path) already exists; pass kAudioFileFlags_EraseFile to replace it.")
+            throw AudioError(
+                kAudioFilePermissionsError,
+                "\(path) already exists; pass kAudioFileFlags_EraseFile to replace it.")
         }
         // The header is kept current after every write, so a killed process leaves a readable file.
         return try rethrowingAudioError {
-            try ExtendedAudioFile(file: AudioFile.create(writingAt: path, type: type, format: fileFormat,
-                                                         updatesHeaderAfterEachWrite: true))
+            try ExtendedAudioFile(
+                file: AudioFile.create(
+                    writingAt: path, type: type, format: fileFormat,
+                    updatesHeaderAfterEachWrite: true))
         }
     }
 
@@ -100,20 +107,24 @@ public final class ExtendedAudioFile {
     /// Thread: setup.
     public func setClientFormat(_ format: AudioStreamBasicDescription) throws {
         guard format.mFormatID == kAudioFormatLinearPCM else {
-            throw AudioError(kExtAudioFileError_NonPCMClientFormat,
-                             "The client format of \(path) must be linear PCM, not \(format).")
+            throw AudioError(
+                kExtAudioFileError_NonPCMClientFormat,
+                "The client format of \(path) must be linear PCM, not \(format).")
         }
         guard Int(format.mChannelsPerFrame) == channelCount else {
-            throw AudioError(kExtAudioFileError_InvalidChannelMap,
-                             "\(path) has \(channelCount) channels; the client format has \(format.mChannelsPerFrame).")
+            throw AudioError(
+                kExtAudioFileError_InvalidChannelMap,
+                "\(path) has \(channelCount) channels; the client format has \(format.mChannelsPerFrame).")
         }
         guard format.mSampleRate == fileFormat.mSampleRate else {
-            throw AudioError(kExtAudioFileError_InvalidDataFormat,
-                             "\(path) runs at \(fileFormat.mSampleRate) Hz; a client rate of \(format.mSampleRate) Hz needs the 'aufc' converter unit.")
+            throw AudioError(
+                kExtAudioFileError_InvalidDataFormat,
+                "\(path) runs at \(fileFormat.mSampleRate) Hz; a client rate of \(format.mSampleRate) Hz needs the 'aufc' converter unit.")
         }
         guard asyncWriter == nil else {
-            throw AudioError(kExtAudioFileError_InvalidOperationOrder,
-                             "Set the client format of \(path) before the first ExtAudioFileWriteAsync.")
+            throw AudioError(
+                kExtAudioFileError_InvalidOperationOrder,
+                "Set the client format of \(path) before the first ExtAudioFileWriteAsync.")
         }
         do {
             converter = try SampleFormatConverter(streamDescription: format)

@@ -85,7 +85,9 @@ public struct GraphFile {
             throw AudioError(kAudio_ParamError, "\(path) is not a regular file (a FIFO, socket, device or folder); give a graph file.")
         }
         guard Int(status.st_size) <= LinedJSON.Limits.maximumBytes else {
-            throw AudioError(kAudio_ParamError, "\(path):1: the graph file is \(status.st_size) bytes; graph files may have at most \(LinedJSON.Limits.maximumBytes).")
+            throw AudioError(
+                kAudio_ParamError,
+                "\(path):1: the graph file is \(status.st_size) bytes; graph files may have at most \(LinedJSON.Limits.maximumBytes).")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AudioError(kAudio_FileNotFoundError, "There is no graph file at \(path).")
@@ -107,30 +109,41 @@ public struct GraphFile {
         var file = GraphFile(path: path)
         let root: LinedJSON
         do { root = try LinedJSON.parse(text) } catch let e as LinedJSON.SyntaxError { throw file.error(e.line, e.reason + ".") }
-        guard case .object(let members) = root.kind else { throw file.error(root.line, "a graph file is a JSON object, not \(root.typeName).") }
+        guard case .object(let members) = root.kind else {
+            throw file.error(root.line, "a graph file is a JSON object, not \(root.typeName).")
+        }
         var sawNodes = false, sawHead = false
         for m in members {
             switch m.key {
             case "sampleRate":
                 let rate = try file.number(m)
-                guard (8_000...384_000).contains(rate) else { throw file.error(m.line, "\"sampleRate\" must be 8000…384000 Hz, not \(rate).") }
+                guard (8_000...384_000).contains(rate) else {
+                    throw file.error(m.line, "\"sampleRate\" must be 8000…384000 Hz, not \(rate).")
+                }
                 file.sampleRate = rate
             case "channels": file.channels = Int(try file.integer(m, in: 1...64))
             case "block": file.block = UInt32(try file.integer(m, in: 1...65_536))
             case "seconds":
                 let s = try file.number(m)
-                guard s > 0 && s <= 86_400 else { throw file.error(m.line, "\"seconds\" must be more than 0 (and at most a day), not \(s).") }
+                guard s > 0 && s <= 86_400 else {
+                    throw file.error(m.line, "\"seconds\" must be more than 0 (and at most a day), not \(s).")
+                }
                 file.seconds = s
             case "input": file.input = file.resolve(try file.string(m)); file.inputLine = m.line
             case "nodes": file.nodes = try file.parseNodes(m); sawNodes = true
             case "connections": file.connections = try file.parseConnections(m)
             case "output": file.head = try file.parseHead(m); file.headLine = m.line; sawHead = true
             default:
-                throw file.error(m.line, "unknown key \"\(m.key)\"; a graph file has sampleRate, channels, block, seconds, input, nodes, connections and output.")
+                throw file.error(
+                    m.line,
+                    "unknown key \"\(m.key)\"; a graph file has sampleRate, channels, block, seconds, input, nodes, connections and output."
+                )
             }
         }
         guard sawNodes, !file.nodes.isEmpty else { throw file.error(root.line, "the graph has no \"nodes\"; give at least one unit.") }
-        guard sawHead else { throw file.error(root.line, "the graph has no \"output\"; give {\"file\": \"out.wav\"} or {\"device\": \"default\"}.") }
+        guard sawHead else {
+            throw file.error(root.line, "the graph has no \"output\"; give {\"file\": \"out.wav\"} or {\"device\": \"default\"}.")
+        }
         try file.checkConnections()
         return file
     }
@@ -155,7 +168,9 @@ public struct GraphFile {
     }
 
     private func number(_ m: LinedJSON.Member) throws -> Double {
-        guard case .number(let n) = m.value.kind else { throw error(m.value.line, "\"\(m.key)\" must be a number, not \(m.value.typeName).") }
+        guard case .number(let n) = m.value.kind else {
+            throw error(m.value.line, "\"\(m.key)\" must be a number, not \(m.value.typeName).")
+        }
         return n
     }
 
@@ -176,14 +191,18 @@ public struct GraphFile {
     }
 
     private func parseNodes(_ m: LinedJSON.Member) throws -> [Node] {
-        guard case .array(let items) = m.value.kind else { throw error(m.value.line, "\"nodes\" must be an array of objects, not \(m.value.typeName).") }
+        guard case .array(let items) = m.value.kind else {
+            throw error(m.value.line, "\"nodes\" must be an array of objects, not \(m.value.typeName).")
+        }
         guard items.count <= LinedJSON.Limits.maximumNodes else {
             throw error(m.value.line, "the graph has \(items.count) nodes; a graph file may have at most \(LinedJSON.Limits.maximumNodes).")
         }
         var nodes: [Node] = []
         var names = Set<String>()
         for (i, item) in items.enumerated() {
-            guard case .object(let fields) = item.kind else { throw error(item.line, "node \(i + 1) must be an object, not \(item.typeName).") }
+            guard case .object(let fields) = item.kind else {
+                throw error(item.line, "node \(i + 1) must be an object, not \(item.typeName).")
+            }
             var node = Node(name: "", unit: "", line: item.line)
             for f in fields {
                 switch f.key {
@@ -208,15 +227,22 @@ public struct GraphFile {
                         case .number(let n): node.parameters.append("\(v.key)=\(n)")
                         case .string(let s): node.parameters.append("\(v.key)=\(s)")
                         case .bool(let b): node.parameters.append("\(v.key)=\(b ? 1 : 0)")
-                        default: throw error(v.line, "parameter \"\(Self.shown(v.key))\" must be a number or a value string, not \(v.value.typeName).")
+                        default:
+                            throw error(
+                                v.line, "parameter \"\(Self.shown(v.key))\" must be a number or a value string, not \(v.value.typeName).")
                         }
                     }
-                default: throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in a node; a node has name, unit, parameters and preset.")
+                default:
+                    throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in a node; a node has name, unit, parameters and preset.")
                 }
             }
-            guard !node.unit.isEmpty else { throw error(item.line, "node \(i + 1) has no \"unit\" (a triple, an LV2 URI or a unique name).") }
+            guard !node.unit.isEmpty else {
+                throw error(item.line, "node \(i + 1) has no \"unit\" (a triple, an LV2 URI or a unique name).")
+            }
             if node.name.isEmpty { node.name = "node\(i + 1)" }
-            guard node.name != Self.headName else { throw error(item.line, "\"\(Self.headName)\" names the head; call the node something else.") }
+            guard node.name != Self.headName else {
+                throw error(item.line, "\"\(Self.headName)\" names the head; call the node something else.")
+            }
             guard names.insert(node.name).inserted else {
                 throw error(item.line, "two nodes are called \"\(Self.shown(node.name))\"; names must be unique.")
             }
@@ -230,10 +256,14 @@ public struct GraphFile {
             throw error(m.value.line, "\"connections\" must be an array of {\"from\": …, \"to\": …}, not \(m.value.typeName).")
         }
         guard items.count <= LinedJSON.Limits.maximumConnections else {
-            throw error(m.value.line, "the graph has \(items.count) connections; a graph file may have at most \(LinedJSON.Limits.maximumConnections).")
+            throw error(
+                m.value.line,
+                "the graph has \(items.count) connections; a graph file may have at most \(LinedJSON.Limits.maximumConnections).")
         }
         return try items.map { item in
-            guard case .object(let fields) = item.kind else { throw error(item.line, "a connection must be an object, not \(item.typeName).") }
+            guard case .object(let fields) = item.kind else {
+                throw error(item.line, "a connection must be an object, not \(item.typeName).")
+            }
             var from: (String, UInt32)?, to: (String, UInt32)?
             for f in fields {
                 switch f.key {
@@ -242,7 +272,9 @@ public struct GraphFile {
                 default: throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in a connection; a connection has from and to.")
                 }
             }
-            guard let from, let to else { throw error(item.line, "a connection needs both \"from\" and \"to\" (\"node\" or \"node:bus\").") }
+            guard let from, let to else {
+                throw error(item.line, "a connection needs both \"from\" and \"to\" (\"node\" or \"node:bus\").")
+            }
             return Connection(from: from.0, fromBus: from.1, to: to.0, toBus: to.1, line: item.line)
         }
     }
@@ -265,7 +297,8 @@ public struct GraphFile {
         case "file":
             let name = try string(f)
             guard Self.fileType(name) != nil else {
-                throw error(f.value.line, "cannot tell the file type from \"\(Self.shown(name))\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
+                throw error(
+                    f.value.line, "cannot tell the file type from \"\(Self.shown(name))\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
             }
             return .file(resolve(name))
         case "device": return .device(try string(f))
@@ -285,7 +318,9 @@ public struct GraphFile {
             guard c.to == Self.headName || known.contains(c.to) else {
                 throw error(c.line, "\"to\" names no node \"\(Self.shown(c.to))\"; the nodes are \(names) and \(Self.headName).")
             }
-            guard fed.insert("\(c.to):\(c.toBus)").inserted else { throw error(c.line, "\(Self.shown(c.to)) input \(c.toBus) is already connected.") }
+            guard fed.insert("\(c.to):\(c.toBus)").inserted else {
+                throw error(c.line, "\(Self.shown(c.to)) input \(c.toBus) is already connected.")
+            }
         }
     }
 }

@@ -179,8 +179,10 @@ struct LinedJSON {
                     case UInt8(ascii: "b"): out.append(0x08)
                     case UInt8(ascii: "f"): out.append(0x0C)
                     case UInt8(ascii: "u"):
-                        guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
-                              let scalar = Unicode.Scalar(code) else { throw failure("a \\u escape needs four hex digits") }
+                        guard index + 4 <= bytes.count,
+                            let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
+                            let scalar = Unicode.Scalar(code)
+                        else { throw failure("a \\u escape needs four hex digits") }
                         out.append(contentsOf: Array(String(Character(scalar)).utf8))
                         index += 4
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
@@ -194,8 +196,10 @@ struct LinedJSON {
 
         mutating func number() throws -> Double {
             let start = index
-            while let c = current, c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
-                    || c == UInt8(ascii: "E") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) { index += 1 }
+            while let c = current,
+                c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
+                    || c == UInt8(ascii: "E") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
+            { index += 1 }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             guard let n = Double(text), n.isFinite else { throw failure("\"\(GraphFile.shown(text))\" is not a number") }
             return n

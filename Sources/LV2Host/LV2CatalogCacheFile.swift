@@ -87,9 +87,10 @@ public enum LV2CatalogCacheFile {
             var s = LV2PortSummary(ports: [])
             (s.audioInputs, s.audioOutputs, s.controlInputs, s.controlOutputs, s.midiInputs) = (n[0], n[1], n[2], n[3], n[4])
             (s.midiOutputs, s.otherAtomPorts, s.cvInputs, s.cvOutputs, s.unknownPorts) = (n[5], n[6], n[7], n[8], n[9])
-            records[records.count - 1].plugins.append(LV2CatalogPlugin(
-                uri: fields[1], name: fields[2], manufacturerName: fields[3], summary: s, isMixer: fields[5] == "1",
-                bundleURI: fields[4], presetNames: []))
+            records[records.count - 1].plugins.append(
+                LV2CatalogPlugin(
+                    uri: fields[1], name: fields[2], manufacturerName: fields[3], summary: s, isMixer: fields[5] == "1",
+                    bundleURI: fields[4], presetNames: []))
         case ("preset", 2) where !(records.last?.plugins.isEmpty ?? true):
             records[records.count - 1].plugins[records[records.count - 1].plugins.count - 1].presetNames.append(fields[1])
         default:
@@ -107,8 +108,10 @@ public enum LV2CatalogCacheFile {
             for warning in record.warnings { lines.append(join(["warning", warning])) }
             for p in record.plugins {
                 let s = p.summary
-                let counts = [s.audioInputs, s.audioOutputs, s.controlInputs, s.controlOutputs, s.midiInputs, s.midiOutputs,
-                              s.otherAtomPorts, s.cvInputs, s.cvOutputs, s.unknownPorts].map(String.init)
+                let counts = [
+                    s.audioInputs, s.audioOutputs, s.controlInputs, s.controlOutputs, s.midiInputs, s.midiOutputs,
+                    s.otherAtomPorts, s.cvInputs, s.cvOutputs, s.unknownPorts,
+                ].map(String.init)
                 lines.append(join(["plugin", p.uri, p.name, p.manufacturerName, p.bundleURI, p.isMixer ? "1" : "0"] + counts))
                 for preset in p.presetNames { lines.append(join(["preset", preset])) }
             }

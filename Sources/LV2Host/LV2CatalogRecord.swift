@@ -12,8 +12,10 @@ public struct LV2CatalogPlugin: Equatable, Sendable {
     public var presetNames: [String]
 
     /// Thread: any.
-    public init(uri: String, name: String, manufacturerName: String, summary: LV2PortSummary, isMixer: Bool,
-                bundleURI: String, presetNames: [String]) {
+    public init(
+        uri: String, name: String, manufacturerName: String, summary: LV2PortSummary, isMixer: Bool,
+        bundleURI: String, presetNames: [String]
+    ) {
         self.uri = uri; self.name = name; self.manufacturerName = manufacturerName; self.summary = summary
         self.isMixer = isMixer; self.bundleURI = bundleURI; self.presetNames = presetNames
     }

@@ -45,8 +45,10 @@ public enum LV2CatalogStore {
     /// `warn` receives each bundle warning (a broken plug-in skipped), and one warning if the
     /// cache cannot be written (the catalog then lives in memory for this process).
     /// Thread: setup (file system and lilv).
-    public static func load(path: LV2SearchPath, refresh: Bool = false, cacheFile: String? = nil,
-                            warn: (String) -> Void) -> LV2CatalogSnapshot {
+    public static func load(
+        path: LV2SearchPath, refresh: Bool = false, cacheFile: String? = nil,
+        warn: (String) -> Void
+    ) -> LV2CatalogSnapshot {
         let file = cacheFile ?? LV2CatalogCacheFile.file(for: path)
         let bundles = path.bundles()
         let cached = refresh ? [:] : Dictionary((LV2CatalogCacheFile.read(file) ?? []).map { ($0.path, $0) }) { a, _ in a }
@@ -72,8 +74,9 @@ public enum LV2CatalogStore {
         for record in current { record.warnings.forEach(warn) }
         if !stale.isEmpty || Set(cached.keys) != Set(current.map(\.path)) {
             do { try LV2CatalogCacheFile.write(current, to: file) } catch {
-                warn("lv2: cannot write the plug-in catalog cache \(file) (\(error.localizedDescription)); "
-                     + "keeping it in memory for this run. Set XDG_CACHE_HOME to a writable folder to keep it.")
+                warn(
+                    "lv2: cannot write the plug-in catalog cache \(file) (\(error.localizedDescription)); "
+                        + "keeping it in memory for this run. Set XDG_CACHE_HOME to a writable folder to keep it.")
             }
         }
         return LV2CatalogSnapshot(records: current, bundlesRead: stale.count)
@@ -99,9 +102,10 @@ public enum LV2CatalogStore {
                     "lv2: skipping plug-in <\(descriptor.uri)> in \(bundle): broken port data (\(problem)).")
                 continue
             }
-            let plugin = LV2CatalogPlugin(uri: descriptor.uri, name: descriptor.name, manufacturerName: descriptor.projectName,
-                                          summary: descriptor.catalogPortSummary, isMixer: descriptor.isMixer, bundleURI: bundleURI,
-                                          presetNames: descriptor.presets.map(\.label))
+            let plugin = LV2CatalogPlugin(
+                uri: descriptor.uri, name: descriptor.name, manufacturerName: descriptor.projectName,
+                summary: descriptor.catalogPortSummary, isMixer: descriptor.isMixer, bundleURI: bundleURI,
+                presetNames: descriptor.presets.map(\.label))
             result[bundle, default: ([], [])].0.append(plugin)
         }
         return result

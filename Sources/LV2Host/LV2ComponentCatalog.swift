@@ -43,8 +43,9 @@ public struct LV2CatalogInput: Sendable {
 
     /// Reads the fields from a descriptor (touches its lazy port data). Thread: setup (non-real-time).
     public init(_ descriptor: LV2PluginDescriptor) {
-        self.init(uri: descriptor.uri, name: descriptor.name, manufacturerName: descriptor.projectName,
-                  summary: descriptor.portSummary, isMixer: descriptor.isMixer)
+        self.init(
+            uri: descriptor.uri, name: descriptor.name, manufacturerName: descriptor.projectName,
+            summary: descriptor.portSummary, isMixer: descriptor.isMixer)
     }
 }
 
@@ -78,7 +79,8 @@ public struct LV2ComponentCatalog: Sendable {
             subscript(_ i: Int) -> UInt32 { i == 0 ? type : i == 1 ? subType : manufacturer }
         }
         func baseKey(_ input: LV2CatalogInput) -> Key {
-            Key(type: Self.componentType(summary: input.summary, isMixer: input.isMixer),
+            Key(
+                type: Self.componentType(summary: input.summary, isMixer: input.isMixer),
                 subType: LV2ComponentCode.code(hash: hash(input.uri)),
                 manufacturer: LV2ComponentCode.code(hash: hash(input.manufacturerName), leadingUppercase: true))
         }
@@ -93,25 +95,31 @@ public struct LV2ComponentCatalog: Sendable {
             if seen.contains(base) {
                 var suffix = 1
                 repeat {
-                    key = Key(type: base.type, subType: LV2ComponentCode.code(hash: hash(input.uri + "#\(suffix)")),
-                              manufacturer: base.manufacturer)
+                    key = Key(
+                        type: base.type, subType: LV2ComponentCode.code(hash: hash(input.uri + "#\(suffix)")),
+                        manufacturer: base.manufacturer)
                     suffix += 1
                 } while taken.contains(key)
                 taken.insert(key)
             }
             seen.insert(base)
             groups[base, default: []].append(input.uri)
-            entries.append(LV2ComponentEntry(
-                uri: input.uri,
-                description: AudioComponentDescription(componentType: key[0], componentSubType: key[1],
-                                                       componentManufacturer: key[2], componentFlags: 0,
-                                                       componentFlagsMask: 0),
-                name: input.name, manufacturerName: input.manufacturerName))
+            entries.append(
+                LV2ComponentEntry(
+                    uri: input.uri,
+                    description: AudioComponentDescription(
+                        componentType: key[0], componentSubType: key[1],
+                        componentManufacturer: key[2], componentFlags: 0,
+                        componentFlagsMask: 0),
+                    name: input.name, manufacturerName: input.manufacturerName))
         }
         self.entries = entries
         self.collisions = groups.filter { $0.value.count > 1 }
-            .map { LV2CodeCollision(componentType: $0.key[0], componentSubType: $0.key[1],
-                                    componentManufacturer: $0.key[2], uris: $0.value) }
+            .map {
+                LV2CodeCollision(
+                    componentType: $0.key[0], componentSubType: $0.key[1],
+                    componentManufacturer: $0.key[2], uris: $0.value)
+            }
             .sorted { $0.uris[0] < $1.uris[0] }
         self.byURI = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.uri, $0) })
     }

@@ -15,8 +15,10 @@ final class LV2FeatureSet {
     private let scratchDirectory: String
 
     /// Thread: setup (non-real-time).
-    init(configuration c: LV2InstanceConfiguration, map: LV2URIDMap, worker: LV2Worker, log: LV2Log,
-         requirements: LV2BlockLengthRequirements, scratchDirectory: String) {
+    init(
+        configuration c: LV2InstanceConfiguration, map: LV2URIDMap, worker: LV2Worker, log: LV2Log,
+        requirements: LV2BlockLengthRequirements, scratchDirectory: String
+    ) {
         self.scratchDirectory = scratchDirectory
         var list: [(String, UnsafeMutableRawPointer?)] = [
             (LV2URI.uridMap, UnsafeMutableRawPointer(map.mapFeature)),
@@ -45,10 +47,12 @@ final class LV2FeatureSet {
     /// Every feature URI an instance with this mode and these block-length needs is offered
     /// (what `init` passes, plus the ones that are promises rather than data). Thread: any.
     static func offeredURIs(live: Bool, requirements: LV2BlockLengthRequirements) -> Set<String> {
-        var uris: Set<String> = [LV2URI.uridMap, LV2URI.uridUnmap, LV2URI.boundedBlockLength, LV2URI.workerSchedule,
-                                 LV2URI.logFeature, LV2URI.loadDefaultState, LV2URI.threadSafeRestore,
-                                 LV2URI.optionsFeature, LV2URI.makePath, LV2URI.freePath,
-                                 LV2URI.hardRTCapable, LV2URI.inPlaceBroken]
+        var uris: Set<String> = [
+            LV2URI.uridMap, LV2URI.uridUnmap, LV2URI.boundedBlockLength, LV2URI.workerSchedule,
+            LV2URI.logFeature, LV2URI.loadDefaultState, LV2URI.threadSafeRestore,
+            LV2URI.optionsFeature, LV2URI.makePath, LV2URI.freePath,
+            LV2URI.hardRTCapable, LV2URI.inPlaceBroken,
+        ]
         if requirements.fixed { uris.insert(LV2URI.fixedBlockLength) }
         if requirements.powerOf2 { uris.insert(LV2URI.powerOf2BlockLength) }
         if live { uris.insert(LV2URI.isLive) }
@@ -70,21 +74,27 @@ final class LV2FeatureSet {
         let values = UnsafeMutablePointer<Int32>.allocate(capacity: 5)
         let rate = UnsafeMutablePointer<Float>.allocate(capacity: 1)
         rate.initialize(to: Float(c.sampleRate))
-        values.initialize(from: [Int32(c.minBlockLength), Int32(c.maxBlockLength), Int32(c.nominalBlockLength),
-                                 Int32(c.sequenceSize), 0], count: 5)
+        values.initialize(
+            from: [
+                Int32(c.minBlockLength), Int32(c.maxBlockLength), Int32(c.nominalBlockLength),
+                Int32(c.sequenceSize), 0,
+            ], count: 5)
         owned.append(UnsafeMutableRawPointer(values))
         owned.append(UnsafeMutableRawPointer(rate))
         let keys = [LV2URI.minBlockLength, LV2URI.maxBlockLength, LV2URI.nominalBlockLength, LV2URI.sequenceSize]
         let options = UnsafeMutablePointer<LV2_Options_Option>.allocate(capacity: keys.count + 2)
         owned.append(UnsafeMutableRawPointer(options))
-        options[0] = LV2_Options_Option(context: LV2_OPTIONS_INSTANCE, subject: 0, key: map.map(LV2URI.sampleRate),
-                                        size: 4, type: floatType, value: rate)
+        options[0] = LV2_Options_Option(
+            context: LV2_OPTIONS_INSTANCE, subject: 0, key: map.map(LV2URI.sampleRate),
+            size: 4, type: floatType, value: rate)
         for (i, key) in keys.enumerated() {
-            options[i + 1] = LV2_Options_Option(context: LV2_OPTIONS_INSTANCE, subject: 0, key: map.map(key),
-                                                size: 4, type: intType, value: values + i)
+            options[i + 1] = LV2_Options_Option(
+                context: LV2_OPTIONS_INSTANCE, subject: 0, key: map.map(key),
+                size: 4, type: intType, value: values + i)
         }
-        options[keys.count + 1] = LV2_Options_Option(context: LV2_OPTIONS_INSTANCE, subject: 0, key: 0,
-                                                     size: 0, type: 0, value: nil)
+        options[keys.count + 1] = LV2_Options_Option(
+            context: LV2_OPTIONS_INSTANCE, subject: 0, key: 0,
+            size: 0, type: 0, value: nil)
         return UnsafeMutableRawPointer(options)
     }
 
@@ -95,13 +105,16 @@ final class LV2FeatureSet {
         owned.append(UnsafeMutableRawPointer(directory))
         let feature = UnsafeMutablePointer<LV2_State_Make_Path>.allocate(capacity: 1)
         owned.append(UnsafeMutableRawPointer(feature))
-        feature.initialize(to: LV2_State_Make_Path(handle: UnsafeMutableRawPointer(directory), path: { handle, path in
-            guard let handle, let path else { return nil }
-            let directory = String(cString: handle.assumingMemoryBound(to: CChar.self))
-            let full = directory + "/" + String(cString: path)
-            LV2FeatureSet.makeParentDirectories(of: full)
-            return strdup(full)
-        }))
+        feature.initialize(
+            to: LV2_State_Make_Path(
+                handle: UnsafeMutableRawPointer(directory),
+                path: { handle, path in
+                    guard let handle, let path else { return nil }
+                    let directory = String(cString: handle.assumingMemoryBound(to: CChar.self))
+                    let full = directory + "/" + String(cString: path)
+                    LV2FeatureSet.makeParentDirectories(of: full)
+                    return strdup(full)
+                }))
         return UnsafeMutableRawPointer(feature)
     }
 

@@ -73,9 +73,10 @@ extension LV2Instance {
     /// The port index of `symbol`. Thread: setup (non-real-time).
     public func portIndex(symbol: String) throws -> Int {
         guard let port = descriptor.ports.first(where: { $0.symbol == symbol }) else {
-            throw LV2HostError(LV2Status.invalidParameter,
-                               "LV2 plug-in <\(descriptor.uri)> has no port with symbol '\(symbol)'; "
-                               + "its ports are: \(descriptor.ports.map(\.symbol).joined(separator: ", ")).")
+            throw LV2HostError(
+                LV2Status.invalidParameter,
+                "LV2 plug-in <\(descriptor.uri)> has no port with symbol '\(symbol)'; "
+                    + "its ports are: \(descriptor.ports.map(\.symbol).joined(separator: ", ")).")
         }
         return port.index
     }
@@ -83,9 +84,11 @@ extension LV2Instance {
     private func checkControl(_ portIndex: Int, input: Bool = false) throws {
         let ports = descriptor.ports
         guard portIndex >= 0, portIndex < ports.count, ports[portIndex].kind == .control,
-              !input || ports[portIndex].direction == .input else {
-            throw LV2HostError(LV2Status.invalidParameter,
-                               "LV2 plug-in <\(descriptor.uri)>: port \(portIndex) is not a control \(input ? "input" : "port").")
+            !input || ports[portIndex].direction == .input
+        else {
+            throw LV2HostError(
+                LV2Status.invalidParameter,
+                "LV2 plug-in <\(descriptor.uri)>: port \(portIndex) is not a control \(input ? "input" : "port").")
         }
     }
 }

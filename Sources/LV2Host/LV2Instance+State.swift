@@ -26,9 +26,10 @@ extension LV2Instance {
         defer { lilv_node_free(node) }
         _ = lilv_world_load_resource(world.world, node)
         guard let state = lilv_state_new_from_world(world.world, world.uridMap.mapFeature, node) else {
-            throw LV2HostError(LV2Status.stateFileError,
-                               "The LV2 preset <\(uri)> could not be read for <\(descriptor.uri)>; "
-                               + "check that it is installed and its Turtle data is valid.")
+            throw LV2HostError(
+                LV2Status.stateFileError,
+                "The LV2 preset <\(uri)> could not be read for <\(descriptor.uri)>; "
+                    + "check that it is installed and its Turtle data is valid.")
         }
         defer { lilv_state_free(state) }
         restore(state)
@@ -43,19 +44,23 @@ extension LV2Instance {
         let world = descriptor.world
         LV2FeatureSet.makeParentDirectories(of: directory + "/" + fileName)
         let user = Unmanaged.passUnretained(self).toOpaque()
-        guard let state = lilv_state_new_from_instance(
-            descriptor.plugin, lilvInstance, world.uridMap.mapFeature, scratchDirectory, directory, directory,
-            directory, lv2GetPortValue, user, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue),
-            features.features) else {
+        guard
+            let state = lilv_state_new_from_instance(
+                descriptor.plugin, lilvInstance, world.uridMap.mapFeature, scratchDirectory, directory, directory,
+                directory, lv2GetPortValue, user, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue),
+                features.features)
+        else {
             throw LV2HostError(LV2Status.stateFileError, "LV2 plug-in <\(descriptor.uri)> refused to save its state.")
         }
         defer { lilv_state_free(state) }
-        let status = lilv_state_save(world.world, world.uridMap.mapFeature, world.uridMap.unmapFeature, state,
-                                     nil, directory, fileName)
+        let status = lilv_state_save(
+            world.world, world.uridMap.mapFeature, world.uridMap.unmapFeature, state,
+            nil, directory, fileName)
         guard status == 0 else {
-            throw LV2HostError(LV2Status.stateFileError,
-                               "Could not write the state of <\(descriptor.uri)> to \(directory)/\(fileName) "
-                               + "(lilv status \(status)); check the directory is writable.")
+            throw LV2HostError(
+                LV2Status.stateFileError,
+                "Could not write the state of <\(descriptor.uri)> to \(directory)/\(fileName) "
+                    + "(lilv status \(status)); check the directory is writable.")
         }
         return directory + "/" + fileName
     }
@@ -66,8 +71,9 @@ extension LV2Instance {
     public func restoreState(path: String) throws {
         let world = descriptor.world
         guard let state = lilv_state_new_from_file(world.world, world.uridMap.mapFeature, nil, path) else {
-            throw LV2HostError(LV2Status.stateFileError,
-                               "The LV2 state file \(path) could not be read; check the path and its Turtle data.")
+            throw LV2HostError(
+                LV2Status.stateFileError,
+                "The LV2 state file \(path) could not be read; check the path and its Turtle data.")
         }
         defer { lilv_state_free(state) }
         restore(state)
@@ -98,27 +104,34 @@ extension LV2Instance {
 }
 
 /// lilv's get-port-value callback: control inputs are saved as atom:Float.
-private let lv2GetPortValue: @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
-                                             UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<UInt32>?) -> UnsafeRawPointer? = {
-    symbol, user, size, type in
-    guard let symbol, let user else { return nil }
-    let instance = Unmanaged<LV2Instance>.fromOpaque(user).takeUnretainedValue()
-    let name = String(cString: symbol)
-    guard let port = instance.descriptor.ports.first(where: { $0.symbol == name }),
-          port.kind == .control, port.direction == .input else { return nil }
-    size?.pointee = 4
-    type?.pointee = instance.descriptor.world.uridMap.map(LV2URI.atomFloat)
-    return UnsafeRawPointer(instance.buffers.controls + port.index)
-}
+private let lv2GetPortValue:
+    @convention(c) (
+        UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
+        UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<UInt32>?
+    ) -> UnsafeRawPointer? = {
+        symbol, user, size, type in
+        guard let symbol, let user else { return nil }
+        let instance = Unmanaged<LV2Instance>.fromOpaque(user).takeUnretainedValue()
+        let name = String(cString: symbol)
+        guard let port = instance.descriptor.ports.first(where: { $0.symbol == name }),
+            port.kind == .control, port.direction == .input
+        else { return nil }
+        size?.pointee = 4
+        type?.pointee = instance.descriptor.world.uridMap.map(LV2URI.atomFloat)
+        return UnsafeRawPointer(instance.buffers.controls + port.index)
+    }
 
 /// lilv's set-port-value callback.
-private let lv2SetPortValue: @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
-                                             UnsafeRawPointer?, UInt32, UInt32) -> Void = {
-    symbol, user, value, size, type in
-    guard let symbol, let user else { return }
-    Unmanaged<LV2Instance>.fromOpaque(user).takeUnretainedValue()
-        .setPortValue(symbol: String(cString: symbol), value: value, size: size, type: type)
-}
+private let lv2SetPortValue:
+    @convention(c) (
+        UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
+        UnsafeRawPointer?, UInt32, UInt32
+    ) -> Void = {
+        symbol, user, value, size, type in
+        guard let symbol, let user else { return }
+        Unmanaged<LV2Instance>.fromOpaque(user).takeUnretainedValue()
+            .setPortValue(symbol: String(cString: symbol), value: value, size: size, type: type)
+    }
 
 /// State as text: what a host keeps inside its own documents (Audio Unit ClassInfo) instead of
 /// in a directory of files.
@@ -129,15 +142,20 @@ extension LV2Instance {
     public func stateString() throws -> String {
         let world = descriptor.world
         let user = Unmanaged.passUnretained(self).toOpaque()
-        guard let state = lilv_state_new_from_instance(
-            descriptor.plugin, lilvInstance, world.uridMap.mapFeature, scratchDirectory, nil, nil, nil,
-            lv2GetPortValue, user, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue),
-            features.features) else {
+        guard
+            let state = lilv_state_new_from_instance(
+                descriptor.plugin, lilvInstance, world.uridMap.mapFeature, scratchDirectory, nil, nil, nil,
+                lv2GetPortValue, user, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue),
+                features.features)
+        else {
             throw LV2HostError(LV2Status.stateFileError, "LV2 plug-in <\(descriptor.uri)> refused to save its state.")
         }
         defer { lilv_state_free(state) }
-        guard let text = lilv_state_to_string(world.world, world.uridMap.mapFeature, world.uridMap.unmapFeature, state,
-                                              LV2Instance.stateSubject, nil) else {
+        guard
+            let text = lilv_state_to_string(
+                world.world, world.uridMap.mapFeature, world.uridMap.unmapFeature, state,
+                LV2Instance.stateSubject, nil)
+        else {
             throw LV2HostError(LV2Status.stateFileError, "The state of <\(descriptor.uri)> could not be written as Turtle.")
         }
         defer { lilv_free(text) }
@@ -149,8 +167,9 @@ extension LV2Instance {
     public func restoreState(string: String) throws {
         let world = descriptor.world
         guard let state = lilv_state_new_from_string(world.world, world.uridMap.mapFeature, string) else {
-            throw LV2HostError(LV2Status.stateFileError,
-                               "The saved LV2 state for <\(descriptor.uri)> is not a state document lilv can read.")
+            throw LV2HostError(
+                LV2Status.stateFileError,
+                "The saved LV2 state for <\(descriptor.uri)> is not a state document lilv can read.")
         }
         defer { lilv_state_free(state) }
         restore(state)
@@ -169,17 +188,20 @@ extension LV2PluginDescriptor {
         defer { lilv_node_free(node) }
         _ = lilv_world_load_resource(world.world, node)
         guard let state = lilv_state_new_from_world(world.world, world.uridMap.mapFeature, node) else {
-            throw LV2HostError(LV2Status.stateFileError,
-                               "The LV2 preset <\(uri)> could not be read for <\(self.uri)>; "
-                               + "check that it is installed and its Turtle data is valid.")
+            throw LV2HostError(
+                LV2Status.stateFileError,
+                "The LV2 preset <\(uri)> could not be read for <\(self.uri)>; "
+                    + "check that it is installed and its Turtle data is valid.")
         }
         defer { lilv_state_free(state) }
         let collector = LV2PortValueCollector(map: world.uridMap)
-        lilv_state_emit_port_values(state, { symbol, user, value, size, type in
-            guard let symbol, let user, let value else { return }
-            let collector = Unmanaged<LV2PortValueCollector>.fromOpaque(user).takeUnretainedValue()
-            collector.add(String(cString: symbol), value, size, type)
-        }, Unmanaged.passUnretained(collector).toOpaque())
+        lilv_state_emit_port_values(
+            state,
+            { symbol, user, value, size, type in
+                guard let symbol, let user, let value else { return }
+                let collector = Unmanaged<LV2PortValueCollector>.fromOpaque(user).takeUnretainedValue()
+                collector.add(String(cString: symbol), value, size, type)
+            }, Unmanaged.passUnretained(collector).toOpaque())
         return collector.values
     }
 }

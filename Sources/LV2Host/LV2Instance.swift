@@ -58,14 +58,16 @@ public final class LV2Instance {
         scratchDirectory = Self.makeScratchDirectory()
         worker = LV2Worker(live: configuration.live, ringSize: 64 * 1024)
         log = LV2Log(pluginURI: plugin.uri, live: configuration.live, map: map, sink: configuration.logSink)
-        let provided = LV2FeatureSet(configuration: configuration, map: map, worker: worker, log: log,
-                                     requirements: requirements, scratchDirectory: scratchDirectory)
+        let provided = LV2FeatureSet(
+            configuration: configuration, map: map, worker: worker, log: log,
+            requirements: requirements, scratchDirectory: scratchDirectory)
         features = provided
         try Self.checkRequiredFeatures(plugin, offered: provided.providedURIs)
         guard let instance = lilv_plugin_instantiate(plugin.plugin, configuration.sampleRate, features.features) else {
-            throw LV2HostError(LV2Status.failedInitialization,
-                               "LV2 plug-in <\(plugin.uri)> could not be instantiated from \(plugin.binaryPath ?? "its binary"): "
-                               + Self.whyInstantiateFailed(plugin))
+            throw LV2HostError(
+                LV2Status.failedInitialization,
+                "LV2 plug-in <\(plugin.uri)> could not be instantiated from \(plugin.binaryPath ?? "its binary"): "
+                    + Self.whyInstantiateFailed(plugin))
         }
         lilvInstance = instance
         buffers = LV2PortBuffers(ports: plugin.ports, configuration: configuration, map: map)
@@ -84,10 +86,11 @@ public final class LV2Instance {
 
         let lv2Descriptor = lilv_instance_get_descriptor(instance)
         renderContext = .allocate(capacity: 1)
-        renderContext.initialize(to: buffers.renderContext(
-            handle: handle, run: lv2Descriptor?.pointee.run, connect: lv2Descriptor?.pointee.connect_port, worker: worker.state,
-            logRenderThread: log.state.pointee.renderThread, configuration: configuration, requirements: requirements,
-            map: map))
+        renderContext.initialize(
+            to: buffers.renderContext(
+                handle: handle, run: lv2Descriptor?.pointee.run, connect: lv2Descriptor?.pointee.connect_port, worker: worker.state,
+                logRenderThread: log.state.pointee.renderThread, configuration: configuration, requirements: requirements,
+                map: map))
 
         if plugin.requiredFeatures.contains(LV2URI.loadDefaultState) {
             try loadDefaultState()
@@ -150,54 +153,67 @@ public final class LV2Instance {
     /// Thread: setup (non-real-time).
     public static func checkLoadable(_ plugin: LV2PluginDescriptor, configuration: LV2InstanceConfiguration = .init()) throws {
         try validate(plugin, configuration)
-        try checkRequiredFeatures(plugin, offered: LV2FeatureSet.offeredURIs(live: configuration.live,
-                                                                             requirements: plugin.blockLengthRequirements))
+        try checkRequiredFeatures(
+            plugin,
+            offered: LV2FeatureSet.offeredURIs(
+                live: configuration.live,
+                requirements: plugin.blockLengthRequirements))
     }
 
     private static func checkRequiredFeatures(_ plugin: LV2PluginDescriptor, offered: Set<String>) throws {
         let missing = plugin.requiredFeatures.filter { !offered.contains($0) }
         if !missing.isEmpty {
-            throw LV2HostError(LV2Status.failedInitialization,
-                               "LV2 plug-in <\(plugin.uri)> requires the feature\(missing.count > 1 ? "s" : "") "
-                               + missing.map { "<\($0)>" }.joined(separator: ", ")
-                               + ", which this host does not provide; it cannot be loaded.")
+            throw LV2HostError(
+                LV2Status.failedInitialization,
+                "LV2 plug-in <\(plugin.uri)> requires the feature\(missing.count > 1 ? "s" : "") "
+                    + missing.map { "<\($0)>" }.joined(separator: ", ")
+                    + ", which this host does not provide; it cannot be loaded.")
         }
     }
 
     private static func validate(_ plugin: LV2PluginDescriptor, _ c: LV2InstanceConfiguration) throws {
         guard c.sampleRate > 0, c.maxBlockLength > 0, c.minBlockLength >= 1, c.minBlockLength <= c.maxBlockLength,
-              c.nominalBlockLength >= c.minBlockLength, c.nominalBlockLength <= c.maxBlockLength else {
-            throw LV2HostError(LV2Status.parameterError,
-                               "Invalid LV2 configuration: need sample rate > 0 and 1 ≤ min ≤ nominal ≤ max block length "
-                               + "(got \(c.sampleRate) Hz, \(c.minBlockLength)/\(c.nominalBlockLength)/\(c.maxBlockLength)).")
+            c.nominalBlockLength >= c.minBlockLength, c.nominalBlockLength <= c.maxBlockLength
+        else {
+            throw LV2HostError(
+                LV2Status.parameterError,
+                "Invalid LV2 configuration: need sample rate > 0 and 1 ≤ min ≤ nominal ≤ max block length "
+                    + "(got \(c.sampleRate) Hz, \(c.minBlockLength)/\(c.nominalBlockLength)/\(c.maxBlockLength)).")
         }
-        if plugin.blockLengthRequirements.powerOf2, c.maxBlockLength & (c.maxBlockLength - 1) != 0
-            || c.nominalBlockLength & (c.nominalBlockLength - 1) != 0 {
-            throw LV2HostError(LV2Status.parameterError,
-                               "LV2 plug-in <\(plugin.uri)> requires power-of-two block lengths; "
-                               + "use a power of two for the maximum and nominal block length.")
+        if plugin.blockLengthRequirements.powerOf2,
+            c.maxBlockLength & (c.maxBlockLength - 1) != 0
+                || c.nominalBlockLength & (c.nominalBlockLength - 1) != 0
+        {
+            throw LV2HostError(
+                LV2Status.parameterError,
+                "LV2 plug-in <\(plugin.uri)> requires power-of-two block lengths; "
+                    + "use a power of two for the maximum and nominal block length.")
         }
         guard let binary = plugin.binaryPath, access(binary, R_OK) == 0 else {
-            throw LV2HostError(LV2Status.binaryMissing,
-                               "LV2 plug-in <\(plugin.uri)>: its binary \(plugin.binaryPath ?? "(none declared)") "
-                               + "does not exist or cannot be read; reinstall the bundle \(plugin.bundleURI).")
+            throw LV2HostError(
+                LV2Status.binaryMissing,
+                "LV2 plug-in <\(plugin.uri)>: its binary \(plugin.binaryPath ?? "(none declared)") "
+                    + "does not exist or cannot be read; reinstall the bundle \(plugin.bundleURI).")
         }
         if let problem = plugin.portDataProblem {
-            throw LV2HostError(LV2Status.invalidPluginData,
-                               "LV2 plug-in <\(plugin.uri)> in \(plugin.bundleURI) has broken port data: \(problem); fix its Turtle data.")
+            throw LV2HostError(
+                LV2Status.invalidPluginData,
+                "LV2 plug-in <\(plugin.uri)> in \(plugin.bundleURI) has broken port data: \(problem); fix its Turtle data.")
         }
         let declared = plugin.world.declaredPortCount(plugin)
         if declared != plugin.ports.count {
-            throw LV2HostError(LV2Status.invalidPluginData,
-                               "LV2 plug-in <\(plugin.uri)> declares \(declared) ports but their indices run 0..<\(plugin.ports.count) "
-                               + "(a missing, duplicated or out-of-range port index); fix its Turtle data.")
+            throw LV2HostError(
+                LV2Status.invalidPluginData,
+                "LV2 plug-in <\(plugin.uri)> declares \(declared) ports but their indices run 0..<\(plugin.ports.count) "
+                    + "(a missing, duplicated or out-of-range port index); fix its Turtle data.")
         }
         for port in plugin.ports where (port.kind == .unknown || port.direction == .unknown) && !port.connectionOptional {
-            throw LV2HostError(LV2Status.invalidPluginData,
-                               port.symbol.isEmpty
-                               ? "LV2 plug-in <\(plugin.uri)> has no port with index \(port.index) in its data; fix its Turtle data."
-                               : "LV2 plug-in <\(plugin.uri)>: port \(port.index) '\(port.symbol)' is of a kind or direction this host "
-                               + "cannot connect (not audio, control, CV or atom, input or output).")
+            throw LV2HostError(
+                LV2Status.invalidPluginData,
+                port.symbol.isEmpty
+                    ? "LV2 plug-in <\(plugin.uri)> has no port with index \(port.index) in its data; fix its Turtle data."
+                    : "LV2 plug-in <\(plugin.uri)>: port \(port.index) '\(port.symbol)' is of a kind or direction this host "
+                        + "cannot connect (not audio, control, CV or atom, input or output).")
         }
     }
 

@@ -18,9 +18,11 @@ public struct LV2InstanceConfiguration: Sendable {
     public var logSink: LV2LogSink
 
     /// Thread: any.
-    public init(sampleRate: Double = 48_000, maxBlockLength: Int = 4096, minBlockLength: Int = 1,
-                nominalBlockLength: Int? = nil, sequenceSize: Int = 32 * 1024, live: Bool = false,
-                logSink: @escaping LV2LogSink = LV2InstanceConfiguration.standardErrorSink) {
+    public init(
+        sampleRate: Double = 48_000, maxBlockLength: Int = 4096, minBlockLength: Int = 1,
+        nominalBlockLength: Int? = nil, sequenceSize: Int = 32 * 1024, live: Bool = false,
+        logSink: @escaping LV2LogSink = LV2InstanceConfiguration.standardErrorSink
+    ) {
         self.sampleRate = sampleRate
         self.maxBlockLength = maxBlockLength
         self.minBlockLength = minBlockLength

@@ -37,15 +37,19 @@ final class LV2Log {
     init(pluginURI: String, live: Bool, map: LV2URIDMap, sink: @escaping LV2LogSink) {
         self.pluginURI = pluginURI
         self.sink = sink
-        levels = [map.map(LV2URI.logError): .error, map.map(LV2URI.logWarning): .warning,
-                  map.map(LV2URI.logNote): .note, map.map(LV2URI.logTrace): .trace]
+        levels = [
+            map.map(LV2URI.logError): .error, map.map(LV2URI.logWarning): .warning,
+            map.map(LV2URI.logNote): .note, map.map(LV2URI.logTrace): .trace,
+        ]
         let renderThread = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: 1)
         renderThread.initialize(to: Atomic(0))
         state = .allocate(capacity: 1)
         feature = .allocate(capacity: 1)
-        state.initialize(to: LV2LogState(ring: .allocate(minimumCapacity: 16 * 1024), renderThread: renderThread,
-                                         scratch: .allocate(capacity: Self.scratchSize), live: live,
-                                         owner: Unmanaged.passUnretained(self).toOpaque()))
+        state.initialize(
+            to: LV2LogState(
+                ring: .allocate(minimumCapacity: 16 * 1024), renderThread: renderThread,
+                scratch: .allocate(capacity: Self.scratchSize), live: live,
+                owner: Unmanaged.passUnretained(self).toOpaque()))
         auhost_lv2_log_feature_init(feature, lv2LogDeliver, UnsafeMutableRawPointer(state))
     }
 
@@ -85,7 +89,8 @@ let lv2LogDeliver: @convention(c) (UnsafeMutablePointer<AUHostLV2LogFeature>?, L
     feature, type, text in
     guard let feature, let text else { return }
     let state = feature.pointee.context.assumingMemoryBound(to: LV2LogState.self)
-    let onRenderThread = state.pointee.live
+    let onRenderThread =
+        state.pointee.live
         && state.pointee.renderThread.pointee.load(ordering: .relaxed) == UInt(pthread_self())
     if onRenderThread {
         let scratch = state.pointee.scratch

@@ -61,7 +61,8 @@ public struct LV2ParameterDescriptor: Equatable, Sendable {
         var iterator = lilv_scale_points_begin(points)
         while !lilv_scale_points_is_end(points, iterator) {
             if let point = lilv_scale_points_get(points, iterator),
-               let value = LV2Vocabulary.float(lilv_scale_point_get_value(point)) {
+                let value = LV2Vocabulary.float(lilv_scale_point_get_value(point))
+            {
                 result.append(ScalePoint(value: value, label: LV2Vocabulary.string(lilv_scale_point_get_label(point)) ?? "\(value)"))
             }
             iterator = lilv_scale_points_next(points, iterator)

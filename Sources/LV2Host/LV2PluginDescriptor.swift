@@ -45,7 +45,8 @@ public final class LV2PluginDescriptor {
     /// The shared object's file path, nil if the data names none or it is not a file URI.
     public private(set) lazy var binaryPath: String? = {
         guard let uri = lilv_plugin_get_library_uri(plugin),
-              let path = lilv_file_uri_parse(lilv_node_as_uri(uri), nil) else { return nil }
+            let path = lilv_file_uri_parse(lilv_node_as_uri(uri), nil)
+        else { return nil }
         defer { lilv_free(path) }
         return String(cString: path)
     }()
@@ -59,9 +60,10 @@ public final class LV2PluginDescriptor {
         let count = Int(lilv_plugin_get_num_ports(plugin))
         return (0..<count).map { index in
             LV2PortInfo.read(plugin: plugin, index: index, vocabulary: world.vocabulary)
-                ?? LV2PortInfo(index: index, symbol: "", name: "", kind: .unknown, direction: .unknown,
-                               supportsMIDI: false, connectionOptional: false, minimumBufferSize: 0,
-                               reportsLatency: false, groupURI: nil)
+                ?? LV2PortInfo(
+                    index: index, symbol: "", name: "", kind: .unknown, direction: .unknown,
+                    supportsMIDI: false, connectionOptional: false, minimumBufferSize: 0,
+                    reportsLatency: false, groupURI: nil)
         }
     }()
 
@@ -106,8 +108,12 @@ public final class LV2PluginDescriptor {
                 continue
             }
             func isA(_ node: OpaquePointer) -> Bool { lilv_port_is_a(plugin, port, node) }
-            let kind: LV2PortInfo.Kind = isA(v.audioPort) ? .audio : isA(v.controlPort) ? .control
-                : isA(v.cvPort) ? .cv : isA(v.atomPort) ? .atom : .unknown
+            let kind: LV2PortInfo.Kind =
+                isA(v.audioPort)
+                ? .audio
+                : isA(v.controlPort)
+                    ? .control
+                    : isA(v.cvPort) ? .cv : isA(v.atomPort) ? .atom : .unknown
             let direction: LV2PortInfo.Direction = isA(v.inputPort) ? .input : isA(v.outputPort) ? .output : .unknown
             summary.count(kind, direction, supportsMIDI: kind == .atom && lilv_port_supports_event(plugin, port, v.midiEvent))
         }

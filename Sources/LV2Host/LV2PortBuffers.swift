@@ -63,11 +63,13 @@ final class LV2PortBuffers {
     func pointer(for index: Int) -> UnsafeMutableRawPointer? { pointers[index] }
 
     /// The render thread's view: flat arrays in memory owned by this object. Thread: setup.
-    func renderContext(handle: LV2_Handle?, run: (@convention(c) (LV2_Handle?, UInt32) -> Void)?,
-                       connect: (@convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void)?,
-                       worker: UnsafeMutablePointer<LV2WorkerState>, logRenderThread: UnsafeMutablePointer<Atomic<UInt>>,
-                       configuration c: LV2InstanceConfiguration, requirements: LV2BlockLengthRequirements,
-                       map: LV2URIDMap) -> LV2RenderContext {
+    func renderContext(
+        handle: LV2_Handle?, run: (@convention(c) (LV2_Handle?, UInt32) -> Void)?,
+        connect: (@convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void)?,
+        worker: UnsafeMutablePointer<LV2WorkerState>, logRenderThread: UnsafeMutablePointer<Atomic<UInt>>,
+        configuration c: LV2InstanceConfiguration, requirements: LV2BlockLengthRequirements,
+        map: LV2URIDMap
+    ) -> LV2RenderContext {
         func array<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
             let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(values.count, 1))
             pointer.initialize(from: values, count: values.count)

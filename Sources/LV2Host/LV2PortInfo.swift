@@ -42,8 +42,12 @@ extension LV2PortInfo {
 
         let symbol = LV2Vocabulary.string(lilv_port_get_symbol(plugin, port)) ?? "port\(index)"
         let name = LV2Vocabulary.takeString(lilv_port_get_name(plugin, port)) ?? symbol
-        let kind: Kind = isA(v.audioPort) ? .audio : isA(v.controlPort) ? .control
-            : isA(v.cvPort) ? .cv : isA(v.atomPort) ? .atom : .unknown
+        let kind: Kind =
+            isA(v.audioPort)
+            ? .audio
+            : isA(v.controlPort)
+                ? .control
+                : isA(v.cvPort) ? .cv : isA(v.atomPort) ? .atom : .unknown
         let direction: Direction = isA(v.inputPort) ? .input : isA(v.outputPort) ? .output : .unknown
         let minimumSize = value(plugin, port, v.rszMinimumSize).number.map { Int($0) } ?? 0
         let designation = value(plugin, port, v.designation).string
@@ -59,8 +63,10 @@ extension LV2PortInfo {
 
     /// The first value of `predicate` on the port as a string and as a number (the node lilv
     /// returns is owned by the caller and freed here). Thread: setup (non-real-time).
-    static func value(_ plugin: OpaquePointer, _ port: OpaquePointer,
-                      _ predicate: OpaquePointer) -> (string: String?, number: Float?) {
+    static func value(
+        _ plugin: OpaquePointer, _ port: OpaquePointer,
+        _ predicate: OpaquePointer
+    ) -> (string: String?, number: Float?) {
         guard let node = lilv_port_get(plugin, port, predicate) else { return (nil, nil) }
         defer { lilv_node_free(node) }
         return (LV2Vocabulary.string(node), LV2Vocabulary.float(node))

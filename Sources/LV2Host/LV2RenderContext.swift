@@ -80,8 +80,9 @@ public func lv2Run(_ context: UnsafeMutablePointer<LV2RenderContext>, frames: UI
     if c.pointee.live {
         c.pointee.logRenderThread.pointee.store(0, ordering: .relaxed)
     } else {
-        lv2WorkerPerformRequests(c.pointee.worker, scratch: c.pointee.worker.pointee.scratch,
-                                 scratchSize: c.pointee.worker.pointee.scratchSize)
+        lv2WorkerPerformRequests(
+            c.pointee.worker, scratch: c.pointee.worker.pointee.scratch,
+            scratchSize: c.pointee.worker.pointee.scratchSize)
         lv2WorkerDeliverResponses(c.pointee.worker)
     }
     lv2WorkerEndRun(c.pointee.worker)
@@ -120,8 +121,10 @@ func lv2ClearSequence(_ buffer: UnsafeMutableRawPointer, sequenceType: UInt32) {
 /// the plug-in has no MIDI input, the event is out of order or empty, or the buffer is full.
 /// Thread: render (real-time): call it between runs on the thread that calls `lv2Run`.
 @_noAllocation @_noLocks
-public func lv2QueueMIDI(_ context: UnsafeMutablePointer<LV2RenderContext>, frame: Int64,
-                         bytes: UnsafeRawPointer, count: Int) -> Bool {
+public func lv2QueueMIDI(
+    _ context: UnsafeMutablePointer<LV2RenderContext>, frame: Int64,
+    bytes: UnsafeRawPointer, count: Int
+) -> Bool {
     let slot = context.pointee.midiInputSlot
     guard slot >= 0, count > 0, frame >= context.pointee.lastQueuedFrame else { return false }
     let buffer = context.pointee.atomInputs[slot]

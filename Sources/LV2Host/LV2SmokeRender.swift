@@ -20,8 +20,11 @@ public enum LV2SmokeRender {
     /// Throws what instantiation throws. Thread: setup (non-real-time).
     public static func run(_ plugin: LV2PluginDescriptor, seconds: Double = 0.5) throws -> Report {
         let block = 512
-        let instance = try LV2Instance(plugin: plugin, configuration: .init(sampleRate: 48_000, maxBlockLength: block,
-                                                                            logSink: { _, _, _ in }))
+        let instance = try LV2Instance(
+            plugin: plugin,
+            configuration: .init(
+                sampleRate: 48_000, maxBlockLength: block,
+                logSink: { _, _, _ in }))
         instance.activate()
         defer { instance.deactivate() }
         var generator = NoiseGenerator(seed: 0x1234_5678)

@@ -43,15 +43,19 @@ public enum LV2Sweep {
     /// `parallel` at a time, each killed after `timeoutSeconds`. With `throughUnit` the child
     /// renders through the Audio Unit API (LV2Units) instead of LV2Instance directly. Results are
     /// in the order of `uris`. Thread: setup (non-real-time); blocks until all children end.
-    public static func run(uris: [String], lv2Path: String? = nil, childPath: String = defaultChildPath(),
-                           timeoutSeconds: UInt32 = 30, parallel: Int = 2, throughUnit: Bool = false) -> [Result] {
+    public static func run(
+        uris: [String], lv2Path: String? = nil, childPath: String = defaultChildPath(),
+        timeoutSeconds: UInt32 = 30, parallel: Int = 2, throughUnit: Bool = false
+    ) -> [Result] {
         var results = [Result?](repeating: nil, count: uris.count)
         var running: [(pid: pid_t, index: Int, pipe: Int32)] = []
         var next = 0
         while next < uris.count || !running.isEmpty {
             while next < uris.count && running.count < max(parallel, 1) {
-                switch spawn(uri: uris[next], lv2Path: lv2Path, childPath: childPath, timeout: timeoutSeconds,
-                             throughUnit: throughUnit) {
+                switch spawn(
+                    uri: uris[next], lv2Path: lv2Path, childPath: childPath, timeout: timeoutSeconds,
+                    throughUnit: throughUnit)
+                {
                 case .success(let child): running.append((child.pid, next, child.pipe))
                 case .failure(let reason): results[next] = Result(uri: uris[next], outcome: .failed, reason: reason)
                 }
@@ -71,8 +75,10 @@ public enum LV2Sweep {
     }
 
     /// Runs one plug-in in a child. Thread: setup (non-real-time).
-    public static func run(uri: String, lv2Path: String? = nil, childPath: String = defaultChildPath(),
-                           timeoutSeconds: UInt32 = 30) -> Result {
+    public static func run(
+        uri: String, lv2Path: String? = nil, childPath: String = defaultChildPath(),
+        timeoutSeconds: UInt32 = 30
+    ) -> Result {
         run(uris: [uri], lv2Path: lv2Path, childPath: childPath, timeoutSeconds: timeoutSeconds, parallel: 1)[0]
     }
 
@@ -119,8 +125,14 @@ public enum LV2Sweep {
         let lastLine = text.split(separator: "\n").last.map(String.init) ?? ""
         let signal = status & 0x7f
         if signal != 0 {
-            let name = signal == SIGSEGV ? "SIGSEGV" : signal == SIGABRT ? "SIGABRT" : signal == SIGALRM ? "SIGALRM (timed out)"
-                : signal == SIGBUS ? "SIGBUS" : signal == SIGFPE ? "SIGFPE" : signal == SIGILL ? "SIGILL" : "signal \(signal)"
+            let name =
+                signal == SIGSEGV
+                ? "SIGSEGV"
+                : signal == SIGABRT
+                    ? "SIGABRT"
+                    : signal == SIGALRM
+                        ? "SIGALRM (timed out)"
+                        : signal == SIGBUS ? "SIGBUS" : signal == SIGFPE ? "SIGFPE" : signal == SIGILL ? "SIGILL" : "signal \(signal)"
             return Result(uri: uri, outcome: .crashed, reason: "child killed by \(name)")
         }
         let fields = lastLine.split(separator: " ", maxSplits: 1).map(String.init)
@@ -130,8 +142,9 @@ public enum LV2Sweep {
         case "NONFINITE": return Result(uri: uri, outcome: .nonFiniteOutput, reason: detail)
         case "FAILED": return Result(uri: uri, outcome: .failed, reason: detail)
         default:
-            return Result(uri: uri, outcome: .failed,
-                          reason: "child exited with status \((status >> 8) & 0xff) and no result line")
+            return Result(
+                uri: uri, outcome: .failed,
+                reason: "child exited with status \((status >> 8) & 0xff) and no result line")
         }
     }
 }

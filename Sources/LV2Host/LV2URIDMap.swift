@@ -29,14 +29,20 @@ public final class LV2URIDMap: @unchecked Sendable {
         mapFeature = .allocate(capacity: 1)
         unmapFeature = .allocate(capacity: 1)
         let handle = Unmanaged.passUnretained(self).toOpaque()
-        mapFeature.initialize(to: LV2_URID_Map(handle: handle, map: { handle, uri in
-            guard let handle, let uri else { return 0 }
-            return Unmanaged<LV2URIDMap>.fromOpaque(handle).takeUnretainedValue().map(cString: uri)
-        }))
-        unmapFeature.initialize(to: LV2_URID_Unmap(handle: handle, unmap: { handle, urid in
-            guard let handle else { return nil }
-            return UnsafePointer(Unmanaged<LV2URIDMap>.fromOpaque(handle).takeUnretainedValue().unmapCString(urid))
-        }))
+        mapFeature.initialize(
+            to: LV2_URID_Map(
+                handle: handle,
+                map: { handle, uri in
+                    guard let handle, let uri else { return 0 }
+                    return Unmanaged<LV2URIDMap>.fromOpaque(handle).takeUnretainedValue().map(cString: uri)
+                }))
+        unmapFeature.initialize(
+            to: LV2_URID_Unmap(
+                handle: handle,
+                unmap: { handle, urid in
+                    guard let handle else { return nil }
+                    return UnsafePointer(Unmanaged<LV2URIDMap>.fromOpaque(handle).takeUnretainedValue().unmapCString(urid))
+                }))
     }
 
     deinit {

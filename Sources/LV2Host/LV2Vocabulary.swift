@@ -49,10 +49,12 @@ final class LV2Vocabulary {
     }
 
     deinit {
-        for node in [audioPort, controlPort, cvPort, atomPort, inputPort, outputPort, connectionOptional,
-                     reportsLatency, designation, latency, toggled, integer, enumeration, logarithmic,
-                     sampleRateProperty, atomSupports, midiEvent, rszMinimumSize, unitsUnit, unitsSymbol, rdfsLabel,
-                     doapName, presetClass, portGroup, mixerPlugin, mainInput, mainOutput, requiredOption, port, index] {
+        for node in [
+            audioPort, controlPort, cvPort, atomPort, inputPort, outputPort, connectionOptional,
+            reportsLatency, designation, latency, toggled, integer, enumeration, logarithmic,
+            sampleRateProperty, atomSupports, midiEvent, rszMinimumSize, unitsUnit, unitsSymbol, rdfsLabel,
+            doapName, presetClass, portGroup, mixerPlugin, mainInput, mainOutput, requiredOption, port, index,
+        ] {
             lilv_node_free(node)
         }
     }

@@ -23,14 +23,17 @@ final class LV2Worker {
         let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
         sem_init(semaphore, 0, 0)
         state = .allocate(capacity: 1)
-        state.initialize(to: LV2WorkerState(
-            requests: .allocate(minimumCapacity: ringSize), responses: .allocate(minimumCapacity: ringSize),
-            scratch: .allocate(byteCount: Self.messageCapacity, alignment: 16), scratchSize: Self.messageCapacity,
-            semaphore: semaphore, live: live, pluginHandle: nil, interface: nil))
+        state.initialize(
+            to: LV2WorkerState(
+                requests: .allocate(minimumCapacity: ringSize), responses: .allocate(minimumCapacity: ringSize),
+                scratch: .allocate(byteCount: Self.messageCapacity, alignment: 16), scratchSize: Self.messageCapacity,
+                semaphore: semaphore, live: live, pluginHandle: nil, interface: nil))
         threadScratch = .allocate(byteCount: Self.messageCapacity, alignment: 16)
         scheduleFeature = .allocate(capacity: 1)
-        scheduleFeature.initialize(to: LV2_Worker_Schedule(handle: UnsafeMutableRawPointer(state),
-                                                           schedule_work: lv2ScheduleWork))
+        scheduleFeature.initialize(
+            to: LV2_Worker_Schedule(
+                handle: UnsafeMutableRawPointer(state),
+                schedule_work: lv2ScheduleWork))
     }
 
     /// Connects the plug-in's worker interface and, in live mode, starts the thread.
@@ -41,11 +44,13 @@ final class LV2Worker {
         guard state.pointee.live, thread == nil else { return }
         var tid = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&tid, nil, { context in
-            let worker = Unmanaged<LV2Worker>.fromOpaque(context!).takeRetainedValue()
-            worker.loop()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &tid, nil,
+            { context in
+                let worker = Unmanaged<LV2Worker>.fromOpaque(context!).takeRetainedValue()
+                worker.loop()
+                return nil
+            }, context)
         if created == 0 { thread = tid } else { Unmanaged<LV2Worker>.fromOpaque(context).release() }
     }
 

@@ -58,8 +58,10 @@ func lv2WorkerDeliverResponses(_ state: UnsafeMutablePointer<LV2WorkerState>) {
 /// calls this right after `run`; the live worker thread runs its own copy. Thread: render
 /// (offline rendering) or setup (non-real-time).
 @_noAllocation @_noLocks
-func lv2WorkerPerformRequests(_ state: UnsafeMutablePointer<LV2WorkerState>,
-                              scratch: UnsafeMutableRawPointer, scratchSize: Int) {
+func lv2WorkerPerformRequests(
+    _ state: UnsafeMutablePointer<LV2WorkerState>,
+    scratch: UnsafeMutableRawPointer, scratchSize: Int
+) {
     guard let interface = state.pointee.interface else { return }
     while true {
         let size = state.pointee.requests.read(into: scratch, capacity: scratchSize)
@@ -67,8 +69,9 @@ func lv2WorkerPerformRequests(_ state: UnsafeMutablePointer<LV2WorkerState>,
         if size < 0 { continue }
         _unsafePerformance {
             // Offline rendering has no deadline, so the plug-in's non-real-time work may run here.
-            _ = interface.pointee.work?(state.pointee.pluginHandle, lv2WorkerRespond,
-                                        UnsafeMutableRawPointer(state), UInt32(size), scratch)
+            _ = interface.pointee.work?(
+                state.pointee.pluginHandle, lv2WorkerRespond,
+                UnsafeMutableRawPointer(state), UInt32(size), scratch)
         }
     }
 }

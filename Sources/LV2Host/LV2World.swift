@@ -73,7 +73,8 @@ public final class LV2World {
         var found: [LV2PluginDescriptor] = []
         while !lilv_plugins_is_end(all, iterator) {
             if let plugin = lilv_plugins_get(all, iterator), let uri = LV2Vocabulary.string(lilv_plugin_get_uri(plugin)),
-               byURI[uri] == nil {
+                byURI[uri] == nil
+            {
                 found.append(LV2PluginDescriptor(world: self, plugin: plugin))
             }
             iterator = lilv_plugins_next(all, iterator)
@@ -92,8 +93,9 @@ public final class LV2World {
     /// Thread: setup (non-real-time).
     public func plugin(uri: String) throws -> LV2PluginDescriptor {
         guard let descriptor = byURI[uri] else {
-            throw LV2HostError(LV2Status.pluginNotFound,
-                               "No LV2 plug-in with URI <\(uri)> is installed; check LV2_PATH or install its bundle.")
+            throw LV2HostError(
+                LV2Status.pluginNotFound,
+                "No LV2 plug-in with URI <\(uri)> is installed; check LV2_PATH or install its bundle.")
         }
         return descriptor
     }

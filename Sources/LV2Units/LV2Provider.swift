@@ -84,17 +84,22 @@ public final class LV2Provider: ComponentProvider {
             }
         }
         for collision in collisions {
-            Self.warn("lv2: component code collision \(collision.uris.joined(separator: ", ")); "
-                + "\(collision.uris[0]) kept the code, the others were given new subtypes")
+            Self.warn(
+                "lv2: component code collision \(collision.uris.joined(separator: ", ")); "
+                    + "\(collision.uris[0]) kept the code, the others were given new subtypes")
         }
         let access = self.access
         let components = entries.map { entry, bundleURI, bundle -> Component in
             let uri = entry.uri
-            return Component(description: entry.description, name: "\(entry.manufacturerName): \(entry.name)",
-                             version: 0x0001_0000, origin: "lv2 \(uri) \(bundleURI)") { description in
+            return Component(
+                description: entry.description, name: "\(entry.manufacturerName): \(entry.name)",
+                version: 0x0001_0000, origin: "lv2 \(uri) \(bundleURI)"
+            ) { description in
                 let plugin = try access.withWorld { world -> LV2PluginDescriptor in
                     if let bundle { world.load(bundle: bundle) }
-                    do { return try world.plugin(uri: uri) } catch let error as LV2HostError { throw AudioError(error.status, error.message) }
+                    do { return try world.plugin(uri: uri) } catch let error as LV2HostError {
+                        throw AudioError(error.status, error.message)
+                    }
                 }
                 return try LV2Unit(plugin: plugin, access: access, description: description)
             }

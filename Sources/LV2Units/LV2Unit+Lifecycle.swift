@@ -9,8 +9,10 @@ extension LV2Unit {
     func startPlugin() throws {
         let rate = sampleRate
         for format in inputFormats + outputFormats where format.mSampleRate != rate {
-            throw AudioError(kAudioUnitErr_FormatNotSupported,
-                             "LV2 plug-in <\(plugin.uri)> runs at one sample rate; every element must use \(rate) Hz (one uses \(format.mSampleRate) Hz).")
+            throw AudioError(
+                kAudioUnitErr_FormatNotSupported,
+                "LV2 plug-in <\(plugin.uri)> runs at one sample rate; every element must use \(rate) Hz (one uses \(format.mSampleRate) Hz)."
+            )
         }
         let requirements = access.withWorld { _ in plugin.blockLengthRequirements }
         let slice = Int(maxFramesPerSlice)
@@ -58,7 +60,9 @@ extension LV2Unit {
         midiQueue.pointee.count = 0
     }
 
-    private func makeRenderState(_ instance: LV2Instance, fixedBlock: Int, requiresPowerOf2: Bool) -> UnsafeMutablePointer<LV2UnitRenderState> {
+    private func makeRenderState(_ instance: LV2Instance, fixedBlock: Int, requiresPowerOf2: Bool) -> UnsafeMutablePointer<
+        LV2UnitRenderState
+    > {
         func array<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
             let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(values.count, 1))
             pointer.initialize(from: values, count: values.count)
@@ -81,26 +85,29 @@ extension LV2Unit {
         /// The parameter's current declaration (rate-relative ones follow the rate), not the layout's.
         func range(_ c: LV2UnitLayout.Control) -> ClosedRange<Float> {
             guard let d = parameters.definition(AudioUnitParameterID(c.portIndex), kAudioUnitScope_Global, 0),
-                  d.minValue <= d.maxValue else { return -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude }
+                d.minValue <= d.maxValue
+            else { return -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude }
             return d.minValue...d.maxValue
         }
         let tables = inputs.map { c -> UnsafeMutablePointer<Float>? in c.indexedValues.map { array($0) } }
         let state = UnsafeMutablePointer<LV2UnitRenderState>.allocate(capacity: 1)
-        state.initialize(to: LV2UnitRenderState(
-            context: instance.renderContext,
-            inputPorts: array(inPorts.map(UInt32.init)), inputStart: array(starts(layout.inputs)), inputElements: layout.inputs.count,
-            outputPorts: array(outPorts.map(UInt32.init)), outputStart: array(starts(layout.outputs)), outputElements: layout.outputs.count,
-            inputData: array(inPorts.map(own)), outputData: array(outPorts.map(own)),
-            inputOwn: array(inPorts.map(own)), outputOwn: array(outPorts.map(own)), outputStage: array(stage),
-            multiElement: layout.outputs.count > 1,
-            controlSlots: array(inputs.map(slot)), controlPorts: array(inputs.map(port)),
-            indexedValues: array(tables), indexedCounts: array(inputs.map { $0.indexedValues?.count ?? 0 }),
-            controlMinimum: array(inputs.map { range($0).lowerBound }), controlMaximum: array(inputs.map { range($0).upperBound }),
-            controlCount: inputs.count,
-            meterSlots: array(meters.map(slot)), meterPorts: array(meters.map(port)), meterCount: meters.count,
-            requiresPowerOf2: requiresPowerOf2, fixedBlock: fixedBlock, fifoFill: 0,
-            requiresMainInput: !layout.inputs.isEmpty && plugin.portSummary.audioInputs > 0,
-            lastSampleTime: -1, lastFrames: 0, servedElements: 0, hasRun: false, producedNonFinite: false))
+        state.initialize(
+            to: LV2UnitRenderState(
+                context: instance.renderContext,
+                inputPorts: array(inPorts.map(UInt32.init)), inputStart: array(starts(layout.inputs)), inputElements: layout.inputs.count,
+                outputPorts: array(outPorts.map(UInt32.init)), outputStart: array(starts(layout.outputs)),
+                outputElements: layout.outputs.count,
+                inputData: array(inPorts.map(own)), outputData: array(outPorts.map(own)),
+                inputOwn: array(inPorts.map(own)), outputOwn: array(outPorts.map(own)), outputStage: array(stage),
+                multiElement: layout.outputs.count > 1,
+                controlSlots: array(inputs.map(slot)), controlPorts: array(inputs.map(port)),
+                indexedValues: array(tables), indexedCounts: array(inputs.map { $0.indexedValues?.count ?? 0 }),
+                controlMinimum: array(inputs.map { range($0).lowerBound }), controlMaximum: array(inputs.map { range($0).upperBound }),
+                controlCount: inputs.count,
+                meterSlots: array(meters.map(slot)), meterPorts: array(meters.map(port)), meterCount: meters.count,
+                requiresPowerOf2: requiresPowerOf2, fixedBlock: fixedBlock, fifoFill: 0,
+                requiresMainInput: !layout.inputs.isEmpty && plugin.portSummary.audioInputs > 0,
+                lastSampleTime: -1, lastFrames: 0, servedElements: 0, hasRun: false, producedNonFinite: false))
         return state
     }
 
@@ -110,12 +117,14 @@ extension LV2Unit {
         let s = r.pointee
         for k in 0..<s.outputStart[s.outputElements] { s.outputStage[k].deallocate() }
         for k in 0..<s.controlCount { s.indexedValues[k]?.deallocate() }
-        for pointer in [UnsafeMutableRawPointer(s.inputPorts), UnsafeMutableRawPointer(s.inputStart), UnsafeMutableRawPointer(s.outputPorts),
-                        UnsafeMutableRawPointer(s.outputStart), UnsafeMutableRawPointer(s.inputData), UnsafeMutableRawPointer(s.outputData),
-                        UnsafeMutableRawPointer(s.inputOwn), UnsafeMutableRawPointer(s.outputOwn), UnsafeMutableRawPointer(s.outputStage),
-                        UnsafeMutableRawPointer(s.controlSlots), UnsafeMutableRawPointer(s.controlPorts),
-                        UnsafeMutableRawPointer(s.indexedValues), UnsafeMutableRawPointer(s.indexedCounts),
-                        UnsafeMutableRawPointer(s.meterSlots), UnsafeMutableRawPointer(s.meterPorts)] {
+        for pointer in [
+            UnsafeMutableRawPointer(s.inputPorts), UnsafeMutableRawPointer(s.inputStart), UnsafeMutableRawPointer(s.outputPorts),
+            UnsafeMutableRawPointer(s.outputStart), UnsafeMutableRawPointer(s.inputData), UnsafeMutableRawPointer(s.outputData),
+            UnsafeMutableRawPointer(s.inputOwn), UnsafeMutableRawPointer(s.outputOwn), UnsafeMutableRawPointer(s.outputStage),
+            UnsafeMutableRawPointer(s.controlSlots), UnsafeMutableRawPointer(s.controlPorts),
+            UnsafeMutableRawPointer(s.indexedValues), UnsafeMutableRawPointer(s.indexedCounts),
+            UnsafeMutableRawPointer(s.meterSlots), UnsafeMutableRawPointer(s.meterPorts),
+        ] {
             pointer.deallocate()
         }
         s.controlMinimum.deallocate()

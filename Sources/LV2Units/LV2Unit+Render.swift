@@ -105,10 +105,12 @@ func lv2MIDIMessageLength(_ status: UInt8) -> Int {
 
 /// Renders output element `element` for one AudioUnitRender call. Thread: render.
 @_noAllocation @_noLocks
-func lv2UnitRender(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
-                   _ au: UnsafeMutablePointer<RenderState>, element: Int,
-                   flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
-                   frames: UInt32, output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+func lv2UnitRender(
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    _ au: UnsafeMutablePointer<RenderState>, element: Int,
+    flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
+    frames: UInt32, output: UnsafeMutablePointer<AudioBufferList>
+) -> OSStatus {
     let buffers = audioBuffers(output)
     let first = r.pointee.outputStart[element], count = r.pointee.outputStart[element + 1] - first
     guard Int(output.pointee.mNumberBuffers) == count else { return kAudio_ParamError }
@@ -122,7 +124,8 @@ func lv2UnitRender(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: Unsafe
     // Several output elements: run once per time stamp, then copy this element out.
     let time = timeStamp.pointee
     let bit: UInt64 = 1 << UInt64(min(element, 63))
-    let fresh = time.mFlags.rawValue & AudioTimeStampFlags.sampleTimeValid.rawValue == 0 || !r.pointee.hasRun
+    let fresh =
+        time.mFlags.rawValue & AudioTimeStampFlags.sampleTimeValid.rawValue == 0 || !r.pointee.hasRun
         || time.mSampleTime != r.pointee.lastSampleTime || frames != r.pointee.lastFrames
         || r.pointee.servedElements & bit != 0
     if fresh {
@@ -143,10 +146,12 @@ func lv2UnitRender(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: Unsafe
 
 /// One processing cycle of `frames` frames: pull inputs, run, report meters, check the output.
 @_noAllocation @_noLocks
-private func lv2UnitCycle(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
-                          _ au: UnsafeMutablePointer<RenderState>,
-                          flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
-                          frames: UInt32) -> OSStatus {
+private func lv2UnitCycle(
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    _ au: UnsafeMutablePointer<RenderState>,
+    flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
+    frames: UInt32
+) -> OSStatus {
     let n = Int(frames)
     let status = lv2UnitPullInputs(r, au, flags: flags, timeStamp: timeStamp, frames: frames)
     guard status == noErr else { return status }
@@ -170,9 +175,11 @@ private func lv2UnitCycle(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi:
 /// Pulls every input element and points `inputData` at its channels; unconnected elements other
 /// than an effect's main input read silence.
 @_noAllocation @_noLocks
-private func lv2UnitPullInputs(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ au: UnsafeMutablePointer<RenderState>,
-                               flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
-                               frames: UInt32) -> OSStatus {
+private func lv2UnitPullInputs(
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ au: UnsafeMutablePointer<RenderState>,
+    flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
+    frames: UInt32
+) -> OSStatus {
     for element in 0..<r.pointee.inputElements {
         let first = r.pointee.inputStart[element], count = r.pointee.inputStart[element + 1] - first
         if au.pointee.inputs[element].kind == .none {
@@ -217,8 +224,10 @@ private func lv2UnitApplyControls(_ r: UnsafeMutablePointer<LV2UnitRenderState>)
 
 /// Runs the slices between parameter changes straight on the cycle's buffers.
 @_noAllocation @_noLocks
-private func lv2UnitRunDirect(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
-                              _ au: UnsafeMutablePointer<RenderState>, frames n: Int) -> OSStatus {
+private func lv2UnitRunDirect(
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    _ au: UnsafeMutablePointer<RenderState>, frames n: Int
+) -> OSStatus {
     var position = 0
     var next = 0  // the first MIDI event not yet delivered
     while position < n {
@@ -242,8 +251,10 @@ private func lv2UnitRunDirect(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ m
 /// Points the ports at frames `from ..< from + frames` of the cycle's buffers, delivers the MIDI
 /// due in that range and runs the plug-in once.
 @_noAllocation @_noLocks
-private func lv2UnitRunPiece(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
-                             from start: Int, frames: Int, next: inout Int) -> OSStatus {
+private func lv2UnitRunPiece(
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    from start: Int, frames: Int, next: inout Int
+) -> OSStatus {
     let context = r.pointee.context
     for k in 0..<r.pointee.inputStart[r.pointee.inputElements] {
         lv2ConnectPort(context, index: r.pointee.inputPorts[k], to: UnsafeMutableRawPointer(r.pointee.inputData[k] + start))
@@ -258,8 +269,10 @@ private func lv2UnitRunPiece(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ mi
 /// Queues the events with offset below `end` into the plug-in's MIDI input, at their frame
 /// within the block that starts at cycle frame `blockStart` (earlier ones at frame 0).
 @_noAllocation @_noLocks
-private func lv2UnitDeliverMIDI(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
-                                before end: Int, blockStart: Int, blockFrames: Int, next: inout Int) {
+private func lv2UnitDeliverMIDI(
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    before end: Int, blockStart: Int, blockFrames: Int, next: inout Int
+) {
     while next < midi.pointee.count && midi.pointee.events[next].offset < end {
         var event = midi.pointee.events[next]
         let frame = min(max(event.offset - blockStart, 0), blockFrames - 1)
@@ -273,8 +286,10 @@ private func lv2UnitDeliverMIDI(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _
 /// The FIFO for fixed-length plug-ins: output frame k of a block is what the plug-in made from
 /// the block before, so the unit's output is its input delayed by exactly one block.
 @_noAllocation @_noLocks
-private func lv2UnitRunFIFO(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
-                            _ au: UnsafeMutablePointer<RenderState>, frames n: Int) -> OSStatus {
+private func lv2UnitRunFIFO(
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    _ au: UnsafeMutablePointer<RenderState>, frames n: Int
+) -> OSStatus {
     // Parameter changes apply at block boundaries: every change due in this call is applied now.
     var position = 0
     while position < n { position += max(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, 1) }
@@ -291,7 +306,8 @@ private func lv2UnitRunFIFO(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ mid
             UnsafeMutableRawPointer(r.pointee.inputOwn[k] + fill).copyMemory(from: r.pointee.inputData[k] + position, byteCount: chunk * 4)
         }
         for k in 0..<outputs {
-            UnsafeMutableRawPointer(r.pointee.outputData[k] + position).copyMemory(from: r.pointee.outputOwn[k] + fill, byteCount: chunk * 4)
+            UnsafeMutableRawPointer(r.pointee.outputData[k] + position).copyMemory(
+                from: r.pointee.outputOwn[k] + fill, byteCount: chunk * 4)
         }
         position += chunk
         r.pointee.fifoFill = fill + chunk

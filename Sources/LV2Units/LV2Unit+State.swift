@@ -26,8 +26,9 @@ extension LV2Unit {
     /// Thread: setup.
     func restoreLV2State(_ state: [String: PropertyListValue]) throws {
         if let uri = state[Self.uriKey]?.stringValue, uri != plugin.uri {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                             "This ClassInfo holds the state of LV2 plug-in <\(uri)>, not of <\(plugin.uri)>.")
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue,
+                "This ClassInfo holds the state of LV2 plug-in <\(uri)>, not of <\(plugin.uri)>.")
         }
         guard let text = state[Self.stateKey]?.stringValue else { return }
         if let instance = lv2Instance {
@@ -71,8 +72,9 @@ extension LV2Unit {
         }
         let live = data.loadUnaligned(as: UInt32.self) != 0
         if !live, access.withWorld({ _ in plugin.requiresLive }) {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                             "LV2 plug-in <\(plugin.uri)> requires lv2:isLive, so it runs only with a live worker; LiveWorker stays 1.")
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue,
+                "LV2 plug-in <\(plugin.uri)> requires lv2:isLive, so it runs only with a live worker; LiveWorker stays 1.")
         }
         liveWorker = live
     }

@@ -57,8 +57,9 @@ public final class LV2Unit: AUBase {
         liveWorker = requiresLive
         midiQueue = .allocate(capacity: 1)
         midiQueue.initialize(to: LV2UnitMIDIQueue(events: .allocate(capacity: LV2UnitMIDIQueue.capacity)))
-        super.init(description: description, inputs: layout.inputs.count, outputs: layout.outputs.count,
-                   channels: 2, sampleRate: sampleRate, parameters: layout.controls.map(\.definition))
+        super.init(
+            description: description, inputs: layout.inputs.count, outputs: layout.outputs.count,
+            channels: 2, sampleRate: sampleRate, parameters: layout.controls.map(\.definition))
         for (i, bus) in layout.inputs.enumerated() {
             try setFormat(.canonical(sampleRate: sampleRate, channels: UInt32(bus.ports.count)), kAudioUnitScope_Input, UInt32(i))
         }
@@ -116,8 +117,9 @@ public final class LV2Unit: AUBase {
         for control in layout.controls where !control.isOutput {
             let id = AudioUnitParameterID(control.portIndex)
             guard let value = values[ports[control.portIndex].symbol], value.isFinite,
-                  let slot = parameters.slot(id, kAudioUnitScope_Global, 0),
-                  let definition = parameters.definition(id, kAudioUnitScope_Global, 0) else { continue }
+                let slot = parameters.slot(id, kAudioUnitScope_Global, 0),
+                let definition = parameters.definition(id, kAudioUnitScope_Global, 0)
+            else { continue }
             let shown = control.indexedValues.map { Float(LV2UnitLayout.nearestIndex(of: value, in: $0)) } ?? value
             slot.pointee = min(max(shown, definition.minValue), definition.maxValue)
         }
@@ -129,14 +131,18 @@ public final class LV2Unit: AUBase {
     public override func sampleRateDidChange(from oldRate: Double) {
         let relative = controlDescriptors.filter(\.isSampleRateRelative)
         guard !relative.isEmpty else { return }
-        let old = Dictionary(uniqueKeysWithValues: relative.compactMap { p -> (AudioUnitParameterID, (Float, Float))? in
-            let id = AudioUnitParameterID(p.portIndex)
-            guard let d = parameters.definition(id, kAudioUnitScope_Global, 0), let slot = parameters.slot(id, kAudioUnitScope_Global, 0) else { return nil }
-            return (id, (slot.pointee, d.defaultValue))
-        })
-        let rescaled = Dictionary(uniqueKeysWithValues: relative.map {
-            (AudioUnitParameterID($0.portIndex), LV2UnitLayout.control($0, sampleRate: sampleRate).definition)
-        })
+        let old = Dictionary(
+            uniqueKeysWithValues: relative.compactMap { p -> (AudioUnitParameterID, (Float, Float))? in
+                let id = AudioUnitParameterID(p.portIndex)
+                guard let d = parameters.definition(id, kAudioUnitScope_Global, 0),
+                    let slot = parameters.slot(id, kAudioUnitScope_Global, 0)
+                else { return nil }
+                return (id, (slot.pointee, d.defaultValue))
+            })
+        let rescaled = Dictionary(
+            uniqueKeysWithValues: relative.map {
+                (AudioUnitParameterID($0.portIndex), LV2UnitLayout.control($0, sampleRate: sampleRate).definition)
+            })
         redeclareParameters(parameterDefinitions.map { rescaled[$0.id] ?? $0 })
         for (id, (value, oldDefault)) in old {
             guard let d = rescaled[id], let slot = parameters.slot(id, kAudioUnitScope_Global, 0) else { continue }
@@ -162,27 +168,35 @@ public final class LV2Unit: AUBase {
     public override func saveExtraState() -> [String: PropertyListValue] { saveLV2State() }
     public override func restoreExtraState(_ state: [String: PropertyListValue]) throws { try restoreLV2State(state) }
 
-    public override func customPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                            _ element: AudioUnitElement) throws -> (size: UInt32, writable: Bool)? {
+    public override func customPropertyInfo(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement
+    ) throws -> (size: UInt32, writable: Bool)? {
         try lv2PropertyInfo(id, scope)
     }
 
-    public override func getCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeMutableRawPointer) throws {
+    public override func getCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeMutableRawPointer
+    ) throws {
         getLV2Property(id, data)
     }
 
-    public override func setCustomProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                           _ data: UnsafeRawPointer, _ size: UInt32) throws {
+    public override func setCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ data: UnsafeRawPointer, _ size: UInt32
+    ) throws {
         try setLV2Property(id, data, size)
     }
 
     // MARK: Render
 
     /// Thread: render.
-    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    public override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         guard let r = renderState else { return kAudioUnitErr_Uninitialized }
         return lv2UnitRender(r, midiQueue, state, element: Int(bus), flags: flags, timeStamp: timeStamp, frames: frames, output: output)
     }
@@ -193,8 +207,9 @@ public final class LV2Unit: AUBase {
         guard layout.hasMIDIInput else { return kAudio_UnimplementedError }
         let length = lv2MIDIMessageLength(UInt8(truncatingIfNeeded: status))
         guard length > 0, status <= 0xFF else { return kAudio_ParamError }
-        let event = LV2UnitMIDIEvent(offset: Int(offset), length: length,
-                                     bytes: (UInt8(status), UInt8(truncatingIfNeeded: data1 & 0x7F), UInt8(truncatingIfNeeded: data2 & 0x7F)))
+        let event = LV2UnitMIDIEvent(
+            offset: Int(offset), length: length,
+            bytes: (UInt8(status), UInt8(truncatingIfNeeded: data1 & 0x7F), UInt8(truncatingIfNeeded: data2 & 0x7F)))
         return midiQueue.pointee.insert(event) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
     }
 }

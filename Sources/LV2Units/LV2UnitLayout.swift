@@ -33,8 +33,9 @@ struct LV2UnitLayout {
         let (audioIn, audioOut) = LV2Bus.group(ports)
         func buses(_ groups: [LV2Bus], _ kind: String) -> [Bus] {
             groups.enumerated().map { i, bus in
-                Bus(name: bus.groupURI.map { String($0.split(separator: "#").last ?? Substring($0)) }
-                    ?? (groups.count == 1 ? kind : "\(kind) \(i + 1)"),
+                Bus(
+                    name: bus.groupURI.map { String($0.split(separator: "#").last ?? Substring($0)) }
+                        ?? (groups.count == 1 ? kind : "\(kind) \(i + 1)"),
                     ports: bus.portIndices)
             }
         }
@@ -48,9 +49,10 @@ struct LV2UnitLayout {
 
         var controls = LV2ParameterDescriptor.read(plugin).map { Self.control($0, sampleRate: sampleRate) }
         for port in ports where port.kind == .control && port.direction == .output {
-            var meter = ParameterDefinition(id: AudioUnitParameterID(port.index), name: port.name,
-                                            unit: port.reportsLatency ? kAudioUnitParameterUnit_SampleFrames : kAudioUnitParameterUnit_Generic,
-                                            min: -.greatestFiniteMagnitude, max: .greatestFiniteMagnitude, default: 0, flags: [])
+            var meter = ParameterDefinition(
+                id: AudioUnitParameterID(port.index), name: port.name,
+                unit: port.reportsLatency ? kAudioUnitParameterUnit_SampleFrames : kAudioUnitParameterUnit_Generic,
+                min: -.greatestFiniteMagnitude, max: .greatestFiniteMagnitude, default: 0, flags: [])
             meter.flags = [.flag_IsReadable, .flag_MeterReadOnly]
             controls.append(Control(portIndex: port.index, isOutput: true, indexedValues: nil, definition: meter))
         }
@@ -88,9 +90,10 @@ struct LV2UnitLayout {
             flags = []
         }
         if p.isLogarithmic { flags.insert(.flag_DisplayLogarithmic) }
-        let definition = ParameterDefinition(id: AudioUnitParameterID(p.portIndex), name: p.name, unit: unit,
-                                             min: minimum, max: maximum, default: defaultValue, flags: flags,
-                                             valueStrings: valueStrings)
+        let definition = ParameterDefinition(
+            id: AudioUnitParameterID(p.portIndex), name: p.name, unit: unit,
+            min: minimum, max: maximum, default: defaultValue, flags: flags,
+            valueStrings: valueStrings)
         return Control(portIndex: p.portIndex, isOutput: false, indexedValues: indexed, definition: definition)
     }
 

@@ -20,13 +20,17 @@ public enum LV2UnitSmokeRender {
         defer { AudioComponentInstanceDispose(unit) }
         let block: UInt32 = 512
         var frames = block
-        try check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "MaximumFramesPerSlice")
+        try check(
+            AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4),
+            "MaximumFramesPerSlice")
         let inputs = try elementChannels(unit, kAudioUnitScope_Input), outputs = try elementChannels(unit, kAudioUnitScope_Output)
         for (scope, channels) in [(kAudioUnitScope_Input, inputs), (kAudioUnitScope_Output, outputs)] {
             for (element, count) in channels.enumerated() {
                 var format = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: UInt32(count))
-                try check(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, UInt32(element), &format,
-                                               UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), "StreamFormat")
+                try check(
+                    AudioUnitSetProperty(
+                        unit, kAudioUnitProperty_StreamFormat, scope, UInt32(element), &format,
+                        UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), "StreamFormat")
             }
         }
         let noise = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
@@ -34,8 +38,10 @@ public enum LV2UnitSmokeRender {
         defer { noise.deallocate() }
         for element in inputs.indices {
             var callback = AURenderCallbackStruct(inputProc: noiseCallback, inputProcRefCon: UnsafeMutableRawPointer(noise))
-            try check(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, UInt32(element), &callback,
-                                           UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "SetRenderCallback")
+            try check(
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, UInt32(element), &callback,
+                    UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "SetRenderCallback")
         }
         try check(AudioUnitInitialize(unit), "AudioUnitInitialize")
         let storages = outputs.map { AudioBufferStorage(format: .canonical(sampleRate: 48_000, channels: UInt32($0)), capacity: block) }

@@ -18,9 +18,11 @@ final class PlugInBinary {
     /// The host functions handed to every plug-in; they live as long as the process.
     private static let hostFunctions: UnsafeMutablePointer<AUHostPlugInHostFunctions> = {
         let table = UnsafeMutablePointer<AUHostPlugInHostFunctions>.allocate(capacity: 1)
-        table.initialize(to: AUHostPlugInHostFunctions(abiVersion: UInt32(AUHOST_PLUGIN_ABI_VERSION),
-                                                       size: UInt32(MemoryLayout<AUHostPlugInHostFunctions>.size),
-                                                       render: AudioUnitRender))
+        table.initialize(
+            to: AUHostPlugInHostFunctions(
+                abiVersion: UInt32(AUHOST_PLUGIN_ABI_VERSION),
+                size: UInt32(MemoryLayout<AUHostPlugInHostFunctions>.size),
+                render: AudioUnitRender))
         return table
     }()
 
@@ -38,8 +40,10 @@ final class PlugInBinary {
         defer { lock.unlock() }
         if let binary = opened[path] { return binary }
         guard FileManager.default.fileExists(atPath: path) else {
-            throw AudioError(kAudio_FileNotFoundError,
-                             "plug-in \(path) does not exist (named by manifest \(manifest)); build or install the plug-in, or correct the manifest's \"binary\".")
+            throw AudioError(
+                kAudio_FileNotFoundError,
+                "plug-in \(path) does not exist (named by manifest \(manifest)); build or install the plug-in, or correct the manifest's \"binary\"."
+            )
         }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
@@ -49,8 +53,10 @@ final class PlugInBinary {
         if let version = binary.symbol("AUHostPlugInABIVersion", as: AUHostPlugInABIVersionFunction.self) {
             let built = version()
             guard built >= 1, built <= UInt32(AUHOST_PLUGIN_ABI_VERSION) else {
-                throw AudioError(kAudioComponentErr_UnsupportedType,
-                                 "plug-in \(path) was built for plug-in ABI version \(built); this host supports 1…\(AUHOST_PLUGIN_ABI_VERSION). Rebuild it against this host's SDK.")
+                throw AudioError(
+                    kAudioComponentErr_UnsupportedType,
+                    "plug-in \(path) was built for plug-in ABI version \(built); this host supports 1…\(AUHOST_PLUGIN_ABI_VERSION). Rebuild it against this host's SDK."
+                )
             }
         }
         binary.symbol("AUHostPlugInAttach", as: AUHostPlugInAttachFunction.self)?(hostFunctions)
@@ -70,10 +76,12 @@ final class PlugInBinary {
     ///
     /// Thread: setup.
     func makePlugIn(factory name: String, description: AudioComponentDescription) throws
-        -> UnsafeMutablePointer<AudioComponentPlugInInterface> {
+        -> UnsafeMutablePointer<AudioComponentPlugInInterface>
+    {
         guard let factory = symbol(name, as: AudioComponentFactoryFunction.self) else {
-            throw AudioError(kAudioUnitErr_ExtensionNotFound,
-                             "plug-in \(path): factory function \(name) not found (the manifest names it; the binary does not export it).")
+            throw AudioError(
+                kAudioUnitErr_ExtensionNotFound,
+                "plug-in \(path): factory function \(name) not found (the manifest names it; the binary does not export it).")
         }
         var d = description
         if let plugIn = factory(&d) { return plugIn }
@@ -82,7 +90,8 @@ final class PlugInBinary {
         if status != noErr {
             throw AudioError(status, "plug-in \(path): factory \(name) refused \(description.tripleString): \(String(cString: reason)).")
         }
-        throw AudioError(kAudioUnitErr_FailedInitialization,
-                         "plug-in \(path): factory \(name) returned NULL for \(description.tripleString).")
+        throw AudioError(
+            kAudioUnitErr_FailedInitialization,
+            "plug-in \(path): factory \(name) returned NULL for \(description.tripleString).")
     }
 }

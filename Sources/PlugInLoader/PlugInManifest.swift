@@ -46,7 +46,9 @@ public struct PlugInManifest {
         do { json = try JSONSerialization.jsonObject(with: data) } catch { throw bad("is not valid JSON") }
         guard let root = json as? [String: Any] else { throw bad("must be a JSON object") }
         guard let abi = root["abiVersion"] as? Int else { throw bad("needs an integer \"abiVersion\"") }
-        guard let binary = root["binary"] as? String, !binary.isEmpty else { throw bad("needs a \"binary\" (the shared object's file name)") }
+        guard let binary = root["binary"] as? String, !binary.isEmpty else {
+            throw bad("needs a \"binary\" (the shared object's file name)")
+        }
         guard let entries = root["components"] as? [[String: Any]], !entries.isEmpty else {
             throw bad("needs a non-empty \"components\" array")
         }

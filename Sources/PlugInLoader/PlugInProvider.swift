@@ -53,7 +53,9 @@ public final class PlugInProvider: ComponentProvider {
                 }
                 for entry in manifest.components {
                     guard claimed.insert(entry.description).inserted else {
-                        shadowed.append("plug-in manifest \(path): \(entry.description.tripleString) is already provided by a plug-in earlier on the search path; skipped.")
+                        shadowed.append(
+                            "plug-in manifest \(path): \(entry.description.tripleString) is already provided by a plug-in earlier on the search path; skipped."
+                        )
                         continue
                     }
                     found.append(component(entry, manifest))
@@ -70,8 +72,10 @@ public final class PlugInProvider: ComponentProvider {
     private func component(_ entry: PlugInManifest.Entry, _ manifest: PlugInManifest) -> Component {
         Component(description: entry.description, name: entry.name, version: entry.version, origin: manifest.binaryPath) { d in
             guard manifest.abiVersion >= 1, manifest.abiVersion <= Int(AUHOST_PLUGIN_ABI_VERSION) else {
-                throw AudioError(kAudioComponentErr_UnsupportedType,
-                                 "plug-in manifest \(manifest.path) declares plug-in ABI version \(manifest.abiVersion); this host supports 1…\(AUHOST_PLUGIN_ABI_VERSION). Update AUHost or use a plug-in built for this version.")
+                throw AudioError(
+                    kAudioComponentErr_UnsupportedType,
+                    "plug-in manifest \(manifest.path) declares plug-in ABI version \(manifest.abiVersion); this host supports 1…\(AUHOST_PLUGIN_ABI_VERSION). Update AUHost or use a plug-in built for this version."
+                )
             }
             let binary = try PlugInBinary.open(manifest.binaryPath, manifest: manifest.path)
             return try binary.makePlugIn(factory: entry.factoryFunction, description: d)

@@ -36,11 +36,14 @@ extension AudioGraph {
             if !isUnitInitialized(unit) {
                 if let own = try? property(unit, kAudioUnitProperty_MaximumFramesPerSlice, as: UInt32.self), own < maxFrames {
                     var frames = maxFrames
-                    let status = AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
-                                                      &frames, UInt32(MemoryLayout<UInt32>.size))
+                    let status = AudioUnitSetProperty(
+                        unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
+                        &frames, UInt32(MemoryLayout<UInt32>.size))
                     guard status == noErr else {
-                        throw AudioError(status, "\(describe(id)) takes at most \(own) frames a slice and refused the graph's \(maxFrames) "
-                                         + "(kAudioUnitProperty_MaximumFramesPerSlice).")
+                        throw AudioError(
+                            status,
+                            "\(describe(id)) takes at most \(own) frames a slice and refused the graph's \(maxFrames) "
+                                + "(kAudioUnitProperty_MaximumFramesPerSlice).")
                     }
                 }
                 // The graph hands sources' buffers to inputs without copying, and renders out of place.
@@ -48,12 +51,16 @@ extension AudioGraph {
                 // input buffers, which the graph fills, and is asked for nothing in place.
                 var no: UInt32 = 0
                 for key in managed where key.node == id {
-                    _ = AudioUnitSetProperty(unit, kAudioUnitProperty_ShouldAllocateBuffer, kAudioUnitScope_Input, key.bus, &no, UInt32(MemoryLayout<UInt32>.size))
+                    _ = AudioUnitSetProperty(
+                        unit, kAudioUnitProperty_ShouldAllocateBuffer, kAudioUnitScope_Input, key.bus, &no,
+                        UInt32(MemoryLayout<UInt32>.size))
                 }
-                _ = AudioUnitSetProperty(unit, kAudioUnitProperty_InPlaceProcessing, kAudioUnitScope_Global, 0, &no, UInt32(MemoryLayout<UInt32>.size))
+                _ = AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_InPlaceProcessing, kAudioUnitScope_Global, 0, &no, UInt32(MemoryLayout<UInt32>.size))
                 try propagateFormats(into: id)
-                try AudioError.check(AudioUnitInitialize(unit),
-                                     "\(describe(id)) failed to initialize: \(LastErrorMessage.current ?? "no reason given").")
+                try AudioError.check(
+                    AudioUnitInitialize(unit),
+                    "\(describe(id)) failed to initialize: \(LastErrorMessage.current ?? "no reason given").")
             } else {
                 try checkFormats(into: id)
             }
@@ -70,13 +77,16 @@ extension AudioGraph {
         let dst = try node(id)
         for c in connections where c.destNode == id {
             guard let srcUnit = try node(c.sourceNode).unit, let dstUnit = dst.unit else { continue }
-            var format = try property(srcUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output,
-                                      element: c.sourceOutputNumber, as: AudioStreamBasicDescription.self)
-            let current = try property(dstUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Input,
-                                       element: c.destInputNumber, as: AudioStreamBasicDescription.self)
+            var format = try property(
+                srcUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output,
+                element: c.sourceOutputNumber, as: AudioStreamBasicDescription.self)
+            let current = try property(
+                dstUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Input,
+                element: c.destInputNumber, as: AudioStreamBasicDescription.self)
             guard current != format else { continue }
-            let status = AudioUnitSetProperty(dstUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, c.destInputNumber,
-                                              &format, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+            let status = AudioUnitSetProperty(
+                dstUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, c.destInputNumber,
+                &format, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
             if status != noErr { throw formatMismatch(c, format, current, status) }
         }
     }
@@ -86,34 +96,44 @@ extension AudioGraph {
         let dst = try node(id)
         for c in connections where c.destNode == id {
             guard let srcUnit = try node(c.sourceNode).unit, let dstUnit = dst.unit else { continue }
-            let format = try property(srcUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output,
-                                      element: c.sourceOutputNumber, as: AudioStreamBasicDescription.self)
-            let current = try property(dstUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Input,
-                                       element: c.destInputNumber, as: AudioStreamBasicDescription.self)
+            let format = try property(
+                srcUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output,
+                element: c.sourceOutputNumber, as: AudioStreamBasicDescription.self)
+            let current = try property(
+                dstUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Input,
+                element: c.destInputNumber, as: AudioStreamBasicDescription.self)
             if current != format { throw formatMismatch(c, format, current, kAudioUnitErr_FormatNotSupported) }
         }
     }
 
-    private func formatMismatch(_ c: AUNodeConnection, _ source: AudioStreamBasicDescription,
-                                _ destination: AudioStreamBasicDescription, _ status: OSStatus) -> AudioError {
-        AudioError(status == noErr ? kAudioUnitErr_FormatNotSupported : status,
-                   "Formats do not match on the connection \(describe(c.sourceNode)) output \(c.sourceOutputNumber) → \(describe(c.destNode)) input \(c.destInputNumber): the source produces \(source), the destination takes \(destination). Put a format converter (kAudioUnitType_FormatConverter) between them or set matching formats.")
+    private func formatMismatch(
+        _ c: AUNodeConnection, _ source: AudioStreamBasicDescription,
+        _ destination: AudioStreamBasicDescription, _ status: OSStatus
+    ) -> AudioError {
+        AudioError(
+            status == noErr ? kAudioUnitErr_FormatNotSupported : status,
+            "Formats do not match on the connection \(describe(c.sourceNode)) output \(c.sourceOutputNumber) → \(describe(c.destNode)) input \(c.destInputNumber): the source produces \(source), the destination takes \(destination). Put a format converter (kAudioUnitType_FormatConverter) between them or set matching formats."
+        )
     }
 
     /// Feeds a managed input bus from the graph's trampoline.
     private func attach(_ key: BusKey) throws {
         guard let unit = try node(key.node).unit else { return }
-        let port = ports[key] ?? {
-            let p = UnsafeMutablePointer<InputPort>.allocate(capacity: 1)
-            p.initialize(to: InputPort(graph: render, id: allPorts.count))
-            allPorts.append(p)
-            ports[key] = p
-            return p
-        }()
+        let port =
+            ports[key]
+            ?? {
+                let p = UnsafeMutablePointer<InputPort>.allocate(capacity: 1)
+                p.initialize(to: InputPort(graph: render, id: allPorts.count))
+                allPorts.append(p)
+                ports[key] = p
+                return p
+            }()
         var callback = AURenderCallbackStruct(inputProc: graphInputTrampoline, inputProcRefCon: UnsafeMutableRawPointer(port))
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, key.bus,
-                                                  &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)),
-                             "\(describe(key.node)) input \(key.bus) cannot take a render callback: \(LastErrorMessage.current ?? "").")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, key.bus,
+                &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)),
+            "\(describe(key.node)) input \(key.bus) cannot take a render callback: \(LastErrorMessage.current ?? "").")
         attached.insert(key)
     }
 
@@ -129,16 +149,21 @@ extension AudioGraph {
             let count = outputElementCount(unit)
             let outputs = UnsafeMutablePointer<ScheduledOutput>.allocate(capacity: max(count, 1))
             for bus in 0..<count {
-                let format = (try? property(unit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output,
-                                            element: UInt32(bus), as: AudioStreamBasicDescription.self)) ?? .canonical(sampleRate: 44_100, channels: 2)
+                let format =
+                    (try? property(
+                        unit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output,
+                        element: UInt32(bus), as: AudioStreamBasicDescription.self)) ?? .canonical(sampleRate: 44_100, channels: 2)
                 let buffers = Int(format.bufferCount)
-                (outputs + bus).initialize(to: ScheduledOutput(list: AudioBufferStorage.allocateList(bufferCount: buffers), bufferCount: buffers))
+                (outputs + bus).initialize(
+                    to: ScheduledOutput(list: AudioBufferStorage.allocateList(bufferCount: buffers), bufferCount: buffers))
             }
             guard let instance = ComponentInstance.from(unit), let render = instance.render else {
                 throw AudioError(kAUGraphErr_InvalidAudioUnit, "\(describe(n.id)) cannot render (its unit has no render method).")
             }
-            (scheduled + i).initialize(to: ScheduledNode(unit: unit, render: render, renderSelf: instance.me,
-                                                         outputs: outputs, outputCount: count))
+            (scheduled + i).initialize(
+                to: ScheduledNode(
+                    unit: unit, render: render, renderSelf: instance.me,
+                    outputs: outputs, outputCount: count))
         }
 
         let latency = latencies(joined: joined)
@@ -147,8 +172,9 @@ extension AudioGraph {
         for interaction in interactions {
             let key = interaction.destination
             guard let port = ports[key], let dst = index[key.node], let dstUnit = joined[dst].unit else { continue }
-            let format = try property(dstUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Input,
-                                      element: key.bus, as: AudioStreamBasicDescription.self)
+            let format = try property(
+                dstUnit, kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Input,
+                element: key.bus, as: AudioStreamBasicDescription.self)
             let maxFrames = Int(try property(dstUnit, kAudioUnitProperty_MaximumFramesPerSlice, as: UInt32.self))
             var entry = ScheduledInput()
             if interaction.nodeInteractionType == kAUNodeInteraction_Connection {
@@ -174,8 +200,10 @@ extension AudioGraph {
             inputs[port.pointee.id] = entry
         }
         let schedule = UnsafeMutablePointer<Schedule>.allocate(capacity: 1)
-        schedule.initialize(to: Schedule(nodes: scheduled, nodeCount: joined.count, inputs: inputs,
-                                         portCount: allPorts.count, latencyFrames: latency.total))
+        schedule.initialize(
+            to: Schedule(
+                nodes: scheduled, nodeCount: joined.count, inputs: inputs,
+                portCount: allPorts.count, latencyFrames: latency.total))
         return schedule
     }
 
@@ -190,7 +218,8 @@ extension AudioGraph {
         }
         var arrival: [AUNode: Int] = [:]
         for id in topologicalOrder() {
-            arrival[id] = dependencies.filter { $0.destNode == id }
+            arrival[id] =
+                dependencies.filter { $0.destNode == id }
                 .map { (arrival[$0.sourceNode] ?? 0) + (own[$0.sourceNode] ?? 0) }.max() ?? 0
         }
         var delay: [BusKey: Int] = [:]
@@ -222,13 +251,16 @@ extension AudioGraph {
 
     // MARK: Property helpers
 
-    func property<T>(_ unit: AudioUnit, _ id: AudioUnitPropertyID, scope: AudioUnitScope = kAudioUnitScope_Global,
-                     element: AudioUnitElement = 0, as: T.Type) throws -> T {
+    func property<T>(
+        _ unit: AudioUnit, _ id: AudioUnitPropertyID, scope: AudioUnitScope = kAudioUnitScope_Global,
+        element: AudioUnitElement = 0, as: T.Type
+    ) throws -> T {
         let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
         defer { value.deallocate() }
         var size = UInt32(MemoryLayout<T>.size)
-        try AudioError.check(AudioUnitGetProperty(unit, id, scope, element, value, &size),
-                             LastErrorMessage.current ?? "Could not read \(propertyName(id)).")
+        try AudioError.check(
+            AudioUnitGetProperty(unit, id, scope, element, value, &size),
+            LastErrorMessage.current ?? "Could not read \(propertyName(id)).")
         return value.pointee
     }
 

@@ -15,13 +15,16 @@ extension AudioGraph {
         try checkFree(BusKey(node: destination, bus: destinationInput))
         if dependsOnInputs(source, sourceOutput) && (source == destination || reaches(from: destination, to: source)) {
             let path = ([destination] + pathNodes(from: destination, to: source)).map(describe).joined(separator: " → ")
-            throw AudioError(kAUGraphErr_InvalidConnection,
-                             "Connecting \(describe(source)) output \(sourceOutput) to \(describe(destination)) input \(destinationInput) would close a cycle (\(path) → \(describe(destination))); a graph must be acyclic.")
+            throw AudioError(
+                kAUGraphErr_InvalidConnection,
+                "Connecting \(describe(source)) output \(sourceOutput) to \(describe(destination)) input \(destinationInput) would close a cycle (\(path) → \(describe(destination))); a graph must be acyclic."
+            )
         }
         var interaction = AUNodeInteraction()
         interaction.nodeInteractionType = kAUNodeInteraction_Connection
-        interaction.nodeInteraction.connection = AUNodeConnection(sourceNode: source, sourceOutputNumber: sourceOutput,
-                                                                  destNode: destination, destInputNumber: destinationInput)
+        interaction.nodeInteraction.connection = AUNodeConnection(
+            sourceNode: source, sourceOutputNumber: sourceOutput,
+            destNode: destination, destInputNumber: destinationInput)
         interactions.append(interaction)
     }
 
@@ -66,11 +69,14 @@ extension AudioGraph {
 
     private func checkFree(_ key: BusKey) throws {
         if let existing = interactions.first(where: { $0.destination == key }) {
-            let what = existing.nodeInteractionType == kAUNodeInteraction_Connection
+            let what =
+                existing.nodeInteractionType == kAUNodeInteraction_Connection
                 ? "\(describe(existing.nodeInteraction.connection.sourceNode)) output \(existing.nodeInteraction.connection.sourceOutputNumber)"
                 : "an input callback"
-            throw AudioError(kAUGraphErr_InvalidConnection,
-                             "Input \(key.bus) of \(describe(key.node)) is already fed by \(what). One input bus takes one source: to combine sources, connect each to its own input of a mixer (kAudioUnitSubType_MultiChannelMixer).")
+            throw AudioError(
+                kAUGraphErr_InvalidConnection,
+                "Input \(key.bus) of \(describe(key.node)) is already fed by \(what). One input bus takes one source: to combine sources, connect each to its own input of a mixer (kAudioUnitSubType_MultiChannelMixer)."
+            )
         }
     }
 
@@ -81,8 +87,9 @@ extension AudioGraph {
         var size = UInt32(4)
         guard AudioUnitGetProperty(unit, kAudioUnitProperty_ElementCount, scope, 0, &count, &size) == noErr else { return }
         guard bus < count else {
-            throw AudioError(kAudioUnitErr_InvalidElement,
-                             "\(describe(node.id)) has \(count) \(scopeName(scope)) bus\(count == 1 ? "" : "es"); bus \(bus) does not exist.")
+            throw AudioError(
+                kAudioUnitErr_InvalidElement,
+                "\(describe(node.id)) has \(count) \(scopeName(scope)) bus\(count == 1 ? "" : "es"); bus \(bus) does not exist.")
         }
     }
 

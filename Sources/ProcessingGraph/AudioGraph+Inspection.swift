@@ -35,10 +35,14 @@ extension AudioGraph {
     public var showText: String {
         lock.lock()
         defer { lock.unlock() }
-        var lines = ["AudioUnitGraph \(Unmanaged.passUnretained(self).toOpaque()):",
-                     "  Member Nodes:"]
+        var lines = [
+            "AudioUnitGraph \(Unmanaged.passUnretained(self).toOpaque()):",
+            "  Member Nodes:",
+        ]
         for n in nodes {
-            lines.append("    node \(n.id): '\(n.component.description.tripleString)', \(n.component.name)\(n.isOutput ? " (head)" : "")\(n.unit == nil ? ", not open" : "")")
+            lines.append(
+                "    node \(n.id): '\(n.component.description.tripleString)', \(n.component.name)\(n.isOutput ? " (head)" : "")\(n.unit == nil ? ", not open" : "")"
+            )
         }
         lines.append("  Connections:")
         for i in interactions {
@@ -50,7 +54,8 @@ extension AudioGraph {
                 lines.append("    callback => node \(c.destNode) bus \(c.destInputNumber)")
             }
         }
-        lines.append("  \(isOpen ? "Open" : "Closed"), \(isInitialized ? "Initialized" : "Uninitialized"), \(isRunning ? "Running" : "Stopped")")
+        lines.append(
+            "  \(isOpen ? "Open" : "Closed"), \(isInitialized ? "Initialized" : "Uninitialized"), \(isRunning ? "Running" : "Stopped")")
         lines.append("  Latency: \(latencyFrames) frames; CPU load: \(String(format: "%.4f", cpuLoad(resetMaximum: false).last))")
         return lines.joined(separator: "\n") + "\n"
     }

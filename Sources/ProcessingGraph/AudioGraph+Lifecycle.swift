@@ -44,7 +44,7 @@ extension AudioGraph {
     public func update(blocking: Bool) throws -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard isInitialized else { return true }   // uninitialized graphs have no schedule to swap
+        guard isInitialized else { return true }  // uninitialized graphs have no schedule to swap
         try joinNodes()
         try installHeadNotifications()
         publish(try compileSchedule())
@@ -58,7 +58,8 @@ extension AudioGraph {
         defer { lock.unlock() }
         try initialize()
         guard let unit = head?.unit else {
-            throw AudioError(kAUGraphErr_OutputNodeErr, "The graph has no output unit to start; add one (e.g. kAudioUnitSubType_GenericOutput).")
+            throw AudioError(
+                kAUGraphErr_OutputNodeErr, "The graph has no output unit to start; add one (e.g. kAudioUnitSubType_GenericOutput).")
         }
         try AudioError.check(AudioOutputUnitStart(unit), LastErrorMessage.current ?? "The output unit did not start.")
     }
@@ -78,7 +79,8 @@ extension AudioGraph {
         guard let unit = head?.unit else { return false }
         var running: UInt32 = 0
         var size = UInt32(4)
-        return AudioUnitGetProperty(unit, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0, &running, &size) == noErr && running != 0
+        return AudioUnitGetProperty(unit, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0, &running, &size) == noErr
+            && running != 0
     }
 
     /// AUGraphAddRenderNotify: called around each render of the head.
@@ -86,7 +88,9 @@ extension AudioGraph {
         lock.lock()
         defer { lock.unlock() }
         notifies.append((proc, refCon))
-        if let unit = notifiedHead { try AudioError.check(AudioUnitAddRenderNotify(unit, proc, refCon), "The head refused the notification.") }
+        if let unit = notifiedHead {
+            try AudioError.check(AudioUnitAddRenderNotify(unit, proc, refCon), "The head refused the notification.")
+        }
     }
 
     /// AUGraphRemoveRenderNotify.
@@ -169,8 +173,9 @@ extension AudioGraph {
     func detach(_ key: BusKey) {
         guard let unit = nodes.first(where: { $0.id == key.node })?.unit else { return }
         var none = AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil)
-        AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, key.bus, &none,
-                             UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        AudioUnitSetProperty(
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, key.bus, &none,
+            UInt32(MemoryLayout<AURenderCallbackStruct>.size))
     }
 
     var headSampleRate: Double {
@@ -184,8 +189,9 @@ extension AudioGraph {
     private func installHeadNotifications() throws {
         guard let unit = head?.unit, notifiedHead != unit else { return }
         removeHeadNotifications()
-        try AudioError.check(AudioUnitAddRenderNotify(unit, graphCycleNotify, UnsafeMutableRawPointer(render)),
-                             "The head unit refused the graph's render notification.")
+        try AudioError.check(
+            AudioUnitAddRenderNotify(unit, graphCycleNotify, UnsafeMutableRawPointer(render)),
+            "The head unit refused the graph's render notification.")
         for n in notifies { AudioUnitAddRenderNotify(unit, n.proc, n.refCon) }
         notifiedHead = unit
     }

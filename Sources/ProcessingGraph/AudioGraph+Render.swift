@@ -61,11 +61,11 @@ public struct Schedule {
 /// A per-channel ring delay used for latency compensation.
 public struct DelayLine {
     public var channels: Int
-    public var capacity: Int          // frames per channel ring
+    public var capacity: Int  // frames per channel ring
     public var delay: Int
     public var writeIndex: Int = 0
-    public var ring: UnsafeMutablePointer<Float>        // channels × capacity
-    public var output: UnsafeMutablePointer<Float>      // channels × maxFrames
+    public var ring: UnsafeMutablePointer<Float>  // channels × capacity
+    public var output: UnsafeMutablePointer<Float>  // channels × maxFrames
     public var maxFrames: Int
 
     /// Thread: setup.
@@ -176,9 +176,11 @@ let graphInputTrampoline: AURenderCallback = { refCon, flags, timeStamp, bus, fr
 }
 
 @_noAllocation @_noLocks
-func feedInput(_ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-               _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
-               _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+func feedInput(
+    _ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+    _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
+    _ ioData: UnsafeMutablePointer<AudioBufferList>
+) -> OSStatus {
     let g = port.pointee.graph
     guard let schedule = g.pointee.active, port.pointee.id < schedule.pointee.portCount else { return kAudioUnitErr_NoConnection }
     let input = schedule.pointee.inputs + port.pointee.id
@@ -223,16 +225,21 @@ func feedInput(_ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePo
 /// Hands a rendered output to an input: pointers when the input's mData is NULL (no copy),
 /// a copy otherwise; through the input's delay line when latency compensation needs one.
 @_noAllocation @_noLocks
-func deliver(_ source: UnsafeMutablePointer<AudioBufferList>, _ count: Int, into ioData: UnsafeMutablePointer<AudioBufferList>,
-             frames: UInt32, delay: UnsafeMutablePointer<DelayLine>?) -> OSStatus {
+func deliver(
+    _ source: UnsafeMutablePointer<AudioBufferList>, _ count: Int, into ioData: UnsafeMutablePointer<AudioBufferList>,
+    frames: UInt32, delay: UnsafeMutablePointer<DelayLine>?
+) -> OSStatus {
     guard Int(ioData.pointee.mNumberBuffers) == count else { return kAudioUnitErr_FormatNotSupported }
     let from = audioBuffers(source), to = audioBuffers(ioData)
     let bytes = Int(frames) * 4
     if let delay {
         // The delay line reads the source and points the input at its own output.
         for b in 0..<count {
-            if let destination = to[b].mData, let data = from[b].mData { destination.copyMemory(from: data, byteCount: bytes) }
-            else { to[b].mData = from[b].mData }
+            if let destination = to[b].mData, let data = from[b].mData {
+                destination.copyMemory(from: data, byteCount: bytes)
+            } else {
+                to[b].mData = from[b].mData
+            }
         }
         delay.pointee.process(ioData, frames: Int(frames))
         return noErr

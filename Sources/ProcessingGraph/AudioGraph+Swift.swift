@@ -26,14 +26,19 @@ extension AudioGraph {
     /// real-time code should pass an AURenderCallback to ``setInputCallback(_:_:_:)``.
     ///
     /// Thread: setup.
-    public func setInputBlock(_ node: AUNode, _ input: UInt32,
-                              _ block: @escaping (_ frames: UInt32, _ buffers: UnsafeMutableAudioBufferListPointer) -> OSStatus) throws {
+    public func setInputBlock(
+        _ node: AUNode, _ input: UInt32,
+        _ block: @escaping (_ frames: UInt32, _ buffers: UnsafeMutableAudioBufferListPointer) -> OSStatus
+    ) throws {
         let box = InputBlockBox(block)
         lock.lock()
         inputBlocks[BusKey(node: node, bus: input)] = box
         lock.unlock()
-        try setInputCallback(node, input, AURenderCallbackStruct(inputProc: inputBlockCallback,
-                                                                  inputProcRefCon: Unmanaged.passUnretained(box).toOpaque()))
+        try setInputCallback(
+            node, input,
+            AURenderCallbackStruct(
+                inputProc: inputBlockCallback,
+                inputProcRefCon: Unmanaged.passUnretained(box).toOpaque()))
     }
 
     /// Pulls `frames` frames through the head into `buffers` (offline rendering), advancing the
@@ -50,8 +55,9 @@ extension AudioGraph {
         var timeStamp = AudioTimeStamp()
         timeStamp.mFlags = .sampleTimeValid
         timeStamp.mSampleTime = renderedFrames
-        try AudioError.check(AudioUnitRender(head, &flags, &timeStamp, 0, frames, buffers.list),
-                             LastErrorMessage.current ?? "The graph failed to render \(frames) frames.")
+        try AudioError.check(
+            AudioUnitRender(head, &flags, &timeStamp, 0, frames, buffers.list),
+            LastErrorMessage.current ?? "The graph failed to render \(frames) frames.")
         renderedFrames += Double(frames)
     }
 }
@@ -64,5 +70,7 @@ final class InputBlockBox {
 
 let inputBlockCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
     guard let ioData else { return kAudio_ParamError }
-    return Unmanaged<InputBlockBox>.fromOpaque(refCon)._withUnsafeGuaranteedRef { $0.block(frames, UnsafeMutableAudioBufferListPointer(ioData)) }
+    return Unmanaged<InputBlockBox>.fromOpaque(refCon)._withUnsafeGuaranteedRef {
+        $0.block(frames, UnsafeMutableAudioBufferListPointer(ioData))
+    }
 }

@@ -90,11 +90,13 @@ public final class AudioGraph {
         lock.lock()
         defer { lock.unlock() }
         guard let component = ComponentRegistry.shared.findNext(after: nil, matching: description) else {
-            throw AudioError(kAUGraphErr_InvalidAudioUnit, "No unit matches \(description.tripleString); AUGraphAddNode needs an installed unit.")
+            throw AudioError(
+                kAUGraphErr_InvalidAudioUnit, "No unit matches \(description.tripleString); AUGraphAddNode needs an installed unit.")
         }
         if component.description.componentType == kAudioUnitType_Output, let head = nodes.first(where: \.isOutput) {
-            throw AudioError(kAUGraphErr_OutputNodeErr,
-                             "The graph already has an output unit (node \(head.id), \(head.component.name)); a graph has exactly one I/O head.")
+            throw AudioError(
+                kAUGraphErr_OutputNodeErr,
+                "The graph already has an output unit (node \(head.id), \(head.component.name)); a graph has exactly one I/O head.")
         }
         var node = Node(id: nextNodeID, description: description, component: component)
         nextNodeID += 1
@@ -112,7 +114,7 @@ public final class AudioGraph {
         let node = nodes.remove(at: index)
         guard let unit = node.unit else { return }
         if isInitialized && node.joined {
-            removedUnits.append(unit)          // disposed after the next update retires its schedule
+            removedUnits.append(unit)  // disposed after the next update retires its schedule
         } else {
             AudioComponentInstanceDispose(unit)
         }
@@ -142,8 +144,9 @@ public final class AudioGraph {
         var unit: AudioUnit?
         let status = AudioComponentInstanceNew(component.handle, &unit)
         guard status == noErr, let unit else {
-            throw AudioError(status == noErr ? kAUGraphErr_InvalidAudioUnit : status,
-                             LastErrorMessage.current ?? "Could not make \(component.name).")
+            throw AudioError(
+                status == noErr ? kAUGraphErr_InvalidAudioUnit : status,
+                LastErrorMessage.current ?? "Could not make \(component.name).")
         }
         return unit
     }

@@ -11,7 +11,8 @@ private func graph(_ handle: AUGraph?) -> AudioGraph? {
     guard let handle else { return nil }
     liveLock.lock()
     defer { liveLock.unlock() }
-    return liveGraphs.contains(UnsafeRawPointer(handle)) ? Unmanaged<AudioGraph>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue() : nil
+    return liveGraphs.contains(UnsafeRawPointer(handle))
+        ? Unmanaged<AudioGraph>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue() : nil
 }
 
 /// Runs a graph call: NULL handle → kAudio_ParamError; unknown handle → kAUGraphErr_InvalidAudioUnit.
@@ -53,7 +54,9 @@ public func _DisposeAUGraph(_ handle: AUGraph?) -> OSStatus {
 }
 
 @_cdecl("AUGraphAddNode")
-public func _AUGraphAddNode(_ h: AUGraph?, _ desc: UnsafePointer<AudioComponentDescription>?, _ outNode: UnsafeMutablePointer<AUNode>?) -> OSStatus {
+public func _AUGraphAddNode(_ h: AUGraph?, _ desc: UnsafePointer<AudioComponentDescription>?, _ outNode: UnsafeMutablePointer<AUNode>?)
+    -> OSStatus
+{
     call(h) { g in
         guard let desc else { throw AudioError(kAudio_ParamError, "The description must not be NULL.") }
         let node = try g.attach(desc.pointee)
@@ -73,14 +76,18 @@ public func _AUGraphGetNodeCount(_ h: AUGraph?, _ outCount: UnsafeMutablePointer
 public func _AUGraphGetIndNode(_ h: AUGraph?, _ index: UInt32, _ outNode: UnsafeMutablePointer<AUNode>?) -> OSStatus {
     call(h) { g in
         let ids = g.nodeIDs
-        guard Int(index) < ids.count else { throw AudioError(kAUGraphErr_NodeNotFound, "The graph has \(ids.count) nodes; index \(index) is past the end.") }
+        guard Int(index) < ids.count else {
+            throw AudioError(kAUGraphErr_NodeNotFound, "The graph has \(ids.count) nodes; index \(index) is past the end.")
+        }
         try out(outNode, "outNode").pointee = ids[Int(index)]
     }
 }
 
 @_cdecl("AUGraphNodeInfo")
-public func _AUGraphNodeInfo(_ h: AUGraph?, _ node: AUNode, _ outDesc: UnsafeMutablePointer<AudioComponentDescription>?,
-                      _ outUnit: UnsafeMutablePointer<AudioUnit?>?) -> OSStatus {
+public func _AUGraphNodeInfo(
+    _ h: AUGraph?, _ node: AUNode, _ outDesc: UnsafeMutablePointer<AudioComponentDescription>?,
+    _ outUnit: UnsafeMutablePointer<AudioUnit?>?
+) -> OSStatus {
     call(h) { g in
         let info = try g.info(node)
         outDesc?.pointee = info.description
@@ -116,7 +123,9 @@ public func _AUGraphConnectNodeInput(_ h: AUGraph?, _ src: AUNode, _ srcOut: UIn
 }
 
 @_cdecl("AUGraphSetNodeInputCallback")
-public func _AUGraphSetNodeInputCallback(_ h: AUGraph?, _ dst: AUNode, _ input: UInt32, _ cb: UnsafePointer<AURenderCallbackStruct>?) -> OSStatus {
+public func _AUGraphSetNodeInputCallback(_ h: AUGraph?, _ dst: AUNode, _ input: UInt32, _ cb: UnsafePointer<AURenderCallbackStruct>?)
+    -> OSStatus
+{
     call(h) { g in
         guard let cb, cb.pointee.inputProc != nil else { throw AudioError(kAudio_ParamError, "The callback must not be NULL.") }
         try g.setInputCallback(dst, input, cb.pointee)
@@ -140,7 +149,9 @@ public func _AUGraphGetNumberOfInteractions(_ h: AUGraph?, _ o: UnsafeMutablePoi
 public func _AUGraphGetInteractionInfo(_ h: AUGraph?, _ index: UInt32, _ o: UnsafeMutablePointer<AUNodeInteraction>?) -> OSStatus {
     call(h) { g in
         let all = g.allInteractions
-        guard Int(index) < all.count else { throw AudioError(kAudio_ParamError, "The graph has \(all.count) interactions; index \(index) is past the end.") }
+        guard Int(index) < all.count else {
+            throw AudioError(kAudio_ParamError, "The graph has \(all.count) interactions; index \(index) is past the end.")
+        }
         try out(o, "outInteraction").pointee = all[Int(index)]
     }
 }
@@ -151,8 +162,10 @@ public func _AUGraphCountNodeInteractions(_ h: AUGraph?, _ node: AUNode, _ o: Un
 }
 
 @_cdecl("AUGraphGetNodeInteractions")
-public func _AUGraphGetNodeInteractions(_ h: AUGraph?, _ node: AUNode, _ ioCount: UnsafeMutablePointer<UInt32>?,
-                                 _ o: UnsafeMutablePointer<AUNodeInteraction>?) -> OSStatus {
+public func _AUGraphGetNodeInteractions(
+    _ h: AUGraph?, _ node: AUNode, _ ioCount: UnsafeMutablePointer<UInt32>?,
+    _ o: UnsafeMutablePointer<AUNodeInteraction>?
+) -> OSStatus {
     call(h) { g in
         let count = try out(ioCount, "ioNumInteractions")
         let list = try g.interactions(of: node)

@@ -8,7 +8,8 @@ import GraphFileFormat
 /// a child process run with glibc's malloc tracer (libc_malloc_debug + MALLOC_TRACE), so the
 /// measured process itself runs with the normal allocator.
 struct BenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Time a unit or graph per block and count its allocations.")
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Time a unit or graph per block and count its allocations.")
 
     @Argument(help: "A triple, an LV2 URI, or a unique fragment of the unit's name.")
     var unit: String?
@@ -31,12 +32,14 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         guard (unit == nil) != (graph == nil) else { throw ValidationError("Name one UNIT or one --graph FILE.") }
         guard (1...65_536).contains(block) else { throw ValidationError("--block must be 1…65536 frames, not \(block).") }
-        guard frames >= Int(block) && frames <= 100_000_000 else { throw ValidationError("--frames must be at least one block (\(block)) and at most 100000000.") }
+        guard frames >= Int(block) && frames <= 100_000_000 else {
+            throw ValidationError("--frames must be at least one block (\(block)) and at most 100000000.")
+        }
     }
 
     func run() throws {
         let (name, renderBlock) = try makeSubject()
-        for _ in 0..<16 { try renderBlock() }    // warm-up: first-touch allocations and caches
+        for _ in 0..<16 { try renderBlock() }  // warm-up: first-touch allocations and caches
         if let blocks = traceChildBlocks { return try traceAllocations(blocks: blocks, renderBlock) }
         let blocks = frames / Int(block)
         var times = [Double](repeating: 0, count: blocks)
@@ -62,27 +65,33 @@ struct BenchCommand: ParsableCommand {
             var file = try GraphFile.load(graph)
             file.sampleRate = Self.sampleRate
             file.block = block
-            file.head = .file("/dev/null.wav")   // a generic-output head; nothing is written
-            let input = AudioBufferStorage(format: .canonical(sampleRate: Self.sampleRate, channels: 1), capacity: UInt32(frames + 16 * Int(block)))
+            file.head = .file("/dev/null.wav")  // a generic-output head; nothing is written
+            let input = AudioBufferStorage(
+                format: .canonical(sampleRate: Self.sampleRate, channels: 1), capacity: UInt32(frames + 16 * Int(block)))
             let total = frames + 16 * Int(block)
             input.prepare(frames: UInt32(total))
             for i in 0..<total { input.channel(0)[i] = noise() }
             let built = try BuiltGraph(file, input: input, inputFrames: total)
-            let out = AudioBufferStorage(format: .canonical(sampleRate: Self.sampleRate, channels: UInt32(max(built.outputChannels, 1))), capacity: block)
+            let out = AudioBufferStorage(
+                format: .canonical(sampleRate: Self.sampleRate, channels: UInt32(max(built.outputChannels, 1))), capacity: block)
             // Pulled through the head's AudioUnitRender as a host's I/O thread does (AudioGraph.render,
             // the Swift convenience, looks the head up per call).
             guard let head = try built.graph.unit(built.head) else { throw AudioError(kAUGraphErr_OutputNodeErr, "The graph has no head.") }
             let frames = block
             var timeStamp = AudioTimeStamp()
             timeStamp.mFlags = .sampleTimeValid
-            return ("graph \(graph) (\(file.nodes.count) nodes)", {
-                withExtendedLifetime(built) {}   // the closure keeps the graph (and so the head) alive
-                out.prepare(frames: frames)
-                var flags: AudioUnitRenderActionFlags = []
-                try AudioError.check(AudioUnitRender(head, &flags, &timeStamp, 0, frames, out.list),
-                                     LastErrorMessage.current ?? "The graph failed to render.")
-                timeStamp.mSampleTime += Double(frames)
-            })
+            return (
+                "graph \(graph) (\(file.nodes.count) nodes)",
+                {
+                    withExtendedLifetime(built) {}  // the closure keeps the graph (and so the head) alive
+                    out.prepare(frames: frames)
+                    var flags: AudioUnitRenderActionFlags = []
+                    try AudioError.check(
+                        AudioUnitRender(head, &flags, &timeStamp, 0, frames, out.list),
+                        LastErrorMessage.current ?? "The graph failed to render.")
+                    timeStamp.mSampleTime += Double(frames)
+                }
+            )
         }
         let component = try UnitLookup.component(unit!)
         let rig = try OfflineUnitRig(component: component, sampleRate: Self.sampleRate, channels: 2, maxFrames: block)
@@ -90,9 +99,12 @@ struct BenchCommand: ParsableCommand {
             for c in 0..<rig.inputChannels { for i in 0..<Int(block) { input.channel(c)[i] = noise() } }
         }
         let frames = block
-        return (component.name, {
-            try AudioError.check(rig.render(frames: frames), LastErrorMessage.current ?? "\(component.name) failed to render.")
-        })
+        return (
+            component.name,
+            {
+                try AudioError.check(rig.render(frames: frames), LastErrorMessage.current ?? "\(component.name) failed to render.")
+            }
+        )
     }
 
     /// Runs this command again as a child with the malloc tracer preloaded and reads its trace.
@@ -111,23 +123,28 @@ struct BenchCommand: ParsableCommand {
         try child.run()
         child.waitUntilExit()
         guard child.terminationStatus == 0, let text = try? String(contentsOfFile: trace, encoding: .utf8) else {
-            throw AudioError(kAudio_ParamError, "The allocation-counting run failed (exit \(child.terminationStatus)); the timing above stands.")
+            throw AudioError(
+                kAudio_ParamError, "The allocation-counting run failed (exit \(child.terminationStatus)); the timing above stands.")
         }
         // mtrace lines: "@ caller + 0xADDR 0xSIZE" is a malloc, "> 0xADDR 0xSIZE" a realloc's new block.
         let allocations = text.split(separator: "\n").filter { $0.contains(" + 0x") || $0.contains(" > 0x") }.count
-        return String(format: "allocations per block: %.2f (%d in %d blocks, glibc mtrace)", Double(allocations) / Double(blocks), allocations, blocks)
+        return String(
+            format: "allocations per block: %.2f (%d in %d blocks, glibc mtrace)", Double(allocations) / Double(blocks), allocations, blocks
+        )
     }
 
     /// The child side: trace `blocks` renders between mtrace() and muntrace().
     private func traceAllocations(blocks: Int, _ renderBlock: () throws -> Void) throws {
         typealias Toggle = @convention(c) () -> Void
-        typealias VersionedLookup = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>, UnsafePointer<CChar>) -> UnsafeMutableRawPointer?
+        typealias VersionedLookup =
+            @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>, UnsafePointer<CChar>) -> UnsafeMutableRawPointer?
         // The preloaded tracer's own symbols carry the compat version GLIBC_2.2.5, which a plain
         // dlsym skips in favour of libc's no-op stubs; dlvsym is a GNU extension Swift does not import.
         guard let library = dlopen("libc_malloc_debug.so.0", RTLD_NOW | RTLD_NOLOAD),
-              let lookup = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dlvsym"),
-              let startSymbol = unsafeBitCast(lookup, to: VersionedLookup.self)(library, "mtrace", "GLIBC_2.2.5"),
-              let stopSymbol = unsafeBitCast(lookup, to: VersionedLookup.self)(library, "muntrace", "GLIBC_2.2.5") else {
+            let lookup = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dlvsym"),
+            let startSymbol = unsafeBitCast(lookup, to: VersionedLookup.self)(library, "mtrace", "GLIBC_2.2.5"),
+            let stopSymbol = unsafeBitCast(lookup, to: VersionedLookup.self)(library, "muntrace", "GLIBC_2.2.5")
+        else {
             throw AudioError(kAudio_ParamError, "The malloc tracer is not preloaded.")
         }
         let start = unsafeBitCast(startSymbol, to: Toggle.self), stop = unsafeBitCast(stopSymbol, to: Toggle.self)

@@ -10,7 +10,8 @@ import Foundation
 /// `--duration` seconds of captured audio or at Ctrl-C; either way the file is finished (the async
 /// writer drains on dispose).
 struct CaptureCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "capture", abstract: "Record from an ALSA device, optionally through units, into a file.")
+    static let configuration = CommandConfiguration(
+        commandName: "capture", abstract: "Record from an ALSA device, optionally through units, into a file.")
 
     @Option(name: .shortAndLong, help: "Output file; its extension picks the type: wav, aif(f), caf, flac, ogg.")
     var output: String
@@ -34,7 +35,9 @@ struct CaptureCommand: ParsableCommand {
         guard RenderCommand.fileType(output) != nil else {
             throw ValidationError("Cannot tell the output type from \"\(output)\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
         }
-        if let duration, !(duration > 0 && duration <= 86_400) { throw ValidationError("--duration must be more than 0 and at most a day, not \(duration).") }
+        if let duration, !(duration > 0 && duration <= 86_400) {
+            throw ValidationError("--duration must be more than 0 and at most a day, not \(duration).")
+        }
         guard (8_000...384_000).contains(rate) else { throw ValidationError("--rate must be 8000…384000 Hz, not \(rate).") }
         guard (1...32).contains(channels) else { throw ValidationError("--channels must be 1…32, not \(channels).") }
     }
@@ -42,14 +45,21 @@ struct CaptureCommand: ParsableCommand {
     func run() throws {
         let format = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: channels)
         let maxFrames: UInt32 = 4096
-        let io = try AudioUnitInstance(AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: OSType(kAudioUnitSubType_AUHostALSAIO),
-                                                                 componentManufacturer: kAudioUnitManufacturer_AUHost, componentFlags: 0, componentFlagsMask: 0))
+        let io = try AudioUnitInstance(
+            AudioComponentDescription(
+                componentType: kAudioUnitType_Output, componentSubType: OSType(kAudioUnitSubType_AUHostALSAIO),
+                componentManufacturer: kAudioUnitManufacturer_AUHost, componentFlags: 0, componentFlagsMask: 0))
         var on: UInt32 = 1, off: UInt32 = 0
-        try AudioError.check(AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4), "Enabling input failed.")
-        try AudioError.check(AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, &off, 4), "Disabling output failed.")
+        try AudioError.check(
+            AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4), "Enabling input failed.")
+        try AudioError.check(
+            AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, &off, 4),
+            "Disabling output failed.")
         var cfName: CFString? = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)
-        try AudioError.check(AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &cfName,
-                                                  UInt32(MemoryLayout<CFString?>.size)), LastErrorMessage.current ?? "Device \"\(device)\" refused.")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                io.handle, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &cfName,
+                UInt32(MemoryLayout<CFString?>.size)), LastErrorMessage.current ?? "Device \"\(device)\" refused.")
         var preferred = rate
         AudioUnitSetProperty(io.handle, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, &preferred, 8)
         try io.setStreamFormat(format, scope: kAudioUnitScope_Output, element: 1)
@@ -66,43 +76,56 @@ struct CaptureCommand: ParsableCommand {
                     throw AudioError(e.status, "\(unit.component.name) does not take \(channels) channels at \(Int(rate)) Hz: \(e.message)")
                 }
             }
-            if let previous = chain.last { try unit.connectInput(0, from: previous) }
-            else { try unit.setRenderCallback(bus: 0, capturedInputCallback, refCon: UnsafeMutableRawPointer(capture.list)) }
+            if let previous = chain.last {
+                try unit.connectInput(0, from: previous)
+            } else {
+                try unit.setRenderCallback(bus: 0, capturedInputCallback, refCon: UnsafeMutableRawPointer(capture.list))
+            }
             try unit.initialize()
             chain.append(unit)
         }
 
         let type = RenderCommand.fileType(output)!
-        var fileFormat = AudioFileDataFormat(sampleRate: rate, channelCount: Int(channels), encoding: RenderCommand.encoding(for: type, input: nil))
-            .streamDescription(type: type)
+        var fileFormat = AudioFileDataFormat(
+            sampleRate: rate, channelCount: Int(channels), encoding: RenderCommand.encoding(for: type, input: nil)
+        )
+        .streamDescription(type: type)
         var created: ExtAudioFileRef?
         // Recorded beside the target and renamed when the recording ends, so a capture that
         // cannot start leaves a file that stood there as it was. The header is kept current, so
         // a recording stopped by SIGTERM or SIGHUP is put in place as it stands.
         let staged = try StagedOutput(output, keepOnSignal: true)
-        try AudioError.check(ExtAudioFileCreateWithPath(staged.temporary, type.fileTypeID, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &created),
-                             "Cannot create \(output): \(LastErrorMessage.current ?? "no reason given")")
+        try AudioError.check(
+            ExtAudioFileCreateWithPath(staged.temporary, type.fileTypeID, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &created),
+            "Cannot create \(output): \(LastErrorMessage.current ?? "no reason given")")
         let file = created!
         var client = format
-        try AudioError.check(ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client),
-                             "The file refused the client format.")
+        try AudioError.check(
+            ExtAudioFileSetProperty(
+                file, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client),
+            "The file refused the client format.")
         try AudioError.check(ExtAudioFileWriteAsync(file, 0, nil), "Priming the asynchronous writer failed.")
 
         let state = UnsafeMutablePointer<CaptureState>.allocate(capacity: 1)
-        state.initialize(to: CaptureState(io: io.handle, last: chain.last?.handle, capture: capture.list, processed: processed.list, file: file,
-                                          target: duration.map { UInt64(($0 * rate).rounded()) } ?? .max, written: 0, status: noErr))
+        state.initialize(
+            to: CaptureState(
+                io: io.handle, last: chain.last?.handle, capture: capture.list, processed: processed.list, file: file,
+                target: duration.map { UInt64(($0 * rate).rounded()) } ?? .max, written: 0, status: noErr))
         defer { state.deallocate() }
         var callback = AURenderCallbackStruct(inputProc: captureInputCallback, inputProcRefCon: UnsafeMutableRawPointer(state))
-        try AudioError.check(AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &callback,
-                                                  UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "Setting the input callback failed.")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                io.handle, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &callback,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "Setting the input callback failed.")
         try io.initialize()
         let interrupt = Interrupt()
         try AudioError.check(AudioOutputUnitStart(io.handle), LastErrorMessage.current ?? "Starting capture on \(device) failed.")
         print("Recording from \(device) into \(output)\(duration == nil ? " (Ctrl-C stops)" : "")…")
-        fflush(stdout)   // say so at once, also into a pipe
+        fflush(stdout)  // say so at once, also into a pipe
         var running: UInt32 = 1
         while auhost_atomic_load_u64(&state.pointee.written) < state.pointee.target && !interrupt.happened && running != 0
-                && auhost_atomic_load_i32(&state.pointee.status) == noErr {
+            && auhost_atomic_load_i32(&state.pointee.status) == noErr
+        {
             usleep(2_000)
             var size: UInt32 = 4
             AudioUnitGetProperty(io.handle, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0, &running, &size)
@@ -113,14 +136,19 @@ struct CaptureCommand: ParsableCommand {
         try staged.commit()
         withExtendedLifetime((chain, capture, processed)) {}
         if state.pointee.status != noErr {
-            throw AudioError(state.pointee.status, state.pointee.status == kExtAudioFileError_AsyncWriteBufferOverflow
-                             ? "Capture stopped after \(written) frames: the file writer fell behind the device (its ring overflowed); \(output) holds what was written."
-                             : "Capture stopped after \(written) frames: a unit refused a period; \(output) holds what was written.")
+            throw AudioError(
+                state.pointee.status,
+                state.pointee.status == kExtAudioFileError_AsyncWriteBufferOverflow
+                    ? "Capture stopped after \(written) frames: the file writer fell behind the device (its ring overflowed); \(output) holds what was written."
+                    : "Capture stopped after \(written) frames: a unit refused a period; \(output) holds what was written.")
         }
         if running == 0 && !interrupt.happened && written < state.pointee.target {
-            throw AudioError(kAudioUnitErr_NoConnection, "The device \(device) stopped after \(written) frames; \(output) holds what was captured.")
+            throw AudioError(
+                kAudioUnitErr_NoConnection, "The device \(device) stopped after \(written) frames; \(output) holds what was captured.")
         }
-        print("Recorded \(written) frames (\(channels) ch, \(Int(rate)) Hz) into \(output)\(interrupt.happened ? " (stopped by Ctrl-C)" : "").")
+        print(
+            "Recorded \(written) frames (\(channels) ch, \(Int(rate)) Hz) into \(output)\(interrupt.happened ? " (stopped by Ctrl-C)" : "")."
+        )
     }
 }
 
@@ -168,8 +196,11 @@ let capturedInputCallback: AURenderCallback = { refCon, _, _, _, frames, ioData 
     let captured = UnsafeMutableAudioBufferListPointer(refCon.assumingMemoryBound(to: AudioBufferList.self))
     let buffers = UnsafeMutableAudioBufferListPointer(ioData)
     for i in 0..<min(buffers.count, captured.count) {
-        if let data = buffers[i].mData { data.copyMemory(from: captured[i].mData!, byteCount: Int(frames) * 4) }
-        else { buffers[i].mData = captured[i].mData }
+        if let data = buffers[i].mData {
+            data.copyMemory(from: captured[i].mData!, byteCount: Int(frames) * 4)
+        } else {
+            buffers[i].mData = captured[i].mData
+        }
         buffers[i].mDataByteSize = frames * 4
     }
     return noErr

@@ -7,7 +7,8 @@ import Foundation
 /// found by its documented description, into a WAV file written through ExtAudioFile, and says
 /// what it did.
 struct DemoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo", abstract: "Render a demo offline to a WAV file (no sound card needed).")
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Render a demo offline to a WAV file (no sound card needed).")
 
     @Option(name: .shortAndLong, help: "Output WAV file.")
     var output = "auhost-demo.wav"
@@ -20,8 +21,9 @@ struct DemoCommand: ParsableCommand {
         let format = AudioStreamBasicDescription.canonical(sampleRate: sampleRate, channels: 2)
         // As the hosting guide does it: units found by their documented descriptions.
         func unit(_ type: OSType, _ subType: OSType) throws -> AudioUnitInstance {
-            let d = AudioComponentDescription(componentType: type, componentSubType: subType,
-                                              componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+            let d = AudioComponentDescription(
+                componentType: type, componentSubType: subType,
+                componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
             let u = try AudioUnitInstance(d)
             try u.setMaximumFramesPerSlice(slice)
             for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] { try u.setStreamFormat(format, scope: scope) }
@@ -39,11 +41,14 @@ struct DemoCommand: ParsableCommand {
         try delay.setParameter(kDelayParam_WetDryMix, 35)
         try delay.setParameter(kDelayParam_Feedback, 40)
         var preset = AUPreset(presetNumber: 1, presetName: nil)  // "Bass Booster"
-        try AudioError.check(AudioUnitSetProperty(eq.handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
-                                                  UInt32(MemoryLayout<AUPreset>.size)), "Choosing the iPod EQ preset failed.")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                eq.handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
+                UInt32(MemoryLayout<AUPreset>.size)), "Choosing the iPod EQ preset failed.")
         var buses: UInt32 = 1
-        try AudioError.check(AudioUnitSetProperty(mixer.handle, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &buses, 4),
-                             "Setting the mixer's bus count failed.")
+        try AudioError.check(
+            AudioUnitSetProperty(mixer.handle, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &buses, 4),
+            "Setting the mixer's bus count failed.")
         try mixer.setStreamFormat(format, scope: kAudioUnitScope_Input)
         try mixer.setParameter(kMultiChannelMixerParam_Volume, 0.8, scope: kAudioUnitScope_Output)
         try eq.connectInput(0, from: delay)
@@ -53,17 +58,21 @@ struct DemoCommand: ParsableCommand {
         print("Delay 0.25 s, 35 % wet, 40 % feedback; iPod EQ \"Bass Booster\"; mixer output volume 0.8. Stream format: \(format)")
 
         // The file, through Extended Audio File Services: 16-bit WAV, written from Float32 buffers.
-        var fileFormat = AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
-                                                     mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-                                                     mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2,
-                                                     mBitsPerChannel: 16, mReserved: 0)
+        var fileFormat = AudioStreamBasicDescription(
+            mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2,
+            mBitsPerChannel: 16, mReserved: 0)
         var file: ExtAudioFileRef?
         let staged = try StagedOutput(output)
-        try AudioError.check(ExtAudioFileCreateWithPath(staged.temporary, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &file),
-                             "Cannot create \(output).")
+        try AudioError.check(
+            ExtAudioFileCreateWithPath(staged.temporary, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &file),
+            "Cannot create \(output).")
         var client = format
-        try AudioError.check(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat,
-                                                     UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client), "Client format refused.")
+        try AudioError.check(
+            ExtAudioFileSetProperty(
+                file!, kExtAudioFileProperty_ClientDataFormat,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client), "Client format refused.")
         let buffers = AudioBufferStorage(format: format, capacity: slice)
         var timeStamp = AudioTimeStamp()
         timeStamp.mFlags = .sampleTimeValid
@@ -73,7 +82,8 @@ struct DemoCommand: ParsableCommand {
             let frames = UInt32(min(Int(slice), total - rendered))
             buffers.prepare(frames: frames)
             var flags: AudioUnitRenderActionFlags = []
-            try AudioError.check(head.render(&flags, &timeStamp, bus: 0, frames: frames, buffers.list), "Render failed at frame \(rendered).")
+            try AudioError.check(
+                head.render(&flags, &timeStamp, bus: 0, frames: frames, buffers.list), "Render failed at frame \(rendered).")
             for c in 0..<2 { peak = max(peak, buffers.samples(channel: c, frames: Int(frames)).map(abs).max() ?? 0) }
             try AudioError.check(ExtAudioFileWrite(file!, frames, buffers.list), "Writing \(output) failed.")
             rendered += Int(frames)
@@ -81,7 +91,9 @@ struct DemoCommand: ParsableCommand {
         }
         try AudioError.check(ExtAudioFileDispose(file!), "Closing \(output) failed.")
         try staged.commit()
-        print("Rendered \(rendered) frames (\(seconds) s) in \((total + Int(slice) - 1) / Int(slice)) slices of \(slice); peak \(String(format: "%.3f", peak)).")
+        print(
+            "Rendered \(rendered) frames (\(seconds) s) in \((total + Int(slice) - 1) / Int(slice)) slices of \(slice); peak \(String(format: "%.3f", peak))."
+        )
         print("Wrote \(output) (16-bit WAV through ExtAudioFile).")
     }
 }

@@ -33,7 +33,9 @@ struct InfoCommand: ParsableCommand {
         print("  parameters:  \(facts.parameters.count)")
         for p in facts.parameters {
             print("    \(p.id)  \(p.name)  [\(p.minValue) … \(p.maxValue)] default \(p.defaultValue) \(p.unit)")
-            if !p.valueStrings.isEmpty { print("        values: " + p.valueStrings.enumerated().map { "\($0.offset)=\($0.element)" }.joined(separator: ", ")) }
+            if !p.valueStrings.isEmpty {
+                print("        values: " + p.valueStrings.enumerated().map { "\($0.offset)=\($0.element)" }.joined(separator: ", "))
+            }
         }
         print("  presets:     \(facts.presets.count)")
         for p in facts.presets { print("    \(p.number)  \(p.name)") }

@@ -31,8 +31,10 @@ struct ListCommand: ParsableCommand {
         let found = ComponentRegistry.shared.find(AudioComponentDescription(type: parts[0], subType: parts[1], manufacturer: parts[2]))
         if json {
             let rows = found.map { c -> [String: String] in
-                var row = ["type": FourCC.string(c.description.componentType), "subtype": FourCC.string(c.description.componentSubType),
-                           "manufacturer": FourCC.string(c.description.componentManufacturer), "name": c.name, "origin": c.origin]
+                var row = [
+                    "type": FourCC.string(c.description.componentType), "subtype": FourCC.string(c.description.componentSubType),
+                    "manufacturer": FourCC.string(c.description.componentManufacturer), "name": c.name, "origin": c.origin,
+                ]
                 if c.origin.hasPrefix("lv2 ") { row["uri"] = String(c.origin.split(separator: " ")[1]) }
                 return row
             }

@@ -21,18 +21,25 @@ final class OfflineUnitRig {
     /// `configure` runs before initialization (parameters, presets, state).
     ///
     /// Thread: setup.
-    init(component: Component, sampleRate: Double, channels: Int, maxFrames: UInt32,
-         configure: (AudioUnitInstance) throws -> Void = { _ in }) throws {
+    init(
+        component: Component, sampleRate: Double, channels: Int, maxFrames: UInt32,
+        configure: (AudioUnitInstance) throws -> Void = { _ in }
+    ) throws {
         unit = try AudioUnitInstance(component)
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         try unit.setMaximumFramesPerSlice(maxFrames)
         let inputBuses: UInt32 = (try? unit.property(kAudioUnitProperty_ElementCount, scope: kAudioUnitScope_Input)) ?? 0
-        inputChannels = inputBuses == 0 ? 0 : try Self.negotiate(unit, scope: kAudioUnitScope_Input, sampleRate: sampleRate, channels: channels)
-        outputChannels = try Self.negotiate(unit, scope: kAudioUnitScope_Output, sampleRate: sampleRate,
-                                            channels: inputChannels > 0 ? inputChannels : channels)
-        input = inputChannels > 0 ? AudioBufferStorage(format: .canonical(sampleRate: sampleRate, channels: UInt32(inputChannels)),
-                                                       capacity: maxFrames) : nil
+        inputChannels =
+            inputBuses == 0 ? 0 : try Self.negotiate(unit, scope: kAudioUnitScope_Input, sampleRate: sampleRate, channels: channels)
+        outputChannels = try Self.negotiate(
+            unit, scope: kAudioUnitScope_Output, sampleRate: sampleRate,
+            channels: inputChannels > 0 ? inputChannels : channels)
+        input =
+            inputChannels > 0
+            ? AudioBufferStorage(
+                format: .canonical(sampleRate: sampleRate, channels: UInt32(inputChannels)),
+                capacity: maxFrames) : nil
         output = AudioBufferStorage(format: .canonical(sampleRate: sampleRate, channels: UInt32(outputChannels)), capacity: maxFrames)
         if let input {
             input.clear(frames: maxFrames)
@@ -46,7 +53,9 @@ final class OfflineUnitRig {
     /// Sets `channels` canonical channels at `sampleRate` on bus 0 of `scope`, or when the unit
     /// refuses, its own channel count at that rate; returns the count in use.
     private static func negotiate(_ unit: AudioUnitInstance, scope: AudioUnitScope, sampleRate: Double, channels: Int) throws -> Int {
-        if (try? unit.setStreamFormat(.canonical(sampleRate: sampleRate, channels: UInt32(channels)), scope: scope)) != nil { return channels }
+        if (try? unit.setStreamFormat(.canonical(sampleRate: sampleRate, channels: UInt32(channels)), scope: scope)) != nil {
+            return channels
+        }
         let own = try unit.streamFormat(scope: scope)
         try unit.setStreamFormat(.canonical(sampleRate: sampleRate, channels: own.mChannelsPerFrame), scope: scope)
         return Int(own.mChannelsPerFrame)

@@ -7,7 +7,8 @@ import GraphFileFormat
 /// a graph on an ALSA device (the ALSA I/O unit as the head), until the file and the tail are done
 /// or Ctrl-C.
 struct PlayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "play", abstract: "Play an audio file through a unit or graph on an ALSA device.")
+    static let configuration = CommandConfiguration(
+        commandName: "play", abstract: "Play an audio file through a unit or graph on an ALSA device.")
 
     @Argument(help: "The audio file to play (any format libsndfile reads).")
     var file: String
@@ -39,7 +40,11 @@ struct PlayCommand: ParsableCommand {
         var spec: GraphFile
         if let graph {
             spec = try GraphFile.load(graph)
-            if case .device(let name) = spec.head, device == nil { spec.head = .device(name) } else { spec.head = .device(device ?? "default") }
+            if case .device(let name) = spec.head, device == nil {
+                spec.head = .device(name)
+            } else {
+                spec.head = .device(device ?? "default")
+            }
         } else {
             spec = GraphFile(path: "")
             spec.nodes = [GraphFile.Node(name: "input", unit: unit!, parameters: parameters, preset: preset, line: 1)]

@@ -73,14 +73,15 @@ struct RenderCommand: ParsableCommand {
         let staged = try StagedOutput(output)
         let destination = try ExtendedAudioFile.create(
             path: staged.temporary, type: type,
-            fileFormat: AudioFileDataFormat(sampleRate: rate, channelCount: rig.outputChannels,
-                                            encoding: Self.encoding(for: type, input: source.file.dataFormat.encoding)))
+            fileFormat: AudioFileDataFormat(
+                sampleRate: rate, channelCount: rig.outputChannels,
+                encoding: Self.encoding(for: type, input: source.file.dataFormat.encoding)))
         try destination.setClientFormat(.canonical(sampleRate: rate, channels: UInt32(rig.outputChannels)))
 
         let fileBuffer = AudioBufferStorage(format: .canonical(sampleRate: rate, channels: UInt32(fileChannels)), capacity: block)
         let progress = ProgressBar(total: latencyFrames + declaredFrames + tailFrames)
         var pulled = 0, written = 0, inputFrames = 0
-        var outputFrames: Int?   // nil until the input has ended
+        var outputFrames: Int?  // nil until the input has ended
         while outputFrames.map({ written < $0 }) ?? true {
             let frames = UInt32(outputFrames.map { min(Int(block), latencyFrames + $0 - pulled) } ?? Int(block))
             var got = 0
@@ -98,13 +99,17 @@ struct RenderCommand: ParsableCommand {
                     if got < Int(frames) { (to + got).update(repeating: 0, count: Int(frames) - got) }
                 }
             }
-            try AudioError.check(rig.render(frames: frames), LastErrorMessage.current ?? "\(component.name) failed to render at frame \(pulled).")
+            try AudioError.check(
+                rig.render(frames: frames), LastErrorMessage.current ?? "\(component.name) failed to render at frame \(pulled).")
             // Drop the first latencyFrames frames of output: they hold the unit's delay, not the input.
             let skip = max(0, min(Int(frames), latencyFrames - pulled))
             let keep = min(Int(frames) - skip, (outputFrames ?? Int.max) - written)
             if keep > 0 {
-                if skip > 0 { try writeShifted(rig.output, skip: skip, count: keep, channels: rig.outputChannels, to: destination) }
-                else { try destination.write(from: rig.output.list, frames: keep) }
+                if skip > 0 {
+                    try writeShifted(rig.output, skip: skip, count: keep, channels: rig.outputChannels, to: destination)
+                } else {
+                    try destination.write(from: rig.output.list, frames: keep)
+                }
                 written += keep
             }
             pulled += Int(frames)
@@ -114,8 +119,9 @@ struct RenderCommand: ParsableCommand {
         try staged.commit()
         try source.dispose()
         progress.finish()
-        print("Rendered \(inputFrames) frames of \(input) through \(component.name) into \(output)"
-              + " (\(rig.outputChannels) ch, \(Int(rate)) Hz; latency \(latencyFrames) frames compensated, tail \(tailFrames) frames).")
+        print(
+            "Rendered \(inputFrames) frames of \(input) through \(component.name) into \(output)"
+                + " (\(rig.outputChannels) ch, \(Int(rate)) Hz; latency \(latencyFrames) frames compensated, tail \(tailFrames) frames).")
     }
 
     /// The longest tail rendered when a unit reports its own (TailTime), in seconds: a unit's
@@ -137,10 +143,13 @@ struct RenderCommand: ParsableCommand {
         file.head = .file(output)
         file.block = block
         let built = try BuiltGraph(file, input: source.samples, inputFrames: source.frames)
-        let tailFrames = Self.frames(seconds: tail ?? built.tailSeconds, rate: source.sampleRate, limit: tail == nil ? Self.defaultTailLimit : 3600)
+        let tailFrames = Self.frames(
+            seconds: tail ?? built.tailSeconds, rate: source.sampleRate, limit: tail == nil ? Self.defaultTailLimit : 3600)
         let latency = try GraphFileRenderer.render(built, frames: source.frames + tailFrames, to: output, encodingLike: source.encoding)
-        print("Rendered \(source.frames) frames of \(input) through \(path) into \(output)"
-              + " (\(built.outputChannels) ch, \(Int(source.sampleRate)) Hz; latency \(latency) frames compensated, tail \(tailFrames) frames).")
+        print(
+            "Rendered \(source.frames) frames of \(input) through \(path) into \(output)"
+                + " (\(built.outputChannels) ch, \(Int(source.sampleRate)) Hz; latency \(latency) frames compensated, tail \(tailFrames) frames)."
+        )
     }
 
     /// Writes frames skip..<skip+count of `buffers` (the part after the latency).
@@ -149,7 +158,8 @@ struct RenderCommand: ParsableCommand {
         defer { AudioBufferStorage.deallocateList(list) }
         let view = UnsafeMutableAudioBufferListPointer(list)
         for c in 0..<channels {
-            view[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(count * 4), mData: UnsafeMutableRawPointer(buffers.channel(c) + skip))
+            view[c] = AudioBuffer(
+                mNumberChannels: 1, mDataByteSize: UInt32(count * 4), mData: UnsafeMutableRawPointer(buffers.channel(c) + skip))
         }
         try file.write(from: list, frames: count)
     }

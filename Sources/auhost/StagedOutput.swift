@@ -57,7 +57,8 @@ final class StagedOutput {
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw AudioError(kAudioFileUnspecifiedError, "Cannot put the finished output in place at \(target): \(reason); the file there is unchanged.")
+            throw AudioError(
+                kAudioFileUnspecifiedError, "Cannot put the finished output in place at \(target): \(reason); the file there is unchanged.")
         }
     }
 
@@ -77,7 +78,9 @@ final class StagedOutput {
         var a = stat(), b = stat()
         guard stat(input, &a) == 0, stat(output, &b) == 0 else { return }
         guard a.st_dev == b.st_dev && a.st_ino == b.st_ino else { return }
-        throw AudioError(kAudio_ParamError, "The output \(output) is the input \(input) (the same file); name another output, the input is left as it is.")
+        throw AudioError(
+            kAudio_ParamError,
+            "The output \(output) is the input \(input) (the same file); name another output, the input is left as it is.")
     }
 
     // MARK: - Removal on a fatal signal

@@ -27,8 +27,9 @@ struct UnitFacts {
         outputFormats = Self.formats(unit, scope: kAudioUnitScope_Output)
         channelConfigurations = Self.channelInfo(unit.handle)
         parameters = ((try? unit.parameterDefinitions()) ?? []).map { id, info in
-            Parameter(id: id, name: Self.name(info), minValue: info.minValue, maxValue: info.maxValue, defaultValue: info.defaultValue,
-                      unit: Self.unitName(info.unit), valueStrings: Self.valueStrings(unit.handle, id))
+            Parameter(
+                id: id, name: Self.name(info), minValue: info.minValue, maxValue: info.maxValue, defaultValue: info.defaultValue,
+                unit: Self.unitName(info.unit), valueStrings: Self.valueStrings(unit.handle, id))
         }
         presets = Self.factoryPresets(unit.handle)
         latency = (try? unit.property(kAudioUnitProperty_Latency, as: Float64.self)) ?? 0
@@ -43,9 +44,12 @@ struct UnitFacts {
     static func channelInfo(_ unit: AudioUnit) -> [AUChannelInfo] {
         var size: UInt32 = 0
         guard AudioUnitGetPropertyInfo(unit, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &size, nil) == noErr,
-              size >= 4 else { return [] }
+            size >= 4
+        else { return [] }
         var infos = [AUChannelInfo](repeating: AUChannelInfo(), count: Int(size) / MemoryLayout<AUChannelInfo>.size)
-        guard AudioUnitGetProperty(unit, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &infos, &size) == noErr else { return [] }
+        guard AudioUnitGetProperty(unit, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &infos, &size) == noErr else {
+            return []
+        }
         return infos
     }
 
@@ -59,7 +63,8 @@ struct UnitFacts {
         var strings: Unmanaged<CFArray>?
         var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
         guard AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterValueStrings, kAudioUnitScope_Global, id, &strings, &size) == noErr,
-              let strings else { return [] }
+            let strings
+        else { return [] }
         defer { strings.release() }
         guard case .array(let items)? = CFBridge.value(UnsafeRawPointer(strings.toOpaque())) else { return [] }
         return items.compactMap(\.stringValue)
@@ -69,7 +74,8 @@ struct UnitFacts {
         var array: Unmanaged<CFArray>?
         var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
         guard AudioUnitGetProperty(unit, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &array, &size) == noErr,
-              let cfArray = array?.takeRetainedValue() else { return [] }
+            let cfArray = array?.takeRetainedValue()
+        else { return [] }
         return (0..<CFArrayGetCount(cfArray)).compactMap { i in
             guard let raw = CFArrayGetValueAtIndex(cfArray, i) else { return nil }
             let preset = raw.assumingMemoryBound(to: AUPreset.self).pointee
@@ -79,10 +85,12 @@ struct UnitFacts {
 
     /// The documented unit names (kAudioUnitParameterUnit_*).
     static func unitName(_ unit: AudioUnitParameterUnit) -> String {
-        let names = ["generic", "indexed", "boolean", "percent", "seconds", "sample frames", "phase", "rate", "Hz", "cents",
-                     "relative semitones", "MIDI note", "MIDI controller", "dB", "linear gain", "degrees", "equal-power crossfade",
-                     "mixer fader curve 1", "pan", "meters", "absolute cents", "octaves", "BPM", "beats", "ms", "ratio", "custom",
-                     "MIDI 2 controller"]
+        let names = [
+            "generic", "indexed", "boolean", "percent", "seconds", "sample frames", "phase", "rate", "Hz", "cents",
+            "relative semitones", "MIDI note", "MIDI controller", "dB", "linear gain", "degrees", "equal-power crossfade",
+            "mixer fader curve 1", "pan", "meters", "absolute cents", "octaves", "BPM", "beats", "ms", "ratio", "custom",
+            "MIDI 2 controller",
+        ]
         let i = Int(unit)
         return i < names.count ? names[i] : "unit \(i)"
     }

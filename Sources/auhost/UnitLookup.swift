@@ -12,15 +12,18 @@ enum UnitLookup {
     static func component(_ text: String) throws -> Component {
         // No unit name, URI or triple is longer; a longer text is named in messages cut short.
         guard text.utf8.count <= maximumNameBytes else {
-            throw AudioError(kAudioComponentErr_UnsupportedType,
-                             "No unit is called \"\(shown(text))\" (\(text.utf8.count) bytes; unit names, URIs and triples are at most \(maximumNameBytes)).")
+            throw AudioError(
+                kAudioComponentErr_UnsupportedType,
+                "No unit is called \"\(shown(text))\" (\(text.utf8.count) bytes; unit names, URIs and triples are at most \(maximumNameBytes))."
+            )
         }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.contains(":") && !trimmed.contains(" "), let c = LV2Provider.component(uri: trimmed) { return c }
         if let search = triple(trimmed) {
             guard let found = ComponentRegistry.shared.findNext(after: nil, matching: search) else {
-                throw AudioError(kAudioComponentErr_UnsupportedType,
-                                 "No unit is \(search.tripleString); `auhost list` shows the installed units.")
+                throw AudioError(
+                    kAudioComponentErr_UnsupportedType,
+                    "No unit is \(search.tripleString); `auhost list` shows the installed units.")
             }
             return found
         }
@@ -31,8 +34,9 @@ enum UnitLookup {
         if matches.count == 1 { return matches[0] }
         if matches.count > 1 {
             let shown = matches.prefix(8).map { "  \($0.description.tripleString)  \($0.name)" }.joined(separator: "\n")
-            throw AudioError(kAudioComponentErr_UnsupportedType,
-                             "\"\(Self.shown(text))\" matches \(matches.count) units; name one by its triple or URI:\n\(shown)")
+            throw AudioError(
+                kAudioComponentErr_UnsupportedType,
+                "\"\(Self.shown(text))\" matches \(matches.count) units; name one by its triple or URI:\n\(shown)")
         }
         let nearest = all.map { ($0, distance(needle, shortName($0))) }.sorted { $0.1 < $1.1 }.prefix(3)
         let hint = nearest.map { "  \($0.0.description.tripleString)  \($0.0.name)" }.joined(separator: "\n")

@@ -17,14 +17,18 @@ enum UnitSettings {
     static func apply(preset: String?, parameters: [String], to handle: AudioUnit, named name: String) throws {
         let facts = (presets: UnitFacts.factoryPresets(handle), parameters: globalParameters(handle))
         if let preset {
-            guard let chosen = facts.presets.first(where: { $0.name.lowercased() == preset.lowercased() || "\($0.number)" == preset }) else {
+            guard let chosen = facts.presets.first(where: { $0.name.lowercased() == preset.lowercased() || "\($0.number)" == preset })
+            else {
                 let known = facts.presets.map(\.name).joined(separator: ", ")
-                throw AudioError(kAudioUnitErr_InvalidPropertyValue,
-                                 "\(name) has no preset \"\(preset)\"; its presets: \(known.isEmpty ? "none" : known).")
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue,
+                    "\(name) has no preset \"\(preset)\"; its presets: \(known.isEmpty ? "none" : known).")
             }
             var value = AUPreset(presetNumber: chosen.number, presetName: nil)
-            try AudioError.check(AudioUnitSetProperty(handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &value,
-                                                      UInt32(MemoryLayout<AUPreset>.size)), "Choosing preset \"\(preset)\" failed.")
+            try AudioError.check(
+                AudioUnitSetProperty(
+                    handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &value,
+                    UInt32(MemoryLayout<AUPreset>.size)), "Choosing preset \"\(preset)\" failed.")
         }
         for setting in parameters {
             guard let equals = setting.firstIndex(of: "=") else {
@@ -34,21 +38,28 @@ enum UnitSettings {
             let text = String(setting[setting.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
             guard let p = facts.parameters.first(where: { $0.name.lowercased() == key.lowercased() || "\($0.id)" == key }) else {
                 let known = facts.parameters.map(\.name).joined(separator: ", ")
-                throw AudioError(kAudioUnitErr_InvalidParameter,
-                                 "\(name) has no parameter \"\(key)\"; its parameters: \(known.isEmpty ? "none" : known).")
+                throw AudioError(
+                    kAudioUnitErr_InvalidParameter,
+                    "\(name) has no parameter \"\(key)\"; its parameters: \(known.isEmpty ? "none" : known).")
             }
             let value: Float
-            if let number = Float(text) { value = number }
-            else if let index = p.valueStrings.firstIndex(where: { $0.lowercased() == text.lowercased() }) { value = Float(index) }
-            else {
-                throw AudioError(kAudioUnitErr_InvalidParameterValue,
-                                 "\"\(text)\" is not a number\(p.valueStrings.isEmpty ? "" : " or one of " + p.valueStrings.joined(separator: ", ")) for \(p.name).")
+            if let number = Float(text) {
+                value = number
+            } else if let index = p.valueStrings.firstIndex(where: { $0.lowercased() == text.lowercased() }) {
+                value = Float(index)
+            } else {
+                throw AudioError(
+                    kAudioUnitErr_InvalidParameterValue,
+                    "\"\(text)\" is not a number\(p.valueStrings.isEmpty ? "" : " or one of " + p.valueStrings.joined(separator: ", ")) for \(p.name)."
+                )
             }
             guard value >= p.minValue && value <= p.maxValue else {
-                throw AudioError(kAudioUnitErr_InvalidParameterValue, "\(p.name) = \(value) is outside its range \(p.minValue) … \(p.maxValue).")
+                throw AudioError(
+                    kAudioUnitErr_InvalidParameterValue, "\(p.name) = \(value) is outside its range \(p.minValue) … \(p.maxValue).")
             }
-            try AudioError.check(AudioUnitSetParameter(handle, p.id, kAudioUnitScope_Global, 0, value, 0),
-                                 LastErrorMessage.current ?? "Setting \(p.name) of \(name) failed.")
+            try AudioError.check(
+                AudioUnitSetParameter(handle, p.id, kAudioUnitScope_Global, 0, value, 0),
+                LastErrorMessage.current ?? "Setting \(p.name) of \(name) failed.")
         }
     }
 
@@ -58,18 +69,23 @@ enum UnitSettings {
     static func globalParameters(_ handle: AudioUnit) -> [UnitFacts.Parameter] {
         var size: UInt32 = 0
         guard AudioUnitGetPropertyInfo(handle, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &size, nil) == noErr,
-              size >= 4 else { return [] }
+            size >= 4
+        else { return [] }
         var ids = [AudioUnitParameterID](repeating: 0, count: Int(size) / 4)
-        guard AudioUnitGetProperty(handle, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size) == noErr else { return [] }
+        guard AudioUnitGetProperty(handle, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size) == noErr else {
+            return []
+        }
         return ids.compactMap { id in
             var info = AudioUnitParameterInfo()
             var infoSize = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-            guard AudioUnitGetProperty(handle, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize) == noErr else {
+            guard AudioUnitGetProperty(handle, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize) == noErr
+            else {
                 return nil
             }
-            return UnitFacts.Parameter(id: id, name: UnitFacts.name(info), minValue: info.minValue, maxValue: info.maxValue,
-                                       defaultValue: info.defaultValue, unit: UnitFacts.unitName(info.unit),
-                                       valueStrings: UnitFacts.valueStrings(handle, id))
+            return UnitFacts.Parameter(
+                id: id, name: UnitFacts.name(info), minValue: info.minValue, maxValue: info.maxValue,
+                defaultValue: info.defaultValue, unit: UnitFacts.unitName(info.unit),
+                valueStrings: UnitFacts.valueStrings(handle, id))
         }
     }
 }

@@ -73,7 +73,9 @@ struct ValidateCommand: ParsableCommand {
         var checks: [CheckResult] = []
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["validate-child", FourCC.string(d.componentType), FourCC.string(d.componentSubType), FourCC.string(d.componentManufacturer)]
+        process.arguments = [
+            "validate-child", FourCC.string(d.componentType), FourCC.string(d.componentSubType), FourCC.string(d.componentManufacturer),
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -90,16 +92,24 @@ struct ValidateCommand: ParsableCommand {
             }
             if process.terminationReason == .uncaughtSignal {
                 let signal = process.terminationStatus
-                let name = signal == SIGTERM ? "SIGTERM (timed out after \(Int(timeout)) s)" : (String(validatingCString: strsignal(signal)) ?? "signal") + " (signal \(signal))"
-                checks.append(CheckResult(check: "process", outcome: .fail,
-                                          reason: "the unit crashed the validating process with \(name) after \(checks.count) checks"))
+                let name =
+                    signal == SIGTERM
+                    ? "SIGTERM (timed out after \(Int(timeout)) s)"
+                    : (String(validatingCString: strsignal(signal)) ?? "signal") + " (signal \(signal))"
+                checks.append(
+                    CheckResult(
+                        check: "process", outcome: .fail,
+                        reason: "the unit crashed the validating process with \(name) after \(checks.count) checks"))
             } else if process.terminationStatus != 0 {
-                checks.append(CheckResult(check: "process", outcome: .fail, reason: "the validating process exited with status \(process.terminationStatus)"))
+                checks.append(
+                    CheckResult(
+                        check: "process", outcome: .fail, reason: "the validating process exited with status \(process.terminationStatus)"))
             }
         } catch {
             checks.append(CheckResult(check: "process", outcome: .fail, reason: "could not start the validating process: \(error)"))
         }
-        let result: CheckResult.Outcome = checks.contains { $0.outcome == .fail } ? .fail : checks.contains { $0.outcome == .warn } ? .warn : .pass
+        let result: CheckResult.Outcome =
+            checks.contains { $0.outcome == .fail } ? .fail : checks.contains { $0.outcome == .warn } ? .warn : .pass
         return UnitReport(triple: d.tripleString, name: component.name, origin: component.origin, result: result, checks: checks)
     }
 }

@@ -40,7 +40,8 @@ struct ValidationBattery {
 
     /// Whether the unit renders offline: a device I/O unit needs its device, not a pull.
     var rendersOffline: Bool {
-        !(component.description.componentType == kAudioUnitType_Output && component.description.componentSubType != kAudioUnitSubType_GenericOutput)
+        !(component.description.componentType == kAudioUnitType_Output
+            && component.description.componentSubType != kAudioUnitSubType_GenericOutput)
     }
 
     /// Every check, in auval's order.
@@ -56,7 +57,8 @@ struct ValidationBattery {
             // A device I/O unit opens its device on initialize; that is the device's check, not the unit's.
             if rendersOffline { try unit.initialize() }
             let ready = DispatchTime.now().uptimeNanoseconds
-            let text = String(format: "instantiated in %.2f ms, initialized in %.2f ms", Double(made - start) / 1e6, Double(ready - made) / 1e6)
+            let text = String(
+                format: "instantiated in %.2f ms, initialized in %.2f ms", Double(made - start) / 1e6, Double(ready - made) / 1e6)
             return Double(ready - start) / 1e9 > 2 ? (.warn, text + " (slow: over 2 s)") : (.pass, text)
         }
         // A unit that cannot be opened fails every other check for the same reason: stop here.
@@ -69,7 +71,10 @@ struct ValidationBattery {
                 return (.fail, "no output bus")
             }
             if let bad = all.first(where: { !$0.isValidLinearPCM }) { return (.fail, "a default format is not valid linear PCM: \(bad)") }
-            return (.pass, "\(facts.inputFormats.count) in, \(facts.outputFormats.count) out: " + (facts.outputFormats.first.map { "\($0)" } ?? "-"))
+            return (
+                .pass,
+                "\(facts.inputFormats.count) in, \(facts.outputFormats.count) out: " + (facts.outputFormats.first.map { "\($0)" } ?? "-")
+            )
         }
         check("required properties") {
             let unit = try AudioUnitInstance(component)
@@ -118,7 +123,8 @@ struct ValidationBattery {
                     _ = try Self.renderNoise(rig, frames: 512, slice: 512)
                 } catch { refused.append("\(Int(rate)) Hz (\(error))") }
             }
-            return refused.isEmpty ? (.pass, Self.sweepRates.map { "\(Int($0))" }.joined(separator: ", ") + " Hz render")
+            return refused.isEmpty
+                ? (.pass, Self.sweepRates.map { "\(Int($0))" }.joined(separator: ", ") + " Hz render")
                 : (.warn, "refused " + refused.joined(separator: "; "))
         }
         check("too many frames") {
@@ -128,7 +134,8 @@ struct ValidationBattery {
             var ts = AudioTimeStamp()
             ts.mFlags = .sampleTimeValid
             let status = rig.unit.render(&flags, &ts, bus: 0, frames: 1024, big.list)
-            return status == kAudioUnitErr_TooManyFramesToProcess ? (.pass, "1024 frames over a maximum of 512 refused with TooManyFramesToProcess")
+            return status == kAudioUnitErr_TooManyFramesToProcess
+                ? (.pass, "1024 frames over a maximum of 512 refused with TooManyFramesToProcess")
                 : (.fail, "1024 frames over a maximum of 512 returned \(status), not kAudioUnitErr_TooManyFramesToProcess (-10874)")
         }
         check("scheduled and ramped parameters") { try Self.checkScheduled(component) }
@@ -156,8 +163,12 @@ struct ValidationBattery {
                 last = (0..<rig.outputChannels).map { rig.output.samples(channel: $0, frames: 512).map(abs).max() ?? 0 }.max() ?? 0
                 done += 512
             }
-            return last < 1e-3 ? (.pass, "TailTime \(tail) s; silent (peak \(last)) after it")
-                : (.warn, "TailTime \(tail) s, but the output still peaks at \(last) \(String(format: "%.1f", Double(frames) / rig.sampleRate)) s after the input stopped")
+            return last < 1e-3
+                ? (.pass, "TailTime \(tail) s; silent (peak \(last)) after it")
+                : (
+                    .warn,
+                    "TailTime \(tail) s, but the output still peaks at \(last) \(String(format: "%.1f", Double(frames) / rig.sampleRate)) s after the input stopped"
+                )
         }
     }
 
@@ -237,10 +248,12 @@ struct ValidationBattery {
         // A format with no channels is never valid; it must be refused, not crash the unit.
         var zero = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 1)
         zero.mChannelsPerFrame = 0
-        let status = AudioUnitSetProperty(unit.handle, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &zero,
-                                          UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+        let status = AudioUnitSetProperty(
+            unit.handle, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &zero,
+            UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
         guard status != noErr else { return (.fail, "a 0-channel output format was accepted") }
-        let declared = configs.isEmpty ? "none declared" : "accepted " + (accepted.isEmpty ? "(wildcards only)" : accepted.joined(separator: "; "))
+        let declared =
+            configs.isEmpty ? "none declared" : "accepted " + (accepted.isEmpty ? "(wildcards only)" : accepted.joined(separator: "; "))
         return (.pass, "\(declared); 0 channels refused (\(status))")
     }
 
@@ -259,7 +272,8 @@ struct ValidationBattery {
         try AudioError.check(AudioUnitScheduleParameters(rig.unit.handle, &events, 2), "AudioUnitScheduleParameters refused the events")
         _ = try renderNoise(rig, frames: 512, slice: 512)
         let now = try rig.unit.parameter(p.id)
-        return abs(now - end) <= 1e-4 * max(1, abs(end)) ? (.pass, "\(p.name): immediate at 100, ramp 200…456 to \(end); reads \(now) after")
+        return abs(now - end) <= 1e-4 * max(1, abs(end))
+            ? (.pass, "\(p.name): immediate at 100, ramp 200…456 to \(end); reads \(now) after")
             : (.fail, "\(p.name): after an immediate event and a ramp to \(end) it reads \(now)")
     }
 

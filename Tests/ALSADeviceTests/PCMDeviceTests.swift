@@ -20,8 +20,10 @@ final class PCMDeviceTests: XCTestCase {
     /// Granted values are read back from the device (null grants what it is asked).
     func testConfigureReadsBackGrantedValues() throws {
         let device = try PCMDevice(name: "alsadev_raw_out", direction: .playback)
-        let granted = try device.configure(PCMRequest(sampleRate: 44_100, channels: 3, format: .s24Packed3LE,
-                                                      access: .nonInterleaved, periodFrames: 128, periodCount: 3))
+        let granted = try device.configure(
+            PCMRequest(
+                sampleRate: 44_100, channels: 3, format: .s24Packed3LE,
+                access: .nonInterleaved, periodFrames: 128, periodCount: 3))
         XCTAssertEqual(granted.sampleRate, 44_100)
         XCTAssertEqual(granted.channels, 3)
         XCTAssertEqual(granted.format, .s24Packed3LE)

@@ -12,16 +12,19 @@ final class PCMStreamContentTests: XCTestCase {
     /// count after stop (the device is closed so the file is complete).
     func play(_ samples: [Float], channels: Int, pcm: String, format: PCMSampleFormat, access: PCMAccess) throws -> Int {
         let device = try PCMDevice(name: pcm, direction: .playback)
-        try device.configure(PCMRequest(sampleRate: 48_000, channels: channels, format: format, access: access,
-                                         periodFrames: period, periodCount: 4))
+        try device.configure(
+            PCMRequest(
+                sampleRate: 48_000, channels: channels, format: format, access: access,
+                periodFrames: period, periodCount: 4))
         let frames = samples.count / channels
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: samples.count)
         buffer.initialize(from: samples, count: samples.count)
         let source = UnsafeMutablePointer<PlaybackSource>.allocate(capacity: 1)
         source.initialize(to: PlaybackSource(samples: buffer, frames: frames, channels: channels, position: 0))
         defer { buffer.deallocate(); source.deallocate() }
-        let stream = try PCMStream(playback: device, render: playInterleaved, context: UnsafeMutableRawPointer(source),
-                                   realTimePriority: nil)
+        let stream = try PCMStream(
+            playback: device, render: playInterleaved, context: UnsafeMutableRawPointer(source),
+            realTimePriority: nil)
         try stream.start()
         XCTAssertTrue(ALSATestEnvironment.wait { stream.framesProcessed >= frames || !stream.isRunning })
         stream.stop()
@@ -39,7 +42,7 @@ final class PCMStreamContentTests: XCTestCase {
         let channels = 2, frames = period * 20
         var values = testIntegers(for: .s16LE, count: frames * channels)
         var samples = values.map { Float($0) / 32768 }
-        samples[2] = 1.7; values[2] = 32767           // clipped
+        samples[2] = 1.7; values[2] = 32767  // clipped
         samples[3] = -4; values[3] = -32768
         let processed = try play(samples, channels: channels, pcm: "alsadev_wav_out", format: .s16LE, access: .interleaved)
 
@@ -67,7 +70,7 @@ final class PCMStreamContentTests: XCTestCase {
                 let samples: [Float]
                 let expected: [UInt8]
                 if format == .float32LE {
-                    samples = values.map { Float($0) / 2_147_483_648 * 1.25 }   // beyond ±1 passes through
+                    samples = values.map { Float($0) / 2_147_483_648 * 1.25 }  // beyond ±1 passes through
                     expected = floatBytes(samples)
                 } else {
                     let scale = Float(sign: .plus, exponent: format.significantBits - 1, significand: 1)
@@ -76,8 +79,9 @@ final class PCMStreamContentTests: XCTestCase {
                 }
                 _ = try play(samples, channels: channels, pcm: "alsadev_raw_out", format: format, access: access)
                 let raw = ALSATestEnvironment.read("out.raw")
-                XCTAssertTrue(raw.count >= expected.count && Array(raw.prefix(expected.count)) == expected,
-                              "\(format) \(access): file differs from the rendered samples")
+                XCTAssertTrue(
+                    raw.count >= expected.count && Array(raw.prefix(expected.count)) == expected,
+                    "\(format) \(access): file differs from the rendered samples")
                 XCTAssertTrue(raw.dropFirst(expected.count).allSatisfy { $0 == 0 }, "\(format) \(access): tail not silent")
             }
         }
@@ -99,12 +103,15 @@ final class PCMStreamContentTests: XCTestCase {
                 ALSATestEnvironment.write(deviceBytes(values, format: format), to: "in.raw")
             }
             let device = try PCMDevice(name: "alsadev_raw_in", direction: .capture)
-            try device.configure(PCMRequest(sampleRate: 48_000, channels: channels, format: format,
-                                            periodFrames: period, periodCount: 4))
+            try device.configure(
+                PCMRequest(
+                    sampleRate: 48_000, channels: channels, format: format,
+                    periodFrames: period, periodCount: 4))
             let sink = makeSink(channels: channels, frames: frames, periodFrames: period)
             defer { release(sink) }
-            let stream = try PCMStream(capture: device, input: recordInterleaved, context: UnsafeMutableRawPointer(sink),
-                                       realTimePriority: nil)
+            let stream = try PCMStream(
+                capture: device, input: recordInterleaved, context: UnsafeMutableRawPointer(sink),
+                realTimePriority: nil)
             try stream.start()
             XCTAssertTrue(ALSATestEnvironment.wait { stream.framesProcessed >= frames || !stream.isRunning })
             stream.stop()
@@ -128,15 +135,16 @@ final class PCMStreamContentTests: XCTestCase {
         try output.configure(request)
         let sink = makeSink(channels: channels, frames: frames, periodFrames: period)
         defer { release(sink) }
-        let stream = try PCMStream(playback: output, capture: input, render: passThroughRender, input: recordInterleaved,
-                                   context: UnsafeMutableRawPointer(sink), realTimePriority: nil)
+        let stream = try PCMStream(
+            playback: output, capture: input, render: passThroughRender, input: recordInterleaved,
+            context: UnsafeMutableRawPointer(sink), realTimePriority: nil)
         XCTAssertEqual(stream.duplexLatencyFrames, period * 3)
         try stream.start()
         XCTAssertTrue(ALSATestEnvironment.wait { stream.framesProcessed >= frames || !stream.isRunning })
         stream.stop()
         XCTAssertNil(stream.failure)
         XCTAssertEqual(stream.xrunCount, 0)
-        let offset = stream.duplexLatencyFrames * channels * 2   // read before close() forgets the configuration
+        let offset = stream.duplexLatencyFrames * channels * 2  // read before close() forgets the configuration
         output.close()
         input.close()
         let raw = ALSATestEnvironment.read("out.raw")
@@ -145,6 +153,7 @@ final class PCMStreamContentTests: XCTestCase {
         XCTAssertTrue(raw.prefix(offset).allSatisfy { $0 == 0 }, "leading offset is not silence")
         let copied = Array(raw.dropFirst(offset).prefix(expected.count))
         let firstDifference = copied.indices.first { copied[$0] != expected[$0] }
-        XCTAssertTrue(copied == expected, "pass-through changed samples from byte \(firstDifference.map(String.init) ?? "end") of \(copied.count)")
+        XCTAssertTrue(
+            copied == expected, "pass-through changed samples from byte \(firstDifference.map(String.init) ?? "end") of \(copied.count)")
     }
 }

@@ -25,17 +25,20 @@ final class PCMStreamFailureTests: XCTestCase {
         let server = try DummyJACKServer(name: "alsadevice-test-\(getpid())")
 
         var device: PCMDevice?
-        XCTAssertTrue(ALSATestEnvironment.wait(upTo: 15) {
-            device = try? PCMDevice(name: "alsadev_jack", direction: .playback)
-            return device != nil
-        }, "the JACK server did not come up")
+        XCTAssertTrue(
+            ALSATestEnvironment.wait(upTo: 15) {
+                device = try? PCMDevice(name: "alsadev_jack", direction: .playback)
+                return device != nil
+            }, "the JACK server did not come up")
         let output = try XCTUnwrap(device)
         try output.configure(PCMRequest(sampleRate: 48_000, channels: 2, format: .float32LE, periodFrames: 256, periodCount: 2))
         let report = StopReport()
-        let stream = try PCMStream(playback: output, onStopped: { error in
-            report.threadID.withLock { $0 = pthread_self() }
-            report.error.withLock { $0 = error }
-        })
+        let stream = try PCMStream(
+            playback: output,
+            onStopped: { error in
+                report.threadID.withLock { $0 = pthread_self() }
+                report.error.withLock { $0 = error }
+            })
         try stream.start()
         XCTAssertTrue(ALSATestEnvironment.wait { stream.framesProcessed >= 48_000 / 4 }, "no audio moved through JACK")
         XCTAssertTrue(stream.isRunning)
@@ -97,7 +100,7 @@ final class PCMStreamFailureTests: XCTestCase {
         stream.stop()
         stream.stop()
         XCTAssertFalse(stream.isRunning)
-        try stream.start()   // stopped streams start again
+        try stream.start()  // stopped streams start again
         XCTAssertTrue(ALSATestEnvironment.wait { stream.framesProcessed > 0 })
         stream.stop()
     }

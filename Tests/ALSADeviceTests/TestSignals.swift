@@ -68,7 +68,7 @@ struct CaptureSink {
     var capacityFrames: Int
     var channels: Int
     var position: Int
-    var lastPeriod: UnsafeMutablePointer<Float>   // channels × period, channel-major
+    var lastPeriod: UnsafeMutablePointer<Float>  // channels × period, channel-major
     var periodFrames: Int
 }
 
@@ -106,8 +106,10 @@ func makeSink(channels: Int, frames: Int, periodFrames: Int) -> UnsafeMutablePoi
     samples.initialize(repeating: .nan, count: channels * frames)
     let last = UnsafeMutablePointer<Float>.allocate(capacity: channels * periodFrames)
     last.initialize(repeating: 0, count: channels * periodFrames)
-    sink.initialize(to: CaptureSink(samples: samples, capacityFrames: frames, channels: channels, position: 0,
-                                    lastPeriod: last, periodFrames: periodFrames))
+    sink.initialize(
+        to: CaptureSink(
+            samples: samples, capacityFrames: frames, channels: channels, position: 0,
+            lastPeriod: last, periodFrames: periodFrames))
     return sink
 }
 

@@ -50,16 +50,22 @@ final class ALSAIODuplexTests: XCTestCase {
         XCTAssertEqual(IO.setDevice(unit, "aio_duplex"), noErr)
         XCTAssertEqual(IO.set(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, UInt32(1)), noErr)
         let s16 = int16Interleaved(channels: 2)
-        for (scope, element) in [(kAudioUnitScope_Input, AudioUnitElement(0)), (kAudioUnitScope_Output, 1),
-                                 (kAudioUnitScope_Output, 0), (kAudioUnitScope_Input, 1)] {
+        for (scope, element) in [
+            (kAudioUnitScope_Input, AudioUnitElement(0)), (kAudioUnitScope_Output, 1),
+            (kAudioUnitScope_Output, 0), (kAudioUnitScope_Input, 1),
+        ] {
             XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, scope, element, s16), noErr, IO.lastErrorMessage)
         }
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(period)), noErr)
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(3)), noErr)
-        XCTAssertEqual(IO.set(unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0,
-                              AURenderCallbackStruct(inputProc: passThroughInput, inputProcRefCon: state.refCon)), noErr)
-        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                              AURenderCallbackStruct(inputProc: passThroughRender, inputProcRefCon: state.refCon)), noErr)
+        XCTAssertEqual(
+            IO.set(
+                unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0,
+                AURenderCallbackStruct(inputProc: passThroughInput, inputProcRefCon: state.refCon)), noErr)
+        XCTAssertEqual(
+            IO.set(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                AURenderCallbackStruct(inputProc: passThroughRender, inputProcRefCon: state.refCon)), noErr)
         XCTAssertEqual(AudioUnitInitialize(unit), noErr, IO.lastErrorMessage)
         let latency = Int(try IO.get(unit, kAUHostALSAProperty_DuplexLatencyFrames, as: UInt32.self))
         XCTAssertEqual(latency, period * 3, "one playback buffer")
@@ -69,8 +75,9 @@ final class ALSAIODuplexTests: XCTestCase {
         XCTAssertTrue(ALSAIOTestEnvironment.wait { state.periods.load(ordering: .acquiring) >= needed }, "duplex did not run")
         XCTAssertEqual(AudioOutputUnitStop(unit), noErr)
         XCTAssertEqual(state.inputErrors.load(ordering: .relaxed), 0, "AudioUnitRender on element 1 failed")
-        XCTAssertEqual(state.inputCallbackSawNullData.load(ordering: .relaxed), state.periods.load(ordering: .relaxed),
-                       "the input callback gets bus 1 and ioData NULL every period")
+        XCTAssertEqual(
+            state.inputCallbackSawNullData.load(ordering: .relaxed), state.periods.load(ordering: .relaxed),
+            "the input callback gets bus 1 and ioData NULL every period")
         XCTAssertEqual(try IO.get(unit, kAUHostALSAProperty_XrunCount, as: UInt32.self), 0)
         XCTAssertEqual(AudioUnitUninitialize(unit), noErr)
 
@@ -81,7 +88,8 @@ final class ALSAIODuplexTests: XCTestCase {
         XCTAssertTrue(raw.prefix(offset).allSatisfy { $0 == 0 }, "the leading offset is not silence")
         let copied = Array(raw.dropFirst(offset).prefix(expected.count))
         let firstDifference = copied.indices.first { copied[$0] != expected[$0] }
-        XCTAssertTrue(copied == expected, "pass-through changed bytes from \(firstDifference.map(String.init) ?? "the end") of \(copied.count)")
+        XCTAssertTrue(
+            copied == expected, "pass-through changed bytes from \(firstDifference.map(String.init) ?? "the end") of \(copied.count)")
     }
 
     /// Element 1 renders only inside a device cycle with input enabled; elsewhere it says so.
@@ -124,8 +132,9 @@ final class ALSAIOMixerTests: XCTestCase {
         let io = try IO.make(kAudioUnitSubType_RemoteIO)
         state.unit = io
         defer { AudioComponentInstanceDispose(io) }
-        var mixerDescription = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
-                                                         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var mixerDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         var made: AudioUnit?
         XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &mixerDescription)!, &made), noErr)
         let mixer = try XCTUnwrap(made)
@@ -142,11 +151,15 @@ final class ALSAIOMixerTests: XCTestCase {
         XCTAssertEqual(IO.set(mixer, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, UInt32(1)), noErr)
         XCTAssertEqual(IO.set(mixer, kAudioUnitProperty_SampleRate, kAudioUnitScope_Output, 0, Float64(48_000)), noErr)
         XCTAssertEqual(IO.set(mixer, kAudioUnitProperty_SampleRate, kAudioUnitScope_Input, 0, Float64(48_000)), noErr)
-        XCTAssertEqual(IO.set(mixer, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                              AURenderCallbackStruct(inputProc: pullCapturedIntoMixer, inputProcRefCon: state.refCon)), noErr)
+        XCTAssertEqual(
+            IO.set(
+                mixer, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                AURenderCallbackStruct(inputProc: pullCapturedIntoMixer, inputProcRefCon: state.refCon)), noErr)
         XCTAssertEqual(AudioUnitSetParameter(mixer, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, 0, 0.5, 0), noErr)
-        XCTAssertEqual(IO.set(io, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0,
-                              AudioUnitConnection(sourceAudioUnit: mixer, sourceOutputNumber: 0, destInputNumber: 0)), noErr)
+        XCTAssertEqual(
+            IO.set(
+                io, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0,
+                AudioUnitConnection(sourceAudioUnit: mixer, sourceOutputNumber: 0, destInputNumber: 0)), noErr)
         XCTAssertEqual(AudioUnitInitialize(mixer), noErr, IO.lastErrorMessage)
         XCTAssertEqual(AudioUnitInitialize(io), noErr, IO.lastErrorMessage)
         let latency = Int(try IO.get(io, kAUHostALSAProperty_DuplexLatencyFrames, as: UInt32.self))
@@ -161,8 +174,8 @@ final class ALSAIOMixerTests: XCTestCase {
         let raw = ALSAIOTestEnvironment.read("out.raw")
         let offset = latency * channels * 2
         let halved = values.prefix(frames * channels).map { v -> Int16 in
-            let half = Int(v) / 2                       // truncates toward zero
-            return Int16(Int(v) % 2 == 0 ? half : half + (v > 0 ? 1 : -1))   // .5 rounds away from zero
+            let half = Int(v) / 2  // truncates toward zero
+            return Int16(Int(v) % 2 == 0 ? half : half + (v > 0 ? 1 : -1))  // .5 rounds away from zero
         }
         let expected = int16Bytes(halved)
         XCTAssertGreaterThanOrEqual(raw.count, offset + expected.count)

@@ -21,11 +21,15 @@ final class ALSAIOFaultTests: XCTestCase {
         defer { AudioComponentInstanceDispose(unit) }
         XCTAssertEqual(IO.setDevice(unit, "aio_jack"), noErr)
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(256)), noErr)
-        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                              AURenderCallbackStruct(inputProc: renderTestSignal, inputProcRefCon: source.refCon)), noErr)
+        XCTAssertEqual(
+            IO.set(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                AURenderCallbackStruct(inputProc: renderTestSignal, inputProcRefCon: source.refCon)), noErr)
         XCTAssertEqual(AudioUnitAddPropertyListener(unit, kAudioOutputUnitProperty_IsRunning, recordPropertyEvent, events.refCon), noErr)
         XCTAssertEqual(AudioUnitAddPropertyListener(unit, kAudioUnitProperty_LastRenderError, recordPropertyEvent, events.refCon), noErr)
-        XCTAssertTrue(ALSAIOTestEnvironment.wait(upTo: 15) { AudioUnitInitialize(unit) == noErr }, "the JACK server did not come up: \(IO.lastErrorMessage)")
+        XCTAssertTrue(
+            ALSAIOTestEnvironment.wait(upTo: 15) { AudioUnitInitialize(unit) == noErr },
+            "the JACK server did not come up: \(IO.lastErrorMessage)")
 
         XCTAssertEqual(AudioOutputUnitStart(unit), noErr, IO.lastErrorMessage)
         XCTAssertEqual(events.isRunningCalls.load(ordering: .relaxed), 1, "Start tells IsRunning listeners")
@@ -34,12 +38,14 @@ final class ALSAIOFaultTests: XCTestCase {
 
         server.kill()
 
-        XCTAssertTrue(ALSAIOTestEnvironment.wait { events.isRunningSeenFalse.load(ordering: .relaxed) >= 1 },
-                      "IsRunning listeners were not told the unit stopped")
+        XCTAssertTrue(
+            ALSAIOTestEnvironment.wait { events.isRunningSeenFalse.load(ordering: .relaxed) >= 1 },
+            "IsRunning listeners were not told the unit stopped")
         XCTAssertEqual(try IO.get(unit, kAudioOutputUnitProperty_IsRunning, as: UInt32.self), 0)
         XCTAssertEqual(try IO.get(unit, kAudioUnitProperty_LastRenderError, as: OSStatus.self), kAudioUnitErr_NoConnection)
-        XCTAssertTrue(ALSAIOTestEnvironment.wait { events.lastRenderErrorCalls.load(ordering: .relaxed) >= 1 },
-                      "LastRenderError listeners were not told")
+        XCTAssertTrue(
+            ALSAIOTestEnvironment.wait { events.lastRenderErrorCalls.load(ordering: .relaxed) >= 1 },
+            "LastRenderError listeners were not told")
         let reason = try XCTUnwrap(try IO.string(unit, kAUHostALSAProperty_StreamError))
         XCTAssertTrue(reason.contains("\"aio_jack\""), reason)
         XCTAssertTrue(reason.contains("stopped"), reason)
@@ -67,10 +73,12 @@ final class ALSAIOFaultTests: XCTestCase {
         defer { AudioComponentInstanceDispose(unit) }
         XCTAssertEqual(IO.set(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 0, UInt32(1)), kAudioUnitErr_InvalidElement)
         XCTAssertTrue(IO.lastErrorMessage.contains("input scope element 1"), IO.lastErrorMessage)
-        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(0)),
-                       kAudioUnitErr_InvalidPropertyValue)
-        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_GrantedPeriodFrames, kAudioUnitScope_Global, 0, UInt32(64)),
-                       kAudioUnitErr_PropertyNotWritable)
+        XCTAssertEqual(
+            IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(0)),
+            kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            IO.set(unit, kAUHostALSAProperty_GrantedPeriodFrames, kAudioUnitScope_Global, 0, UInt32(64)),
+            kAudioUnitErr_PropertyNotWritable)
         XCTAssertEqual(IO.set(unit, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Input, 0, UInt32(1)), kAudioUnitErr_InvalidScope)
         // Both directions off: nothing to open.
         XCTAssertEqual(IO.set(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, UInt32(0)), noErr)
@@ -82,12 +90,15 @@ final class ALSAIOFaultTests: XCTestCase {
         // converts (ALSAIORateConversionTests checks the samples); the device side reads 48 kHz.
         XCTAssertEqual(IO.setDevice(unit, "aio_raw_out"), noErr)
         var app = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
-        XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &app,
-                                            UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &app,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, Float64(48_000)), noErr)
         XCTAssertEqual(AudioUnitInitialize(unit), noErr, IO.lastErrorMessage)
-        XCTAssertEqual(try IO.get(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, as: AudioStreamBasicDescription.self).mSampleRate,
-                       48_000)
+        XCTAssertEqual(
+            try IO.get(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, as: AudioStreamBasicDescription.self).mSampleRate,
+            48_000)
         XCTAssertEqual(AudioUnitUninitialize(unit), noErr)
 
         // Preferred 0 asks for the app side's rate: granted, read back.

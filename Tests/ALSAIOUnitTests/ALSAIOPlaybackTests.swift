@@ -44,8 +44,9 @@ final class ALSAIOPlaybackTests: XCTestCase {
     func testDocumentedIOSubtypesFindTheALSAUnitWithDocumentedDefaults() throws {
         for subType in [kAudioUnitSubType_RemoteIO, kAudioUnitSubType_HALOutput, kAudioUnitSubType_DefaultOutput] {
             for manufacturer in [kAudioUnitManufacturer_Apple, 0] {
-                var desc = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: subType,
-                                                     componentManufacturer: manufacturer, componentFlags: 0, componentFlagsMask: 0)
+                var desc = AudioComponentDescription(
+                    componentType: kAudioUnitType_Output, componentSubType: subType,
+                    componentManufacturer: manufacturer, componentFlags: 0, componentFlagsMask: 0)
                 let component = try XCTUnwrap(AudioComponentFindNext(nil, &desc), "subtype \(subType) manufacturer \(manufacturer)")
                 var name: Unmanaged<CFString>?
                 XCTAssertEqual(AudioComponentCopyName(component, &name), noErr)
@@ -71,8 +72,9 @@ final class ALSAIOPlaybackTests: XCTestCase {
         let size = UInt32(MemoryLayout<AURenderCallbackStruct>.size)
         XCTAssertEqual(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 1, &cb, size), noErr)
         XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global, 0, &cb, size), noErr)
-        XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global, 1, &cb, size),
-                       kAudioUnitErr_InvalidScope, "only element 0 is an alias")
+        XCTAssertEqual(
+            AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global, 1, &cb, size),
+            kAudioUnitErr_InvalidScope, "only element 0 is an alias")
     }
 
     /// Output only, with a render callback, into the `file` plugin's WAV: ask for 48 kHz and
@@ -91,32 +93,37 @@ final class ALSAIOPlaybackTests: XCTestCase {
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, Float64(48_000)), noErr)
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(64)), noErr)
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(4)), noErr)
-        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                              AURenderCallbackStruct(inputProc: renderTestSignal, inputProcRefCon: source.refCon)), noErr)
+        XCTAssertEqual(
+            IO.set(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                AURenderCallbackStruct(inputProc: renderTestSignal, inputProcRefCon: source.refCon)), noErr)
         XCTAssertEqual(AudioUnitInitialize(unit), noErr, IO.lastErrorMessage)
         XCTAssertEqual(try IO.get(unit, kAUHostALSAProperty_GrantedSampleRate, as: Float64.self), 48_000)
         XCTAssertEqual(try IO.get(unit, kAUHostALSAProperty_GrantedPeriodFrames, as: UInt32.self), 64)
         XCTAssertEqual(try IO.get(unit, kAUHostALSAProperty_GrantedPeriodCount, as: UInt32.self), 4)
-        let deviceFormat = try IO.get(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, as: AudioStreamBasicDescription.self)
+        let deviceFormat = try IO.get(
+            unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, as: AudioStreamBasicDescription.self)
         XCTAssertEqual(deviceFormat.mBitsPerChannel, 16)
         XCTAssertEqual(deviceFormat.mSampleRate, 48_000)
 
         XCTAssertEqual(AudioOutputUnitStart(unit), noErr, IO.lastErrorMessage)
         XCTAssertEqual(try IO.get(unit, kAudioOutputUnitProperty_IsRunning, as: UInt32.self), 1)
-        XCTAssertTrue(ALSAIOTestEnvironment.wait { source.rendered.load(ordering: .acquiring) >= frames }, "the device did not pull the signal")
+        XCTAssertTrue(
+            ALSAIOTestEnvironment.wait { source.rendered.load(ordering: .acquiring) >= frames }, "the device did not pull the signal")
         XCTAssertEqual(AudioOutputUnitStop(unit), noErr)
         XCTAssertEqual(try IO.get(unit, kAudioOutputUnitProperty_IsRunning, as: UInt32.self), 0)
         XCTAssertEqual(try IO.get(unit, kAUHostALSAProperty_XrunCount, as: UInt32.self), 0)
         let rendered = source.rendered.load(ordering: .acquiring)
-        XCTAssertEqual(AudioUnitUninitialize(unit), noErr)   // closes the PCM: the WAV is complete
+        XCTAssertEqual(AudioUnitUninitialize(unit), noErr)  // closes the PCM: the WAV is complete
 
         let wav = try XCTUnwrap(WAVData(ALSAIOTestEnvironment.read("out.wav")))
         XCTAssertEqual(wav.channels, 2)
         XCTAssertEqual(wav.sampleRate, 48_000)
         XCTAssertEqual(wav.bitsPerSample, 16)
         let expected = int16Bytes(values)
-        XCTAssertTrue(wav.data.count >= expected.count && Array(wav.data.prefix(expected.count)) == expected,
-                      "the WAV does not hold exactly the rendered samples")
+        XCTAssertTrue(
+            wav.data.count >= expected.count && Array(wav.data.prefix(expected.count)) == expected,
+            "the WAV does not hold exactly the rendered samples")
         let tail = wav.data.dropFirst(expected.count)
         XCTAssertTrue(tail.allSatisfy { $0 == 0 }, "after the signal the WAV holds something other than silence")
         XCTAssertEqual(tail.count % (64 * channels * 2), 0, "the tail is not whole periods")

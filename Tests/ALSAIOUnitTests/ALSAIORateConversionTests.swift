@@ -16,8 +16,9 @@ func soxrInterleaved(_ input: [Float], channels: Int, from inputRate: Double, to
     var done = 0
     let error = padded.withUnsafeBufferPointer { i in
         output.withUnsafeMutableBufferPointer { o in
-            soxr_oneshot(inputRate, outputRate, UInt32(channels), i.baseAddress, padded.count / channels, nil,
-                         o.baseAddress, o.count / channels, &done, &io, &quality, nil)
+            soxr_oneshot(
+                inputRate, outputRate, UInt32(channels), i.baseAddress, padded.count / channels, nil,
+                o.baseAddress, o.count / channels, &done, &io, &quality, nil)
         }
     }
     XCTAssertNil(error.map { String(cString: $0) })
@@ -40,15 +41,20 @@ final class ALSAIORateConversionTests: XCTestCase {
         let unit = try IO.make()
         defer { AudioComponentInstanceDispose(unit) }
         XCTAssertEqual(IO.setDevice(unit, "aio_raw_out"), noErr)
-        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0,
-                              AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)), noErr)
-        let device = AudioStreamBasicDescription.linearPCM(sampleRate: 48_000, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        XCTAssertEqual(
+            IO.set(
+                unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0,
+                AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)), noErr)
+        let device = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 48_000, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
         XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, device), noErr)
         XCTAssertEqual(IO.set(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, UInt32(512)), noErr)
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(64)), noErr)
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(4)), noErr)
-        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                              AURenderCallbackStruct(inputProc: renderTestSignal, inputProcRefCon: source.refCon)), noErr)
+        XCTAssertEqual(
+            IO.set(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                AURenderCallbackStruct(inputProc: renderTestSignal, inputProcRefCon: source.refCon)), noErr)
         XCTAssertEqual(AudioUnitInitialize(unit), noErr, IO.lastErrorMessage)
         XCTAssertEqual(try IO.get(unit, kAUHostALSAProperty_GrantedSampleRate, as: Float64.self), 48_000)
         let latency = try IO.get(unit, kAudioUnitProperty_Latency, as: Float64.self)
@@ -58,8 +64,9 @@ final class ALSAIORateConversionTests: XCTestCase {
 
         let deviceFrames = appFrames * 48_000 / 44_100
         XCTAssertEqual(AudioOutputUnitStart(unit), noErr, IO.lastErrorMessage)
-        XCTAssertTrue(ALSAIOTestEnvironment.wait { source.rendered.load(ordering: .acquiring) >= appFrames + 4_096 },
-                      "the device did not pull the signal")
+        XCTAssertTrue(
+            ALSAIOTestEnvironment.wait { source.rendered.load(ordering: .acquiring) >= appFrames + 4_096 },
+            "the device did not pull the signal")
         XCTAssertEqual(AudioOutputUnitStop(unit), noErr)
         XCTAssertEqual(AudioUnitUninitialize(unit), noErr)
 
@@ -100,15 +107,20 @@ final class ALSAIORateConversionTests: XCTestCase {
         XCTAssertEqual(IO.set(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, UInt32(0)), noErr)
         XCTAssertEqual(IO.set(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, UInt32(1)), noErr)
         XCTAssertEqual(IO.setDevice(unit, "aio_raw_in"), noErr)
-        let device = AudioStreamBasicDescription.linearPCM(sampleRate: 48_000, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        let device = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 48_000, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
         XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1, device), noErr)
-        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1,
-                              AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)), noErr)
+        XCTAssertEqual(
+            IO.set(
+                unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1,
+                AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)), noErr)
         XCTAssertEqual(IO.set(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, UInt32(512)), noErr)
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(64)), noErr)
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(4)), noErr)
-        XCTAssertEqual(IO.set(unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0,
-                              AURenderCallbackStruct(inputProc: recordCapture, inputProcRefCon: recorder.refCon)), noErr)
+        XCTAssertEqual(
+            IO.set(
+                unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0,
+                AURenderCallbackStruct(inputProc: recordCapture, inputProcRefCon: recorder.refCon)), noErr)
         XCTAssertEqual(AudioUnitInitialize(unit), noErr, IO.lastErrorMessage)
         XCTAssertEqual(try IO.get(unit, kAUHostALSAProperty_GrantedSampleRate, as: Float64.self), 48_000)
         let latency = try IO.get(unit, kAudioUnitProperty_Latency, as: Float64.self)
@@ -118,7 +130,8 @@ final class ALSAIORateConversionTests: XCTestCase {
 
         let appFrames = deviceFrames * 44_100 / 48_000
         XCTAssertEqual(AudioOutputUnitStart(unit), noErr, IO.lastErrorMessage)
-        XCTAssertTrue(ALSAIOTestEnvironment.wait { recorder.frameCount >= latencyFrames + appFrames }, "the device did not capture the signal")
+        XCTAssertTrue(
+            ALSAIOTestEnvironment.wait { recorder.frameCount >= latencyFrames + appFrames }, "the device did not capture the signal")
         XCTAssertEqual(AudioOutputUnitStop(unit), noErr)
         XCTAssertEqual(AudioUnitUninitialize(unit), noErr)
 

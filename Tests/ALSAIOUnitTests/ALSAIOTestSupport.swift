@@ -5,8 +5,9 @@ import Synchronization
 import XCTest
 
 /// This test process's ALSA home: the fixture asoundrc through a temporary HOME.
-let ALSAIOTestEnvironment = ALSATestHome(prefix: "alsaiounit-tests",
-                                         asoundrc: Bundle.module.url(forResource: "Fixtures/asoundrc", withExtension: nil)!)
+let ALSAIOTestEnvironment = ALSATestHome(
+    prefix: "alsaiounit-tests",
+    asoundrc: Bundle.module.url(forResource: "Fixtures/asoundrc", withExtension: nil)!)
 
 /// The data chunk and format of a RIFF/WAVE file.
 struct WAVData {
@@ -50,10 +51,11 @@ func testSamples(_ count: Int) -> [Int16] {
 
 /// Interleaved signed 16-bit linear PCM at 48 kHz.
 func int16Interleaved(channels: UInt32) -> AudioStreamBasicDescription {
-    AudioStreamBasicDescription(mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM,
-                                mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-                                mBytesPerPacket: 2 * channels, mFramesPerPacket: 1, mBytesPerFrame: 2 * channels,
-                                mChannelsPerFrame: channels, mBitsPerChannel: 16, mReserved: 0)
+    AudioStreamBasicDescription(
+        mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM,
+        mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+        mBytesPerPacket: 2 * channels, mFramesPerPacket: 1, mBytesPerFrame: 2 * channels,
+        mChannelsPerFrame: channels, mBitsPerChannel: 16, mReserved: 0)
 }
 
 /// Property events a listener saw, from whichever thread it ran on.
@@ -82,20 +84,25 @@ let recordPropertyEvent: AudioUnitPropertyListenerProc = { refCon, unit, id, _, 
 /// Helpers over the C API, as a ported app would write them.
 enum IO {
     static func make(_ subType: OSType = kAudioUnitSubType_RemoteIO) throws -> AudioUnit {
-        var desc = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: subType,
-                                             componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var desc = AudioComponentDescription(
+            componentType: kAudioUnitType_Output, componentSubType: subType,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         var unit: AudioUnit?
         try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc)!, &unit), "AudioComponentInstanceNew")
         return unit!
     }
 
-    static func set<T>(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                       _ value: T) -> OSStatus {
+    static func set<T>(
+        _ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+        _ value: T
+    ) -> OSStatus {
         withUnsafeBytes(of: value) { AudioUnitSetProperty(unit, id, scope, element, $0.baseAddress, UInt32($0.count)) }
     }
 
-    static func get<T>(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope = kAudioUnitScope_Global,
-                       _ element: AudioUnitElement = 0, as: T.Type) throws -> T {
+    static func get<T>(
+        _ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope = kAudioUnitScope_Global,
+        _ element: AudioUnitElement = 0, as: T.Type
+    ) throws -> T {
         let value = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
         defer { value.deallocate() }
         var size = UInt32(MemoryLayout<T>.size)
@@ -103,16 +110,20 @@ enum IO {
         return value.load(as: T.self)
     }
 
-    static func setDevice(_ unit: AudioUnit, _ name: String, scope: AudioUnitScope = kAudioUnitScope_Global,
-                          element: AudioUnitElement = 0) -> OSStatus {
+    static func setDevice(
+        _ unit: AudioUnit, _ name: String, scope: AudioUnitScope = kAudioUnitScope_Global,
+        element: AudioUnitElement = 0
+    ) -> OSStatus {
         let cf = CFStringCreateWithCString(nil, name, CFStringBuiltInEncodings.UTF8.rawValue)!
         return withExtendedLifetime(cf) {
             set(unit, kAudioOutputUnitProperty_CurrentDevice, scope, element, Optional(Unmanaged.passUnretained(cf)))
         }
     }
 
-    static func string(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope = kAudioUnitScope_Global,
-                       _ element: AudioUnitElement = 0) throws -> String? {
+    static func string(
+        _ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope = kAudioUnitScope_Global,
+        _ element: AudioUnitElement = 0
+    ) throws -> String? {
         let ref = try get(unit, id, scope, element, as: Unmanaged<CFString>?.self)
         return ref.map { String(cfString: $0.takeRetainedValue())! }
     }

@@ -17,7 +17,7 @@ public final class ALSATestHome {
         setenv("HOME", directory.path, 1)
         unsetenv("ALSA_CONFIG_PATH")
         unsetenv("XDG_CONFIG_HOME")
-        snd_config_update_free_global()   // drop any config read before HOME changed
+        snd_config_update_free_global()  // drop any config read before HOME changed
     }
 
     /// Thread: setup.

@@ -9,7 +9,8 @@ public final class DummyJACKServer {
 
     /// Starts the server, or skips the test when jackd is not installed. Thread: setup.
     public init(name: String, periodFrames: Int = 256) throws {
-        guard let jackd = ["/usr/bin/jackd", "/usr/local/bin/jackd"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard let jackd = ["/usr/bin/jackd", "/usr/local/bin/jackd"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
             throw XCTSkip("jackd is not installed (apt-get install jackd2)")
         }
         setenv("JACK_DEFAULT_SERVER", name, 1)

@@ -19,10 +19,13 @@ final class GainFixture {
         try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc)!, &u), "instance")
         unit = u!
         var frames = maxFrames
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
+        try AudioError.check(
+            AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
         var callback = AURenderCallbackStruct(inputProc: rampCallback, inputProcRefCon: counterPointer)
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                                                  &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
         timeStamp.mFlags = .sampleTimeValid
         if initialize { try AudioError.check(AudioUnitInitialize(unit), "initialize") }
     }

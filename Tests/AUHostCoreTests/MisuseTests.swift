@@ -8,33 +8,38 @@ final class MisuseTests: XCTestCase {
     func testWrongSizeIsInvalidPropertyValue() throws {
         let f = try GainFixture(initialize: false)
         var asbd = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 2)
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &asbd, 20),
-                       kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &asbd, 20),
+            kAudioUnitErr_InvalidPropertyValue)
         XCTAssertTrue(lastMessage().contains("StreamFormat"), lastMessage())
         var frames: UInt64 = 512
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 8),
-                       kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(f.unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 8),
+            kAudioUnitErr_InvalidPropertyValue)
     }
 
     func testTooSmallGetBufferIsParamError() throws {
         let f = try GainFixture()
         var small: UInt16 = 0
         var size = UInt32(2)
-        XCTAssertEqual(AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &small, &size),
-                       kAudio_ParamError)
+        XCTAssertEqual(
+            AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &small, &size),
+            kAudio_ParamError)
         XCTAssertTrue(lastMessage().contains("smaller"), lastMessage())
     }
 
     func testWrongScopeElementAndPropertyAnswerTheirCodes() throws {
         let f = try GainFixture(initialize: false)
         var frames: UInt32 = 256
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Input, 0, &frames, 4),
-                       kAudioUnitErr_InvalidScope)
+        XCTAssertEqual(
+            AudioUnitSetProperty(f.unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Input, 0, &frames, 4),
+            kAudioUnitErr_InvalidScope)
         XCTAssertTrue(lastMessage().contains("input scope"), lastMessage())
         var asbd = AudioStreamBasicDescription()
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        XCTAssertEqual(AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 3, &asbd, &size),
-                       kAudioUnitErr_InvalidElement)
+        XCTAssertEqual(
+            AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 3, &asbd, &size),
+            kAudioUnitErr_InvalidElement)
         XCTAssertEqual(AudioUnitGetProperty(f.unit, 9999, kAudioUnitScope_Global, 0, &asbd, &size), kAudioUnitErr_InvalidProperty)
         var value: Float = 0
         XCTAssertEqual(AudioUnitGetParameter(f.unit, 77, kAudioUnitScope_Global, 0, &value), kAudioUnitErr_InvalidParameter)
@@ -43,8 +48,9 @@ final class MisuseTests: XCTestCase {
     func testReadOnlyPropertyIsNotWritable() throws {
         let f = try GainFixture()
         var latency: Float64 = 1
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &latency, 8),
-                       kAudioUnitErr_PropertyNotWritable)
+        XCTAssertEqual(
+            AudioUnitSetProperty(f.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &latency, 8),
+            kAudioUnitErr_PropertyNotWritable)
         var writable: UInt8 = 1
         XCTAssertEqual(AudioUnitGetPropertyInfo(f.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, nil, &writable), noErr)
         XCTAssertEqual(writable, 0)
@@ -58,20 +64,26 @@ final class MisuseTests: XCTestCase {
         XCTAssertEqual(f.render(512), noErr)
         // Changing MaximumFramesPerSlice needs an uninitialized unit, as documented.
         var frames: UInt32 = 1024
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4),
-                       kAudioUnitErr_Initialized)
+        XCTAssertEqual(
+            AudioUnitSetProperty(f.unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4),
+            kAudioUnitErr_Initialized)
     }
 
     func testFormatTheUnitCannotTakeIsRefused() throws {
         let f = try GainFixture(initialize: false)
-        var int16 = AudioStreamBasicDescription.linearPCM(sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &int16,
-                                            UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), kAudioUnitErr_FormatNotSupported)
+        var int16 = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &int16,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), kAudioUnitErr_FormatNotSupported)
         XCTAssertTrue(lastMessage().contains("16-bit"), lastMessage())
         // 1 in, 2 out breaks the effect's in == out configuration: refused at Initialize.
         var mono = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 1)
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &mono,
-                                            UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &mono,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
         XCTAssertEqual(AudioUnitInitialize(f.unit), kAudioUnitErr_FormatNotSupported)
     }
 
@@ -80,9 +92,11 @@ final class MisuseTests: XCTestCase {
     func testNullPointersAreParamErrors() throws {
         let f = try GainFixture()
         var asbd = AudioStreamBasicDescription()
-        XCTAssertEqual(_AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &asbd, nil), kAudio_ParamError)
+        XCTAssertEqual(
+            _AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &asbd, nil), kAudio_ParamError)
         var size = UInt32(40)
-        XCTAssertEqual(_AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, nil, &size), kAudio_ParamError)
+        XCTAssertEqual(
+            _AudioUnitGetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, nil, &size), kAudio_ParamError)
         XCTAssertEqual(_AudioUnitSetProperty(f.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, nil, 40), kAudio_ParamError)
         XCTAssertEqual(_AudioUnitInitialize(nil), kAudio_ParamError)
         var flags: AudioUnitRenderActionFlags = []

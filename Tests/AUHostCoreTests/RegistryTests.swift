@@ -35,11 +35,15 @@ final class RegistryTests: XCTestCase {
     }
 
     func testAliasesFindAUnitByADocumentedIdentity() throws {
-        let documented = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("tal1")!,
-                                                   manufacturer: kAudioUnitManufacturer_Apple)
+        let documented = AudioComponentDescription(
+            type: kAudioUnitType_Effect, subType: FourCC.code("tal1")!,
+            manufacturer: kAudioUnitManufacturer_Apple)
         let own = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("tal1")!, manufacturer: FourCC.code("AUHt")!)
-        ComponentRegistry.shared.register(Component(description: own, aliases: [documented], name: "AUHost Tests: Alias",
-                                                    version: 1) { TestGainUnit($0) })
+        ComponentRegistry.shared.register(
+            Component(
+                description: own, aliases: [documented], name: "AUHost Tests: Alias",
+                version: 1
+            ) { TestGainUnit($0) })
         var search = documented
         let found = try XCTUnwrap(AudioComponentFindNext(nil, &search))
         var real = AudioComponentDescription()
@@ -70,15 +74,17 @@ final class RegistryTests: XCTestCase {
 
     func testPrintASBDMatchesListing2_8() {
         let asbd = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
-        XCTAssertEqual(asbd.fieldDump.split(separator: "\n").map(String.init), [
-            "  Sample Rate:            44100",
-            "  Format ID:               lpcm",
-            "  Format Flags:              29",
-            "  Bytes per Packet:           4",
-            "  Frames per Packet:          1",
-            "  Bytes per Frame:            4",
-            "  Channels per Frame:         2",
-            "  Bits per Channel:          32",
-        ])
+        XCTAssertEqual(
+            asbd.fieldDump.split(separator: "\n").map(String.init),
+            [
+                "  Sample Rate:            44100",
+                "  Format ID:               lpcm",
+                "  Format Flags:              29",
+                "  Bytes per Packet:           4",
+                "  Frames per Packet:          1",
+                "  Bytes per Frame:            4",
+                "  Channels per Frame:         2",
+                "  Bits per Channel:          32",
+            ])
     }
 }

@@ -80,7 +80,9 @@ final class RenderNotifyChurnTests: XCTestCase {
         XCTAssertEqual(lateChurnCalls.pointee, 0, "calls begun after removal returned")
         XCTAssertGreaterThan(resident.pointee.calls, 0, "the renderer ran the notifications")
         XCTAssertGreaterThan(calledAtLeastOnce, 0, "some churned notifications ran before removal")
-        print("render-notify churn: \(cycles) add/remove cycles in \(seconds) s, \(rendered.pointee) renders, \(calledAtLeastOnce) churned notifies called, late calls \(lateChurnCalls.pointee)")
+        print(
+            "render-notify churn: \(cycles) add/remove cycles in \(seconds) s, \(rendered.pointee) renders, \(calledAtLeastOnce) churned notifies called, late calls \(lateChurnCalls.pointee)"
+        )
         resident.deallocate()
     }
 

@@ -95,8 +95,10 @@ final class UnitModelTests: XCTestCase {
         let downstream = try XCTUnwrap(u)
         defer { AudioComponentInstanceDispose(downstream) }
         var connection = AudioUnitConnection(sourceAudioUnit: source.unit, sourceOutputNumber: 0, destInputNumber: 0)
-        XCTAssertEqual(AudioUnitSetProperty(downstream, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &connection,
-                                            UInt32(MemoryLayout<AudioUnitConnection>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                downstream, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &connection,
+                UInt32(MemoryLayout<AudioUnitConnection>.size)), noErr)
         XCTAssertEqual(AudioUnitSetParameter(source.unit, 0, kAudioUnitScope_Global, 0, 2, 0), noErr)
         XCTAssertEqual(AudioUnitSetParameter(downstream, 0, kAudioUnitScope_Global, 0, 3, 0), noErr)
         XCTAssertEqual(AudioUnitInitialize(downstream), noErr)
@@ -142,14 +144,18 @@ final class UnitModelTests: XCTestCase {
         let half = CFArrayGetValueAtIndex(array, 1)!.assumingMemoryBound(to: AUPreset.self).pointee
         XCTAssertEqual(String(cfString: half.presetName!.takeUnretainedValue()), "Half")
         var choice = half
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &choice,
-                                            UInt32(MemoryLayout<AUPreset>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                f.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &choice,
+                UInt32(MemoryLayout<AUPreset>.size)), noErr)
         var gain: Float = 0
         XCTAssertEqual(AudioUnitGetParameter(f.unit, 0, kAudioUnitScope_Global, 0, &gain), noErr)
         XCTAssertEqual(gain, 0.5)
         choice.presetNumber = 7
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &choice,
-                                            UInt32(MemoryLayout<AUPreset>.size)), kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                f.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &choice,
+                UInt32(MemoryLayout<AUPreset>.size)), kAudioUnitErr_InvalidPropertyValue)
     }
 
     func testClassInfoRoundTripsAndRefusesAnotherUnitsState() throws {
@@ -199,8 +205,10 @@ final class UnitModelTests: XCTestCase {
         // listener hears about it on the watcher's thread.
         let failing: AURenderCallback = { _, _, _, _, _, _ in kAudioUnitErr_NoConnection }
         var cb = AURenderCallbackStruct(inputProc: failing, inputProcRefCon: nil)
-        XCTAssertEqual(AudioUnitSetProperty(f.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
-                                            UInt32(MemoryLayout<AURenderCallbackStruct>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                f.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), noErr)
         XCTAssertEqual(AudioUnitInitialize(f.unit), noErr)
         XCTAssertEqual(f.render(64), kAudioUnitErr_NoConnection)
         var status: OSStatus = 0

@@ -42,14 +42,16 @@ final class MixerHostOfflineGraph {
     }
 
     func configureAndInitializeAudioProcessingGraph() {
-        var ioUnitDescription = AudioComponentDescription(componentType: kAudioUnitType_Output,
-                                                          componentSubType: kAudioUnitSubType_GenericOutput,
-                                                          componentManufacturer: kAudioUnitManufacturer_Apple,
-                                                          componentFlags: 0, componentFlagsMask: 0)
-        var mixerUnitDescription = AudioComponentDescription(componentType: kAudioUnitType_Mixer,
-                                                             componentSubType: kAudioUnitSubType_MultiChannelMixer,
-                                                             componentManufacturer: kAudioUnitManufacturer_Apple,
-                                                             componentFlags: 0, componentFlagsMask: 0)
+        var ioUnitDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Output,
+            componentSubType: kAudioUnitSubType_GenericOutput,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentFlags: 0, componentFlagsMask: 0)
+        var mixerUnitDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Mixer,
+            componentSubType: kAudioUnitSubType_MultiChannelMixer,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentFlags: 0, componentFlagsMask: 0)
         // Listing 2-2.
         var result = NewAUGraph(&processingGraph)
         precondition(result == noErr, "NewAUGraph \(result)")
@@ -64,12 +66,14 @@ final class MixerHostOfflineGraph {
 
         // Configure the mixer: bus count and a stereo canonical format on every side.
         var busCount = UInt32(sounds.count)
-        result = AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0,
-                                      &busCount, UInt32(MemoryLayout<UInt32>.size))
+        result = AudioUnitSetProperty(
+            mixerUnit!, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0,
+            &busCount, UInt32(MemoryLayout<UInt32>.size))
         precondition(result == noErr, "ElementCount \(result)")
         var maximumFramesPerSlice: UInt32 = 4096
-        AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
-                             &maximumFramesPerSlice, UInt32(MemoryLayout<UInt32>.size))
+        AudioUnitSetProperty(
+            mixerUnit!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
+            &maximumFramesPerSlice, UInt32(MemoryLayout<UInt32>.size))
         var stereoStreamFormat = AudioStreamBasicDescription()
         stereoStreamFormat.mFormatID = kAudioFormatLinearPCM
         stereoStreamFormat.mFormatFlags = kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved
@@ -80,15 +84,18 @@ final class MixerHostOfflineGraph {
         stereoStreamFormat.mBitsPerChannel = 32
         stereoStreamFormat.mSampleRate = 44100
         for bus in 0..<busCount {
-            result = AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, bus,
-                                          &stereoStreamFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+            result = AudioUnitSetProperty(
+                mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, bus,
+                &stereoStreamFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
             precondition(result == noErr, "mixer input format \(result)")
         }
-        result = AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0,
-                                      &stereoStreamFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+        result = AudioUnitSetProperty(
+            mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0,
+            &stereoStreamFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
         precondition(result == noErr, "mixer output format \(result)")
-        result = AudioUnitSetProperty(ioUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0,
-                                      &stereoStreamFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+        result = AudioUnitSetProperty(
+            ioUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0,
+            &stereoStreamFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
         precondition(result == noErr, "output unit format \(result)")
 
         // Listing 2-4: one callback per mixer input bus, set through the graph.

@@ -25,14 +25,16 @@ final class AudioFilePlayerGraph {
         status = AudioFileGetProperty(audioFile!, kAudioFilePropertyDataFormat, &propertySize, &fileFormat)
         precondition(status == noErr, "kAudioFilePropertyDataFormat \(status)")
 
-        var playerDescription = AudioComponentDescription(componentType: kAudioUnitType_Generator,
-                                                          componentSubType: kAudioUnitSubType_AudioFilePlayer,
-                                                          componentManufacturer: kAudioUnitManufacturer_Apple,
-                                                          componentFlags: 0, componentFlagsMask: 0)
-        var outputDescription = AudioComponentDescription(componentType: kAudioUnitType_Output,
-                                                          componentSubType: kAudioUnitSubType_GenericOutput,
-                                                          componentManufacturer: kAudioUnitManufacturer_Apple,
-                                                          componentFlags: 0, componentFlagsMask: 0)
+        var playerDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Generator,
+            componentSubType: kAudioUnitSubType_AudioFilePlayer,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentFlags: 0, componentFlagsMask: 0)
+        var outputDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Output,
+            componentSubType: kAudioUnitSubType_GenericOutput,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentFlags: 0, componentFlagsMask: 0)
         NewAUGraph(&graph)
         AUGraphAddNode(graph!, &playerDescription, &playerNode)
         AUGraphAddNode(graph!, &outputDescription, &outputNode)
@@ -41,10 +43,11 @@ final class AudioFilePlayerGraph {
         AUGraphNodeInfo(graph!, outputNode, nil, &outputUnit)
 
         // The player's output: canonical float at the file's rate and channel count.
-        var streamFormat = AudioStreamBasicDescription(mSampleRate: fileFormat.mSampleRate, mFormatID: kAudioFormatLinearPCM,
-                                                       mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
-                                                       mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
-                                                       mChannelsPerFrame: fileFormat.mChannelsPerFrame, mBitsPerChannel: 32, mReserved: 0)
+        var streamFormat = AudioStreamBasicDescription(
+            mSampleRate: fileFormat.mSampleRate, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+            mChannelsPerFrame: fileFormat.mChannelsPerFrame, mBitsPerChannel: 32, mReserved: 0)
         propertySize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         status = AudioUnitSetProperty(playerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &streamFormat, propertySize)
         precondition(status == noErr, "player format \(status)")
@@ -57,33 +60,38 @@ final class AudioFilePlayerGraph {
         precondition(status == noErr, "AUGraphInitialize \(status)")
 
         // Tell the file player unit to load the file we want to play.
-        status = AudioUnitSetProperty(playerUnit!, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0,
-                                      &audioFile, UInt32(MemoryLayout<AudioFileID>.size))
+        status = AudioUnitSetProperty(
+            playerUnit!, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0,
+            &audioFile, UInt32(MemoryLayout<AudioFileID>.size))
         precondition(status == noErr, "ScheduledFileIDs \(status)")
 
         // Apple's mAudioFile is a non-optional AudioFileID, so the region is built with every field.
         var regionStart = AudioTimeStamp()
         regionStart.mFlags = .sampleTimeValid
         regionStart.mSampleTime = 0
-        var region = ScheduledAudioFileRegion(mTimeStamp: regionStart, mCompletionProc: nil, mCompletionProcUserData: nil,
-                                              mAudioFile: audioFile!, mLoopCount: 0, mStartFrame: startFrame,
-                                              mFramesToPlay: framesToPlay)
-        status = AudioUnitSetProperty(playerUnit!, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0,
-                                      &region, UInt32(MemoryLayout<ScheduledAudioFileRegion>.size))
+        var region = ScheduledAudioFileRegion(
+            mTimeStamp: regionStart, mCompletionProc: nil, mCompletionProcUserData: nil,
+            mAudioFile: audioFile!, mLoopCount: 0, mStartFrame: startFrame,
+            mFramesToPlay: framesToPlay)
+        status = AudioUnitSetProperty(
+            playerUnit!, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0,
+            &region, UInt32(MemoryLayout<ScheduledAudioFileRegion>.size))
         precondition(status == noErr, "ScheduledFileRegion \(status)")
 
         // Prime the player by reading some frames from disk (0 = the default amount).
         var defaultValue: UInt32 = 0
-        status = AudioUnitSetProperty(playerUnit!, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitScope_Global, 0,
-                                      &defaultValue, UInt32(MemoryLayout<UInt32>.size))
+        status = AudioUnitSetProperty(
+            playerUnit!, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitScope_Global, 0,
+            &defaultValue, UInt32(MemoryLayout<UInt32>.size))
         precondition(status == noErr, "ScheduledFilePrime \(status)")
 
         // Tell the player when to start playing (−1 sample time means next render cycle).
         var startTime = AudioTimeStamp()
         startTime.mFlags = .sampleTimeValid
         startTime.mSampleTime = -1
-        status = AudioUnitSetProperty(playerUnit!, kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitScope_Global, 0,
-                                      &startTime, UInt32(MemoryLayout<AudioTimeStamp>.size))
+        status = AudioUnitSetProperty(
+            playerUnit!, kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitScope_Global, 0,
+            &startTime, UInt32(MemoryLayout<AudioTimeStamp>.size))
         precondition(status == noErr, "ScheduleStartTimeStamp \(status)")
 
         let channelCount = Int(fileFormat.mChannelsPerFrame)
@@ -98,8 +106,9 @@ final class AudioFilePlayerGraph {
         timeStamp.mFlags = .sampleTimeValid
         while channels[0].count < totalFrames {
             for channel in 0..<channelCount {
-                bufferList[channel] = AudioBuffer(mNumberChannels: 1, mDataByteSize: framesPerSlice * 4,
-                                                  mData: storage + channel * Int(framesPerSlice))
+                bufferList[channel] = AudioBuffer(
+                    mNumberChannels: 1, mDataByteSize: framesPerSlice * 4,
+                    mData: storage + channel * Int(framesPerSlice))
             }
             var flags = AudioUnitRenderActionFlags()
             status = AudioUnitRender(outputUnit!, &flags, &timeStamp, 0, framesPerSlice, bufferList.unsafeMutablePointer)

@@ -41,29 +41,35 @@ final class BufferListRenderer {
     /// Renders `slices` slices of `frames` frames into a list the host allocates; returns the
     /// channels read back by iterating the list.
     func render(slices: Int, frames: Int) -> [[Float]] {
-        var description = AudioComponentDescription(componentType: kAudioUnitType_Output,
-                                                    componentSubType: kAudioUnitSubType_GenericOutput,
-                                                    componentManufacturer: kAudioUnitManufacturer_Apple,
-                                                    componentFlags: 0, componentFlagsMask: 0)
+        var description = AudioComponentDescription(
+            componentType: kAudioUnitType_Output,
+            componentSubType: kAudioUnitSubType_GenericOutput,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentFlags: 0, componentFlagsMask: 0)
         AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &unit)
-        var format = AudioStreamBasicDescription(mSampleRate: 48000, mFormatID: kAudioFormatLinearPCM,
-                                                 mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
-                                                 mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
-                                                 mChannelsPerFrame: UInt32(channelCount), mBitsPerChannel: 32, mReserved: 0)
+        var format = AudioStreamBasicDescription(
+            mSampleRate: 48000, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+            mChannelsPerFrame: UInt32(channelCount), mBitsPerChannel: 32, mReserved: 0)
         let formatSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         precondition(AudioUnitSetProperty(unit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, formatSize) == noErr)
         precondition(AudioUnitSetProperty(unit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, formatSize) == noErr)
-        var callback = AURenderCallbackStruct(inputProc: multichannelRampCallback,
-                                              inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
-        precondition(AudioUnitSetProperty(unit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                                          &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr)
+        var callback = AURenderCallbackStruct(
+            inputProc: multichannelRampCallback,
+            inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
+        precondition(
+            AudioUnitSetProperty(
+                unit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr)
         precondition(AudioUnitInitialize(unit!) == noErr)
 
         let bufferList = AudioBufferList.allocate(maximumBuffers: channelCount)
         for index in bufferList.indices {
             let bytes = frames * MemoryLayout<Float>.size
-            bufferList[index] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(bytes),
-                                            mData: UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16))
+            bufferList[index] = AudioBuffer(
+                mNumberChannels: 1, mDataByteSize: UInt32(bytes),
+                mData: UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16))
         }
         defer {
             for buffer in bufferList { buffer.mData?.deallocate() }

@@ -31,27 +31,32 @@ final class CaptureSessionController {
         // Listing 4: an AudioBufferList for render output (here with the overlay's allocate).
         outputBufferList = AudioBufferList.allocate(maximumBuffers: Int(currentInputASBD.mChannelsPerFrame))
 
-        var delayDescription = AudioComponentDescription(componentType: kAudioUnitType_Effect,
-                                                         componentSubType: kAudioUnitSubType_Delay,
-                                                         componentManufacturer: kAudioUnitManufacturer_Apple,
-                                                         componentFlags: 0, componentFlagsMask: 0)
+        var delayDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Effect,
+            componentSubType: kAudioUnitSubType_Delay,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentFlags: 0, componentFlagsMask: 0)
         let component = AudioComponentFindNext(nil, &delayDescription)!
         var status = AudioComponentInstanceNew(component, &effectUnit)
         precondition(status == noErr, "AudioComponentInstanceNew \(status)")
 
-        var callbackStruct = AURenderCallbackStruct(inputProc: PushCurrentInputBufferIntoAudioUnit,
-                                                    inputProcRefCon: Unmanaged.passUnretained(self).toOpaque())
-        status = AudioUnitSetProperty(effectUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global, 0,
-                                      &callbackStruct, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        var callbackStruct = AURenderCallbackStruct(
+            inputProc: PushCurrentInputBufferIntoAudioUnit,
+            inputProcRefCon: Unmanaged.passUnretained(self).toOpaque())
+        status = AudioUnitSetProperty(
+            effectUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global, 0,
+            &callbackStruct, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         if status != noErr {
             // The sample sets it on the global scope; the documented address is the input scope.
-            status = AudioUnitSetProperty(effectUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                                          &callbackStruct, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+            status = AudioUnitSetProperty(
+                effectUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                &callbackStruct, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         }
         precondition(status == noErr, "SetRenderCallback \(status)")
         for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] {
-            status = AudioUnitSetProperty(effectUnit!, kAudioUnitProperty_StreamFormat, scope, 0,
-                                          &currentInputASBD, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+            status = AudioUnitSetProperty(
+                effectUnit!, kAudioUnitProperty_StreamFormat, scope, 0,
+                &currentInputASBD, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
             precondition(status == noErr, "StreamFormat \(status)")
         }
         status = AudioUnitInitialize(effectUnit!)
@@ -64,11 +69,13 @@ final class CaptureSessionController {
 
         // startRecording: the file takes the client format as its data format (a float WAVE file).
         // On Apple `URL(fileURLWithPath: outputPath) as CFURL` (see ExtAudioFileClientFormat.swift).
-        status = ExtAudioFileCreateWithURL(AudioFileURL.make(outputPath), kAudioFileWAVEType, &currentInputASBD, nil,
-                                           AudioFileFlags.eraseFile.rawValue, &extAudioFile)
+        status = ExtAudioFileCreateWithURL(
+            AudioFileURL.make(outputPath), kAudioFileWAVEType, &currentInputASBD, nil,
+            AudioFileFlags.eraseFile.rawValue, &extAudioFile)
         precondition(status == noErr, "ExtAudioFileCreateWithURL \(status)")
-        status = ExtAudioFileSetProperty(extAudioFile!, kExtAudioFileProperty_ClientDataFormat,
-                                         UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &currentInputASBD)
+        status = ExtAudioFileSetProperty(
+            extAudioFile!, kExtAudioFileProperty_ClientDataFormat,
+            UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &currentInputASBD)
         precondition(status == noErr, "ClientDataFormat \(status)")
         // Initialize the async writer: the first call with 0 frames and NULL data.
         status = ExtAudioFileWriteAsync(extAudioFile!, 0, nil)
@@ -77,10 +84,12 @@ final class CaptureSessionController {
 
     /// captureOutput:didOutputSampleBuffer:fromConnection: — one captured buffer of mono samples.
     func captureOutput(didOutput samples: UnsafeMutablePointer<Float32>, numberOfFrames: UInt32) {
-        var inputBufferList = AudioBufferList(mNumberBuffers: 1,
-                                              mBuffers: AudioBuffer(mNumberChannels: 1,
-                                                                    mDataByteSize: numberOfFrames * 4,
-                                                                    mData: samples))
+        var inputBufferList = AudioBufferList(
+            mNumberBuffers: 1,
+            mBuffers: AudioBuffer(
+                mNumberChannels: 1,
+                mDataByteSize: numberOfFrames * 4,
+                mData: samples))
         withUnsafeMutablePointer(to: &inputBufferList) { inputList in
             currentInputAudioBufferList = inputList
 

@@ -20,8 +20,9 @@ final class DelayPresetStore {
     var delayUnit: AudioUnit?
 
     init() {
-        var description = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
-                                                    componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var description = AudioComponentDescription(
+            componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &delayUnit)
     }
 
@@ -52,19 +53,22 @@ final class DelayPresetStore {
         let cfData = data.withUnsafeBytes { bytes in
             CFDataCreate(kCFAllocatorDefault, bytes.bindMemory(to: UInt8.self).baseAddress, data.count)!
         }
-        var presetPropertyList: CFPropertyList? = CFPropertyListCreateWithData(kCFAllocatorDefault, cfData, 0, nil, nil)?.takeRetainedValue()
+        var presetPropertyList: CFPropertyList? = CFPropertyListCreateWithData(kCFAllocatorDefault, cfData, 0, nil, nil)?
+            .takeRetainedValue()
         guard presetPropertyList != nil else { throw PresetError.notAPropertyList(path) }
-        let status = AudioUnitSetProperty(delayUnit!, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0,
-                                          &presetPropertyList, UInt32(MemoryLayout<CFPropertyList?>.size))
+        let status = AudioUnitSetProperty(
+            delayUnit!, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0,
+            &presetPropertyList, UInt32(MemoryLayout<CFPropertyList?>.size))
         guard status == noErr else { throw PresetError.status(status) }
     }
 
     /// Renders an impulse through the delay (mono, 44.1 kHz) and returns `frames` frames.
     func renderImpulse(frames: Int) -> [Float32] {
-        var format = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
-                                                 mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
-                                                 mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
-                                                 mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
+        var format = AudioStreamBasicDescription(
+            mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+            mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
         let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         AudioUnitSetProperty(delayUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, size)
         AudioUnitSetProperty(delayUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size)
@@ -73,7 +77,7 @@ final class DelayPresetStore {
         precondition(AudioUnitInitialize(delayUnit!) == noErr)
         defer { AudioUnitUninitialize(delayUnit!) }
         var output = [Float32](repeating: 0, count: frames)
-        output[0] = 1   // the impulse, rendered in place with AudioUnitProcess
+        output[0] = 1  // the impulse, rendered in place with AudioUnitProcess
         output.withUnsafeMutableBufferPointer { samples in
             var bufferList = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(samples, numberOfChannels: 1))
             var flags = AudioUnitRenderActionFlags()

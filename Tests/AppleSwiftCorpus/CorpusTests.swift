@@ -23,7 +23,8 @@ final class CorpusTests: XCTestCase {
         return a.indices.first { a[$0] != b[$0] }
     }
 
-    func assertSamplesEqual(_ actual: [Float32], _ expected: [Float32], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertSamplesEqual(_ actual: [Float32], _ expected: [Float32], _ what: String, file: StaticString = #filePath, line: UInt = #line)
+    {
         if let i = firstDifference(actual, expected) {
             let got = i < actual.count ? "\(actual[i])" : "nothing (\(actual.count) samples)"
             let wanted = i < expected.count ? "\(expected[i])" : "nothing (\(expected.count) samples)"
@@ -46,13 +47,15 @@ final class CorpusTests: XCTestCase {
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 let words = line.split(separator: " ").map(String.init)
                 guard let index = words.firstIndex(of: "import"), words[..<index].allSatisfy({ $0.hasPrefix("@") }),
-                      index + 1 < words.count else { continue }
+                    index + 1 < words.count
+                else { continue }
                 // `import struct Module.Type` names a kind before the module.
                 let kinds: Set<String> = ["struct", "class", "enum", "protocol", "typealias", "func", "var", "let"]
                 let target = kinds.contains(words[index + 1]) && index + 2 < words.count ? words[index + 2] : words[index + 1]
                 modules.append(String(target.split(separator: ".").first ?? ""))
             }
-            let allowed: Set<String> = name == "CorpusTests.swift" ? ["AudioToolbox", "Foundation", "XCTest"] : ["AudioToolbox", "Foundation"]
+            let allowed: Set<String> =
+                name == "CorpusTests.swift" ? ["AudioToolbox", "Foundation", "XCTest"] : ["AudioToolbox", "Foundation"]
             for module in modules where !allowed.contains(module) {
                 XCTFail("\(name) imports \(module); corpus files may import only \(allowed.sorted())")
             }
@@ -148,7 +151,8 @@ final class CorpusTests: XCTestCase {
         let path = directory + "/int16.wav"
         let k = (0..<10_000).map { ($0 * 91) % 65536 - 32768 }
         let left = k.map { Float32($0) / 32768 }, right = k.map { Float32(-$0 - 1) / 32768 }
-        XCTAssertEqual(ExtAudioFileWriter.writeInt16File(path: path, fileType: kAudioFileWAVEType, sampleRate: 48000, channels: [left, right]), noErr)
+        XCTAssertEqual(
+            ExtAudioFileWriter.writeInt16File(path: path, fileType: kAudioFileWAVEType, sampleRate: 48000, channels: [left, right]), noErr)
         let file = try XCTUnwrap(ExtAudioFileReader.read(path: path))
         XCTAssertEqual(file.fileDataFormat.mSampleRate, 48000)
         XCTAssertEqual(file.fileDataFormat.mChannelsPerFrame, 2)
@@ -176,7 +180,8 @@ final class CorpusTests: XCTestCase {
         let path = directory + "/player.wav"
         let k = (0..<5000).map { ($0 * 29) % 65536 - 32768 }
         let left = k.map { Float32($0) / 32768 }, right = k.map { Float32(-$0 - 1) / 32768 }
-        XCTAssertEqual(ExtAudioFileWriter.writeInt16File(path: path, fileType: kAudioFileWAVEType, sampleRate: 44100, channels: [left, right]), noErr)
+        XCTAssertEqual(
+            ExtAudioFileWriter.writeInt16File(path: path, fileType: kAudioFileWAVEType, sampleRate: 44100, channels: [left, right]), noErr)
         let player = AudioFilePlayerGraph()
         let output = player.play(path: path, startFrame: 1000, framesToPlay: 2000, totalFrames: 3000, framesPerSlice: 512)
         player.dispose()
@@ -191,15 +196,19 @@ final class CorpusTests: XCTestCase {
     func testPropertyListenersSeeStreamFormatChangesAndIsRunningUntilRemoved() {
         let host = PropertyListenerHost()
         let formatChanges = host.observeStreamFormatChanges(rates: [48000, 96000], afterRemoval: 22050)
-        XCTAssertEqual(formatChanges, [
-            PropertyChange(propertyID: kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output, element: 0, value: 48000),
-            PropertyChange(propertyID: kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output, element: 0, value: 96000),
-        ])
+        XCTAssertEqual(
+            formatChanges,
+            [
+                PropertyChange(propertyID: kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output, element: 0, value: 48000),
+                PropertyChange(propertyID: kAudioUnitProperty_StreamFormat, scope: kAudioUnitScope_Output, element: 0, value: 96000),
+            ])
         let runningChanges = PropertyListenerHost().observeIsRunning()
-        XCTAssertEqual(runningChanges, [
-            PropertyChange(propertyID: kAudioOutputUnitProperty_IsRunning, scope: kAudioUnitScope_Global, element: 0, value: 1),
-            PropertyChange(propertyID: kAudioOutputUnitProperty_IsRunning, scope: kAudioUnitScope_Global, element: 0, value: 0),
-        ])
+        XCTAssertEqual(
+            runningChanges,
+            [
+                PropertyChange(propertyID: kAudioOutputUnitProperty_IsRunning, scope: kAudioUnitScope_Global, element: 0, value: 1),
+                PropertyChange(propertyID: kAudioOutputUnitProperty_IsRunning, scope: kAudioUnitScope_Global, element: 0, value: 0),
+            ])
     }
 
     func testRenderNotifySeesPreAndPostRenderAndThePostRenderSamplesUntilRemoved() {
@@ -218,11 +227,13 @@ final class CorpusTests: XCTestCase {
     func testScheduledImmediateChangesAndRampsApplyAtTheirFrames() {
         let automation = DelayMixAutomation()
         automation.setUp(sampleRate: 44100, maximumFrames: 1024)
-        let first = automation.render(frames: 1024, scheduling: [
-            DelayMixAutomation.immediate(kDelayParam_WetDryMix, value: 0, atOffset: 0),
-            DelayMixAutomation.immediate(kDelayParam_WetDryMix, value: 50, atOffset: 128),
-            DelayMixAutomation.ramp(kDelayParam_WetDryMix, from: 50, to: 100, startingAt: 256, over: 512),
-        ])
+        let first = automation.render(
+            frames: 1024,
+            scheduling: [
+                DelayMixAutomation.immediate(kDelayParam_WetDryMix, value: 0, atOffset: 0),
+                DelayMixAutomation.immediate(kDelayParam_WetDryMix, value: 50, atOffset: 128),
+                DelayMixAutomation.ramp(kDelayParam_WetDryMix, from: 50, to: 100, startingAt: 256, over: 512),
+            ])
         // Dry part only (the 1 s delay line is still empty): 1 − mix/100, mix linear over the ramp.
         func mix(_ n: Int) -> Double {
             switch n {
@@ -280,17 +291,22 @@ final class CorpusTests: XCTestCase {
         }
         let canonical = ASBDPrinter.canonicalAUASBD(sampleRate: 44100, channels: 2)
         let flags = kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved
-        XCTAssertEqual(ASBDPrinter.printASBD(canonical), [
-            field("Sample Rate:", "44100"), field("Format ID:", "lpcm"), field("Format Flags:", String(flags, radix: 16, uppercase: true)),
-            field("Bytes per Packet:", "4"), field("Frames per Packet:", "1"), field("Bytes per Frame:", "4"),
-            field("Channels per Frame:", "2"), field("Bits per Channel:", "32"),
-        ].joined(separator: "\n"))
+        XCTAssertEqual(
+            ASBDPrinter.printASBD(canonical),
+            [
+                field("Sample Rate:", "44100"), field("Format ID:", "lpcm"),
+                field("Format Flags:", String(flags, radix: 16, uppercase: true)),
+                field("Bytes per Packet:", "4"), field("Frames per Packet:", "1"), field("Bytes per Frame:", "4"),
+                field("Channels per Frame:", "2"), field("Bits per Channel:", "32"),
+            ].joined(separator: "\n"))
         // An effect's default output format is the canonical stereo format at 44.1 kHz, as on Apple.
-        var description = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
-                                                    componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var description = AudioComponentDescription(
+            componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         var unit: AudioUnit?
         XCTAssertEqual(AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &unit), noErr)
-        XCTAssertEqual(ASBDPrinter.printASBD(ASBDPrinter.streamFormat(of: unit!, scope: kAudioUnitScope_Output)), ASBDPrinter.printASBD(canonical))
+        XCTAssertEqual(
+            ASBDPrinter.printASBD(ASBDPrinter.streamFormat(of: unit!, scope: kAudioUnitScope_Output)), ASBDPrinter.printASBD(canonical))
         AudioComponentInstanceDispose(unit!)
     }
 
@@ -303,9 +319,11 @@ final class CorpusTests: XCTestCase {
         defer { host.dispose() }
         let presets = host.factoryPresets()
         // The 22 presets the iPod EQ documents, by name.
-        let documented: Set<String> = ["Acoustic", "Bass Booster", "Bass Reducer", "Classical", "Dance", "Deep", "Electronic", "Flat",
-                                       "Hip-Hop", "Jazz", "Latin", "Loudness", "Lounge", "Piano", "Pop", "R&B", "Rock",
-                                       "Small Speakers", "Spoken Word", "Treble Booster", "Treble Reducer", "Vocal Booster"]
+        let documented: Set<String> = [
+            "Acoustic", "Bass Booster", "Bass Reducer", "Classical", "Dance", "Deep", "Electronic", "Flat",
+            "Hip-Hop", "Jazz", "Latin", "Loudness", "Lounge", "Piano", "Pop", "R&B", "Rock",
+            "Small Speakers", "Spoken Word", "Treble Booster", "Treble Reducer", "Vocal Booster",
+        ]
         XCTAssertEqual(Set(presets.map(IPodEQPresetHost.name(of:))), documented)
         let rock = presets.first { IPodEQPresetHost.name(of: $0) == "Rock" }!
         let flat = presets.first { IPodEQPresetHost.name(of: $0) == "Flat" }!
@@ -321,8 +339,9 @@ final class CorpusTests: XCTestCase {
     // MARK: MIDI
 
     func testMusicDeviceMIDIEventPlaysTheMDAPianoAtItsOffsetAndReleasesIt() throws {
-        let piano = try XCTUnwrap(ComponentFinder.find(type: kAudioUnitType_MusicDevice, nameSuffix: "MDA Piano"),
-                                  "mda Piano (LV2, mda-lv2) is found as an 'aumu' component")
+        let piano = try XCTUnwrap(
+            ComponentFinder.find(type: kAudioUnitType_MusicDevice, nameSuffix: "MDA Piano"),
+            "mda Piano (LV2, mda-lv2) is found as an 'aumu' component")
         let host = MIDIInstrumentHost(component: piano, feedsInput: false)
         defer { host.dispose() }
         func peak(_ slices: [[[Float32]]]) -> Float32 { slices.flatMap { $0.flatMap { $0 } }.map(abs).max() ?? 0 }
@@ -334,20 +353,23 @@ final class CorpusTests: XCTestCase {
         XCTAssertGreaterThan(first.map { $0[100...].map(abs).max()! }.max()!, 0.01, "the note starts at its offset")
         XCTAssertGreaterThan(peak((0..<8).map { _ in host.renderSlice() }), 0.05, "the note sounds")
         _ = host.renderSlice(sending: [MIDINote(status: 0x80, note: 60, velocity: 0, offset: 0)])
-        _ = (0..<300).map { _ in host.renderSlice() }   // 3.2 s of release tail
+        _ = (0..<300).map { _ in host.renderSlice() }  // 3.2 s of release tail
         XCTAssertLessThan(peak((0..<8).map { _ in host.renderSlice() }), 1e-4, "silent after note-off and its tail")
     }
 
     func testMusicDeviceMIDIEventOpensAndClosesTheMIDIGateAtItsFrameOffsets() throws {
-        let gate = try XCTUnwrap(ComponentFinder.find(type: kAudioUnitType_MusicEffect, nameSuffix: "Example MIDI Gate"),
-                                 "eg-midigate (LV2, lv2-examples) is found as an 'aumf' component")
+        let gate = try XCTUnwrap(
+            ComponentFinder.find(type: kAudioUnitType_MusicEffect, nameSuffix: "Example MIDI Gate"),
+            "eg-midigate (LV2, lv2-examples) is found as an 'aumf' component")
         let host = MIDIInstrumentHost(component: gate, feedsInput: true)
         defer { host.dispose() }
         let closed = host.renderSlice()
         for channel in closed { assertSamplesEqual(channel, [Float32](repeating: 0, count: 512), "gate closed without notes") }
-        let notes = [MIDINote(status: 0x90, note: 64, velocity: 90, offset: 100),
-                     MIDINote(status: 0x80, note: 64, velocity: 0, offset: 300),
-                     MIDINote(status: 0x90, note: 67, velocity: 90, offset: 400)]
+        let notes = [
+            MIDINote(status: 0x90, note: 64, velocity: 90, offset: 100),
+            MIDINote(status: 0x80, note: 64, velocity: 0, offset: 300),
+            MIDINote(status: 0x90, note: 67, velocity: 90, offset: 400),
+        ]
         let gated = host.renderSlice(sending: notes)
         // eg-midigate's run() (the LV2 example's source) counts each event's note before it writes the frames that
         // precede the event, so frames [previous event, event) follow the count *after* the event.

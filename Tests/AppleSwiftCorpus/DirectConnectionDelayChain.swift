@@ -27,7 +27,7 @@ let impulseTrainCallback: AURenderCallback = { inRefCon, ioActionFlags, inTimeSt
 }
 
 final class DirectDelayChain {
-    var mixerUnitInstance: AudioUnit?   // the guide's name for the source unit: here the delay
+    var mixerUnitInstance: AudioUnit?  // the guide's name for the source unit: here the delay
     var ioUnitInstance: AudioUnit?
     let train: ImpulseTrain
 
@@ -36,19 +36,22 @@ final class DirectDelayChain {
     }
 
     func build(sampleRate: Float64, delayTime: AudioUnitParameterValue, wetDryMix: AudioUnitParameterValue) {
-        var delayDescription = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
-                                                         componentManufacturer: kAudioUnitManufacturer_Apple,
-                                                         componentFlags: 0, componentFlagsMask: 0)
-        var ioDescription = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
-                                                      componentManufacturer: kAudioUnitManufacturer_Apple,
-                                                      componentFlags: 0, componentFlagsMask: 0)
+        var delayDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentFlags: 0, componentFlagsMask: 0)
+        var ioDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentFlags: 0, componentFlagsMask: 0)
         AudioComponentInstanceNew(AudioComponentFindNext(nil, &delayDescription)!, &mixerUnitInstance)
         AudioComponentInstanceNew(AudioComponentFindNext(nil, &ioDescription)!, &ioUnitInstance)
 
-        var monoFormat = AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
-                                                     mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
-                                                     mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
-                                                     mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
+        var monoFormat = AudioStreamBasicDescription(
+            mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+            mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
         let formatSize = UInt32(MemoryLayout.size(ofValue: monoFormat))
         for unit in [mixerUnitInstance!, ioUnitInstance!] {
             for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] {
@@ -56,10 +59,12 @@ final class DirectDelayChain {
                 precondition(status == noErr, "StreamFormat \(status)")
             }
         }
-        var callbackStruct = AURenderCallbackStruct(inputProc: impulseTrainCallback,
-                                                    inputProcRefCon: Unmanaged.passUnretained(train).toOpaque())
-        AudioUnitSetProperty(mixerUnitInstance!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                             &callbackStruct, UInt32(MemoryLayout.size(ofValue: callbackStruct)))
+        var callbackStruct = AURenderCallbackStruct(
+            inputProc: impulseTrainCallback,
+            inputProcRefCon: Unmanaged.passUnretained(train).toOpaque())
+        AudioUnitSetProperty(
+            mixerUnitInstance!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+            &callbackStruct, UInt32(MemoryLayout.size(ofValue: callbackStruct)))
 
         // Listing 2-6.
         let mixerUnitOutputBus: AudioUnitElement = 0
@@ -68,12 +73,13 @@ final class DirectDelayChain {
         mixerOutToIoUnitIn.sourceAudioUnit = mixerUnitInstance
         mixerOutToIoUnitIn.sourceOutputNumber = mixerUnitOutputBus
         mixerOutToIoUnitIn.destInputNumber = ioUnitOutputElement
-        let status = AudioUnitSetProperty(ioUnitInstance!,                     // connection destination
-                                          kAudioUnitProperty_MakeConnection,  // property key
-                                          kAudioUnitScope_Input,              // destination scope
-                                          ioUnitOutputElement,                // destination element
-                                          &mixerOutToIoUnitIn,                // connection definition
-                                          UInt32(MemoryLayout<AudioUnitConnection>.size))
+        let status = AudioUnitSetProperty(
+            ioUnitInstance!,  // connection destination
+            kAudioUnitProperty_MakeConnection,  // property key
+            kAudioUnitScope_Input,  // destination scope
+            ioUnitOutputElement,  // destination element
+            &mixerOutToIoUnitIn,  // connection definition
+            UInt32(MemoryLayout<AudioUnitConnection>.size))
         precondition(status == noErr, "MakeConnection \(status)")
 
         precondition(AudioUnitInitialize(mixerUnitInstance!) == noErr)
@@ -90,8 +96,9 @@ final class DirectDelayChain {
         timeStamp.mFlags = .sampleTimeValid
         while rendered.count < frames {
             slice.withUnsafeMutableBufferPointer { samples in
-                var bufferList = AudioBufferList(mNumberBuffers: 1,
-                                                 mBuffers: AudioBuffer(samples, numberOfChannels: 1))
+                var bufferList = AudioBufferList(
+                    mNumberBuffers: 1,
+                    mBuffers: AudioBuffer(samples, numberOfChannels: 1))
                 var flags = AudioUnitRenderActionFlags()
                 let status = AudioUnitRender(ioUnitInstance!, &flags, &timeStamp, 0, framesPerSlice, &bufferList)
                 precondition(status == noErr, "AudioUnitRender \(status)")

@@ -19,10 +19,11 @@ enum AudioFileURL {
 
 /// The canonical client format: native float, packed, non-interleaved.
 func canonicalClientFormat(sampleRate: Float64, channels: UInt32) -> AudioStreamBasicDescription {
-    AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
-                                mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
-                                mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
-                                mChannelsPerFrame: channels, mBitsPerChannel: 32, mReserved: 0)
+    AudioStreamBasicDescription(
+        mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
+        mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+        mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+        mChannelsPerFrame: channels, mBitsPerChannel: 32, mReserved: 0)
 }
 
 enum ExtAudioFileWriter {
@@ -40,14 +41,16 @@ enum ExtAudioFileWriter {
         fileFormat.mFramesPerPacket = 1
 
         var file: ExtAudioFileRef?
-        var status = ExtAudioFileCreateWithURL(AudioFileURL.make(path), fileType, &fileFormat, nil,
-                                               AudioFileFlags.eraseFile.rawValue, &file)
+        var status = ExtAudioFileCreateWithURL(
+            AudioFileURL.make(path), fileType, &fileFormat, nil,
+            AudioFileFlags.eraseFile.rawValue, &file)
         guard status == noErr else { return status }
         defer { ExtAudioFileDispose(file!) }
 
         var clientFormat = canonicalClientFormat(sampleRate: sampleRate, channels: channelCount)
-        status = ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat,
-                                         UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &clientFormat)
+        status = ExtAudioFileSetProperty(
+            file!, kExtAudioFileProperty_ClientDataFormat,
+            UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &clientFormat)
         guard status == noErr else { return status }
 
         let frameCount = channels[0].count
@@ -89,14 +92,21 @@ enum ExtAudioFileReader {
 
         var decoded = DecodedAudioFile()
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        guard ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileDataFormat, &size, &decoded.fileDataFormat) == noErr else { return nil }
+        guard ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileDataFormat, &size, &decoded.fileDataFormat) == noErr else {
+            return nil
+        }
         size = UInt32(MemoryLayout<Int64>.size)
-        guard ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileLengthFrames, &size, &decoded.fileLengthFrames) == noErr else { return nil }
+        guard ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileLengthFrames, &size, &decoded.fileLengthFrames) == noErr else {
+            return nil
+        }
 
         let channelCount = Int(decoded.fileDataFormat.mChannelsPerFrame)
         var clientFormat = canonicalClientFormat(sampleRate: decoded.fileDataFormat.mSampleRate, channels: UInt32(channelCount))
-        guard ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat,
-                                      UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &clientFormat) == noErr else { return nil }
+        guard
+            ExtAudioFileSetProperty(
+                file!, kExtAudioFileProperty_ClientDataFormat,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &clientFormat) == noErr
+        else { return nil }
 
         decoded.channels = [[Float32]](repeating: [], count: channelCount)
         let framesPerRead = 4096
@@ -108,15 +118,17 @@ enum ExtAudioFileReader {
         }
         while true {
             for channel in 0..<channelCount {
-                bufferList[channel] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(framesPerRead * 4),
-                                                  mData: storage + channel * framesPerRead)
+                bufferList[channel] = AudioBuffer(
+                    mNumberChannels: 1, mDataByteSize: UInt32(framesPerRead * 4),
+                    mData: storage + channel * framesPerRead)
             }
             var frames = UInt32(framesPerRead)
             guard ExtAudioFileRead(file!, &frames, bufferList.unsafeMutablePointer) == noErr else { return nil }
             if frames == 0 { break }
             for (channel, buffer) in bufferList.enumerated() {
-                decoded.channels[channel] += UnsafeBufferPointer<Float32>(start: buffer.mData!.assumingMemoryBound(to: Float32.self),
-                                                                          count: Int(frames))
+                decoded.channels[channel] += UnsafeBufferPointer<Float32>(
+                    start: buffer.mData!.assumingMemoryBound(to: Float32.self),
+                    count: Int(frames))
             }
         }
         return decoded

@@ -36,8 +36,9 @@ enum ExtAudioFileConverter {
         destinationFormat.mFramesPerPacket = 1
         destinationFormat.mFormatFlags = kLinearPCMFormatFlagIsPacked | kLinearPCMFormatFlagIsSignedInteger
 
-        status = ExtAudioFileCreateWithURL(AudioFileURL.make(destinationPath), kAudioFileCAFType, &destinationFormat, nil,
-                                           AudioFileFlags.eraseFile.rawValue, &destinationFile)
+        status = ExtAudioFileCreateWithURL(
+            AudioFileURL.make(destinationPath), kAudioFileCAFType, &destinationFormat, nil,
+            AudioFileFlags.eraseFile.rawValue, &destinationFile)
         guard status == noErr else { return status }
 
         // The output is PCM, so the client format is the destination format.
@@ -52,14 +53,16 @@ enum ExtAudioFileConverter {
         let sourceBuffer = UnsafeMutableRawPointer.allocate(byteCount: Int(bufferByteSize), alignment: 16)
         defer { sourceBuffer.deallocate() }
         while true {
-            var fillBufList = AudioBufferList(mNumberBuffers: 1,
-                                              mBuffers: AudioBuffer(mNumberChannels: clientFormat.mChannelsPerFrame,
-                                                                    mDataByteSize: bufferByteSize,
-                                                                    mData: sourceBuffer))
+            var fillBufList = AudioBufferList(
+                mNumberBuffers: 1,
+                mBuffers: AudioBuffer(
+                    mNumberChannels: clientFormat.mChannelsPerFrame,
+                    mDataByteSize: bufferByteSize,
+                    mData: sourceBuffer))
             var numFrames = bufferByteSize / clientFormat.mBytesPerFrame
             status = ExtAudioFileRead(sourceFile!, &numFrames, &fillBufList)
             guard status == noErr else { return status }
-            if numFrames == 0 { break }   // this is our termination condition
+            if numFrames == 0 { break }  // this is our termination condition
             status = ExtAudioFileWrite(destinationFile!, numFrames, &fillBufList)
             guard status == noErr else { return status }
         }
@@ -70,17 +73,20 @@ enum ExtAudioFileConverter {
 enum Float32FileWriter {
     /// Writes a mono 32-bit float WAVE file (the converter's source) through a float client.
     static func write(path: String, sampleRate: Float64, samples: [Float32]) -> OSStatus {
-        var fileFormat = AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
-                                                     mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
-                                                     mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
-                                                     mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
+        var fileFormat = AudioStreamBasicDescription(
+            mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+            mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
         var file: ExtAudioFileRef?
-        var status = ExtAudioFileCreateWithURL(AudioFileURL.make(path), kAudioFileWAVEType, &fileFormat, nil,
-                                               AudioFileFlags.eraseFile.rawValue, &file)
+        var status = ExtAudioFileCreateWithURL(
+            AudioFileURL.make(path), kAudioFileWAVEType, &fileFormat, nil,
+            AudioFileFlags.eraseFile.rawValue, &file)
         guard status == noErr else { return status }
         defer { ExtAudioFileDispose(file!) }
-        status = ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat,
-                                         UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &fileFormat)
+        status = ExtAudioFileSetProperty(
+            file!, kExtAudioFileProperty_ClientDataFormat,
+            UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &fileFormat)
         guard status == noErr else { return status }
         var copy = samples
         return copy.withUnsafeMutableBufferPointer { buffer in

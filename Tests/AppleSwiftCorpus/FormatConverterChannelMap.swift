@@ -58,26 +58,35 @@ final class ConverterChannelSwapper {
         int16Format.mBitsPerChannel = 16
 
         let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        precondition(AudioUnitSetProperty(converterUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &floatFormat, size) == noErr)
-        precondition(AudioUnitSetProperty(converterUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &int16Format, size) == noErr)
+        precondition(
+            AudioUnitSetProperty(converterUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &floatFormat, size) == noErr)
+        precondition(
+            AudioUnitSetProperty(converterUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &int16Format, size) == noErr)
         if swapChannels {
             var channelMap: [Int32] = [1, 0]
-            precondition(AudioUnitSetProperty(converterUnit!, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Output, 0,
-                                              &channelMap, UInt32(channelMap.count * MemoryLayout<Int32>.size)) == noErr)
+            precondition(
+                AudioUnitSetProperty(
+                    converterUnit!, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Output, 0,
+                    &channelMap, UInt32(channelMap.count * MemoryLayout<Int32>.size)) == noErr)
         }
         var maximumFrames = frames
-        AudioUnitSetProperty(converterUnit!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
-                             &maximumFrames, UInt32(MemoryLayout<UInt32>.size))
+        AudioUnitSetProperty(
+            converterUnit!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
+            &maximumFrames, UInt32(MemoryLayout<UInt32>.size))
         var callback = AURenderCallbackStruct(inputProc: stereoStepCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
-        precondition(AudioUnitSetProperty(converterUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                                          &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr)
+        precondition(
+            AudioUnitSetProperty(
+                converterUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr)
         precondition(AudioUnitInitialize(converterUnit!) == noErr)
 
         var output = [Int16](repeating: 0, count: Int(frames) * 2)
         output.withUnsafeMutableBytes { bytes in
-            var bufferList = AudioBufferList(mNumberBuffers: 1,
-                                             mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(bytes.count),
-                                                                   mData: bytes.baseAddress))
+            var bufferList = AudioBufferList(
+                mNumberBuffers: 1,
+                mBuffers: AudioBuffer(
+                    mNumberChannels: 2, mDataByteSize: UInt32(bytes.count),
+                    mData: bytes.baseAddress))
             var flags = AudioUnitRenderActionFlags()
             var timeStamp = AudioTimeStamp()
             timeStamp.mFlags = .sampleTimeValid

@@ -44,24 +44,26 @@ final class IPodEQPresetHost {
 
     func select(_ preset: AUPreset) -> OSStatus {
         var preset = preset
-        return AudioUnitSetProperty(iPodEQUnit!, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0,
-                                    &preset, UInt32(MemoryLayout<AUPreset>.size))
+        return AudioUnitSetProperty(
+            iPodEQUnit!, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0,
+            &preset, UInt32(MemoryLayout<AUPreset>.size))
     }
 
     func presentPresetName() -> String {
         var preset = AUPreset()
         var size = UInt32(MemoryLayout<AUPreset>.size)
         AudioUnitGetProperty(iPodEQUnit!, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, &size)
-        defer { preset.presetName?.release() }   // the property's name is a +1 copy
+        defer { preset.presetName?.release() }  // the property's name is a +1 copy
         return Self.name(of: preset)
     }
 
     /// Processes `input` (stereo, the same signal on both channels) in place with AudioUnitProcess.
     func process(_ input: [Float32]) -> [[Float32]] {
-        var format = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
-                                                 mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
-                                                 mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
-                                                 mChannelsPerFrame: 2, mBitsPerChannel: 32, mReserved: 0)
+        var format = AudioStreamBasicDescription(
+            mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+            mChannelsPerFrame: 2, mBitsPerChannel: 32, mReserved: 0)
         let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         AudioUnitSetProperty(iPodEQUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, size)
         AudioUnitSetProperty(iPodEQUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size)

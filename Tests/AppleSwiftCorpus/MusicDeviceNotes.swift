@@ -21,8 +21,9 @@ enum ComponentFinder {
 
     /// The first component of `type` whose name ends with `suffix`.
     static func find(type: OSType, nameSuffix suffix: String) -> AudioComponent? {
-        var description = AudioComponentDescription(componentType: type, componentSubType: 0, componentManufacturer: 0,
-                                                    componentFlags: 0, componentFlagsMask: 0)
+        var description = AudioComponentDescription(
+            componentType: type, componentSubType: 0, componentManufacturer: 0,
+            componentFlags: 0, componentFlagsMask: 0)
         var component = AudioComponentFindNext(nil, &description)
         while let found = component {
             if name(of: found).hasSuffix(suffix) { return found }
@@ -66,9 +67,11 @@ final class MIDIInstrumentHost {
             format.mSampleRate = 48000
             status = AudioUnitSetProperty(unit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, size)
             precondition(status == noErr, "input StreamFormat \(status)")
-            var callback = AURenderCallbackStruct(inputProc: constantSourceCallback, inputProcRefCon: Unmanaged.passUnretained(input).toOpaque())
-            status = AudioUnitSetProperty(unit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                                          &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+            var callback = AURenderCallbackStruct(
+                inputProc: constantSourceCallback, inputProcRefCon: Unmanaged.passUnretained(input).toOpaque())
+            status = AudioUnitSetProperty(
+                unit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
             precondition(status == noErr, "SetRenderCallback \(status)")
         }
         var maximumFrames = framesPerSlice
@@ -91,8 +94,9 @@ final class MIDIInstrumentHost {
             free(bufferList.unsafeMutablePointer)
         }
         for channel in 0..<channelCount {
-            bufferList[channel] = AudioBuffer(mNumberChannels: 1, mDataByteSize: framesPerSlice * 4,
-                                              mData: storage + channel * Int(framesPerSlice))
+            bufferList[channel] = AudioBuffer(
+                mNumberChannels: 1, mDataByteSize: framesPerSlice * 4,
+                mData: storage + channel * Int(framesPerSlice))
         }
         var flags = AudioUnitRenderActionFlags()
         let status = AudioUnitRender(unit!, &flags, &timeStamp, 0, framesPerSlice, bufferList.unsafeMutablePointer)

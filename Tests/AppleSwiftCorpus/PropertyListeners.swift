@@ -42,9 +42,10 @@ final class PropertyListenerHost {
     let observer = UnitPropertyObserver()
 
     static func newUnit(_ type: OSType, _ subType: OSType) -> AudioUnit {
-        var description = AudioComponentDescription(componentType: type, componentSubType: subType,
-                                                    componentManufacturer: kAudioUnitManufacturer_Apple,
-                                                    componentFlags: 0, componentFlagsMask: 0)
+        var description = AudioComponentDescription(
+            componentType: type, componentSubType: subType,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentFlags: 0, componentFlagsMask: 0)
         var unit: AudioUnit?
         AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &unit)
         return unit!
@@ -62,9 +63,11 @@ final class PropertyListenerHost {
         AudioUnitGetProperty(delayUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, &size)
         for rate in rates {
             format.mSampleRate = rate
-            precondition(AudioUnitSetProperty(delayUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size) == noErr)
+            precondition(
+                AudioUnitSetProperty(delayUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size) == noErr)
         }
-        precondition(AudioUnitRemovePropertyListenerWithUserData(delayUnit, kAudioUnitProperty_StreamFormat, unitPropertyListener, refCon) == noErr)
+        precondition(
+            AudioUnitRemovePropertyListenerWithUserData(delayUnit, kAudioUnitProperty_StreamFormat, unitPropertyListener, refCon) == noErr)
         format.mSampleRate = afterRemoval
         AudioUnitSetProperty(delayUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size)
         return observer.changes.filter { $0.propertyID == kAudioUnitProperty_StreamFormat }

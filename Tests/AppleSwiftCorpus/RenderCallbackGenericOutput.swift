@@ -47,10 +47,11 @@ final class GenericOutputSinePlayer {
 
     /// Renders `slices` × `framesPerSlice` frames of stereo, one array per channel.
     func render(slices: Int, framesPerSlice: UInt32) -> [[Float32]] {
-        var outputDescription = AudioComponentDescription(componentType: kAudioUnitType_Output,
-                                                          componentSubType: kAudioUnitSubType_GenericOutput,
-                                                          componentManufacturer: kAudioUnitManufacturer_Apple,
-                                                          componentFlags: 0, componentFlagsMask: 0)
+        var outputDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Output,
+            componentSubType: kAudioUnitSubType_GenericOutput,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentFlags: 0, componentFlagsMask: 0)
         let component = AudioComponentFindNext(nil, &outputDescription)!
         var status = AudioComponentInstanceNew(component, &outputUnit)
         precondition(status == noErr, "AudioComponentInstanceNew \(status)")
@@ -65,8 +66,9 @@ final class GenericOutputSinePlayer {
         streamFormat.mChannelsPerFrame = 2
         streamFormat.mBitsPerChannel = 32
         for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] {
-            status = AudioUnitSetProperty(outputUnit!, kAudioUnitProperty_StreamFormat, scope, 0,
-                                          &streamFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+            status = AudioUnitSetProperty(
+                outputUnit!, kAudioUnitProperty_StreamFormat, scope, 0,
+                &streamFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
             precondition(status == noErr, "StreamFormat \(status)")
         }
 
@@ -74,8 +76,9 @@ final class GenericOutputSinePlayer {
         var callbackStruct = AURenderCallbackStruct()
         callbackStruct.inputProc = sineWaveRenderCallback
         callbackStruct.inputProcRefCon = Unmanaged.passUnretained(generator).toOpaque()
-        status = AudioUnitSetProperty(outputUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                                      &callbackStruct, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        status = AudioUnitSetProperty(
+            outputUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+            &callbackStruct, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         precondition(status == noErr, "SetRenderCallback \(status)")
         status = AudioUnitInitialize(outputUnit!)
         precondition(status == noErr, "AudioUnitInitialize \(status)")

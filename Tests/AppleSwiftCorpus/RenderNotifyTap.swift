@@ -50,21 +50,28 @@ final class MixerOutputTapHost {
 
     /// Renders `slices` slices of `frames` mono frames; returns what the host received.
     func render(slices: Int, frames: UInt32, outputVolume: AudioUnitParameterValue) -> [Float32] {
-        var description = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
-                                                    componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var description = AudioComponentDescription(
+            componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &mixerUnit)
         var busCount: UInt32 = 1
-        AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &busCount, UInt32(MemoryLayout<UInt32>.size))
-        var monoFormat = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
-                                                     mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
-                                                     mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
-                                                     mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
+        AudioUnitSetProperty(
+            mixerUnit!, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &busCount, UInt32(MemoryLayout<UInt32>.size))
+        var monoFormat = AudioStreamBasicDescription(
+            mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+            mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
         let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        precondition(AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &monoFormat, size) == noErr)
-        precondition(AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &monoFormat, size) == noErr)
-        var callback = AURenderCallbackStruct(inputProc: countingSourceCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
-        AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                             &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        precondition(
+            AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &monoFormat, size) == noErr)
+        precondition(
+            AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &monoFormat, size) == noErr)
+        var callback = AURenderCallbackStruct(
+            inputProc: countingSourceCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
+        AudioUnitSetProperty(
+            mixerUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+            &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         precondition(AudioUnitInitialize(mixerUnit!) == noErr)
         AudioUnitSetParameter(mixerUnit!, kMultiChannelMixerParam_Volume, kAudioUnitScope_Output, 0, outputVolume, 0)
 

@@ -31,22 +31,27 @@ final class DelayMixAutomation {
     var timeStamp = AudioTimeStamp()
 
     func setUp(sampleRate: Float64, maximumFrames: UInt32) {
-        var description = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
-                                                    componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var description = AudioComponentDescription(
+            componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &delayUnit)
-        var format = AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
-                                                 mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
-                                                 mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
-                                                 mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
+        var format = AudioStreamBasicDescription(
+            mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+            mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
         let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         AudioUnitSetProperty(delayUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, size)
         AudioUnitSetProperty(delayUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size)
         var maximumFramesPerSlice = maximumFrames
-        AudioUnitSetProperty(delayUnit!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
-                             &maximumFramesPerSlice, UInt32(MemoryLayout<UInt32>.size))
-        var callback = AURenderCallbackStruct(inputProc: constantSourceCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
-        AudioUnitSetProperty(delayUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                             &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        AudioUnitSetProperty(
+            delayUnit!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
+            &maximumFramesPerSlice, UInt32(MemoryLayout<UInt32>.size))
+        var callback = AURenderCallbackStruct(
+            inputProc: constantSourceCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
+        AudioUnitSetProperty(
+            delayUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+            &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         precondition(AudioUnitInitialize(delayUnit!) == noErr)
         AudioUnitSetParameter(delayUnit!, kDelayParam_Feedback, kAudioUnitScope_Global, 0, 0, 0)
         AudioUnitSetParameter(delayUnit!, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, 1, 0)
@@ -75,7 +80,9 @@ final class DelayMixAutomation {
         return output
     }
 
-    static func immediate(_ parameter: AudioUnitParameterID, value: AudioUnitParameterValue, atOffset offset: UInt32) -> AudioUnitParameterEvent {
+    static func immediate(_ parameter: AudioUnitParameterID, value: AudioUnitParameterValue, atOffset offset: UInt32)
+        -> AudioUnitParameterEvent
+    {
         var event = AudioUnitParameterEvent()
         event.scope = kAudioUnitScope_Global
         event.element = 0
@@ -86,12 +93,15 @@ final class DelayMixAutomation {
         return event
     }
 
-    static func ramp(_ parameter: AudioUnitParameterID, from startValue: AudioUnitParameterValue, to endValue: AudioUnitParameterValue,
-                     startingAt offset: Int32, over duration: UInt32) -> AudioUnitParameterEvent {
-        AudioUnitParameterEvent(scope: kAudioUnitScope_Global, element: 0, parameter: parameter, eventType: .parameterEvent_Ramped,
-                                eventValues: AudioUnitParameterEvent.__Unnamed_union_eventValues(
-                                    ramp: AudioUnitParameterEvent.__Unnamed_union_eventValues.__Unnamed_struct_ramp(
-                                        startBufferOffset: offset, durationInFrames: duration, startValue: startValue, endValue: endValue)))
+    static func ramp(
+        _ parameter: AudioUnitParameterID, from startValue: AudioUnitParameterValue, to endValue: AudioUnitParameterValue,
+        startingAt offset: Int32, over duration: UInt32
+    ) -> AudioUnitParameterEvent {
+        AudioUnitParameterEvent(
+            scope: kAudioUnitScope_Global, element: 0, parameter: parameter, eventType: .parameterEvent_Ramped,
+            eventValues: AudioUnitParameterEvent.__Unnamed_union_eventValues(
+                ramp: AudioUnitParameterEvent.__Unnamed_union_eventValues.__Unnamed_struct_ramp(
+                    startBufferOffset: offset, durationInFrames: duration, startValue: startValue, endValue: endValue)))
     }
 
     func dispose() {
@@ -107,23 +117,28 @@ final class MixerFadeOut {
     /// Renders one call of `frames` frames with bus 0's volume ramped from 1 to 0 over
     /// `duration` frames starting at `start`.
     func render(frames: UInt32, fadeStart start: Int32, duration: UInt32) -> [Float32] {
-        var description = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
-                                                    componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var description = AudioComponentDescription(
+            componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &mixerUnit)
         var busCount: UInt32 = 1
-        AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &busCount, UInt32(MemoryLayout<UInt32>.size))
-        var monoFormat = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
-                                                     mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
-                                                     mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
-                                                     mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
+        AudioUnitSetProperty(
+            mixerUnit!, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &busCount, UInt32(MemoryLayout<UInt32>.size))
+        var monoFormat = AudioStreamBasicDescription(
+            mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4,
+            mChannelsPerFrame: 1, mBitsPerChannel: 32, mReserved: 0)
         let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &monoFormat, size)
         AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &monoFormat, size)
         var maximumFrames = frames
         AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maximumFrames, 4)
-        var callback = AURenderCallbackStruct(inputProc: constantSourceCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
-        AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                             &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        var callback = AURenderCallbackStruct(
+            inputProc: constantSourceCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
+        AudioUnitSetProperty(
+            mixerUnit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+            &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         precondition(AudioUnitInitialize(mixerUnit!) == noErr)
         defer {
             AudioUnitUninitialize(mixerUnit!)

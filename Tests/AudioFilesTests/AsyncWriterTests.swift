@@ -66,11 +66,13 @@ final class AsyncWriterTests: XCTestCase {
     /// for 1.5 s: the default ring (2.7 s) absorbs the stalls and nothing is lost.
     func testSlowDiskLosesNoFramesWithTheDefaultBuffer() throws {
         let path = "\(directory)/slow.wav"
-        let file = try AudioFile.create(writingAt: path, type: .wave,
-                                        format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 2, encoding: .int16),
-                                        updatesHeaderAfterEachWrite: true)
-        let writer = try AsyncAudioFileWriter(file: file, capacityFrames: AsyncAudioFileWriter.defaultCapacityFrames,
-                                              pauseAfterEachChunk: 0.25)
+        let file = try AudioFile.create(
+            writingAt: path, type: .wave,
+            format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 2, encoding: .int16),
+            updatesHeaderAfterEachWrite: true)
+        let writer = try AsyncAudioFileWriter(
+            file: file, capacityFrames: AsyncAudioFileWriter.defaultCapacityFrames,
+            pauseAfterEachChunk: 0.25)
         let block = 512, total = 72_000
         var pushed = 0
         while pushed < total {
@@ -86,8 +88,9 @@ final class AsyncWriterTests: XCTestCase {
 
     func testARingTooSmallForTheStallCountsWhatItDrops() throws {
         let path = "\(directory)/small.wav"
-        let file = try AudioFile.create(writingAt: path, type: .wave,
-                                        format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 2, encoding: .int16))
+        let file = try AudioFile.create(
+            writingAt: path, type: .wave,
+            format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 2, encoding: .int16))
         let writer = try AsyncAudioFileWriter(file: file, capacityFrames: 1_024, pauseAfterEachChunk: 0.2)
         var accepted = 0
         for start in stride(from: 0, to: 20_480, by: 512) {
@@ -102,8 +105,9 @@ final class AsyncWriterTests: XCTestCase {
 
     func testFlushMakesPushedFramesReadableBeforeClose() throws {
         let path = "\(directory)/flush.wav"
-        let writer = try AsyncAudioFileWriter(path: path, type: .wave,
-                                              format: AudioFileDataFormat(sampleRate: 44_100, channelCount: 2, encoding: .int16))
+        let writer = try AsyncAudioFileWriter(
+            path: path, type: .wave,
+            format: AudioFileDataFormat(sampleRate: 44_100, channelCount: 2, encoding: .int16))
         XCTAssertEqual(pushPattern(writer.renderHandle, start: 0, count: 3_000), 3_000)
         try writer.flush()
         XCTAssertEqual(writer.framesWritten, 3_000)
@@ -163,8 +167,9 @@ final class AsyncWriterChildProbe: XCTestCase {
         guard let path = ProcessInfo.processInfo.environment["ASYNC_WRITER_CHILD_PATH"] else {
             throw XCTSkip("runs only as a child process")
         }
-        let writer = try AsyncAudioFileWriter(path: path, type: .wave,
-                                              format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 2, encoding: .int16))
+        let writer = try AsyncAudioFileWriter(
+            path: path, type: .wave,
+            format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 2, encoding: .int16))
         var pushed = 0
         setvbuf(stdout, nil, _IOLBF, 0)
         // Runs until the parent's SIGINT; a 60 s cap keeps an orphan from running forever.

@@ -8,8 +8,9 @@ final class AudioFileErrorCaseTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
 
     func writeValidWAV(_ path: String, frames: Int = 1_000) throws {
-        let file = try AudioFile.create(writingAt: path, type: .wave,
-                                        format: AudioFileDataFormat(sampleRate: 44_100, channelCount: 2, encoding: .int16))
+        let file = try AudioFile.create(
+            writingAt: path, type: .wave,
+            format: AudioFileDataFormat(sampleRate: 44_100, channelCount: 2, encoding: .int16))
         try file.write([[Float](repeating: 0.25, count: frames), [Float](repeating: -0.25, count: frames)])
         try file.close()
     }
@@ -62,13 +63,15 @@ final class AudioFileErrorCaseTests: XCTestCase {
         }
         let vorbisInWAV = "\(directory)/v.wav"
         assertAudioFileError(kAudioFileUnsupportedDataFormatError, path: vorbisInWAV) {
-            _ = try AudioFile.create(writingAt: vorbisInWAV, type: .wave,
-                                     format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 1, encoding: .vorbis(quality: 0.5)))
+            _ = try AudioFile.create(
+                writingAt: vorbisInWAV, type: .wave,
+                format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 1, encoding: .vorbis(quality: 0.5)))
         }
         let flac32 = "\(directory)/x.flac"
         assertAudioFileError(kAudioFileUnsupportedDataFormatError, path: flac32) {
-            _ = try AudioFile.create(writingAt: flac32, type: .flac,
-                                     format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 1, encoding: .flac(bitDepth: 32)))
+            _ = try AudioFile.create(
+                writingAt: flac32, type: .flac,
+                format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 1, encoding: .flac(bitDepth: 32)))
         }
         let reader = "\(directory)/r.wav"
         try writeValidWAV(reader)

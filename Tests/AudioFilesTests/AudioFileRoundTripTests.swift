@@ -19,11 +19,14 @@ final class AudioFileRoundTripTests: XCTestCase {
         return [left, right]
     }
 
-    func roundTrip(_ type: AudioFileType, _ encoding: AudioFileEncoding, bits: Int, rate: Double = 48_000) throws -> ([[Float]], [[Float]], AudioFile) {
+    func roundTrip(_ type: AudioFileType, _ encoding: AudioFileEncoding, bits: Int, rate: Double = 48_000) throws -> (
+        [[Float]], [[Float]], AudioFile
+    ) {
         let path = "\(directory)/rt-\(type.rawValue)-\(encoding).\(type == .ogg ? "ogg" : type.rawValue.lowercased())"
         let signal = testSignal(frames: 10_000, bits: bits)
-        let writer = try AudioFile.create(writingAt: path, type: type,
-                                          format: AudioFileDataFormat(sampleRate: rate, channelCount: 2, encoding: encoding))
+        let writer = try AudioFile.create(
+            writingAt: path, type: type,
+            format: AudioFileDataFormat(sampleRate: rate, channelCount: 2, encoding: encoding))
         try writer.write([Array(signal[0][..<3_000]), Array(signal[1][..<3_000])])
         try writer.write([Array(signal[0][3_000...]), Array(signal[1][3_000...])])
         XCTAssertEqual(writer.frameCount, 10_000)
@@ -55,8 +58,9 @@ final class AudioFileRoundTripTests: XCTestCase {
         let path = "\(directory)/tone.ogg"
         let rate = 44_100.0, frames = 44_100
         let tone = (0..<frames).map { Float(0.5 * sin(2 * Double.pi * 1_000 * Double($0) / rate)) }
-        let writer = try AudioFile.create(writingAt: path, type: .ogg,
-                                          format: AudioFileDataFormat(sampleRate: rate, channelCount: 1, encoding: .vorbis(quality: 0.8)))
+        let writer = try AudioFile.create(
+            writingAt: path, type: .ogg,
+            format: AudioFileDataFormat(sampleRate: rate, channelCount: 1, encoding: .vorbis(quality: 0.8)))
         try writer.write([tone])
         try writer.close()
         let reader = try AudioFile.open(readingAt: path)
@@ -90,8 +94,9 @@ final class AudioFileRoundTripTests: XCTestCase {
 
     func testWritingRoundsToTheFileDepthAndClamps() throws {
         let path = "\(directory)/clamp.wav"
-        let writer = try AudioFile.create(writingAt: path, type: .wave,
-                                          format: AudioFileDataFormat(sampleRate: 8_000, channelCount: 1, encoding: .int16))
+        let writer = try AudioFile.create(
+            writingAt: path, type: .wave,
+            format: AudioFileDataFormat(sampleRate: 8_000, channelCount: 1, encoding: .int16))
         try writer.write([[1.5, -2, 0.6 / 32768, -0.4 / 32768, 1]])
         try writer.close()
         let back = try AudioFile.open(readingAt: path).read(frames: 5)[0]

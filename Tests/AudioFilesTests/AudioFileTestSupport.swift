@@ -32,8 +32,10 @@ extension AudioFile {
 }
 
 /// Asserts that `body` throws an AudioFileError with `status` whose message names `path`.
-func assertAudioFileError(_ status: OSStatus, path: String, file: StaticString = #filePath, line: UInt = #line,
-                          _ body: () throws -> Void) {
+func assertAudioFileError(
+    _ status: OSStatus, path: String, file: StaticString = #filePath, line: UInt = #line,
+    _ body: () throws -> Void
+) {
     do {
         try body()
         XCTFail("expected status \(status)", file: file, line: line)

@@ -58,9 +58,12 @@ final class HostileAudioFileTests: XCTestCase {
         let path = "\(directory)/noise.ogg"
         let frames = 96_000
         var seed: UInt32 = 7
-        let noise = (0..<frames).map { _ -> Float in seed = seed &* 1_664_525 &+ 1_013_904_223; return Float(Int32(bitPattern: seed)) / 4.3e9 }
-        let writer = try AudioFile.create(writingAt: path, type: .ogg, format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 1, encoding: .vorbis(quality: 0.5)),
-                                          updatesHeaderAfterEachWrite: true)
+        let noise = (0..<frames).map { _ -> Float in
+            seed = seed &* 1_664_525 &+ 1_013_904_223; return Float(Int32(bitPattern: seed)) / 4.3e9
+        }
+        let writer = try AudioFile.create(
+            writingAt: path, type: .ogg, format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 1, encoding: .vorbis(quality: 0.5)),
+            updatesHeaderAfterEachWrite: true)
         try writer.write([noise])
         try writer.close()
         let whole = try AudioFile.open(readingAt: path)

@@ -5,7 +5,7 @@ final class DelayUnitTests: XCTestCase {
     func testImpulseComesOutAtRoundedDelayWithWetDryWeightsAndFeedbackDecay() throws {
         let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay)
         try h.feed(bus: 0, [impulse(8000), impulse(8000)])
-        try h.set(kDelayParam_DelayTime, 0.0501)     // 0.0501 s × 44100 = 2209.41 → 2209 frames
+        try h.set(kDelayParam_DelayTime, 0.0501)  // 0.0501 s × 44100 = 2209.41 → 2209 frames
         try h.set(kDelayParam_WetDryMix, 30)
         try h.set(kDelayParam_Feedback, 50)
         try h.set(kDelayParam_LopassCutoff, 22_050)  // Nyquist: the low pass is off
@@ -43,8 +43,10 @@ final class DelayUnitTests: XCTestCase {
         let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay)
         var info = AudioUnitParameterInfo()
         var size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, kDelayParam_DelayTime,
-                                                  &info, &size), "info")
+        try AudioError.check(
+            AudioUnitGetProperty(
+                h.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, kDelayParam_DelayTime,
+                &info, &size), "info")
         XCTAssertEqual(info.unit, kAudioUnitParameterUnit_Seconds)
         XCTAssertEqual(info.maxValue, 2)
         XCTAssertEqual(info.defaultValue, 1)

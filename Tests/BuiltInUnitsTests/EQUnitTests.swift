@@ -34,23 +34,27 @@ final class EQUnitTests: XCTestCase {
         try h.initialize()
         var array: Unmanaged<CFArray>?
         var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
-        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &array, &size), "presets")
+        try AudioError.check(
+            AudioUnitGetProperty(h.unit, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &array, &size), "presets")
         let presets = array!.takeRetainedValue()
         XCTAssertEqual(CFArrayGetCount(presets), 22)
         for i in 0..<CFArrayGetCount(presets) {
             var preset = CFArrayGetValueAtIndex(presets, i)!.assumingMemoryBound(to: AUPreset.self).pointee
             let name = String(cfString: preset.presetName?.takeUnretainedValue())!
             let model = try XCTUnwrap(IPodEQPreset(name: name), "documented name \(name)")
-            try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
-                                                      UInt32(MemoryLayout<AUPreset>.size)), "select \(name)")
+            try AudioError.check(
+                AudioUnitSetProperty(
+                    h.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
+                    UInt32(MemoryLayout<AUPreset>.size)), "select \(name)")
             try AudioError.check(AudioUnitReset(h.unit, kAudioUnitScope_Global, 0), "reset")
             h.sources[0].position = 0
             let response = try h.render(frames: 8192, channels: 2)[0]
             let designs = model.bandCoefficients(sampleRate: 44_100).compactMap { $0 }
             for f in [100.0, 1000, 5000] {
                 let expected = designs.reduce(1.0) { $0 * $1.magnitude(atFrequency: f, sampleRate: 44_100) }
-                XCTAssertEqual(20 * log10(measuredMagnitude(response, frequency: f, sampleRate: 44_100)), 20 * log10(expected),
-                               accuracy: 0.1, "\(name) at \(f) Hz")
+                XCTAssertEqual(
+                    20 * log10(measuredMagnitude(response, frequency: f, sampleRate: 44_100)), 20 * log10(expected),
+                    accuracy: 0.1, "\(name) at \(f) Hz")
             }
         }
     }

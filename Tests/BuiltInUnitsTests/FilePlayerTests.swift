@@ -23,8 +23,9 @@ final class FilePlayerTests: XCTestCase {
         left = (0..<frames).map { Float($0) / 16_384 }
         right = left.map { -$0 }
         let path = directory + "/" + name
-        let file = try AudioFile.create(writingAt: path, type: .wave,
-                                        format: AudioFileDataFormat(sampleRate: rate, channelCount: 2, encoding: .float32))
+        let file = try AudioFile.create(
+            writingAt: path, type: .wave,
+            format: AudioFileDataFormat(sampleRate: rate, channelCount: 2, encoding: .float32))
         try left.withUnsafeBufferPointer { l in
             try right.withUnsafeBufferPointer { r in
                 try file.write(from: [l.baseAddress!, r.baseAddress!], frameCount: frames)
@@ -39,8 +40,10 @@ final class FilePlayerTests: XCTestCase {
     func makePlayer() throws -> UnitHarness {
         let h = try UnitHarness(type: kAudioUnitType_Generator, subType: kAudioUnitSubType_AudioFilePlayer)
         var ids = [fileID]
-        try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &ids,
-                                                  UInt32(MemoryLayout<AudioFileID>.size)), "file IDs")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &ids,
+                UInt32(MemoryLayout<AudioFileID>.size)), "file IDs")
         try h.initialize()
         return h
     }
@@ -58,11 +61,14 @@ final class FilePlayerTests: XCTestCase {
 
     func schedule(_ h: UnitHarness, _ r: ScheduledAudioFileRegion, prime: Bool = true) throws {
         var r = r
-        try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &r,
-                                                  UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), "region")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &r,
+                UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), "region")
         if prime {
             var frames: UInt32 = 0
-            try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitScope_Global, 0, &frames, 4), "prime")
+            try AudioError.check(
+                AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitScope_Global, 0, &frames, 4), "prime")
         }
     }
 
@@ -70,14 +76,16 @@ final class FilePlayerTests: XCTestCase {
         var stamp = AudioTimeStamp()
         stamp.mFlags = .sampleTimeValid
         stamp.mSampleTime = sampleTime
-        try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitScope_Global, 0, &stamp,
-                                                  UInt32(MemoryLayout<AudioTimeStamp>.size)), "start")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitScope_Global, 0, &stamp,
+                UInt32(MemoryLayout<AudioTimeStamp>.size)), "start")
     }
 
     func testRegionPlaysItsFramesLoopCountPlusOneTimesFromTheStartTimeThenSilence() throws {
         let h = try makePlayer()
         try schedule(h, region(start: 1_000, frames: 3_000, loops: 2, at: 100))
-        try start(h, at: 600)   // the render clock starts at 0
+        try start(h, at: 600)  // the render clock starts at 0
         let out = try h.render(frames: 600 + 100 + 9_000 + 1_000, channels: 2)
         let pass = Array(left[1_000..<4_000]), passRight = Array(right[1_000..<4_000])
         let silence = [Float](repeating: 0, count: 700)
@@ -88,7 +96,8 @@ final class FilePlayerTests: XCTestCase {
 
         var now = AudioTimeStamp()
         var size = UInt32(MemoryLayout<AudioTimeStamp>.size)
-        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_CurrentPlayTime, kAudioUnitScope_Global, 0, &now, &size), "time")
+        try AudioError.check(
+            AudioUnitGetProperty(h.unit, kAudioUnitProperty_CurrentPlayTime, kAudioUnitScope_Global, 0, &now, &size), "time")
         XCTAssertEqual(now.mSampleTime, 9_100, "timeline frames played: 100 of silence and 3 × 3000")
     }
 
@@ -109,8 +118,10 @@ final class FilePlayerTests: XCTestCase {
         var ids = [fileID]
         try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &ids, 8), "ids")
         var size: UInt32 = 1_024, count: UInt32 = 4
-        try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileBufferSizeFrames, kAudioUnitScope_Global, 0, &size, 4), "size")
-        try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileNumberBuffers, kAudioUnitScope_Global, 0, &count, 4), "count")
+        try AudioError.check(
+            AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileBufferSizeFrames, kAudioUnitScope_Global, 0, &size, 4), "size")
+        try AudioError.check(
+            AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileNumberBuffers, kAudioUnitScope_Global, 0, &count, 4), "count")
         try h.initialize()
         try schedule(h, region(start: 0, frames: 10_000, loops: 9))
         try start(h, at: 0)
@@ -135,11 +146,15 @@ final class FilePlayerTests: XCTestCase {
 
         var r = region(start: 0, frames: 100, loops: 0)
         r.mAudioFile = nil
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &r,
-                                            UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &r,
+                UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), kAudioUnitErr_InvalidPropertyValue)
         var beyond = region(start: 20_000, frames: 100, loops: 0)
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &beyond,
-                                            UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &beyond,
+                UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), kAudioUnitErr_InvalidPropertyValue)
 
         let other = try writeFile(frames: 100, rate: 48_000, name: "other.wav")
         defer { AudioFileClose(other!) }
@@ -147,12 +162,15 @@ final class FilePlayerTests: XCTestCase {
         XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &ids, 16), noErr)
         var wrongRate = region(start: 0, frames: 10, loops: 0)
         wrongRate.mAudioFile = other
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &wrongRate,
-                                            UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), kAudioUnitErr_FormatNotSupported)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &wrongRate,
+                UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), kAudioUnitErr_FormatNotSupported)
 
         let fresh = try UnitHarness(type: kAudioUnitType_Generator, subType: kAudioUnitSubType_AudioFilePlayer)
         var frames: UInt32 = 0
-        XCTAssertEqual(AudioUnitSetProperty(fresh.unit, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitScope_Global, 0, &frames, 4),
-                       kAudioUnitErr_Uninitialized)
+        XCTAssertEqual(
+            AudioUnitSetProperty(fresh.unit, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitScope_Global, 0, &frames, 4),
+            kAudioUnitErr_Uninitialized)
     }
 }

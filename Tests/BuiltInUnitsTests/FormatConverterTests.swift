@@ -21,8 +21,10 @@ let byteCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
 }
 
 /// Renders `frames` frames of `format` from `unit`; returns each buffer's bytes.
-func renderBytes(_ unit: AudioUnit, format: AudioStreamBasicDescription, frames: Int, slice: Int = 512,
-                 timeStamp: inout AudioTimeStamp) throws -> [[UInt8]] {
+func renderBytes(
+    _ unit: AudioUnit, format: AudioStreamBasicDescription, frames: Int, slice: Int = 512,
+    timeStamp: inout AudioTimeStamp
+) throws -> [[UInt8]] {
     let storage = AudioBufferStorage(format: format, capacity: UInt32(slice))
     var result = [[UInt8]](repeating: [], count: storage.bufferCount)
     var done = 0
@@ -49,7 +51,8 @@ final class FormatConverterTests: XCTestCase {
     }
 
     func testInt16ToFloatToInt16IsBitExactThroughTwoConverters() throws {
-        let int16 = AudioStreamBasicDescription.linearPCM(sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+        let int16 = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
         let float = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
         let toFloat = try makeConverter(input: int16, output: float)
         let toInt16 = try makeConverter(input: float, output: int16)
@@ -63,11 +66,15 @@ final class FormatConverterTests: XCTestCase {
         }
         let source = ByteSource(bytes, bytesPerFrame: 4)
         var cb = AURenderCallbackStruct(inputProc: byteCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
-        try AudioError.check(AudioUnitSetProperty(toFloat.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
-                                                  UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                toFloat.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
         var connection = AudioUnitConnection(sourceAudioUnit: toFloat.unit, sourceOutputNumber: 0, destInputNumber: 0)
-        try AudioError.check(AudioUnitSetProperty(toInt16.unit, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &connection,
-                                                  UInt32(MemoryLayout<AudioUnitConnection>.size)), "connect")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                toInt16.unit, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &connection,
+                UInt32(MemoryLayout<AudioUnitConnection>.size)), "connect")
         try toFloat.initialize()
         try toInt16.initialize()
         let out = try renderBytes(toInt16.unit, format: int16, frames: frames, timeStamp: &toInt16.timeStamp)
@@ -77,16 +84,31 @@ final class FormatConverterTests: XCTestCase {
 
     func testSampleTypesBitDepthsAndEndiannessEncodeKnownBytes() throws {
         let mono = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 1)
-        var fixed = AudioStreamBasicDescription.linearPCM(sampleRate: 44_100, channels: 1, bitsPerChannel: 32, isFloat: false, interleaved: false)
+        var fixed = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 44_100, channels: 1, bitsPerChannel: 32, isFloat: false, interleaved: false)
         fixed.mFormatFlags = kAudioFormatFlagsAudioUnitFixed824
         let cases: [(String, AudioStreamBasicDescription, [UInt8])] = [
             ("int16 LE", .linearPCM(sampleRate: 44_100, channels: 1, bitsPerChannel: 16, isFloat: false, interleaved: true), [0x00, 0x40]),
-            ("int16 BE", .linearPCM(sampleRate: 44_100, channels: 1, bitsPerChannel: 16, isFloat: false, interleaved: true, bigEndian: true), [0x40, 0x00]),
-            ("int24 packed", .linearPCM(sampleRate: 44_100, channels: 1, bitsPerChannel: 24, isFloat: false, interleaved: true), [0x00, 0x00, 0x40]),
-            ("int32 BE", .linearPCM(sampleRate: 44_100, channels: 1, bitsPerChannel: 32, isFloat: false, interleaved: true, bigEndian: true), [0x40, 0, 0, 0]),
+            (
+                "int16 BE",
+                .linearPCM(sampleRate: 44_100, channels: 1, bitsPerChannel: 16, isFloat: false, interleaved: true, bigEndian: true),
+                [0x40, 0x00]
+            ),
+            (
+                "int24 packed", .linearPCM(sampleRate: 44_100, channels: 1, bitsPerChannel: 24, isFloat: false, interleaved: true),
+                [0x00, 0x00, 0x40]
+            ),
+            (
+                "int32 BE",
+                .linearPCM(sampleRate: 44_100, channels: 1, bitsPerChannel: 32, isFloat: false, interleaved: true, bigEndian: true),
+                [0x40, 0, 0, 0]
+            ),
             ("8.24", fixed, [0x00, 0x00, 0x80, 0x00]),
-            ("float64 BE", .linearPCM(sampleRate: 44_100, channels: 1, bitsPerChannel: 64, isFloat: true, interleaved: true, bigEndian: true),
-             [0x3F, 0xE0, 0, 0, 0, 0, 0, 0]),
+            (
+                "float64 BE",
+                .linearPCM(sampleRate: 44_100, channels: 1, bitsPerChannel: 64, isFloat: true, interleaved: true, bigEndian: true),
+                [0x3F, 0xE0, 0, 0, 0, 0, 0, 0]
+            ),
         ]
         for (name, format, expected) in cases {
             let h = try makeConverter(input: mono, output: format)
@@ -99,8 +121,10 @@ final class FormatConverterTests: XCTestCase {
             let back = try makeConverter(input: format, output: mono)
             let source = ByteSource(out[0], bytesPerFrame: expected.count)
             var cb = AURenderCallbackStruct(inputProc: byteCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
-            try AudioError.check(AudioUnitSetProperty(back.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
-                                                      UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+            try AudioError.check(
+                AudioUnitSetProperty(
+                    back.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
+                    UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
             try back.initialize()
             XCTAssertEqual(try back.render(frames: 4, channels: 1)[0], [0.5, 0.5, 0.5, 0.5], name)
         }
@@ -113,14 +137,17 @@ final class FormatConverterTests: XCTestCase {
         try h.initialize()
         var latency = 0.0
         var size = UInt32(8)
-        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &latency, &size), "latency")
+        try AudioError.check(
+            AudioUnitGetProperty(h.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &latency, &size), "latency")
         XCTAssertGreaterThan(latency, 0, "the resampler's filter delay")
         XCTAssertLessThan(latency, 0.05)
         let out = try h.render(frames: 48_000 + 24_000, channels: 1)[0]
         let window = Array(out[24_000..<72_000])
         let fit = PhaseFit(window, firstIndex: 24_000, frequency: f, sampleRate: 48_000)
         let thdPlusNoise = 10 * log10(fit.residualPower / fit.signalPower)
-        print("converter 44.1→48 kHz: amplitude \(fit.amplitude), THD+N \(thdPlusNoise) dB, latency \(latency * 48_000) frames, measured delay \(fit.delayFrames) frames")
+        print(
+            "converter 44.1→48 kHz: amplitude \(fit.amplitude), THD+N \(thdPlusNoise) dB, latency \(latency * 48_000) frames, measured delay \(fit.delayFrames) frames"
+        )
         XCTAssertEqual(fit.amplitude, 0.5, accuracy: 0.0005)
         XCTAssertLessThan(thdPlusNoise, -90)
         // The output is the input delayed by Latency (the phase is known modulo one period).
@@ -141,11 +168,13 @@ final class FormatConverterTests: XCTestCase {
         XCTAssertEqual(out[1], [Float](repeating: 0, count: 8))
         XCTAssertEqual(out[2], [Float](repeating: 0.1, count: 8))
 
-        let mono = try makeConverter(input: .canonical(sampleRate: 44_100, channels: 1), output: .canonical(sampleRate: 44_100, channels: 2))
+        let mono = try makeConverter(
+            input: .canonical(sampleRate: 44_100, channels: 1), output: .canonical(sampleRate: 44_100, channels: 2))
         try mono.feed(bus: 0, [[Float](repeating: 0.25, count: 64)])
         var read = [Int32](repeating: 9, count: 2)
         var size = UInt32(8)
-        try AudioError.check(AudioUnitGetProperty(mono.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &read, &size), "get map")
+        try AudioError.check(
+            AudioUnitGetProperty(mono.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &read, &size), "get map")
         XCTAssertEqual(read, [0, 0])
         try mono.initialize()
         XCTAssertEqual(try mono.render(frames: 4, channels: 2), [[0.25, 0.25, 0.25, 0.25], [0.25, 0.25, 0.25, 0.25]])
@@ -154,14 +183,20 @@ final class FormatConverterTests: XCTestCase {
     func testBadMapsAndFormatsAreRefusedWithTheirStatus() throws {
         let h = try makeConverter(input: .canonical(sampleRate: 44_100, channels: 2), output: .canonical(sampleRate: 44_100, channels: 2))
         var bad: [Int32] = [0, -2]
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &bad, 8), kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(h.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &bad, 8),
+            kAudioUnitErr_InvalidPropertyValue)
         var missing: [Int32] = [0, 5]
-        try AudioError.check(AudioUnitSetProperty(h.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &missing, 8), "map")
+        try AudioError.check(
+            AudioUnitSetProperty(h.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &missing, 8), "map")
         XCTAssertEqual(AudioUnitInitialize(h.unit), kAudioUnitErr_FormatNotSupported, "input channel 5 does not exist")
-        var eightBit = AudioStreamBasicDescription.linearPCM(sampleRate: 44_100, channels: 2, bitsPerChannel: 8, isFloat: false, interleaved: true)
+        var eightBit = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 44_100, channels: 2, bitsPerChannel: 8, isFloat: false, interleaved: true)
         eightBit.mFormatFlags = kAudioFormatFlagIsPacked  // unsigned 8-bit
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &eightBit,
-                                            UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), kAudioUnitErr_FormatNotSupported)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &eightBit,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), kAudioUnitErr_FormatNotSupported)
     }
 
     func testResetClearsTheResamplerAndClassInfoKeepsTheMap() throws {
@@ -178,7 +213,8 @@ final class FormatConverterTests: XCTestCase {
         Unmanaged<AnyObject>.fromOpaque(state!).release()
         var read = [Int32](repeating: 9, count: 2)
         size = 8
-        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &read, &size), "get map")
+        try AudioError.check(
+            AudioUnitGetProperty(h.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &read, &size), "get map")
         XCTAssertEqual(read, [1, 0])
         var count = UInt32(0)
         size = 4

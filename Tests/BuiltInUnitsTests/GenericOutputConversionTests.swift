@@ -79,8 +79,9 @@ final class GenericOutputConversionTests: XCTestCase {
         try AudioError.check(NewAUGraph(&graph), "NewAUGraph")
         defer { DisposeAUGraph(graph!) }
         func node(_ type: OSType, _ subType: OSType) throws -> AUNode {
-            var d = AudioComponentDescription(componentType: type, componentSubType: subType,
-                                              componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+            var d = AudioComponentDescription(
+                componentType: type, componentSubType: subType,
+                componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
             var n: AUNode = 0
             try AudioError.check(AUGraphAddNode(graph!, &d, &n), "add node")
             return n
@@ -93,11 +94,15 @@ final class GenericOutputConversionTests: XCTestCase {
         AUGraphNodeInfo(graph!, sourceNode, nil, &source)
         var at48 = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 1)
         var at44 = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 1)
-        try AudioError.check(AudioUnitSetProperty(source!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &at48, size), "source in")
-        try AudioError.check(AudioUnitSetProperty(source!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &at48, size), "source out")
-        try AudioError.check(AudioUnitSetProperty(head!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &at44, size), "head out")
+        try AudioError.check(
+            AudioUnitSetProperty(source!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &at48, size), "source in")
+        try AudioError.check(
+            AudioUnitSetProperty(source!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &at48, size), "source out")
+        try AudioError.check(
+            AudioUnitSetProperty(head!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &at44, size), "head out")
         var slice: UInt32 = 512
-        try AudioError.check(AudioUnitSetProperty(head!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &slice, 4), "slice")
+        try AudioError.check(
+            AudioUnitSetProperty(head!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &slice, 4), "slice")
 
         let signal = testSignal(frames: 48_000, sampleRate: 48_000)
         let watched = WatchedSource([signal])
@@ -108,11 +113,13 @@ final class GenericOutputConversionTests: XCTestCase {
 
         var headInput = AudioStreamBasicDescription()
         var formatSize = size
-        try AudioError.check(AudioUnitGetProperty(head!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &headInput, &formatSize), "get")
+        try AudioError.check(
+            AudioUnitGetProperty(head!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &headInput, &formatSize), "get")
         XCTAssertEqual(headInput.mSampleRate, 48_000, "the graph propagated the source's rate to the head's input scope")
         var latency = 0.0
         var latencySize = UInt32(8)
-        try AudioError.check(AudioUnitGetProperty(head!, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &latency, &latencySize), "latency")
+        try AudioError.check(
+            AudioUnitGetProperty(head!, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &latency, &latencySize), "latency")
         let latencyFrames = Int((latency * 44_100).rounded())
         XCTAssertGreaterThan(latencyFrames, 0, "the resampler's filter delay")
         XCTAssertEqual(latency * 44_100, Double(latencyFrames), accuracy: 1e-6, "whole frames")
@@ -151,13 +158,15 @@ final class GenericOutputConversionTests: XCTestCase {
         try up.initialize()
         XCTAssertEqual(try up.render(frames: 8, channels: 2), [left, left])
 
-        let down = try genericOutput(input: .canonical(sampleRate: 44_100, channels: 2), output: .canonical(sampleRate: 44_100, channels: 1))
+        let down = try genericOutput(
+            input: .canonical(sampleRate: 44_100, channels: 2), output: .canonical(sampleRate: 44_100, channels: 1))
         try down.feed(bus: 0, [left, right])
         try down.initialize()
         XCTAssertEqual(try down.render(frames: 8, channels: 1), [left], "Apple's default channel map: the first input channel")
 
         // With rate conversion too, both output channels carry the same samples.
-        let resampled = try genericOutput(input: .canonical(sampleRate: 48_000, channels: 1), output: .canonical(sampleRate: 44_100, channels: 2))
+        let resampled = try genericOutput(
+            input: .canonical(sampleRate: 48_000, channels: 1), output: .canonical(sampleRate: 44_100, channels: 2))
         try resampled.feed(bus: 0, [testSignal(frames: 4_800, sampleRate: 48_000)])
         try resampled.initialize()
         let both = try resampled.render(frames: 4_000, channels: 2)
@@ -166,7 +175,8 @@ final class GenericOutputConversionTests: XCTestCase {
     }
 
     func testSampleTypeAndInterleavingConvertToKnownBytes() throws {
-        let int16 = AudioStreamBasicDescription.linearPCM(sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+        let int16 = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
         let h = try genericOutput(input: .canonical(sampleRate: 44_100, channels: 2), output: int16)
         try h.feed(bus: 0, [[0.5, -0.25], [-1, 0.125]])
         try h.initialize()
@@ -185,8 +195,10 @@ final class GenericOutputConversionTests: XCTestCase {
         let signal = patterns.map { Float(bitPattern: $0) }
         let watched = WatchedSource([signal])
         var callback = AURenderCallbackStruct(inputProc: watchedCallback, inputProcRefCon: Unmanaged.passUnretained(watched).toOpaque())
-        try AudioError.check(AudioUnitSetProperty(h.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
-                                                  UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
         try h.initialize()
         let storage = AudioBufferStorage(format: format, capacity: 512)
         storage.prepare(frames: 8)
@@ -195,21 +207,25 @@ final class GenericOutputConversionTests: XCTestCase {
         stamp.mFlags = .sampleTimeValid
         try AudioError.check(AudioUnitRender(h.unit, &flags, &stamp, 0, 8, storage.list), "render")
         XCTAssertEqual(storage.samples(channel: 0, frames: 8).map(\.bitPattern), patterns)
-        XCTAssertEqual(watched.lastData, UnsafeMutableAudioBufferListPointer(storage.list)[0].mData,
-                       "no conversion stage: the source renders straight into the caller's buffers")
+        XCTAssertEqual(
+            watched.lastData, UnsafeMutableAudioBufferListPointer(storage.list)[0].mData,
+            "no conversion stage: the source renders straight into the caller's buffers")
         var latency = 1.0
         var latencySize = UInt32(8)
-        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &latency, &latencySize), "latency")
+        try AudioError.check(
+            AudioUnitGetProperty(h.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &latency, &latencySize), "latency")
         XCTAssertEqual(latency, 0)
     }
 
     func testRefusalsCarryTheirStatusAndNameBothFormats() throws {
         // A side the converter cannot read (unsigned 8-bit) is refused when it is set.
         let h = try genericOutput(input: .canonical(sampleRate: 48_000, channels: 2), output: .canonical(sampleRate: 44_100, channels: 2))
-        var eightBit = AudioStreamBasicDescription.linearPCM(sampleRate: 44_100, channels: 2, bitsPerChannel: 8, isFloat: false, interleaved: true)
+        var eightBit = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 44_100, channels: 2, bitsPerChannel: 8, isFloat: false, interleaved: true)
         eightBit.mFormatFlags = kAudioFormatFlagIsPacked
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &eightBit, size),
-                       kAudioUnitErr_FormatNotSupported)
+        XCTAssertEqual(
+            AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &eightBit, size),
+            kAudioUnitErr_FormatNotSupported)
         // Rates further apart than the converter resamples in one step: refused at Initialize.
         let far = try genericOutput(input: .canonical(sampleRate: 1_000, channels: 2), output: .canonical(sampleRate: 96_000, channels: 1))
         XCTAssertEqual(AudioUnitInitialize(far.unit), kAudioUnitErr_FormatNotSupported)
@@ -221,4 +237,3 @@ final class GenericOutputConversionTests: XCTestCase {
 
 /// The sentence of the last failed call on this thread.
 func unitLastMessage() -> String { String(cfString: AUHostCopyLastErrorMessage()?.takeRetainedValue()) ?? "" }
-

@@ -21,18 +21,21 @@ final class HostileInputTests: XCTestCase {
             let h = try UnitHarness(type: type, subType: subType)
             for rate in [1e19, 9.3e18, 1e300, 5e-324, 0.5, 1_536_001, .infinity, .nan, -44_100] {
                 var format = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: 2)
-                XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, Self.asbdSize),
-                               kAudioUnitErr_FormatNotSupported, "\(FourCC.string(subType)) at \(rate) Hz")
+                XCTAssertEqual(
+                    AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, Self.asbdSize),
+                    kAudioUnitErr_FormatNotSupported, "\(FourCC.string(subType)) at \(rate) Hz")
                 XCTAssertTrue(lastMessage().contains("outside 1…1536000 Hz"), lastMessage())
                 var sampleRate = rate
-                XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_SampleRate, kAudioUnitScope_Output, 0, &sampleRate, 8),
-                               kAudioUnitErr_InvalidPropertyValue, "\(FourCC.string(subType)) SampleRate \(rate)")
+                XCTAssertEqual(
+                    AudioUnitSetProperty(h.unit, kAudioUnitProperty_SampleRate, kAudioUnitScope_Output, 0, &sampleRate, 8),
+                    kAudioUnitErr_InvalidPropertyValue, "\(FourCC.string(subType)) SampleRate \(rate)")
             }
             // The ends of the range are real rates and stay accepted where the unit takes them.
             var edge = AudioStreamBasicDescription.canonical(sampleRate: 1_536_000, channels: 2)
             if subType != kAudioUnitSubType_AU3DMixerEmbedded && subType != kAudioUnitSubType_AudioFilePlayer {
-                XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &edge, Self.asbdSize),
-                               noErr, FourCC.string(subType))
+                XCTAssertEqual(
+                    AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &edge, Self.asbdSize),
+                    noErr, FourCC.string(subType))
             }
         }
     }
@@ -41,7 +44,7 @@ final class HostileInputTests: XCTestCase {
         let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay)
         var cases: [AudioStreamBasicDescription] = []
         var f = AudioStreamBasicDescription.canonical(sampleRate: 1e19, channels: 2)
-        f.mBytesPerFrame = 3                                 // the refusal message of a bad layout printed 1e19 Hz
+        f.mBytesPerFrame = 3  // the refusal message of a bad layout printed 1e19 Hz
         cases.append(f)
         f = .canonical(sampleRate: 44_100, channels: 0); cases.append(f)
         f = .canonical(sampleRate: 44_100, channels: 100_000); cases.append(f)
@@ -50,10 +53,11 @@ final class HostileInputTests: XCTestCase {
         f = .canonical(sampleRate: 44_100, channels: 2); f.mFramesPerPacket = 0; cases.append(f)
         f = .canonical(sampleRate: 44_100, channels: 2); f.mFormatID = kAudioFormatMPEG4AAC; cases.append(f)
         f = .linearPCM(sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
-        f.mBytesPerFrame = 2; f.mBytesPerPacket = 2; cases.append(f)   // two 16-bit channels in 2 bytes
+        f.mBytesPerFrame = 2; f.mBytesPerPacket = 2; cases.append(f)  // two 16-bit channels in 2 bytes
         for var format in cases {
-            XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, Self.asbdSize),
-                           kAudioUnitErr_FormatNotSupported, "\(format)")
+            XCTAssertEqual(
+                AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, Self.asbdSize),
+                kAudioUnitErr_FormatNotSupported, "\(format)")
             XCTAssertTrue(lastMessage().hasPrefix("The stream format"), lastMessage())
         }
     }
@@ -66,10 +70,12 @@ final class HostileInputTests: XCTestCase {
             XCTAssertTrue(f.description.contains(" Hz"), f.description)
             XCTAssertTrue(f.fieldDump.contains("Sample Rate:"))
         }
-        XCTAssertEqual(AudioStreamBasicDescription.canonical(sampleRate: 1e19, channels: 2).description,
-                       "2 ch, 1e+19 Hz, lpcm (0x29), 32-bit little-endian float, deinterleaved")
-        XCTAssertEqual(AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2).description,
-                       "2 ch, 44100 Hz, lpcm (0x29), 32-bit little-endian float, deinterleaved")
+        XCTAssertEqual(
+            AudioStreamBasicDescription.canonical(sampleRate: 1e19, channels: 2).description,
+            "2 ch, 1e+19 Hz, lpcm (0x29), 32-bit little-endian float, deinterleaved")
+        XCTAssertEqual(
+            AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2).description,
+            "2 ch, 44100 Hz, lpcm (0x29), 32-bit little-endian float, deinterleaved")
     }
 
     // MARK: D. Every property's size is checked, the units' own included
@@ -77,8 +83,9 @@ final class HostileInputTests: XCTestCase {
     func testUnitSpecificPropertiesCheckTheirSize() throws {
         let mixer = try UnitHarness(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_MultiChannelMixer)
         var byte: UInt8 = 1
-        XCTAssertEqual(AudioUnitSetProperty(mixer.unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Global, 0, &byte, 1),
-                       kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(mixer.unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Global, 0, &byte, 1),
+            kAudioUnitErr_InvalidPropertyValue)
         XCTAssertTrue(lastMessage().contains("takes 4 bytes; 1 were passed"), lastMessage())
         var on: UInt32 = 1
         XCTAssertEqual(AudioUnitSetProperty(mixer.unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Global, 0, &on, 4), noErr)
@@ -86,22 +93,29 @@ final class HostileInputTests: XCTestCase {
         let player = try UnitHarness(type: kAudioUnitType_Generator, subType: kAudioUnitSubType_AudioFilePlayer)
         try player.initialize()
         var big = [UInt8](repeating: 0, count: 256)
-        for id in [kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitProperty_ScheduledFilePrime,
-                   kAudioUnitProperty_ScheduledFileBufferSizeFrames, kAudioUnitProperty_ScheduledFileNumberBuffers] {
-            XCTAssertEqual(AudioUnitSetProperty(player.unit, id, kAudioUnitScope_Global, 0, &byte, 1), kAudioUnitErr_InvalidPropertyValue, "\(id)")
-            XCTAssertEqual(AudioUnitSetProperty(player.unit, id, kAudioUnitScope_Global, 0, &big, 256), kAudioUnitErr_InvalidPropertyValue, "\(id)")
+        for id in [
+            kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitProperty_ScheduledFilePrime,
+            kAudioUnitProperty_ScheduledFileBufferSizeFrames, kAudioUnitProperty_ScheduledFileNumberBuffers,
+        ] {
+            XCTAssertEqual(
+                AudioUnitSetProperty(player.unit, id, kAudioUnitScope_Global, 0, &byte, 1), kAudioUnitErr_InvalidPropertyValue, "\(id)")
+            XCTAssertEqual(
+                AudioUnitSetProperty(player.unit, id, kAudioUnitScope_Global, 0, &big, 256), kAudioUnitErr_InvalidPropertyValue, "\(id)")
         }
         // An array property takes whole entries only, up to its bound.
-        XCTAssertEqual(AudioUnitSetProperty(player.unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &big, 12),
-                       kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(player.unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &big, 12),
+            kAudioUnitErr_InvalidPropertyValue)
         XCTAssertEqual(AudioUnitSetProperty(player.unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &big, 0), noErr)
 
         let converter = try UnitHarness(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_AUConverter)
-        XCTAssertEqual(AudioUnitSetProperty(converter.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &big, 6),
-                       kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(converter.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &big, 6),
+            kAudioUnitErr_InvalidPropertyValue)
         var huge = [Int32](repeating: 0, count: 2000)
-        XCTAssertEqual(AudioUnitSetProperty(converter.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &huge, 8000),
-                       kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(converter.unit, kAudioOutputUnitProperty_ChannelMap, kAudioUnitScope_Global, 0, &huge, 8000),
+            kAudioUnitErr_InvalidPropertyValue)
     }
 
     // MARK: C. AudioUnitProcess checks the caller's list
@@ -132,7 +146,7 @@ final class HostileInputTests: XCTestCase {
         buffers[1].mData = UnsafeMutableRawPointer(block + 128)
         XCTAssertEqual(AudioUnitProcess(h.unit, &flags, &stamp, 64, list), noErr)
         // ProcessMultiple is not implemented by any AUHost unit, and says so.
-        XCTAssertEqual(_AudioUnitProcessMultiple(h.unit, &flags, &stamp, 64, 0, nil, 0, nil), badComponentSelector)   // the C entry point: NULL lists as C passes them
+        XCTAssertEqual(_AudioUnitProcessMultiple(h.unit, &flags, &stamp, 64, 0, nil, 0, nil), badComponentSelector)  // the C entry point: NULL lists as C passes them
     }
 
     // MARK: B. Delay: values outside the range, extreme rates, ramps
@@ -141,18 +155,21 @@ final class HostileInputTests: XCTestCase {
         let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay)
         try h.initialize()
         for value in [Float.greatestFiniteMagnitude, 2.001, -1, .infinity, .nan] {
-            XCTAssertEqual(AudioUnitSetParameter(h.unit, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, value, 0),
-                           kAudioUnitErr_InvalidParameterValue, "\(value)")
-            XCTAssertEqual(AudioUnitSetParameter(h.unit, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, value, 5),
-                           kAudioUnitErr_InvalidParameterValue, "\(value) at an offset")
+            XCTAssertEqual(
+                AudioUnitSetParameter(h.unit, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, value, 0),
+                kAudioUnitErr_InvalidParameterValue, "\(value)")
+            XCTAssertEqual(
+                AudioUnitSetParameter(h.unit, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, value, 5),
+                kAudioUnitErr_InvalidParameterValue, "\(value) at an offset")
         }
         XCTAssertEqual(try h.get(kDelayParam_DelayTime), 1)
         var ramp = AudioUnitParameterEvent()
         ramp.scope = kAudioUnitScope_Global
         ramp.parameter = kDelayParam_Feedback
         ramp.eventType = .parameterEvent_Ramped
-        ramp.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 100,
-                                      startValue: -.greatestFiniteMagnitude, endValue: .greatestFiniteMagnitude)
+        ramp.eventValues.ramp = .init(
+            startBufferOffset: 0, durationInFrames: 100,
+            startValue: -.greatestFiniteMagnitude, endValue: .greatestFiniteMagnitude)
         XCTAssertEqual(AudioUnitScheduleParameters(h.unit, &ramp, 1), kAudioUnitErr_InvalidParameterValue)
         // A full-range ramp is taken, and every value it passes through stays inside the range.
         ramp.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 100, startValue: -100, endValue: 100)
@@ -175,14 +192,19 @@ final class HostileInputTests: XCTestCase {
         // The file player's ring: 2^20 frames × 64 buffers × 2 channels.
         let player = try UnitHarness(type: kAudioUnitType_Generator, subType: kAudioUnitSubType_AudioFilePlayer)
         var frames: UInt32 = 1 << 20, count: UInt32 = 64
-        XCTAssertEqual(AudioUnitSetProperty(player.unit, kAudioUnitProperty_ScheduledFileBufferSizeFrames, kAudioUnitScope_Global, 0, &frames, 4), noErr)
-        XCTAssertEqual(AudioUnitSetProperty(player.unit, kAudioUnitProperty_ScheduledFileNumberBuffers, kAudioUnitScope_Global, 0, &count, 4), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(player.unit, kAudioUnitProperty_ScheduledFileBufferSizeFrames, kAudioUnitScope_Global, 0, &frames, 4),
+            noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(player.unit, kAudioUnitProperty_ScheduledFileNumberBuffers, kAudioUnitScope_Global, 0, &count, 4), noErr)
         XCTAssertEqual(AudioUnitInitialize(player.unit), kAudio_MemFullError)
         // A mixer with 1024 eight-channel buses of 65 536 frames would take 2 GB of bus buffers.
         let mixer = try UnitHarness(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_MultiChannelMixer, slice: 65_536)
         var buses: UInt32 = 1024
         XCTAssertEqual(AudioUnitSetProperty(mixer.unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &buses, 4), noErr)
-        for bus in 0..<buses { try mixer.setFormat(.canonical(sampleRate: 44_100, channels: 8), scope: kAudioUnitScope_Input, element: bus) }
+        for bus in 0..<buses {
+            try mixer.setFormat(.canonical(sampleRate: 44_100, channels: 8), scope: kAudioUnitScope_Input, element: bus)
+        }
         XCTAssertEqual(AudioUnitInitialize(mixer.unit), kAudio_MemFullError)
         XCTAssertTrue(lastMessage().contains("1024 input and 1 output elements"), lastMessage())
     }
@@ -191,11 +213,14 @@ final class HostileInputTests: XCTestCase {
 
     func testConverterRefusesExtremeRatesAtOnce() throws {
         let h = try UnitHarness(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_AUConverter)
-        for (scope, rate) in [(kAudioUnitScope_Input, 1e300), (kAudioUnitScope_Output, 5e-324),
-                              (kAudioUnitScope_Output, 1e300), (kAudioUnitScope_Input, 5e-324)] {
+        for (scope, rate) in [
+            (kAudioUnitScope_Input, 1e300), (kAudioUnitScope_Output, 5e-324),
+            (kAudioUnitScope_Output, 1e300), (kAudioUnitScope_Input, 5e-324),
+        ] {
             var f = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: 2)
-            XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, scope, 0, &f, Self.asbdSize),
-                           kAudioUnitErr_FormatNotSupported)
+            XCTAssertEqual(
+                AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, scope, 0, &f, Self.asbdSize),
+                kAudioUnitErr_FormatNotSupported)
         }
         // Rates inside the range but further apart than the resampler's bound fail initialization, at once.
         try h.setFormat(.canonical(sampleRate: 1, channels: 2), scope: kAudioUnitScope_Input)
@@ -216,8 +241,9 @@ final class HostileInputTests: XCTestCase {
     func testMixer3DRefusesExtremeRatesAndANaNPlaybackRate() throws {
         let h = try UnitHarness(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_AU3DMixerEmbedded)
         var f = AudioStreamBasicDescription.canonical(sampleRate: 1e19, channels: 1)
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &f, Self.asbdSize),
-                       kAudioUnitErr_FormatNotSupported)
+        XCTAssertEqual(
+            AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &f, Self.asbdSize),
+            kAudioUnitErr_FormatNotSupported)
         try h.setFormat(.canonical(sampleRate: 1_536_000, channels: 1), scope: kAudioUnitScope_Input)
         try h.setFormat(.canonical(sampleRate: 8_000, channels: 2), scope: kAudioUnitScope_Output)
         XCTAssertEqual(AudioUnitInitialize(h.unit), kAudioUnitErr_FormatNotSupported)
@@ -225,10 +251,12 @@ final class HostileInputTests: XCTestCase {
         try h.setFormat(.canonical(sampleRate: 44_100, channels: 1), scope: kAudioUnitScope_Input)
         try h.setFormat(.canonical(sampleRate: 44_100, channels: 2), scope: kAudioUnitScope_Output)
         try h.initialize()
-        XCTAssertEqual(AudioUnitSetParameter(h.unit, k3DMixerParam_PlaybackRate, kAudioUnitScope_Input, 0, .nan, 0),
-                       kAudioUnitErr_InvalidParameterValue)
-        XCTAssertEqual(AudioUnitSetParameter(h.unit, k3DMixerParam_PlaybackRate, kAudioUnitScope_Input, 0, 100, 0),
-                       kAudioUnitErr_InvalidParameterValue)
+        XCTAssertEqual(
+            AudioUnitSetParameter(h.unit, k3DMixerParam_PlaybackRate, kAudioUnitScope_Input, 0, .nan, 0),
+            kAudioUnitErr_InvalidParameterValue)
+        XCTAssertEqual(
+            AudioUnitSetParameter(h.unit, k3DMixerParam_PlaybackRate, kAudioUnitScope_Input, 0, 100, 0),
+            kAudioUnitErr_InvalidParameterValue)
         try h.feed(bus: 0, [[Float](repeating: 0.25, count: 4096)])
         let out = try h.render(frames: 512, channels: 2)
         XCTAssertTrue(out.allSatisfy { $0.allSatisfy(\.isFinite) })
@@ -256,8 +284,9 @@ final class HostileInputTests: XCTestCase {
             for k in 0..<4 { bad[record + 12 + k] = UInt8(truncatingIfNeeded: bits >> (24 - 8 * k)) }
             dict[kAUPresetDataKey] = .data(bad)
             var plist: UnsafeRawPointer? = UnsafeRawPointer(CFBridge.propertyList(.dictionary(dict)).toOpaque())
-            XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &plist, size),
-                           kAudioUnitErr_InvalidParameterValue, "\(poison)")
+            XCTAssertEqual(
+                AudioUnitSetProperty(h.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &plist, size),
+                kAudioUnitErr_InvalidParameterValue, "\(poison)")
             XCTAssertTrue(lastMessage().contains("ClassInfo gives parameter 4"), lastMessage())
             Unmanaged<AnyObject>.fromOpaque(plist!).release()
         }

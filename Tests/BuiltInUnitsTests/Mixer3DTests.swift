@@ -39,7 +39,7 @@ final class Mixer3DTests: XCTestCase {
         for distance in [0.25, 1, 2, 4, 10, 100, 1000, 5000] {
             try h.set(k3DMixerParam_Distance, Float(distance), scope: kAudioUnitScope_Input)
             let out = try h.render(frames: 64, channels: 2)
-            let expected = centre / min(max(distance, 1), 1000)   // 1 / clamp(d, 1 m, 1000 m)
+            let expected = centre / min(max(distance, 1), 1000)  // 1 / clamp(d, 1 m, 1000 m)
             XCTAssertEqual(Double(out[0][10]), expected, accuracy: expected * 1e-6, "at \(distance) m")
             XCTAssertEqual(Double(out[1][10]), expected, accuracy: expected * 1e-6, "at \(distance) m")
         }
@@ -93,8 +93,10 @@ final class Mixer3DTests: XCTestCase {
         let h = try makeMixer(buses: 3)
         var info = AudioUnitParameterInfo()
         var size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Input, k3DMixerParam_Azimuth,
-                                                  &info, &size), "info")
+        try AudioError.check(
+            AudioUnitGetProperty(
+                h.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Input, k3DMixerParam_Azimuth,
+                &info, &size), "info")
         XCTAssertEqual(info.unit, kAudioUnitParameterUnit_Degrees)
         XCTAssertEqual(info.minValue, -180)
         XCTAssertEqual(info.maxValue, 180)
@@ -110,9 +112,11 @@ final class Mixer3DTests: XCTestCase {
         XCTAssertEqual(try h.get(k3DMixerParam_Azimuth, scope: kAudioUnitScope_Input, element: 2), 30)
 
         var stereo = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &stereo,
-                                            UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), kAudioUnitErr_FormatNotSupported,
-                       "inputs are mono")
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &stereo,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), kAudioUnitErr_FormatNotSupported,
+            "inputs are mono")
 
         // Reset: a bus read at half speed holds input in its FIFO; after a reset it is gone.
         try h.feed(bus: 0, [[Float](repeating: 0.5, count: 1_000)])

@@ -26,7 +26,9 @@ final class MixerUnitTests: XCTestCase {
         try h.setFormat(.canonical(sampleRate: 44_100, channels: 1), scope: kAudioUnitScope_Input)
         try h.feed(bus: 0, [[Float](repeating: 0.5, count: 4096)])
         try h.initialize()
-        for (pan, left, right) in [(Float(-1), Float(0.5), Float(0)), (0, 0.5 * Float(0.5).squareRoot(), 0.5 * Float(0.5).squareRoot()), (1, 0, 0.5)] {
+        for (pan, left, right) in [
+            (Float(-1), Float(0.5), Float(0)), (0, 0.5 * Float(0.5).squareRoot(), 0.5 * Float(0.5).squareRoot()), (1, 0, 0.5),
+        ] {
             try h.set(kMultiChannelMixerParam_Pan, pan, scope: kAudioUnitScope_Input)
             let out = try h.render(frames: 64, channels: 2)
             XCTAssertEqual(out[0][10], left, accuracy: 1e-6, "left at pan \(pan)")
@@ -50,7 +52,9 @@ final class MixerUnitTests: XCTestCase {
         try h.initialize()
         let out = try h.render(frames: 512, channels: 2)
         XCTAssertEqual(out[0][100], 0.25, accuracy: 1e-7, "output volume 0.5")
-        XCTAssertEqual(try h.get(kMultiChannelMixerParam_PrePeakHoldLevel, scope: kAudioUnitScope_Input), Float(20 * log10(0.5)), accuracy: 1e-4)
-        XCTAssertEqual(try h.get(kMultiChannelMixerParam_PostPeakHoldLevel, scope: kAudioUnitScope_Output), Float(20 * log10(0.25)), accuracy: 1e-4)
+        XCTAssertEqual(
+            try h.get(kMultiChannelMixerParam_PrePeakHoldLevel, scope: kAudioUnitScope_Input), Float(20 * log10(0.5)), accuracy: 1e-4)
+        XCTAssertEqual(
+            try h.get(kMultiChannelMixerParam_PostPeakHoldLevel, scope: kAudioUnitScope_Output), Float(20 * log10(0.25)), accuracy: 1e-4)
     }
 }

@@ -32,15 +32,17 @@ final class UnitHarness {
     let slice: UInt32
 
     init(type: OSType, subType: OSType, slice: UInt32 = 512) throws {
-        var d = AudioComponentDescription(componentType: type, componentSubType: subType,
-                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var d = AudioComponentDescription(
+            componentType: type, componentSubType: subType,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         guard let component = AudioComponentFindNext(nil, &d) else { throw AudioError(-1, "no component \(FourCC.string(subType))") }
         var u: AudioUnit?
         try AudioError.check(AudioComponentInstanceNew(component, &u), "instance")
         unit = u!
         self.slice = slice
         var frames = slice
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
+        try AudioError.check(
+            AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
         timeStamp.mFlags = .sampleTimeValid
     }
 
@@ -48,16 +50,20 @@ final class UnitHarness {
 
     func setFormat(_ format: AudioStreamBasicDescription, scope: AudioUnitScope, element: UInt32 = 0) throws {
         var f = format
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, element, &f,
-                                                  UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), "format")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_StreamFormat, scope, element, &f,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), "format")
     }
 
     func feed(bus: UInt32, _ channels: [[Float]]) throws {
         let source = SignalSource(channels)
         sources.append(source)
         var cb = AURenderCallbackStruct(inputProc: signalCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, bus, &cb,
-                                                  UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, bus, &cb,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
     }
 
     func set(_ id: AudioUnitParameterID, _ value: Float, scope: AudioUnitScope = kAudioUnitScope_Global, element: UInt32 = 0) throws {

@@ -24,14 +24,16 @@ final class BiquadTests: XCTestCase {
 
     func testEveryDesignMeasuresAsItsAnalyticResponseAtTwentyFrequencies() throws {
         for type in BiquadFilterType.allCases {
-            let design = try BiquadCoefficients(type: type, frequency: 1_000, gain: 9, bandwidth: 1.5,
-                                                sampleRate: rate)
+            let design = try BiquadCoefficients(
+                type: type, frequency: 1_000, gain: 9, bandwidth: 1.5,
+                sampleRate: rate)
             for f in frequencies {
                 let analytic = design.magnitude(atFrequency: f, sampleRate: rate)
                 let measured = measuredGain(design, frequency: f)
                 if analytic > 1e-4 {  // above −80 dB: compare in dB
-                    XCTAssertEqual(20 * log10(measured), 20 * log10(analytic), accuracy: 0.1,
-                                   "\(type) at \(f) Hz")
+                    XCTAssertEqual(
+                        20 * log10(measured), 20 * log10(analytic), accuracy: 0.1,
+                        "\(type) at \(f) Hz")
                 } else {
                     XCTAssertLessThan(measured, 2e-4, "\(type) at \(f) Hz")
                 }
@@ -97,10 +99,12 @@ final class BiquadTests: XCTestCase {
     }
 
     func testIPodPresetsCoverTheDocumentedNamesAndShapeTheResponse() throws {
-        let documented = ["Acoustic", "Bass Booster", "Bass Reducer", "Classical", "Dance", "Deep",
-                          "Electronic", "Flat", "Hip-Hop", "Jazz", "Latin", "Loudness", "Lounge", "Piano",
-                          "Pop", "R&B", "Rock", "Small Speakers", "Spoken Word", "Treble Booster",
-                          "Treble Reducer", "Vocal Booster"]
+        let documented = [
+            "Acoustic", "Bass Booster", "Bass Reducer", "Classical", "Dance", "Deep",
+            "Electronic", "Flat", "Hip-Hop", "Jazz", "Latin", "Loudness", "Lounge", "Piano",
+            "Pop", "R&B", "Rock", "Small Speakers", "Spoken Word", "Treble Booster",
+            "Treble Reducer", "Vocal Booster",
+        ]
         XCTAssertEqual(IPodEQPreset.allCases.map(\.name), documented)
         XCTAssertEqual(IPodEQPreset(name: "R&B"), .rAndB)
         XCTAssertEqual(IPodEQPreset.rock.presetNumber, 16)

@@ -37,8 +37,10 @@ final class SampleFormatConverterTests: XCTestCase {
 
     func testInt16RoundTripsBitExactlyOverAll65536Values() {
         for bigEndian in [false, true] {
-            let converter = SampleFormatConverter(format: SampleFormat(encoding: .int16, channelCount: 1,
-                                                                       isInterleaved: true, isBigEndian: bigEndian))
+            let converter = SampleFormatConverter(
+                format: SampleFormat(
+                    encoding: .int16, channelCount: 1,
+                    isInterleaved: true, isBigEndian: bigEndian))
             let values = (Int(Int16.min)...Int(Int16.max)).map { Int16($0) }
             var bytes: [UInt8] = []
             for v in values {
@@ -56,9 +58,11 @@ final class SampleFormatConverterTests: XCTestCase {
     func testInt24PackedAndIn32RoundTripBitExactlyOnASweep() {
         // Every 61st value of the 24-bit range plus both ends and the values around zero.
         let values = Array(stride(from: -8_388_608, through: 8_388_607, by: 61)) + [8_388_607, -1, 0, 1]
-        let layouts: [(SampleFormat.Encoding, Bool)] = [(.int24Packed, false), (.int24Packed, true),
-                                                        (.int24In32(alignedHigh: false), false),
-                                                        (.int24In32(alignedHigh: true), true)]
+        let layouts: [(SampleFormat.Encoding, Bool)] = [
+            (.int24Packed, false), (.int24Packed, true),
+            (.int24In32(alignedHigh: false), false),
+            (.int24In32(alignedHigh: true), true),
+        ]
         for (encoding, bigEndian) in layouts {
             let format = SampleFormat(encoding: encoding, channelCount: 1, isInterleaved: false, isBigEndian: bigEndian)
             let converter = SampleFormatConverter(format: format)
@@ -111,11 +115,13 @@ final class SampleFormatConverterTests: XCTestCase {
     }
 
     func testKnownEncodingsOfOneSample() {
-        let bigInt16 = SampleFormatConverter(format: SampleFormat(encoding: .int16, channelCount: 1, isInterleaved: true, isBigEndian: true))
+        let bigInt16 = SampleFormatConverter(
+            format: SampleFormat(encoding: .int16, channelCount: 1, isInterleaved: true, isBigEndian: true))
         XCTAssertEqual(encode(bigInt16, [[0.5, -1, 2, -2]])[0], [0x40, 0x00, 0x80, 0x00, 0x7F, 0xFF, 0x80, 0x00])
         let fixed = SampleFormatConverter(format: SampleFormat(encoding: .fixed8_24, channelCount: 1, isInterleaved: true))
         XCTAssertEqual(encode(fixed, [[1, -0.5]])[0], [0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x80, 0xFF])
-        let bigFloat = SampleFormatConverter(format: SampleFormat(encoding: .float32, channelCount: 1, isInterleaved: true, isBigEndian: true))
+        let bigFloat = SampleFormatConverter(
+            format: SampleFormat(encoding: .float32, channelCount: 1, isInterleaved: true, isBigEndian: true))
         XCTAssertEqual(encode(bigFloat, [[1]])[0], [0x3F, 0x80, 0x00, 0x00])
         XCTAssertEqual(decode(bigFloat, [[0xC0, 0x00, 0x00, 0x00]], frames: 1)[0], [-2])
     }
@@ -124,8 +130,9 @@ final class SampleFormatConverterTests: XCTestCase {
     /// interleaved and not, NaN payloads and negative zero included.
     func testNativeFloat32CopiesExactBytes() {
         let interleaved = SampleFormatConverter(format: SampleFormat(encoding: .float32, channelCount: 2, isInterleaved: true))
-        XCTAssertEqual(encode(interleaved, [[1, 0.5], [-2, -0.0]]),
-                       [[0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x00, 0x80]])
+        XCTAssertEqual(
+            encode(interleaved, [[1, 0.5], [-2, -0.0]]),
+            [[0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x00, 0x80]])
         let planar = SampleFormatConverter(format: SampleFormat(encoding: .float32, channelCount: 1, isInterleaved: false))
         let odd = Float(bitPattern: 0x7FC0_1234)
         let back = decode(planar, [[0x34, 0x12, 0xC0, 0x7F, 0x00, 0x00, 0x00, 0x80]], frames: 2)[0]
@@ -149,7 +156,8 @@ final class SampleFormatConverterTests: XCTestCase {
         let frames = 2
         var left = [Float](repeating: 9, count: frames), right = left
         samples.withUnsafeMutableBytes { raw in
-            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: 8, mData: raw.baseAddress))
+            var list = AudioBufferList(
+                mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: 8, mData: raw.baseAddress))
             left.withUnsafeMutableBufferPointer { l in
                 right.withUnsafeMutableBufferPointer { r in
                     converter.decode(from: &list, to: [l.baseAddress!, r.baseAddress!], frameCount: frames)
@@ -168,10 +176,11 @@ final class SampleFormatConverterTests: XCTestCase {
     }
 
     func testUnsupportedDescriptionsThrowFormatNotSupported() {
-        var asbd = AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM,
-                                               mFormatFlags: kAudioFormatFlagIsPacked, mBytesPerPacket: 1,
-                                               mFramesPerPacket: 1, mBytesPerFrame: 1, mChannelsPerFrame: 1,
-                                               mBitsPerChannel: 8, mReserved: 0)
+        var asbd = AudioStreamBasicDescription(
+            mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagIsPacked, mBytesPerPacket: 1,
+            mFramesPerPacket: 1, mBytesPerFrame: 1, mChannelsPerFrame: 1,
+            mBitsPerChannel: 8, mReserved: 0)
         XCTAssertThrowsError(try SampleFormat(asbd)) {
             XCTAssertEqual(($0 as? DSPKernelError)?.status, OSStatus(kAudioUnitErr_FormatNotSupported))
         }

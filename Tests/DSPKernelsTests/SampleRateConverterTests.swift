@@ -29,8 +29,9 @@ final class SampleRateConverterTests: XCTestCase {
     }
 
     func testSineFrom44_1To48kHzKeepsTHDPlusNoiseBelowMinus90dB() throws {
-        var converter = try SampleRateConverter(inputRate: 44_100, outputRate: 48_000, channelCount: 1,
-                                                quality: .high, maximumInputFrames: 512)
+        var converter = try SampleRateConverter(
+            inputRate: 44_100, outputRate: 48_000, channelCount: 1,
+            quality: .high, maximumInputFrames: 512)
         let input = sine(frequency: 1_000, sampleRate: 44_100, count: 44_100 * 2)
         let output = convert(&converter, input, block: 512)
         // Total output matches the rate ratio (latency is flushed out, not lost).
@@ -46,8 +47,9 @@ final class SampleRateConverterTests: XCTestCase {
     func testOutputIsAlignedWithTheInputAfterLatency() throws {
         // An impulse train's first impulse comes out where its time maps to (soxr trims its own
         // filter delay), so a 2:1 conversion puts input frame n at output frame 2n.
-        var converter = try SampleRateConverter(inputRate: 24_000, outputRate: 48_000, channelCount: 1,
-                                                quality: .veryHigh, maximumInputFrames: 256)
+        var converter = try SampleRateConverter(
+            inputRate: 24_000, outputRate: 48_000, channelCount: 1,
+            quality: .veryHigh, maximumInputFrames: 256)
         var input = [Float](repeating: 0, count: 4_800)
         input[1_000] = 1
         let output = convert(&converter, input, block: 256)
@@ -63,9 +65,12 @@ final class SampleRateConverterTests: XCTestCase {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: debugLibrary), "glibc's malloc tracer is not installed")
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("srctrace-\(getpid()).txt").path
         defer { try? FileManager.default.removeItem(atPath: trace) }
-        let child = try runTestInChildProcess("DSPKernelsTests.SRCAllocationProbe/testProbe",
-                                              environment: ["LD_PRELOAD": debugLibrary, "MALLOC_TRACE": trace,
-                                                            "SRC_ALLOCATION_PROBE": "1"])
+        let child = try runTestInChildProcess(
+            "DSPKernelsTests.SRCAllocationProbe/testProbe",
+            environment: [
+                "LD_PRELOAD": debugLibrary, "MALLOC_TRACE": trace,
+                "SRC_ALLOCATION_PROBE": "1",
+            ])
         XCTAssertEqual(child.status, 0, child.output)
         XCTAssertTrue(child.output.contains("probe ran 1000 blocks"), child.output)
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
@@ -78,7 +83,8 @@ final class SampleRateConverterTests: XCTestCase {
         let allocations = lines.filter { line in
             (line.contains(" + 0x") || line.contains(" > 0x")) && !otherThreads.contains { line.contains($0) }
         }
-        XCTAssertEqual(allocations.count, 0, "allocations during steady-state processing:\n" + allocations.prefix(10).joined(separator: "\n"))
+        XCTAssertEqual(
+            allocations.count, 0, "allocations during steady-state processing:\n" + allocations.prefix(10).joined(separator: "\n"))
     }
 
     func testBadConfigurationsThrow() {
@@ -95,14 +101,19 @@ final class SRCAllocationProbe: XCTestCase {
         // The preloaded tracer's own symbols: they carry the compat version GLIBC_2.2.5, which a
         // plain dlsym skips in favour of libc's no-op stubs.
         let tracer = try XCTUnwrap(dlopen("libc_malloc_debug.so.0", RTLD_NOW | RTLD_NOLOAD), "tracer not preloaded")
-        typealias VersionedLookup = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>,
-                                                    UnsafePointer<CChar>) -> UnsafeMutableRawPointer?
-        let dlvsym = unsafeBitCast(try XCTUnwrap(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dlvsym")),
-                                   to: VersionedLookup.self)  // a GNU extension Swift does not import
+        typealias VersionedLookup =
+            @convention(c) (
+                UnsafeMutableRawPointer?, UnsafePointer<CChar>,
+                UnsafePointer<CChar>
+            ) -> UnsafeMutableRawPointer?
+        let dlvsym = unsafeBitCast(
+            try XCTUnwrap(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dlvsym")),
+            to: VersionedLookup.self)  // a GNU extension Swift does not import
         let start = unsafeBitCast(try XCTUnwrap(dlvsym(tracer, "mtrace", "GLIBC_2.2.5")), to: Toggle.self)
         let stop = unsafeBitCast(try XCTUnwrap(dlvsym(tracer, "muntrace", "GLIBC_2.2.5")), to: Toggle.self)
-        var converter = try SampleRateConverter(inputRate: 48_000, outputRate: 44_100, channelCount: 2,
-                                                maximumInputFrames: 1_024)
+        var converter = try SampleRateConverter(
+            inputRate: 48_000, outputRate: 44_100, channelCount: 2,
+            maximumInputFrames: 1_024)
         let block = 1_024
         let capacity = converter.maximumOutputFrames(forInputFrames: block)
         let source = UnsafeMutablePointer<Float>.allocate(capacity: block)

@@ -16,13 +16,16 @@ final class ExtAudioFileTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
-    func pcm(_ bits: UInt32, float: Bool = false, channels: UInt32 = 2, rate: Double = 44_100, interleaved: Bool = true) -> AudioStreamBasicDescription {
+    func pcm(_ bits: UInt32, float: Bool = false, channels: UInt32 = 2, rate: Double = 44_100, interleaved: Bool = true)
+        -> AudioStreamBasicDescription
+    {
         let bytes = bits / 8
         var flags: AudioFormatFlags = kAudioFormatFlagIsPacked | (float ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger)
         if !interleaved { flags |= kAudioFormatFlagIsNonInterleaved }
         let frame = interleaved ? bytes * channels : bytes
-        return AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: frame,
-                                           mFramesPerPacket: 1, mBytesPerFrame: frame, mChannelsPerFrame: channels, mBitsPerChannel: bits, mReserved: 0)
+        return AudioStreamBasicDescription(
+            mSampleRate: rate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: frame,
+            mFramesPerPacket: 1, mBytesPerFrame: frame, mChannelsPerFrame: channels, mBitsPerChannel: bits, mReserved: 0)
     }
 
     /// Interleaved int16 test data: a ramp over the whole range.
@@ -32,7 +35,8 @@ final class ExtAudioFileTests: XCTestCase {
 
     func withList<T>(_ bytes: inout [UInt8], _ body: (UnsafeMutablePointer<AudioBufferList>) throws -> T) rethrows -> T {
         try bytes.withUnsafeMutableBytes { raw in
-            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+            var list = AudioBufferList(
+                mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
             return try body(&list)
         }
     }
@@ -43,12 +47,15 @@ final class ExtAudioFileTests: XCTestCase {
     func testInt16RoundTripsBitExactlyInEveryLosslessContainer() throws {
         let frames = 3000
         let samples = int16Frames(frames)
-        for (type, name) in [(kAudioFileWAVEType, "a.wav"), (kAudioFileAIFFType, "a.aiff"), (kAudioFileCAFType, "a.caf"), (kAudioFileFLACType, "a.flac")] {
+        for (type, name) in [
+            (kAudioFileWAVEType, "a.wav"), (kAudioFileAIFFType, "a.aiff"), (kAudioFileCAFType, "a.caf"), (kAudioFileFLACType, "a.flac"),
+        ] {
             let path = directory + "/" + name
             var format = pcm(16)
             if type == kAudioFileFLACType {
-                format = AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: 0x666C_6163, mFormatFlags: 1, mBytesPerPacket: 0,
-                                                     mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
+                format = AudioStreamBasicDescription(
+                    mSampleRate: 44_100, mFormatID: 0x666C_6163, mFormatFlags: 1, mBytesPerPacket: 0,
+                    mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
             }
             var file: ExtAudioFileRef?
             XCTAssertEqual(ExtAudioFileCreateWithPath(path, type, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr, name)
@@ -82,7 +89,8 @@ final class ExtAudioFileTests: XCTestCase {
             let path = directory + "/f\(bits).caf"
             var format = pcm(bits, float: isFloat)
             var file: ExtAudioFileRef?
-            XCTAssertEqual(ExtAudioFileCreateWithPath(path, kAudioFileCAFType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
+            XCTAssertEqual(
+                ExtAudioFileCreateWithPath(path, kAudioFileCAFType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
             var client = pcm(32, float: true)
             XCTAssertEqual(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat, 40, &client), noErr)
             var bytes = values.withUnsafeBytes { Array($0) }
@@ -101,15 +109,17 @@ final class ExtAudioFileTests: XCTestCase {
             var back = [UInt8](repeating: 0, count: (frames - 10) * 8)
             var count = UInt32(frames - 10)
             XCTAssertEqual(withList(&back) { ExtAudioFileRead(file!, &count, $0) }, noErr)
-            XCTAssertEqual(back.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }, Array(values[20...]), "\(bits)-bit exact after seek")
+            XCTAssertEqual(
+                back.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }, Array(values[20...]), "\(bits)-bit exact after seek")
             XCTAssertEqual(ExtAudioFileDispose(file!), noErr)
         }
     }
 
     func testAsyncWritesUnderASlowDiskLoseNothingAndDisposeFlushes() throws {
         let path = directory + "/async.wav"
-        let file = try ExtendedAudioFile.create(path: path, type: .wave,
-                                                fileFormat: AudioFileDataFormat(sampleRate: 48_000, channelCount: 2, encoding: .int16))
+        let file = try ExtendedAudioFile.create(
+            path: path, type: .wave,
+            fileFormat: AudioFileDataFormat(sampleRate: 48_000, channelCount: 2, encoding: .int16))
         try file.setClientFormat(pcm(16, rate: 48_000))
         try file.primeAsync(simulatedDiskPause: 0.02)
         let slice = 512, slices = 400
@@ -167,19 +177,23 @@ final class ExtAudioFileTests: XCTestCase {
 
         var format = pcm(16)
         let unwritable = "/proc/auhost-cannot-write.wav"
-        XCTAssertNotEqual(ExtAudioFileCreateWithPath(unwritable, kAudioFileWAVEType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
+        XCTAssertNotEqual(
+            ExtAudioFileCreateWithPath(unwritable, kAudioFileWAVEType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
         XCTAssertTrue(lastMessage().contains(unwritable), lastMessage())
 
         let mp3 = directory + "/x.mp3"
-        XCTAssertEqual(ExtAudioFileCreateWithPath(mp3, 0x4D50_4733, &format, nil, AudioFileFlags.eraseFile.rawValue, &file),
-                       kAudioFileUnsupportedFileTypeError)
+        XCTAssertEqual(
+            ExtAudioFileCreateWithPath(mp3, 0x4D50_4733, &format, nil, AudioFileFlags.eraseFile.rawValue, &file),
+            kAudioFileUnsupportedFileTypeError)
         XCTAssertTrue(lastMessage().contains(mp3), lastMessage())
     }
 
     func testOpenURLTakesARealCoreFoundationURL() throws {
         let path = directory + "/url.wav"
         var format = pcm(16)
-        let url = path.withCString { CFURLCreateFromFileSystemRepresentation(nil, UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), strlen($0), 0) }!
+        let url = path.withCString {
+            CFURLCreateFromFileSystemRepresentation(nil, UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), strlen($0), 0)
+        }!
         var file: ExtAudioFileRef?
         XCTAssertEqual(ExtAudioFileCreateWithURL(url, kAudioFileWAVEType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
         XCTAssertEqual(ExtAudioFileDispose(file!), noErr)

@@ -15,13 +15,19 @@ final class LV2BrokenPluginTests: XCTestCase {
         }
     }
 
-    func testMissingBinary() { assertThrows("urn:auhost:fixture:missing-binary", status: kAudio_FileNotFoundError, mentioning: "missing.so") }
-    func testPortIndexGap() { assertThrows("urn:auhost:fixture:port-gap", status: kAudioUnitErr_InvalidFile, mentioning: "declares 3 ports") }
+    func testMissingBinary() {
+        assertThrows("urn:auhost:fixture:missing-binary", status: kAudio_FileNotFoundError, mentioning: "missing.so")
+    }
+    func testPortIndexGap() {
+        assertThrows("urn:auhost:fixture:port-gap", status: kAudioUnitErr_InvalidFile, mentioning: "declares 3 ports")
+    }
     func testMissingFeature() {
-        assertThrows("urn:auhost:fixture:needs-feature", status: kAudioUnitErr_FailedInitialization, mentioning: "urn:auhost:fixture:unobtainium")
+        assertThrows(
+            "urn:auhost:fixture:needs-feature", status: kAudioUnitErr_FailedInitialization, mentioning: "urn:auhost:fixture:unobtainium")
     }
     func testDescriptorMissingFromBinary() {
-        assertThrows("urn:auhost:fixture:no-descriptor", status: kAudioUnitErr_FailedInitialization, mentioning: "could not be instantiated")
+        assertThrows(
+            "urn:auhost:fixture:no-descriptor", status: kAudioUnitErr_FailedInitialization, mentioning: "could not be instantiated")
     }
 
     func testNaNOutputIsDetected() throws {
@@ -33,9 +39,12 @@ final class LV2BrokenPluginTests: XCTestCase {
     }
 
     func testSweepReportsCrashesInInstantiateAndRun() {
-        let results = LV2Sweep.run(uris: ["urn:auhost:fixture:crash-instantiate", "urn:auhost:fixture:crash-run",
-                                          "urn:auhost:fixture:nan", "urn:auhost:fixture:needs-feature"],
-                                   lv2Path: LV2TestSupport.fixtureDirectory, timeoutSeconds: 20)
+        let results = LV2Sweep.run(
+            uris: [
+                "urn:auhost:fixture:crash-instantiate", "urn:auhost:fixture:crash-run",
+                "urn:auhost:fixture:nan", "urn:auhost:fixture:needs-feature",
+            ],
+            lv2Path: LV2TestSupport.fixtureDirectory, timeoutSeconds: 20)
         XCTAssertEqual(results.map(\.outcome), [.crashed, .crashed, .nonFiniteOutput, .failed])
         XCTAssertTrue(results[0].reason.contains("SIGSEGV"), results[0].reason)
         XCTAssertTrue(results[1].reason.contains("SIGSEGV"), results[1].reason)

@@ -78,7 +78,7 @@ final class LV2CatalogCacheTests: XCTestCase {
         let (first, _) = load()
         let good = try String(contentsOfFile: cacheFile, encoding: .utf8)
         let damaged = [
-            String(good.prefix(good.count / 2)),                                 // truncated
+            String(good.prefix(good.count / 2)),  // truncated
             good.replacingOccurrences(of: "Simple Amplifier", with: "Simple Amplifiex"),  // a flipped byte
             good.replacingOccurrences(of: "auhost-lv2-catalog 1", with: "auhost-lv2-catalog 0"),  // another version
             "", "\u{0}\u{1}garbage\n",
@@ -99,8 +99,9 @@ final class LV2CatalogCacheTests: XCTestCase {
     }
 
     func testNamesWithTabsAndNewlinesSurviveTheCache() throws {
-        let plugin = LV2CatalogPlugin(uri: "urn:x", name: "a\tb\nc\\d\r", manufacturerName: "M\\t", summary: LV2PortSummary(ports: []),
-                                      isMixer: true, bundleURI: "file:///x/", presetNames: ["p\t1", "p2"])
+        let plugin = LV2CatalogPlugin(
+            uri: "urn:x", name: "a\tb\nc\\d\r", manufacturerName: "M\\t", summary: LV2PortSummary(ports: []),
+            isMixer: true, bundleURI: "file:///x/", presetNames: ["p\t1", "p2"])
         let record = LV2BundleRecord(path: "/x/", fingerprint: "f", plugins: [plugin], warnings: ["w\n"])
         try LV2CatalogCacheFile.write([record], to: cacheFile)
         XCTAssertEqual(LV2CatalogCacheFile.read(cacheFile), [record])
@@ -159,8 +160,9 @@ final class LV2CatalogCacheTests: XCTestCase {
         }
         for _ in 0..<2 {  // cold, then warm: the warning is given each time, the plug-in never listed
             let (snapshot, warnings) = load()
-            XCTAssertEqual(Set(snapshot.catalog.entries.map(\.uri)),
-                           ["http://lv2plug.in/plugins/eg-amp", "http://lv2plug.in/plugins/eg-fifths", "http://lv2plug.in/plugins/eg-metro"])
+            XCTAssertEqual(
+                Set(snapshot.catalog.entries.map(\.uri)),
+                ["http://lv2plug.in/plugins/eg-amp", "http://lv2plug.in/plugins/eg-fifths", "http://lv2plug.in/plugins/eg-metro"])
             XCTAssertEqual(warnings.count, 2, "\(warnings)")
             XCTAssertTrue(warnings.contains { $0.contains("auhost-index-huge.lv2") && $0.contains("4294967295") }, "\(warnings)")
             XCTAssertTrue(warnings.contains { $0.contains("auhost-index-negative.lv2") && $0.contains("-1") }, "\(warnings)")

@@ -8,10 +8,13 @@ final class LV2DiscoveryTests: XCTestCase {
 
     func testKnownPluginsGetTheRightTypes() throws {
         let catalog = LV2ComponentCatalog(world: LV2TestSupport.world)
-        let expected = ["http://lv2plug.in/plugins/eg-amp": "aufx", "http://drobilla.net/plugins/mda/Piano": "aumu",
-                        "http://drobilla.net/plugins/mda/JX10": "aumu", "http://lv2plug.in/plugins/eg-sampler": "aumu",
-                        "http://drobilla.net/plugins/mda/TestTone": "aufx", "http://plugin.org.uk/swh-plugins/analogueOsc": "augn", "http://plugin.org.uk/swh-plugins/gverb": "aufx",
-                        "http://lv2plug.in/plugins/eg-fifths": "aumi"]
+        let expected = [
+            "http://lv2plug.in/plugins/eg-amp": "aufx", "http://drobilla.net/plugins/mda/Piano": "aumu",
+            "http://drobilla.net/plugins/mda/JX10": "aumu", "http://lv2plug.in/plugins/eg-sampler": "aumu",
+            "http://drobilla.net/plugins/mda/TestTone": "aufx", "http://plugin.org.uk/swh-plugins/analogueOsc": "augn",
+            "http://plugin.org.uk/swh-plugins/gverb": "aufx",
+            "http://lv2plug.in/plugins/eg-fifths": "aumi",
+        ]
         for (uri, type) in expected {
             let entry = try XCTUnwrap(catalog.entry(uri: uri), uri)
             XCTAssertEqual(LV2ComponentCode.string(entry.description.componentType), type, uri)
@@ -37,8 +40,13 @@ final class LV2DiscoveryTests: XCTestCase {
         let second = LV2ComponentCatalog(world: LV2World())
         XCTAssertEqual(first.entries, second.entries)
         XCTAssertGreaterThan(first.entries.count, 100)
-        let keys = Set(first.entries.map { [$0.description.componentType, $0.description.componentSubType,
-                                             $0.description.componentManufacturer] })
+        let keys = Set(
+            first.entries.map {
+                [
+                    $0.description.componentType, $0.description.componentSubType,
+                    $0.description.componentManufacturer,
+                ]
+            })
         XCTAssertEqual(keys.count, first.entries.count)
         for entry in first.entries {
             for code in [entry.description.componentSubType, entry.description.componentManufacturer] {

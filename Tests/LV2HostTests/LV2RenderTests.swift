@@ -10,21 +10,25 @@ final class LV2RenderTests: XCTestCase {
     func testEgAmpBitIdenticalToLv2apply() throws {
         let directory = NSTemporaryDirectory() + "lv2-egamp-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let input = (0..<48_000).map { Float(sin(Double($0) * 2 * .pi * 441 / 48_000) * 0.8) }
+        let input =
+            (0..<48_000).map { Float(sin(Double($0) * 2 * .pi * 441 / 48_000) * 0.8) }
             + LV2TestSupport.noise(12_345, seed: 7)
         try LV2TestSupport.writeFloatWAV(input, sampleRate: 48_000, to: directory + "/in.wav")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/lv2apply")
-        process.arguments = ["-i", directory + "/in.wav", "-o", directory + "/out.wav", "-c", "gain", "-7.5",
-                             "http://lv2plug.in/plugins/eg-amp"]
+        process.arguments = [
+            "-i", directory + "/in.wav", "-o", directory + "/out.wav", "-c", "gain", "-7.5",
+            "http://lv2plug.in/plugins/eg-amp",
+        ]
         try process.run()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
         let reference = try LV2TestSupport.readFloatWAV(directory + "/out.wav")
         XCTAssertEqual(reference.count, input.count)
 
-        let amp = try LV2Instance(plugin: world.plugin(uri: "http://lv2plug.in/plugins/eg-amp"),
-                                  configuration: .init(sampleRate: 48_000, maxBlockLength: 1024))
+        let amp = try LV2Instance(
+            plugin: world.plugin(uri: "http://lv2plug.in/plugins/eg-amp"),
+            configuration: .init(sampleRate: 48_000, maxBlockLength: 1024))
         try amp.setControl(symbol: "gain", to: -7.5)
         amp.activate()
         let ours = LV2TestSupport.render(amp, inputs: [input], frames: input.count, block: 1024)[0]
@@ -36,9 +40,11 @@ final class LV2RenderTests: XCTestCase {
 
     /// Block-independent plug-ins give identical output in one 4096-frame block and in 67-frame blocks.
     func testBlockIndependentPluginsMatchAcrossBlockSizes() throws {
-        let uris = ["http://drobilla.net/plugins/mda/Delay", "http://drobilla.net/plugins/mda/Overdrive",
-                    "http://drobilla.net/plugins/mda/Stereo", "http://plugin.org.uk/swh-plugins/amp",
-                    "http://plugin.org.uk/swh-plugins/hardLimiter", "http://plugin.org.uk/swh-plugins/foldover"]
+        let uris = [
+            "http://drobilla.net/plugins/mda/Delay", "http://drobilla.net/plugins/mda/Overdrive",
+            "http://drobilla.net/plugins/mda/Stereo", "http://plugin.org.uk/swh-plugins/amp",
+            "http://plugin.org.uk/swh-plugins/hardLimiter", "http://plugin.org.uk/swh-plugins/foldover",
+        ]
         for uri in uris {
             let plugin = try world.plugin(uri: uri)
             func renderWith(block: Int) throws -> [[Float]] {
@@ -60,8 +66,9 @@ final class LV2RenderTests: XCTestCase {
 
     /// mda Piano sounds after a note-on and is silent again once the note is released and its tail has died.
     func testPianoNoteOnSoundsNoteOffDecays() throws {
-        let piano = try LV2Instance(plugin: world.plugin(uri: "http://drobilla.net/plugins/mda/Piano"),
-                                    configuration: .init(sampleRate: 48_000, maxBlockLength: 512))
+        let piano = try LV2Instance(
+            plugin: world.plugin(uri: "http://drobilla.net/plugins/mda/Piano"),
+            configuration: .init(sampleRate: 48_000, maxBlockLength: 512))
         piano.activate()
         func peak(blocks: Int) -> Float {
             var peak: Float = 0
@@ -83,11 +90,13 @@ final class LV2RenderTests: XCTestCase {
 
     /// swh fastLookaheadLimiter reports its look-ahead as latency on its latency port.
     func testFastLookaheadLimiterReportsLatency() throws {
-        let limiter = try LV2Instance(plugin: world.plugin(uri: "http://plugin.org.uk/swh-plugins/fastLookaheadLimiter"),
-                                      configuration: .init(sampleRate: 48_000, maxBlockLength: 256))
+        let limiter = try LV2Instance(
+            plugin: world.plugin(uri: "http://plugin.org.uk/swh-plugins/fastLookaheadLimiter"),
+            configuration: .init(sampleRate: 48_000, maxBlockLength: 256))
         limiter.activate()
-        _ = LV2TestSupport.render(limiter, inputs: [LV2TestSupport.noise(256, seed: 1), LV2TestSupport.noise(256, seed: 2)],
-                                  frames: 256, block: 256)
+        _ = LV2TestSupport.render(
+            limiter, inputs: [LV2TestSupport.noise(256, seed: 1), LV2TestSupport.noise(256, seed: 2)],
+            frames: 256, block: 256)
         let latency = try XCTUnwrap(limiter.latencyFrames)
         XCTAssertGreaterThan(latency, 0)
         // The plug-in's look-ahead is a fixed 2.9 ms-ish buffer: a few hundred frames at 48 kHz.
@@ -96,8 +105,9 @@ final class LV2RenderTests: XCTestCase {
 
     /// eg-sampler plays its default sample (restored by loadDefaultState) when given a note.
     func testEgSamplerSoundsAfterDefaultStateAndNote() throws {
-        let sampler = try LV2Instance(plugin: world.plugin(uri: "http://lv2plug.in/plugins/eg-sampler"),
-                                      configuration: .init(sampleRate: 48_000, maxBlockLength: 512))
+        let sampler = try LV2Instance(
+            plugin: world.plugin(uri: "http://lv2plug.in/plugins/eg-sampler"),
+            configuration: .init(sampleRate: 48_000, maxBlockLength: 512))
         sampler.activate()
         XCTAssertTrue([UInt8(0x90), 60, 100].withUnsafeBytes { sampler.queueMIDI($0, atFrame: 0) })
         var peak: Float = 0
@@ -110,8 +120,9 @@ final class LV2RenderTests: XCTestCase {
 
     /// Runs longer than the maximum block length are refused, not overrun.
     func testTooManyFramesIsRefused() throws {
-        let amp = try LV2Instance(plugin: world.plugin(uri: "http://lv2plug.in/plugins/eg-amp"),
-                                  configuration: .init(maxBlockLength: 64))
+        let amp = try LV2Instance(
+            plugin: world.plugin(uri: "http://lv2plug.in/plugins/eg-amp"),
+            configuration: .init(maxBlockLength: 64))
         amp.activate()
         XCTAssertEqual(amp.run(frames: 65), .tooManyFrames)
         XCTAssertEqual(amp.run(frames: 64), .ok)

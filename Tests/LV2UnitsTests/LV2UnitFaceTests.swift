@@ -24,7 +24,8 @@ final class LV2UnitFaceTests: XCTestCase {
         let combo = try LV2UnitRig(component: LV2UnitTestSupport.component("http://drobilla.net/plugins/mda/Combo"), initialize: false)
         XCTAssertEqual(try info(combo.unit, 4).unit, kAudioUnitParameterUnit_Boolean, "lv2:toggled")
 
-        let bandpass = try LV2UnitRig(component: LV2UnitTestSupport.component("http://plugin.org.uk/swh-plugins/bandpass_iir"), initialize: false)
+        let bandpass = try LV2UnitRig(
+            component: LV2UnitTestSupport.component("http://plugin.org.uk/swh-plugins/bandpass_iir"), initialize: false)
         XCTAssertTrue(try info(bandpass.unit, 0).flags.contains(.flag_DisplayLogarithmic), "lv2:logarithmic")
     }
 
@@ -40,11 +41,14 @@ final class LV2UnitFaceTests: XCTestCase {
         XCTAssertEqual([modeInfo.minValue, modeInfo.maxValue], [0, 2])
         var strings: Unmanaged<CFArray>?
         var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
-        XCTAssertEqual(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ParameterValueStrings, kAudioUnitScope_Global, UInt32(mode),
-                                            &strings, &size), noErr)
+        XCTAssertEqual(
+            AudioUnitGetProperty(
+                rig.unit, kAudioUnitProperty_ParameterValueStrings, kAudioUnitScope_Global, UInt32(mode),
+                &strings, &size), noErr)
         let labels = CFBridge.value(strings.map { UnsafeRawPointer($0.toOpaque()) })
         strings?.release()
-        XCTAssertEqual(labels, .array([.string("Tones only"), .string("Input ring modulated by tones"), .string("Tones mixed with input")]))
+        XCTAssertEqual(
+            labels, .array([.string("Tones only"), .string("Input ring modulated by tones"), .string("Tones mixed with input")]))
 
         XCTAssertEqual(AudioUnitSetParameter(rig.unit, UInt32(mode), kAudioUnitScope_Global, 0, 1, 0), noErr)
         let input = (0..<2).map { LV2UnitTestSupport.noise(2048, seed: UInt32(40 + $0)) }
@@ -71,8 +75,10 @@ final class LV2UnitFaceTests: XCTestCase {
         XCTAssertEqual(CFArrayGetCount(cfArray), presets.count)
 
         var chosen = AUPreset(presetNumber: 2, presetName: nil)
-        XCTAssertEqual(AudioUnitSetProperty(rig.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &chosen,
-                                            UInt32(MemoryLayout<AUPreset>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                rig.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &chosen,
+                UInt32(MemoryLayout<AUPreset>.size)), noErr)
         let values = try plugin.presetPortValues(uri: presets[2].uri)
         XCTAssertFalse(values.isEmpty)
         for (symbol, value) in values {
@@ -104,15 +110,17 @@ final class LV2UnitFaceTests: XCTestCase {
         XCTAssertGreaterThan(second.render(frames: 4096, block: 256)[0][0].map(abs).max()!, 0.05, "the restored sampler plays")
 
         let amp = try LV2UnitRig(component: LV2UnitTestSupport.component("http://lv2plug.in/plugins/eg-amp"), initialize: false)
-        XCTAssertEqual(AudioUnitSetProperty(amp.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &classInfo, size),
-                       kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(amp.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &classInfo, size),
+            kAudioUnitErr_InvalidPropertyValue)
         Unmanaged<AnyObject>.fromOpaque(classInfo!).release()
 
         // Parameters travel in ClassInfo too (eg-amp's gain, port 0).
         XCTAssertEqual(AudioUnitSetParameter(amp.unit, 0, kAudioUnitScope_Global, 0, -3, 0), noErr)
         XCTAssertEqual(AudioUnitGetProperty(amp.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &classInfo, &size), noErr)
         let otherAmp = try LV2UnitRig(component: LV2UnitTestSupport.component("http://lv2plug.in/plugins/eg-amp"), initialize: false)
-        XCTAssertEqual(AudioUnitSetProperty(otherAmp.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &classInfo, size), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(otherAmp.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &classInfo, size), noErr)
         XCTAssertEqual(otherAmp.parameter(0), -3)
         Unmanaged<AnyObject>.fromOpaque(classInfo!).release()
     }
@@ -135,12 +143,14 @@ final class LV2UnitFaceTests: XCTestCase {
     /// Live mode (worker thread, isLive offered) renders the sampler too; the mode cannot change
     /// while initialized.
     func testLiveWorkerMode() throws {
-        let rig = try LV2UnitRig(component: LV2UnitTestSupport.component("http://lv2plug.in/plugins/eg-sampler"), maxFrames: 256,
-                                 initialize: false)
+        let rig = try LV2UnitRig(
+            component: LV2UnitTestSupport.component("http://lv2plug.in/plugins/eg-sampler"), maxFrames: 256,
+            initialize: false)
         var live: UInt32 = 1
         XCTAssertEqual(AudioUnitSetProperty(rig.unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &live, 4), noErr)
         XCTAssertEqual(AudioUnitInitialize(rig.unit), noErr)
-        XCTAssertEqual(AudioUnitSetProperty(rig.unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &live, 4), kAudioUnitErr_Initialized)
+        XCTAssertEqual(
+            AudioUnitSetProperty(rig.unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &live, 4), kAudioUnitErr_Initialized)
         XCTAssertEqual(MusicDeviceMIDIEvent(rig.unit, 0x90, 60, 100, 0), noErr)
         XCTAssertGreaterThan(rig.render(frames: 4096, block: 256)[0][0].map(abs).max()!, 0.05)
     }

@@ -83,8 +83,9 @@ final class LV2UnitFixtureTests: XCTestCase {
         XCTAssertEqual(rig.render(frames: 1000, block: 256)[0][0], input)
         XCTAssertEqual(AudioUnitUninitialize(rig.unit), noErr)
         var offline: UInt32 = 0
-        XCTAssertEqual(AudioUnitSetProperty(rig.unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &offline, 4),
-                       kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioUnitSetProperty(rig.unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &offline, 4),
+            kAudioUnitErr_InvalidPropertyValue)
         XCTAssertTrue(lastMessage().contains("isLive"), lastMessage())
         let world = LV2World(lv2Path: LV2UnitTestSupport.fixtureDirectory)
         XCTAssertThrowsError(try LV2Instance(plugin: world.plugin(uri: "urn:auhost:fixture:needs-live"))) { error in
@@ -94,13 +95,17 @@ final class LV2UnitFixtureTests: XCTestCase {
 
     /// Crashes in instantiate and run are reported by the sweep's child (through the unit API), not fatal.
     func testSweepThroughTheUnitReportsCrashes() {
-        let results = LV2Sweep.run(uris: ["urn:auhost:fixture:crash-instantiate", "urn:auhost:fixture:crash-run",
-                                          "urn:auhost:fixture:nan", "urn:auhost:fixture:needs-feature", "urn:auhost:fixture:pow2-block"],
-                                   lv2Path: LV2UnitTestSupport.fixtureDirectory, timeoutSeconds: 20, throughUnit: true)
+        let results = LV2Sweep.run(
+            uris: [
+                "urn:auhost:fixture:crash-instantiate", "urn:auhost:fixture:crash-run",
+                "urn:auhost:fixture:nan", "urn:auhost:fixture:needs-feature", "urn:auhost:fixture:pow2-block",
+            ],
+            lv2Path: LV2UnitTestSupport.fixtureDirectory, timeoutSeconds: 20, throughUnit: true)
         XCTAssertEqual(results.map(\.outcome), [.crashed, .crashed, .nonFiniteOutput, .failed, .rendered])
         XCTAssertTrue(results[0].reason.contains("SIGSEGV"), results[0].reason)
         XCTAssertTrue(results[1].reason.contains("SIGSEGV"), results[1].reason)
-        XCTAssertTrue(results[3].reason.contains("AudioComponentInstanceNew") && results[3].reason.contains("unobtainium"), results[3].reason)
+        XCTAssertTrue(
+            results[3].reason.contains("AudioComponentInstanceNew") && results[3].reason.contains("unobtainium"), results[3].reason)
     }
 
     /// A fixed-block plug-in under irregular slices: it only ever runs 256-frame blocks (else it

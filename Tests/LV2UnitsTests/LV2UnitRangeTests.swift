@@ -31,8 +31,9 @@ final class LV2UnitRangeTests: XCTestCase {
             XCTAssertEqual(i.defaultValue, Float(rate), "\(rate)")
             XCTAssertEqual(rig.parameter(fs), Float(rate), "a parameter left at its default follows the rate")
             XCTAssertEqual(AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, Float(rate), 0), noErr)
-            XCTAssertEqual(AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, Float(rate) * 1.01, 0),
-                           kAudioUnitErr_InvalidParameterValue)
+            XCTAssertEqual(
+                AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, Float(rate) * 1.01, 0),
+                kAudioUnitErr_InvalidParameterValue)
 
             let value = Float(rate) / 7
             XCTAssertEqual(AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, value, 0), noErr)
@@ -69,8 +70,10 @@ final class LV2UnitRangeTests: XCTestCase {
         let component = try XCTUnwrap(provider.component(uri: "http://lv2plug.in/plugins/eg-amp"))
         let rig = try LV2UnitRig(component: component, maxFrames: 256)
         var preset = AUPreset(presetNumber: 0, presetName: nil)
-        XCTAssertEqual(AudioUnitSetProperty(rig.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
-                                            UInt32(MemoryLayout<AUPreset>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                rig.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
+                UInt32(MemoryLayout<AUPreset>.size)), noErr)
         let plugin = try LV2UnitTestSupport.world.plugin(uri: "http://lv2plug.in/plugins/eg-amp")
         let gain = UInt32(try XCTUnwrap(plugin.ports.first { $0.symbol == "gain" }).index)
         XCTAssertEqual(rig.parameter(gain), 24)
@@ -87,7 +90,8 @@ final class LV2UnitRangeTests: XCTestCase {
         let gain = UInt32(try XCTUnwrap(plugin.ports.first { $0.symbol == "gain" }).index)
         XCTAssertEqual(AudioUnitSetParameter(rig.unit, gain, kAudioUnitScope_Global, 0, -3, 0), noErr)
         for bad: Float in [1000, -1e30, 24.001, -90.5] {
-            XCTAssertEqual(AudioUnitSetParameter(rig.unit, gain, kAudioUnitScope_Global, 0, bad, 0), kAudioUnitErr_InvalidParameterValue, "\(bad)")
+            XCTAssertEqual(
+                AudioUnitSetParameter(rig.unit, gain, kAudioUnitScope_Global, 0, bad, 0), kAudioUnitErr_InvalidParameterValue, "\(bad)")
         }
         XCTAssertEqual(rig.parameter(gain), -3)
         for good: Float in [24, -90] {

@@ -14,7 +14,9 @@ final class LV2UnitRenderTests: XCTestCase {
         try WAV.writeFloat(input, sampleRate: 48_000, to: directory + "/in.wav")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/lv2apply")
-        process.arguments = ["-i", directory + "/in.wav", "-o", directory + "/out.wav", "-c", "gain", "-7.5", "http://lv2plug.in/plugins/eg-amp"]
+        process.arguments = [
+            "-i", directory + "/in.wav", "-o", directory + "/out.wav", "-c", "gain", "-7.5", "http://lv2plug.in/plugins/eg-amp",
+        ]
         try process.run()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
@@ -107,12 +109,15 @@ final class LV2UnitRenderTests: XCTestCase {
         // The same value a direct run reports.
         let direct = try LV2Instance(plugin: plugin, configuration: .init(sampleRate: 48_000, maxBlockLength: 256))
         direct.activate()
-        _ = LV2UnitTestSupport.renderDirect(direct, inputs: [LV2UnitTestSupport.noise(256, seed: 1), LV2UnitTestSupport.noise(256, seed: 2)],
-                                            frames: 256, block: 256)
+        _ = LV2UnitTestSupport.renderDirect(
+            direct, inputs: [LV2UnitTestSupport.noise(256, seed: 1), LV2UnitTestSupport.noise(256, seed: 2)],
+            frames: 256, block: 256)
         XCTAssertEqual(direct.latencyFrames, frames)
         var info = AudioUnitParameterInfo()
         size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-        XCTAssertEqual(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, UInt32(latencyPort), &info, &size), noErr)
+        XCTAssertEqual(
+            AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, UInt32(latencyPort), &info, &size),
+            noErr)
         XCTAssertTrue(info.flags.contains(.flag_MeterReadOnly))
         XCTAssertFalse(info.flags.contains(.flag_IsWritable))
     }
@@ -133,7 +138,9 @@ enum WAV {
 
     static func readFloat(_ path: String) throws -> [Float] {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        func u32(_ at: Int) -> UInt32 { UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24 }
+        func u32(_ at: Int) -> UInt32 {
+            UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+        }
         var offset = 12
         while offset + 8 <= bytes.count {
             let size = Int(u32(offset + 4))

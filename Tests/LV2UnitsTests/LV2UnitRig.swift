@@ -23,7 +23,8 @@ final class LV2UnitRig {
         try AudioError.check(AudioComponentInstanceNew(component.handle, &made), "AudioComponentInstanceNew")
         unit = made!
         var frames = maxFrames
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
+        try AudioError.check(
+            AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
         let unit = self.unit
         func channels(_ scope: AudioUnitScope) throws -> [Int] {
             var count: UInt32 = 0, size: UInt32 = 4
@@ -40,26 +41,31 @@ final class LV2UnitRig {
         inputChannels = try channels(kAudioUnitScope_Input)
         outputChannels = try channels(kAudioUnitScope_Output)
         inputs = inputChannels.map { Array(repeating: [], count: $0) }
-        storages = outputChannels.map { AudioBufferStorage(format: .canonical(sampleRate: sampleRate, channels: UInt32($0)), capacity: maxFrames) }
+        storages = outputChannels.map {
+            AudioBufferStorage(format: .canonical(sampleRate: sampleRate, channels: UInt32($0)), capacity: maxFrames)
+        }
         time.mFlags = .sampleTimeValid
         for element in inputChannels.indices {
             let refCon = UnsafeMutablePointer<Int>.allocate(capacity: 2)
             refCon[0] = Int(bitPattern: Unmanaged.passUnretained(self).toOpaque())
             refCon[1] = element
             refCons.append(refCon)
-            var callback = AURenderCallbackStruct(inputProc: { refCon, _, timeStamp, _, frames, ioData in
-                let values = refCon.assumingMemoryBound(to: Int.self)
-                let rig = Unmanaged<LV2UnitRig>.fromOpaque(UnsafeRawPointer(bitPattern: values[0])!).takeUnretainedValue()
-                let start = Int(timeStamp.pointee.mSampleTime)
-                for (c, buffer) in UnsafeMutableAudioBufferListPointer(ioData!).enumerated() {
-                    let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
-                    let source = rig.inputs[values[1]][c]
-                    for i in 0..<Int(frames) { samples[i] = start + i < source.count ? source[start + i] : 0 }
-                }
-                return noErr
-            }, inputProcRefCon: UnsafeMutableRawPointer(refCon))
-            try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, UInt32(element),
-                                                      &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+            var callback = AURenderCallbackStruct(
+                inputProc: { refCon, _, timeStamp, _, frames, ioData in
+                    let values = refCon.assumingMemoryBound(to: Int.self)
+                    let rig = Unmanaged<LV2UnitRig>.fromOpaque(UnsafeRawPointer(bitPattern: values[0])!).takeUnretainedValue()
+                    let start = Int(timeStamp.pointee.mSampleTime)
+                    for (c, buffer) in UnsafeMutableAudioBufferListPointer(ioData!).enumerated() {
+                        let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
+                        let source = rig.inputs[values[1]][c]
+                        for i in 0..<Int(frames) { samples[i] = start + i < source.count ? source[start + i] : 0 }
+                    }
+                    return noErr
+                }, inputProcRefCon: UnsafeMutableRawPointer(refCon))
+            try AudioError.check(
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, UInt32(element),
+                    &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
         }
         if initialize { try AudioError.check(AudioUnitInitialize(unit), "AudioUnitInitialize") }
     }

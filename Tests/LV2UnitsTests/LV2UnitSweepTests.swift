@@ -14,7 +14,9 @@ final class LV2UnitSweepTests: XCTestCase {
         try LV2Sweep.table(results).write(toFile: path, atomically: true, encoding: .utf8)
         var counts: [LV2Sweep.Outcome: Int] = [:]
         for result in results { counts[result.outcome, default: 0] += 1 }
-        print("LV2 unit sweep (\(path)): \(uris.count) plug-ins, " + counts.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))
+        print(
+            "LV2 unit sweep (\(path)): \(uris.count) plug-ins, "
+                + counts.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))
         for result in results where result.outcome != .rendered { print("  \(result.outcome.rawValue) \(result.uri): \(result.reason)") }
         // The direct sweep's outcome for the same plug-ins: the unit must render every plug-in
         // that renders directly (its binary loads and it runs headless).

@@ -16,9 +16,13 @@ final class BrokenPlugInTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let include = checkoutRoot.appendingPathComponent("Sources/CAudioToolbox/include").path
         for (source, library) in [("broken_plugins.c", "libBrokenPlugIns.so"), ("undefined_symbol.c", "libUndefinedSymbol.so")] {
-            let result = try runCommand("/usr/bin/cc", ["-std=c17", "-shared", "-fPIC", "-I", include,
-                                                 fixtures.appendingPathComponent(source).path,
-                                                 "-o", folder.appendingPathComponent(library).path])
+            let result = try runCommand(
+                "/usr/bin/cc",
+                [
+                    "-std=c17", "-shared", "-fPIC", "-I", include,
+                    fixtures.appendingPathComponent(source).path,
+                    "-o", folder.appendingPathComponent(library).path,
+                ])
             guard result.status == 0 else { throw AudioError(kAudio_ParamError, "cc \(source) failed:\n\(result.output)") }
         }
         for name in try FileManager.default.contentsOfDirectory(atPath: fixtures.path) where name.hasSuffix(".auplugin.json") {
@@ -40,8 +44,10 @@ final class BrokenPlugInTests: XCTestCase {
         return (status, lastErrorMessage(), instance)
     }
 
-    private func assertFails(_ subtype: String, _ expected: OSStatus, mentioning fragments: [String],
-                             file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertFails(
+        _ subtype: String, _ expected: OSStatus, mentioning fragments: [String],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let (status, message, instance) = try instantiate(subtype)
         XCTAssertEqual(status, expected, message, file: file, line: line)
         XCTAssertNil(instance, file: file, line: line)
@@ -65,7 +71,8 @@ final class BrokenPlugInTests: XCTestCase {
     }
 
     func testFactoryReturningNullNamesTheFile() throws {
-        try assertFails("null", kAudioUnitErr_FailedInitialization, mentioning: ["\(folder)/libBrokenPlugIns.so", "NullFactory", "returned NULL"])
+        try assertFails(
+            "null", kAudioUnitErr_FailedInitialization, mentioning: ["\(folder)/libBrokenPlugIns.so", "NullFactory", "returned NULL"])
     }
 
     func testOpenFailingPassesItsStatusAndNamesTheFile() throws {
@@ -73,7 +80,8 @@ final class BrokenPlugInTests: XCTestCase {
     }
 
     func testBinaryWithAnUnresolvableSymbolIsRefusedByTheLoader() throws {
-        try assertFails("undf", kAudioUnitErr_InvalidFile, mentioning: ["\(folder)/libUndefinedSymbol.so", "auhost_fixture_function_nobody_defines"])
+        try assertFails(
+            "undf", kAudioUnitErr_InvalidFile, mentioning: ["\(folder)/libUndefinedSymbol.so", "auhost_fixture_function_nobody_defines"])
     }
 
     func testManifestLyingAboutTheTripleIsCaught() throws {
@@ -84,10 +92,12 @@ final class BrokenPlugInTests: XCTestCase {
         let provider = try Self.folder.get().provider
         var desc = AudioComponentDescription("aufx", "nonm", "AUbk")!
         XCTAssertNil(AudioComponentFindNext(nil, &desc), "a manifest without a name lists nothing")
-        XCTAssertTrue(provider.diagnostics.contains { $0.contains("NotJSON.auplugin.json") && $0.contains("not valid JSON") },
-                      "\(provider.diagnostics)")
-        XCTAssertTrue(provider.diagnostics.contains { $0.contains("MissingName.auplugin.json") && $0.contains("\"name\"") },
-                      "\(provider.diagnostics)")
+        XCTAssertTrue(
+            provider.diagnostics.contains { $0.contains("NotJSON.auplugin.json") && $0.contains("not valid JSON") },
+            "\(provider.diagnostics)")
+        XCTAssertTrue(
+            provider.diagnostics.contains { $0.contains("MissingName.auplugin.json") && $0.contains("\"name\"") },
+            "\(provider.diagnostics)")
     }
 
     func testHostKeepsWorkingAfterEveryFailure() throws {

@@ -12,7 +12,9 @@ enum FloatWAV {
         data.append(contentsOf: Array("WAVEfmt ".utf8)); u32(16)
         u16(3); u16(UInt16(count)); u32(UInt32(sampleRate)); u32(UInt32(sampleRate * count * 4)); u16(UInt16(count * 4)); u16(32)
         data.append(contentsOf: Array("data".utf8)); u32(UInt32(frames * count * 4))
-        for i in 0..<frames { for c in 0..<count { withUnsafeBytes(of: channels[c][i].bitPattern.littleEndian) { data.append(contentsOf: $0) } } }
+        for i in 0..<frames {
+            for c in 0..<count { withUnsafeBytes(of: channels[c][i].bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        }
         try data.write(to: url)
     }
 

@@ -13,8 +13,10 @@ final class PlugInConnectionTests: XCTestCase {
         // Downstream: the gain, its input connected to the tremolo's output 0.
         let gain = try EffectHarness(try BuiltPlugIns.component("gain"), input: [[], []], initialize: false)
         var connection = AudioUnitConnection(sourceAudioUnit: source.unit, sourceOutputNumber: 0, destInputNumber: 0)
-        XCTAssertEqual(AudioUnitSetProperty(gain.unit, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0,
-                                            &connection, UInt32(MemoryLayout<AudioUnitConnection>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                gain.unit, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0,
+                &connection, UInt32(MemoryLayout<AudioUnitConnection>.size)), noErr)
         XCTAssertEqual(AudioUnitInitialize(gain.unit), noErr)
         try gain.set(0, 3)
         let out = try gain.render(256, slice: 128)

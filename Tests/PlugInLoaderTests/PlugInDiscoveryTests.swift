@@ -49,8 +49,12 @@ final class PlugInDiscoveryTests: XCTestCase {
 
     func testSearchPathOrder() {
         let folders = PlugInSearchPath.folders(environment: ["AUHOST_PLUGIN_PATH": "/a:/b", "HOME": "/home/x"])
-        XCTAssertEqual(Array(folders.prefix(5)), ["/a", "/b", "/home/x/.local/lib/auhost/plugins",
-                                                  "/usr/local/lib/auhost/plugins", "/usr/lib/auhost/plugins"])
+        XCTAssertEqual(
+            Array(folders.prefix(5)),
+            [
+                "/a", "/b", "/home/x/.local/lib/auhost/plugins",
+                "/usr/local/lib/auhost/plugins", "/usr/lib/auhost/plugins",
+            ])
         XCTAssertTrue(folders.dropFirst(5).allSatisfy { $0.hasSuffix("Plugins/.build/release") || $0.hasSuffix("Plugins/.build/debug") })
     }
 
@@ -58,7 +62,8 @@ final class PlugInDiscoveryTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-manifest-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("V.auplugin.json").path
-        try #"{"abiVersion":1,"binary":"libV.so","components":[{"type":"aufx","subtype":"vers","manufacturer":"AUbk","name":"V","version":"2.3.4","factoryFunction":"F"}]}"#
+        try
+            #"{"abiVersion":1,"binary":"libV.so","components":[{"type":"aufx","subtype":"vers","manufacturer":"AUbk","name":"V","version":"2.3.4","factoryFunction":"F"}]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         let manifest = try PlugInManifest(contentsOf: path)
         XCTAssertEqual(manifest.components.first?.version, 0x0002_0304)

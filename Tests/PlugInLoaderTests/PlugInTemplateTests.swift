@@ -24,8 +24,9 @@ final class PlugInTemplateTests: XCTestCase {
         let sources = folder.appendingPathComponent("Sources")
         try fm.moveItem(at: sources.appendingPathComponent("MyEffect"), to: sources.appendingPathComponent("Brightener"))
         for name in ["MyEffect.swift", "MyEffect.auplugin.json"] {
-            try fm.moveItem(at: sources.appendingPathComponent("Brightener/\(name)"),
-                            to: sources.appendingPathComponent("Brightener/\(name.replacingOccurrences(of: "MyEffect", with: "Brightener"))"))
+            try fm.moveItem(
+                at: sources.appendingPathComponent("Brightener/\(name)"),
+                to: sources.appendingPathComponent("Brightener/\(name.replacingOccurrences(of: "MyEffect", with: "Brightener"))"))
         }
         for file in ["Package.swift", "Makefile", "Sources/Brightener/Brightener.swift", "Sources/Brightener/Brightener.auplugin.json"] {
             let url = folder.appendingPathComponent(file)
@@ -57,9 +58,13 @@ final class PlugInTemplateTests: XCTestCase {
         let input: [[Float]] = [(0..<4410).map { Float($0 % 100) / 100 }, (0..<4410).map { -Float($0 % 50) / 50 }]
         let inURL = folder.appendingPathComponent("in.wav"), outURL = folder.appendingPathComponent("out.wav")
         try FloatWAV.write(input, sampleRate: 44_100, to: inURL)
-        let render = try runCommand(auhost, ["render", "-i", inURL.path, "-o", outURL.path, "aufx brit Tmpl",
-                                             "-p", "Level=-6.0206", "-p", "Invert=1"],
-                                    environment: ["AUHOST_PLUGIN_PATH": pluginFolder])
+        let render = try runCommand(
+            auhost,
+            [
+                "render", "-i", inURL.path, "-o", outURL.path, "aufx brit Tmpl",
+                "-p", "Level=-6.0206", "-p", "Invert=1",
+            ],
+            environment: ["AUHOST_PLUGIN_PATH": pluginFolder])
         XCTAssertEqual(render.status, 0, render.output)
         let rendered = try FloatWAV.read(outURL, channels: 2)
         XCTAssertEqual(rendered.map(\.count), [4410, 4410])
@@ -68,8 +73,9 @@ final class PlugInTemplateTests: XCTestCase {
         }
 
         // 6. Another host process finds it by triple, validates it and renders through it.
-        let child = try runCommand(CommandLine.arguments[0], ["PlugInLoaderTests.PlugInTemplateTests/testChildValidatesAndRendersTheBuiltTemplate"],
-                                   environment: ["AUHOST_PLUGIN_PATH": pluginFolder, Self.childVariable: "1"])
+        let child = try runCommand(
+            CommandLine.arguments[0], ["PlugInLoaderTests.PlugInTemplateTests/testChildValidatesAndRendersTheBuiltTemplate"],
+            environment: ["AUHOST_PLUGIN_PATH": pluginFolder, Self.childVariable: "1"])
         XCTAssertEqual(child.status, 0, child.output)
         XCTAssertTrue(child.output.contains("Executed 1 test, with 0 failures"), child.output)
     }
@@ -126,8 +132,9 @@ final class PlugInTemplateTests: XCTestCase {
         interleaved.mFormatFlags &= ~kAudioFormatFlagIsNonInterleaved
         interleaved.mBytesPerFrame = 8
         interleaved.mBytesPerPacket = 8
-        XCTAssertNotEqual(AudioUnitSetProperty(u, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &interleaved, asbdSize), noErr,
-                          "a non-canonical format is refused")
+        XCTAssertNotEqual(
+            AudioUnitSetProperty(u, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &interleaved, asbdSize), noErr,
+            "a non-canonical format is refused")
         XCTAssertEqual(AudioUnitInitialize(u), noErr, lastErrorMessage())
         var flags: AudioUnitRenderActionFlags = []
         var time = AudioTimeStamp()

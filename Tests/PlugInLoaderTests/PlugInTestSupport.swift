@@ -9,8 +9,10 @@ let checkoutRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
 
 /// Runs a command, returning its status and everything it printed.
 @discardableResult
-func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-         directory: URL? = nil) throws -> (status: Int32, output: String) {
+func runCommand(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    directory: URL? = nil
+) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -65,8 +67,10 @@ final class EffectHarness {
         var position: Int
     }
 
-    init(_ component: AudioComponent, sampleRate: Double = 44_100, channels: Int = 2, maxFrames: UInt32 = 4096,
-         input: [[Float]], initialize: Bool = true) throws {
+    init(
+        _ component: AudioComponent, sampleRate: Double = 44_100, channels: Int = 2, maxFrames: UInt32 = 4096,
+        input: [[Float]], initialize: Bool = true
+    ) throws {
         self.channels = channels
         var u: AudioUnit?
         try AudioError.check(AudioComponentInstanceNew(component, &u), "AudioComponentInstanceNew")
@@ -80,25 +84,31 @@ final class EffectHarness {
         source.initialize(to: SourceState(samples: samples, length: length, channels: channels, position: 0))
         var format = AudioStreamBasicDescription.canonical(sampleRate: sampleRate, channels: UInt32(channels))
         let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, size), "input format")
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size), "output format")
+        try AudioError.check(
+            AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, size), "input format")
+        try AudioError.check(
+            AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size), "output format")
         var frames = maxFrames
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max frames")
-        var callback = AURenderCallbackStruct(inputProc: { refCon, _, _, _, frames, ioData in
-            let s = refCon.assumingMemoryBound(to: SourceState.self)
-            let list = UnsafeMutableAudioBufferListPointer(ioData!)
-            for (c, buffer) in list.enumerated() {
-                let out = buffer.mData!.assumingMemoryBound(to: Float.self)
-                for i in 0..<Int(frames) {
-                    let n = s.pointee.position + i
-                    out[i] = n < s.pointee.length ? s.pointee.samples[c * s.pointee.length + n] : 0
+        try AudioError.check(
+            AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max frames")
+        var callback = AURenderCallbackStruct(
+            inputProc: { refCon, _, _, _, frames, ioData in
+                let s = refCon.assumingMemoryBound(to: SourceState.self)
+                let list = UnsafeMutableAudioBufferListPointer(ioData!)
+                for (c, buffer) in list.enumerated() {
+                    let out = buffer.mData!.assumingMemoryBound(to: Float.self)
+                    for i in 0..<Int(frames) {
+                        let n = s.pointee.position + i
+                        out[i] = n < s.pointee.length ? s.pointee.samples[c * s.pointee.length + n] : 0
+                    }
                 }
-            }
-            s.pointee.position += Int(frames)
-            return noErr
-        }, inputProcRefCon: UnsafeMutableRawPointer(source))
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                                                  &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+                s.pointee.position += Int(frames)
+                return noErr
+            }, inputProcRefCon: UnsafeMutableRawPointer(source))
+        try AudioError.check(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
         timeStamp.mFlags = .sampleTimeValid
         if initialize { try AudioError.check(AudioUnitInitialize(unit), "AudioUnitInitialize") }
     }
@@ -139,14 +149,17 @@ final class EffectHarness {
     func classInfo() throws -> UnsafeRawPointer {
         var p: UnsafeRawPointer?
         var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
-        try AudioError.check(AudioUnitGetProperty(unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &p, &size), "get ClassInfo")
+        try AudioError.check(
+            AudioUnitGetProperty(unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &p, &size), "get ClassInfo")
         return try XCTUnwrap(p)
     }
 
     func restore(classInfo: UnsafeRawPointer) throws {
         var p: UnsafeRawPointer? = classInfo
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &p,
-                                                  UInt32(MemoryLayout<UnsafeRawPointer>.size)), "set ClassInfo")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &p,
+                UInt32(MemoryLayout<UnsafeRawPointer>.size)), "set ClassInfo")
     }
 }
 

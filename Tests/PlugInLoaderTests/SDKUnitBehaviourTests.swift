@@ -16,7 +16,7 @@ final class SDKUnitBehaviourTests: XCTestCase {
         event.eventType = .parameterEvent_Ramped
         event.eventValues.ramp = .init(startBufferOffset: 64, durationInFrames: 256, startValue: 0, endValue: 2)
         XCTAssertEqual(AudioUnitScheduleParameters(h.unit, &event, 1), noErr)
-        let out = try h.render(512, slice: 256)   // the ramp crosses the call boundary at 256
+        let out = try h.render(512, slice: 256)  // the ramp crosses the call boundary at 256
         for i in 0..<512 {
             let g: Float = i < 64 ? 1 : i < 320 ? 2 * Float(i - 64) / 256 : 2
             XCTAssertEqual(out[0][i], g, accuracy: 1e-6, "frame \(i)")
@@ -73,8 +73,10 @@ final class PlugInErrorMessageTests: XCTestCase {
     func testInitializeFailureInsideThePlugInReachesTheHost() throws {
         let h = try EffectHarness(try BuiltPlugIns.component("satu"), input: [[], []], initialize: false)
         var mono = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 1)
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &mono,
-                                            UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &mono,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
         XCTAssertEqual(AudioUnitInitialize(h.unit), kAudioUnitErr_FormatNotSupported)
         let message = lastErrorMessage()
         XCTAssertTrue(message.contains("AUHost SDK: Saturator") && message.contains("libSaturator.so"), message)

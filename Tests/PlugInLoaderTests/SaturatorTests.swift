@@ -30,7 +30,7 @@ final class SaturatorTests: XCTestCase {
     /// hard clipper, whose harmonics above 8 × 22 kHz fold back); the same curve without
     /// oversampling, computed here, aliases at −8 dB.
     func testAliasingOfAHighSineStaysBelowMinus65dB() throws {
-        let n = 8192, bin = 1858             // 1858 × 44100 / 8192 = 10002.7 Hz, bin-centred
+        let n = 8192, bin = 1858  // 1858 × 44100 / 8192 = 10002.7 Hz, bin-centred
         let frequency = Double(bin) * 44_100 / Double(n)
         let input = sine(frequency, amplitude: 0.5, frames: n + 1024)
         let h = try EffectHarness(try BuiltPlugIns.component("satu"), channels: 1, input: [input])

@@ -8,15 +8,20 @@ final class SineSynthTests: XCTestCase {
 
     private func makeSynth(sampleRate: Double = 48_000) throws -> (AudioUnit, AudioBufferStorage) {
         var desc = AudioComponentDescription("aumu", "sins", "AUSd")!
-        _ = try BuiltPlugIns.component("gain")   // plug-ins built and listed
+        _ = try BuiltPlugIns.component("gain")  // plug-ins built and listed
         var found = AudioComponentFindNext(nil, &desc)
-        if found == nil { ComponentRegistry.shared.install(PlugInProvider(folders: [try BuiltPlugIns.folder.get()])); found = AudioComponentFindNext(nil, &desc) }
+        if found == nil {
+            ComponentRegistry.shared.install(PlugInProvider(folders: [try BuiltPlugIns.folder.get()]));
+            found = AudioComponentFindNext(nil, &desc)
+        }
         var unit: AudioUnit?
         XCTAssertEqual(AudioComponentInstanceNew(try XCTUnwrap(found), &unit), noErr, lastErrorMessage())
         let u = try XCTUnwrap(unit)
         var format = AudioStreamBasicDescription.canonical(sampleRate: sampleRate, channels: 2)
-        XCTAssertEqual(AudioUnitSetProperty(u, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format,
-                                            UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                u, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
         XCTAssertEqual(AudioUnitInitialize(u), noErr, lastErrorMessage())
         return (u, AudioBufferStorage(format: format, capacity: 4096))
     }
@@ -32,7 +37,7 @@ final class SineSynthTests: XCTestCase {
         var time = AudioTimeStamp()
         time.mFlags = .sampleTimeValid
         var flags: AudioUnitRenderActionFlags = []
-        XCTAssertEqual(MusicDeviceMIDIEvent(unit, 0x90, 69, 127, 100), noErr)   // A4, full velocity, at frame 100
+        XCTAssertEqual(MusicDeviceMIDIEvent(unit, 0x90, 69, 127, 100), noErr)  // A4, full velocity, at frame 100
         storage.prepare(frames: 512)
         XCTAssertEqual(AudioUnitRender(unit, &flags, &time, 0, 512, storage.list), noErr)
         let first = storage.samples(channel: 0, frames: 512)
@@ -58,7 +63,7 @@ final class SineSynthTests: XCTestCase {
         defer { AudioComponentInstanceDispose(unit) }
         XCTAssertEqual(AudioUnitSetParameter(unit, P.attack, kAudioUnitScope_Global, 0, 0, 0), noErr)
         XCTAssertEqual(AudioUnitSetParameter(unit, P.level, kAudioUnitScope_Global, 0, -6.020_6, 0), noErr)
-        XCTAssertEqual(MusicDeviceMIDIEvent(unit, 0x90, 81, 64, 0), noErr)     // A5 = 880 Hz, velocity 64
+        XCTAssertEqual(MusicDeviceMIDIEvent(unit, 0x90, 81, 64, 0), noErr)  // A5 = 880 Hz, velocity 64
         var time = AudioTimeStamp()
         var flags: AudioUnitRenderActionFlags = []
         storage.prepare(frames: 1024)

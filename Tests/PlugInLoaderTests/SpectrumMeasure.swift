@@ -15,7 +15,7 @@ func residualRelativeToTone(_ samples: [Float], bin: Int) -> Double {
         im -= v * sin(angle)
     }
     mean /= n
-    let tonePower = 2 * (re * re + im * im) / (n * n)   // amplitude² / 2
+    let tonePower = 2 * (re * re + im * im) / (n * n)  // amplitude² / 2
     let residual = max(total / n - mean * mean - tonePower, 1e-30)
     return 10 * log10(residual / tonePower)
 }

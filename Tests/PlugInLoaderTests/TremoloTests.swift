@@ -29,8 +29,9 @@ final class TremoloTests: XCTestCase {
 
     func testFullDepthSineFollowsTheRaisedCosine() throws {
         let fs = 48_000.0
-        let h = try EffectHarness(try BuiltPlugIns.component("trem"), sampleRate: fs, channels: 1,
-                                  input: [Array(repeating: 1, count: 9600)])
+        let h = try EffectHarness(
+            try BuiltPlugIns.component("trem"), sampleRate: fs, channels: 1,
+            input: [Array(repeating: 1, count: 9600)])
         try h.set(P.depth, 100)
         try h.set(P.rate, 10)
         let out = try h.render(9600)[0]
@@ -60,8 +61,10 @@ final class TremoloTests: XCTestCase {
     func testFactoryPresetSetsItsValues() throws {
         let h = try EffectHarness(try BuiltPlugIns.component("trem"), input: [[], []])
         var preset = AUPreset(presetNumber: 1, presetName: nil)
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
-                                            UInt32(MemoryLayout<AUPreset>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
+                UInt32(MemoryLayout<AUPreset>.size)), noErr)
         XCTAssertEqual(try h.get(P.rate), 12)
         XCTAssertEqual(try h.get(P.depth), 100)
         XCTAssertEqual(try h.get(P.shape), 2)

@@ -10,8 +10,9 @@ final class SwiftHostListingTests: XCTestCase {
         registerTestUnits()
 
         // --- As one writes it on Apple's platforms.
-        var desc = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: 0x7467616E /* 'tgan' */,
-                                             componentManufacturer: 0, componentFlags: 0, componentFlagsMask: 0)
+        var desc = AudioComponentDescription(
+            componentType: kAudioUnitType_Effect, componentSubType: 0x7467616E /* 'tgan' */,
+            componentManufacturer: 0, componentFlags: 0, componentFlagsMask: 0)
         guard let component = AudioComponentFindNext(nil, &desc) else { return XCTFail("no effect found") }
         var unitOrNil: AudioUnit?
         XCTAssertEqual(AudioComponentInstanceNew(component, &unitOrNil), noErr)
@@ -21,20 +22,28 @@ final class SwiftHostListingTests: XCTestCase {
             mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM,
             mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved,
             mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2, mBitsPerChannel: 32, mReserved: 0)
-        XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0,
-                                            &asbd, UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
-        XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0,
-                                            &asbd, UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0,
+                &asbd, UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0,
+                &asbd, UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
         var maxFrames: UInt32 = 512
-        XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
-                                            &maxFrames, UInt32(MemoryLayout<UInt32>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0,
+                &maxFrames, UInt32(MemoryLayout<UInt32>.size)), noErr)
 
-        let frameCounter = UnsafeMutablePointer<Int>.allocate(capacity: 1)   // the callback's refCon outlives this call
+        let frameCounter = UnsafeMutablePointer<Int>.allocate(capacity: 1)  // the callback's refCon outlives this call
         frameCounter.initialize(to: 0)
         defer { frameCounter.deallocate() }
         var callbackStruct = AURenderCallbackStruct(inputProc: rampCallback, inputProcRefCon: frameCounter)
-        XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                                            &callbackStruct, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), noErr)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                &callbackStruct, UInt32(MemoryLayout<AURenderCallbackStruct>.size)), noErr)
         XCTAssertEqual(AudioUnitSetParameter(unit, 0, kAudioUnitScope_Global, 0, 0.5, 0), noErr)
         XCTAssertEqual(AudioUnitInitialize(unit), noErr)
 

@@ -11,8 +11,9 @@ final class GraphFixture {
     init() throws {
         registerGraphTestUnits()
         try AudioError.check(NewAUGraph(&graph), "NewAUGraph")
-        var desc = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
-                                             componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var desc = AudioComponentDescription(
+            componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         try AudioError.check(AUGraphAddNode(graph!, &desc, &head), "add head")
         timeStamp.mFlags = .sampleTimeValid
     }

@@ -65,6 +65,8 @@ final class GraphRenderNotifyChurnTests: XCTestCase {
         XCTAssertGreaterThan(cycles, 0)
         XCTAssertEqual(inFlightAfterRemoval, 0)
         XCTAssertEqual(lateGraphNotifyCalls.pointee, 0)
-        print("graph render-notify churn: \(cycles) add/remove cycles in \(seconds) s, \(counter.value) frames pulled, late calls \(lateGraphNotifyCalls.pointee)")
+        print(
+            "graph render-notify churn: \(cycles) add/remove cycles in \(seconds) s, \(counter.value) frames pulled, late calls \(lateGraphNotifyCalls.pointee)"
+        )
     }
 }

@@ -16,7 +16,8 @@ final class GraphRulesTests: XCTestCase {
         let a = try f.add(TestGainUnit.description), b = try f.add(TestGainUnit.description)
         XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, a, 0, b, 0), noErr)
         XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, b, 0, a, 0), kAUGraphErr_InvalidConnection)
-        XCTAssertTrue(lastMessage().contains("cycle") && lastMessage().contains("node \(a)") && lastMessage().contains("node \(b)"), lastMessage())
+        XCTAssertTrue(
+            lastMessage().contains("cycle") && lastMessage().contains("node \(a)") && lastMessage().contains("node \(b)"), lastMessage())
         XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, a, 0, a, 0), kAUGraphErr_InvalidConnection)
     }
 
@@ -38,7 +39,7 @@ final class GraphRulesTests: XCTestCase {
         var missing = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("none")!)
         var node: AUNode = 0
         XCTAssertEqual(AUGraphAddNode(f.graph!, &missing, &node), kAUGraphErr_InvalidAudioUnit)
-        XCTAssertEqual(_AUGraphInitialize(nil), kAudio_ParamError)   // the C entry point, as a C caller passing NULL reaches it
+        XCTAssertEqual(_AUGraphInitialize(nil), kAudio_ParamError)  // the C entry point, as a C caller passing NULL reaches it
     }
 
     func testAFormatMismatchNamesBothEndsAndBothFormats() throws {
@@ -160,7 +161,8 @@ final class IOUnitBusesTests: XCTestCase {
         let mixer = try f.add(TestSumUnit.description)
         XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, f.head, 1, mixer, 0), noErr, lastMessage())
         XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, mixer, 0, f.head, 0), noErr, lastMessage())
-        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, f.head, 0, mixer, 1), kAUGraphErr_InvalidConnection,
-                       "output bus 0 does depend on the head's input")
+        XCTAssertEqual(
+            AUGraphConnectNodeInput(f.graph!, f.head, 0, mixer, 1), kAUGraphErr_InvalidConnection,
+            "output bus 0 does depend on the head's input")
     }
 }

@@ -6,14 +6,16 @@ import TestSupport
 /// needs (no ElementCount, ShouldAllocateBuffer or InPlaceProcessing, as a minimal unit may) is a
 /// graph node like any other: the graph assumes one element per scope and renders it correctly.
 final class MinimalUnitTests: XCTestCase {
-    static let gain = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("cgan")!,
-                                                manufacturer: FourCC.code("AUHt")!)
+    static let gain = AudioComponentDescription(
+        type: kAudioUnitType_Effect, subType: FourCC.code("cgan")!,
+        manufacturer: FourCC.code("AUHt")!)
 
     func testAUnitWithoutElementCountRendersInAGraph() throws {
         var registration = Self.gain
         if AudioComponentFindNext(nil, &registration) == nil {
-            AudioComponentRegister(&registration, AUHostConstantString("AUHost Tests: C Gain")!.takeUnretainedValue(),
-                                   0x0001_0000, GainUnitFactory)
+            AudioComponentRegister(
+                &registration, AUHostConstantString("AUHost Tests: C Gain")!.takeUnretainedValue(),
+                0x0001_0000, GainUnitFactory)
         }
         let f = try GraphFixture()
         let counter = Counter()
@@ -25,8 +27,10 @@ final class MinimalUnitTests: XCTestCase {
         // The unit has no default format (it is minimal): the host sets both sides, as on Apple.
         var format = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
         for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] {
-            XCTAssertEqual(AudioUnitSetProperty(f.unit(gain), kAudioUnitProperty_StreamFormat, scope, 0, &format,
-                                                UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
+            XCTAssertEqual(
+                AudioUnitSetProperty(
+                    f.unit(gain), kAudioUnitProperty_StreamFormat, scope, 0, &format,
+                    UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr)
         }
         XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
         for slice in 0..<3 {

@@ -3,13 +3,16 @@
 /// A gain effect for tests: output = input × Gain (parameter 0, 0…4, default 1), per channel.
 /// Identity 'aufx' 'tgan' 'AUHt'.
 public final class TestGainUnit: AUEffectBase {
-    public static let description = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("tgan")!,
-                                                              manufacturer: FourCC.code("AUHt")!)
+    public static let description = AudioComponentDescription(
+        type: kAudioUnitType_Effect, subType: FourCC.code("tgan")!,
+        manufacturer: FourCC.code("AUHt")!)
 
     public init(_ description: AudioComponentDescription = TestGainUnit.description) {
-        super.init(description: description, parameters: [
-            ParameterDefinition(id: 0, name: "Gain", unit: kAudioUnitParameterUnit_LinearGain, min: 0, max: 8, default: 1),
-        ])
+        super.init(
+            description: description,
+            parameters: [
+                ParameterDefinition(id: 0, name: "Gain", unit: kAudioUnitParameterUnit_LinearGain, min: 0, max: 8, default: 1)
+            ])
     }
 
     public override var factoryPresets: [(number: Int32, name: String)] { [(0, "Unity"), (1, "Half")] }
@@ -58,17 +61,20 @@ public let rampCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
 /// Sums N inputs into one output (a stand-in mixer for graph tests). An input with no source
 /// counts as silence. Identity 'aumx' 'tsum' 'AUHt'.
 public final class TestSumUnit: AUBase {
-    public static let description = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: FourCC.code("tsum")!,
-                                                              manufacturer: FourCC.code("AUHt")!)
+    public static let description = AudioComponentDescription(
+        type: kAudioUnitType_Mixer, subType: FourCC.code("tsum")!,
+        manufacturer: FourCC.code("AUHt")!)
     public init(_ description: AudioComponentDescription = TestSumUnit.description) {
         super.init(description: description, inputs: 2, outputs: 1)
     }
 
     public override var canChangeElementCount: (input: Bool, output: Bool) { (true, false) }
 
-    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    public override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         let out = UnsafeMutableAudioBufferListPointer(output)
         for c in 0..<out.count { out.floatChannel(c)!.initialize(repeating: 0, count: Int(frames)) }
         for input in 0..<inputFormats.count {
@@ -88,8 +94,9 @@ public final class TestSumUnit: AUBase {
 /// Delays its input by a fixed number of frames and reports that as its Latency, like a
 /// look-ahead limiter. Identity 'aufx' 'tlat' 'AUHt'; 240 frames by default.
 public final class TestLatencyUnit: AUEffectBase {
-    public static let description = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("tlat")!,
-                                                              manufacturer: FourCC.code("AUHt")!)
+    public static let description = AudioComponentDescription(
+        type: kAudioUnitType_Effect, subType: FourCC.code("tlat")!,
+        manufacturer: FourCC.code("AUHt")!)
     public static var frames = 240
     private var ring: UnsafeMutablePointer<Float>?
     private var position = 0
@@ -108,8 +115,10 @@ public final class TestLatencyUnit: AUEffectBase {
 
     public override func deallocateRenderResources() { ring?.deallocate(); ring = nil }
 
-    public override func process(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
-                                 offset: Int, frames: Int) {
+    public override func process(
+        input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+        offset: Int, frames: Int
+    ) {
         let ins = UnsafeMutableAudioBufferListPointer(input), outs = UnsafeMutableAudioBufferListPointer(output)
         guard let ring else { return }
         for f in 0..<frames {
@@ -130,6 +139,8 @@ public final class TestLatencyUnit: AUEffectBase {
 /// Thread: setup.
 public func registerGraphTestUnits() {
     registerTestUnits()
-    ComponentRegistry.shared.register(Component(description: TestSumUnit.description, name: "AUHost Tests: Sum", version: 1) { TestSumUnit($0) })
-    ComponentRegistry.shared.register(Component(description: TestLatencyUnit.description, name: "AUHost Tests: Latency", version: 1) { TestLatencyUnit($0) })
+    ComponentRegistry.shared.register(
+        Component(description: TestSumUnit.description, name: "AUHost Tests: Sum", version: 1) { TestSumUnit($0) })
+    ComponentRegistry.shared.register(
+        Component(description: TestLatencyUnit.description, name: "AUHost Tests: Latency", version: 1) { TestLatencyUnit($0) })
 }

@@ -9,7 +9,9 @@ final class BenchCLITests: XCTestCase {
         let r = try CLI.run(["bench", "aufx dely AUHs", "--block", "256", "--frames", "25600"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("AUHost: Delay: 100 blocks of 256 frames at 48000 Hz"), r.stdout)
-        XCTAssertNotNil(r.stdout.range(of: #"time per block: min [0-9.]+ µs, median [0-9.]+ µs, max [0-9.]+ µs"#, options: .regularExpression), r.stdout)
+        XCTAssertNotNil(
+            r.stdout.range(of: #"time per block: min [0-9.]+ µs, median [0-9.]+ µs, max [0-9.]+ µs"#, options: .regularExpression), r.stdout
+        )
         XCTAssertTrue(r.stdout.contains("% of real time: "), r.stdout)
         // The built-in units render without allocating (BuiltInUnitsRender benchmark); the count must say so.
         XCTAssertTrue(r.stdout.contains("allocations per block: 0.00 (0 in 200 blocks, glibc mtrace)"), r.stdout)

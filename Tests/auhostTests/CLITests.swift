@@ -72,7 +72,9 @@ final class CLITests: XCTestCase {
         let bad = try CLI.run(["render", "-i", input, "-o", dir.appendingPathComponent("o.wav").path, "-p", "volume=1", ampURI])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("has no parameter \"volume\"; its parameters: Gain"), bad.stderr)
-        let missing = try CLI.run(["render", "-i", dir.appendingPathComponent("nope.wav").path, "-o", dir.appendingPathComponent("o.wav").path, ampURI])
+        let missing = try CLI.run([
+            "render", "-i", dir.appendingPathComponent("nope.wav").path, "-o", dir.appendingPathComponent("o.wav").path, ampURI,
+        ])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("There is no file at"), missing.stderr)
         let noType = try CLI.run(["render", "-i", input, "-o", dir.appendingPathComponent("o.xyz").path, ampURI])
@@ -99,7 +101,8 @@ final class CLITests: XCTestCase {
         let pipe = Pipe()
         build.standardOutput = pipe
         try build.run()
-        let fixtures = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let fixtures = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         build.waitUntilExit()
         XCTAssertEqual(build.terminationStatus, 0)
         defer { try? FileManager.default.removeItem(atPath: fixtures) }

@@ -40,12 +40,14 @@ final class CaptureCLITests: XCTestCase {
         let samples = (0..<48_000).map { Float($0 % 100) / 200 }
         try writeInfile(samples)
         let output = home.appendingPathComponent("rec.wav").path
-        let r = try CLI.run(["capture", "-o", output, "--device", "cli_raw_in", "--duration", "0.25", "--channels", "1", ampURI, "-p", "x"],
-                            environment: environment)
+        let r = try CLI.run(
+            ["capture", "-o", output, "--device", "cli_raw_in", "--duration", "0.25", "--channels", "1", ampURI, "-p", "x"],
+            environment: environment)
         // -p is not a capture option: the parser refuses it before any device opens.
         XCTAssertEqual(r.status, 64, r.stderr)
-        let ok = try CLI.run(["capture", "-o", output, "--device", "cli_raw_in", "--duration", "0.25", "--channels", "1", ampURI],
-                             environment: environment)
+        let ok = try CLI.run(
+            ["capture", "-o", output, "--device", "cli_raw_in", "--duration", "0.25", "--channels", "1", ampURI],
+            environment: environment)
         XCTAssertEqual(ok.status, 0, ok.stderr)
         XCTAssertTrue(ok.stdout.contains("Recorded 12000 frames (1 ch, 48000 Hz)"), ok.stdout)
         let recorded = try WAV.readFloat(output)
@@ -57,8 +59,9 @@ final class CaptureCLITests: XCTestCase {
 
     func testCaptureRefusesAUnitThatCannotTakeTheChannels() throws {
         try writeInfile([0, 0])
-        let r = try CLI.run(["capture", "-o", home.appendingPathComponent("r.wav").path, "--device", "cli_raw_in", "--duration", "0.1", ampURI],
-                            environment: environment)
+        let r = try CLI.run(
+            ["capture", "-o", home.appendingPathComponent("r.wav").path, "--device", "cli_raw_in", "--duration", "0.1", ampURI],
+            environment: environment)
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("Simple Amplifier does not take 2 channels at 48000 Hz"), r.stderr)
     }
@@ -66,7 +69,8 @@ final class CaptureCLITests: XCTestCase {
     /// Ctrl-C on a paced device: the command says so, exits 0 and leaves a WAV whose header
     /// matches its length (the dummy backend captures silence).
     func testCtrlCFinishesAValidFile() throws {
-        guard let jackd = ["/usr/bin/jackd", "/usr/local/bin/jackd"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard let jackd = ["/usr/bin/jackd", "/usr/local/bin/jackd"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
             throw XCTSkip("jackd is not installed (apt-get install jackd2)")
         }
         let serverName = "auhost-capture-test-\(getpid())"
@@ -92,7 +96,9 @@ final class CaptureCLITests: XCTestCase {
         // Wait (at most 20 s) for "Recording…" (the handler is installed by then), record a little, then Ctrl-C.
         let collected = NSMutableData(), lock = NSLock(), done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            while case let chunk = out.fileHandleForReading.availableData, !chunk.isEmpty { lock.lock(); collected.append(chunk); lock.unlock() }
+            while case let chunk = out.fileHandleForReading.availableData, !chunk.isEmpty {
+                lock.lock(); collected.append(chunk); lock.unlock()
+            }
             done.signal()
         }
         func textSoFar() -> String { lock.lock(); defer { lock.unlock() }; return String(decoding: collected as Data, as: UTF8.self) }
@@ -100,7 +106,9 @@ final class CaptureCLITests: XCTestCase {
         while !textSoFar().contains("Recording from") && Date() < deadline && capture.isRunning { usleep(20_000) }
         usleep(400_000)
         kill(capture.processIdentifier, SIGINT)
-        if done.wait(timeout: .now() + 20) == .timedOut { kill(capture.processIdentifier, SIGKILL); XCTFail("capture did not stop on Ctrl-C") }
+        if done.wait(timeout: .now() + 20) == .timedOut {
+            kill(capture.processIdentifier, SIGKILL); XCTFail("capture did not stop on Ctrl-C")
+        }
         capture.waitUntilExit()
         let seen = Data(textSoFar().utf8)
         let text = String(decoding: seen, as: UTF8.self)

@@ -6,8 +6,10 @@ import XCTest
 final class CatalogCLITests: XCTestCase {
     var folder: URL!
     var environment: [String: String] = [:]
-    var hostile: String { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("LV2HostTests/Fixtures/hostile").path }
+    var hostile: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("LV2HostTests/Fixtures/hostile").path
+    }
 
     override func setUpWithError() throws {
         folder = try CLI.temporaryDirectory()
@@ -155,7 +157,8 @@ final class CatalogCLITests: XCTestCase {
         data.append(contentsOf: Array("data".utf8)); append(UInt32(400))
         data.append(Data(count: 400))
         try data.write(to: URL(fileURLWithPath: input))
-        return try CLI.run(["render", "-i", input, "-o", folder.appendingPathComponent("out.wav").path, "urn:auhost:hostile:not-elf"],
-                           environment: environment)
+        return try CLI.run(
+            ["render", "-i", input, "-o", folder.appendingPathComponent("out.wav").path, "urn:auhost:hostile:not-elf"],
+            environment: environment)
     }
 }

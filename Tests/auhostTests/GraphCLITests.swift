@@ -65,18 +65,19 @@ final class GraphCLITests: XCTestCase {
     func testRunRendersToTheGraphsOutputFile() throws {
         let samples = (0..<3_000).map { Float($0 % 100) / 200 }
         try WAV.writeFloat(samples, rate: 44_100, to: path("in.wav"))
-        let graph = try write("""
-        {
-          "channels": 1,
-          "input": "in.wav",
-          "nodes": [
-            {"name": "input", "unit": "aufx dely AUHs", "parameters": {"Wet/Dry Mix": 0, "Delay Time": 0.01}},
-            {"name": "amp", "unit": "\(ampURI)", "parameters": {"gain": 0}}
-          ],
-          "connections": [{"from": "input", "to": "amp"}],
-          "output": {"file": "result.wav"}
-        }
-        """)
+        let graph = try write(
+            """
+            {
+              "channels": 1,
+              "input": "in.wav",
+              "nodes": [
+                {"name": "input", "unit": "aufx dely AUHs", "parameters": {"Wet/Dry Mix": 0, "Delay Time": 0.01}},
+                {"name": "amp", "unit": "\(ampURI)", "parameters": {"gain": 0}}
+              ],
+              "connections": [{"from": "input", "to": "amp"}],
+              "output": {"file": "result.wav"}
+            }
+            """)
         let r = try CLI.run(["run", graph])
         XCTAssertEqual(r.status, 0, r.stderr)
         let out = try WAV.readFloat(path("result.wav"))
@@ -88,16 +89,27 @@ final class GraphCLITests: XCTestCase {
 
     func testMalformedGraphFilesNameTheLineAndTheProblem() throws {
         let cases: [(String, String)] = [
-            ("{\n  \"nodes\": [\n    {\"unit\": \"aufx dely AUHs\"}\n    {\"unit\": \"x\"}\n  ]\n}", "g.json:4: expected \",\" or \"]\" after an array item"),
-            ("{\n  \"nodes\": [{\"unit\": \"aufx dely AUHs\"}],\n  \"colour\": 3,\n  \"output\": {\"file\": \"o.wav\"}\n}",
-             "g.json:3: unknown key \"colour\""),
-            ("{\n  \"nodes\": [\n    {\"name\": \"a\",\n     \"unit\": \"no such unit at all\"}\n  ],\n  \"output\": {\"file\": \"o.wav\"}\n}",
-             "g.json:3: node \"a\": No unit is called \"no such unit at all\""),
-            ("{\n  \"nodes\": [{\"name\": \"a\", \"unit\": \"aufx dely AUHs\"}],\n  \"connections\": [\n    {\"from\": \"a\", \"to\": \"b\"}\n  ],\n  \"output\": {\"file\": \"o.wav\"}\n}",
-             "g.json:4: \"to\" names no node \"b\""),
+            (
+                "{\n  \"nodes\": [\n    {\"unit\": \"aufx dely AUHs\"}\n    {\"unit\": \"x\"}\n  ]\n}",
+                "g.json:4: expected \",\" or \"]\" after an array item"
+            ),
+            (
+                "{\n  \"nodes\": [{\"unit\": \"aufx dely AUHs\"}],\n  \"colour\": 3,\n  \"output\": {\"file\": \"o.wav\"}\n}",
+                "g.json:3: unknown key \"colour\""
+            ),
+            (
+                "{\n  \"nodes\": [\n    {\"name\": \"a\",\n     \"unit\": \"no such unit at all\"}\n  ],\n  \"output\": {\"file\": \"o.wav\"}\n}",
+                "g.json:3: node \"a\": No unit is called \"no such unit at all\""
+            ),
+            (
+                "{\n  \"nodes\": [{\"name\": \"a\", \"unit\": \"aufx dely AUHs\"}],\n  \"connections\": [\n    {\"from\": \"a\", \"to\": \"b\"}\n  ],\n  \"output\": {\"file\": \"o.wav\"}\n}",
+                "g.json:4: \"to\" names no node \"b\""
+            ),
             ("{\n  \"sampleRate\": \"fast\",\n  \"nodes\": []\n}", "g.json:2: \"sampleRate\" must be a number, not a string"),
-            ("{\n  \"nodes\": [{\"unit\": \"aufx dely AUHs\", \"parameters\": {\"Feedback\": 500}}],\n  \"output\": {\"file\": \"o.wav\"}\n}",
-             "g.json:2: node \"node1\": Feedback = 500.0 is outside its range"),
+            (
+                "{\n  \"nodes\": [{\"unit\": \"aufx dely AUHs\", \"parameters\": {\"Feedback\": 500}}],\n  \"output\": {\"file\": \"o.wav\"}\n}",
+                "g.json:2: node \"node1\": Feedback = 500.0 is outside its range"
+            ),
         ]
         for (text, expected) in cases {
             let r = try CLI.run(["graph", "show", try write(text)])

@@ -40,8 +40,9 @@ final class HostileFileCLITests: XCTestCase {
             XCTFail("auhost \(arguments.joined(separator: " ")) ran for more than \(seconds) s")
         }
         process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: try String(contentsOfFile: outFile, encoding: .utf8),
-                          stderr: try String(contentsOfFile: errFile, encoding: .utf8))
+        return CLI.Result(
+            status: process.terminationStatus, stdout: try String(contentsOfFile: outFile, encoding: .utf8),
+            stderr: try String(contentsOfFile: errFile, encoding: .utf8))
     }
 
     // MARK: - Nothing a user asked to keep is lost
@@ -54,7 +55,9 @@ final class HostileFileCLITests: XCTestCase {
         let cwd = FileManager.default.currentDirectoryPath
         FileManager.default.changeCurrentDirectoryPath(dir.path)
         defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
-        for (input, output) in [("x.wav", "x.wav"), ("x.wav", "./x.wav"), ("link.wav", "x.wav"), ("x.wav", "link.wav"), ("hard.wav", "x.wav")] {
+        for (input, output) in [
+            ("x.wav", "x.wav"), ("x.wav", "./x.wav"), ("link.wav", "x.wav"), ("x.wav", "link.wav"), ("hard.wav", "x.wav"),
+        ] {
             for extra in [["aufx dely AUHs"], ["--graph", "/nonexistent.json"]] {
                 let r = try CLI.run(["render", "-i", input, "-o", output] + extra)
                 XCTAssertNotEqual(r.status, 0, "\(input) → \(output)")
@@ -94,9 +97,12 @@ final class HostileFileCLITests: XCTestCase {
             var started = false
             while Date() < deadline && !started {
                 let partial = try strayFiles(besides: ["in.wav", "out.wav"]).first { $0.hasPrefix(".out.wav.auhost-") }
-                if let partial, let size = try? FileManager.default.attributesOfItem(atPath: path(partial))[.size] as? Int, size > 1_000_000 {
+                if let partial, let size = try? FileManager.default.attributesOfItem(atPath: path(partial))[.size] as? Int, size > 1_000_000
+                {
                     started = true
-                } else { usleep(20_000) }
+                } else {
+                    usleep(20_000)
+                }
             }
             XCTAssertTrue(started, "the render wrote its partial file")
             kill(process.processIdentifier, signal)
@@ -116,8 +122,10 @@ final class HostileFileCLITests: XCTestCase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // ulimit -f counts 1024-byte blocks: 100 KB is reached long before 10 s of tail is written.
-        process.arguments = ["-c", "ulimit -f 100; exec \"$0\" render -i \"$1\" -o \"$2\" 'aufx dely AUHs' --tail 10",
-                             CLI.binary.path, path("in.wav"), path("out.wav")]
+        process.arguments = [
+            "-c", "ulimit -f 100; exec \"$0\" render -i \"$1\" -o \"$2\" 'aufx dely AUHs' --tail 10",
+            CLI.binary.path, path("in.wav"), path("out.wav"),
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -135,7 +143,9 @@ final class HostileFileCLITests: XCTestCase {
         let frames = 5 * 48_000
         // Noise (a fixed LCG): Vorbis spends many pages on it, so a cut leaves whole pages to decode.
         var seed: UInt32 = 1
-        let noise = (0..<frames).map { _ -> Float in seed = seed &* 1_664_525 &+ 1_013_904_223; return Float(Int32(bitPattern: seed)) / 4.3e9 }
+        let noise = (0..<frames).map { _ -> Float in
+            seed = seed &* 1_664_525 &+ 1_013_904_223; return Float(Int32(bitPattern: seed)) / 4.3e9
+        }
         try WAV.writeFloat(noise, rate: 48_000, to: path("in.wav"))
         let encode = try run(["render", "-i", path("in.wav"), "-o", path("full.ogg"), ampURI, "--tail", "0"])
         XCTAssertEqual(encode.status, 0, encode.stderr)
@@ -175,7 +185,10 @@ final class HostileFileCLITests: XCTestCase {
             for unit in ["aufx dely AUHs", ampURI] {
                 let r = try run(["render", "-i", path("r.wav"), "-o", path("o.wav"), unit], seconds: 10)
                 XCTAssertNotEqual(r.status, 0, "\(rate) Hz through \(unit)")
-                if rate > 0 { XCTAssertTrue(r.stderr.contains("r.wav declares 1 channels at \(rate) Hz") && r.stderr.contains("1…1536000 Hz"), r.stderr) }
+                if rate > 0 {
+                    XCTAssertTrue(
+                        r.stderr.contains("r.wav declares 1 channels at \(rate) Hz") && r.stderr.contains("1…1536000 Hz"), r.stderr)
+                }
             }
             let g = try run(["render", "-i", path("r.wav"), "-o", path("o.wav"), "--graph", try graphFile()], seconds: 10)
             XCTAssertNotEqual(g.status, 0)
@@ -199,7 +212,8 @@ final class HostileFileCLITests: XCTestCase {
     }
 
     func graphFile() throws -> String {
-        try #"{"nodes": [{"unit": "aufx dely AUHs"}], "output": {"file": "unused.wav"}}"#.write(toFile: path("g.json"), atomically: true, encoding: .utf8)
+        try #"{"nodes": [{"unit": "aufx dely AUHs"}], "output": {"file": "unused.wav"}}"#.write(
+            toFile: path("g.json"), atomically: true, encoding: .utf8)
         return path("g.json")
     }
 

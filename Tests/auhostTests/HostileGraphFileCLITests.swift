@@ -15,8 +15,10 @@ final class HostileGraphFileCLITests: XCTestCase {
     /// Writes `text` as g.json, runs `graph show` on it and returns stderr after checking it failed
     /// with one "g.json:LINE: …" sentence.
     @discardableResult
-    func refused(_ text: String, line: Int, _ expected: String, environment: [String: String] = [:],
-                 file: StaticString = #filePath, fileLine: UInt = #line) throws -> String {
+    func refused(
+        _ text: String, line: Int, _ expected: String, environment: [String: String] = [:],
+        file: StaticString = #filePath, fileLine: UInt = #line
+    ) throws -> String {
         try text.write(toFile: path("g.json"), atomically: true, encoding: .utf8)
         let r = try CLI.run(["graph", "show", path("g.json")], environment: environment)
         XCTAssertEqual(r.status, 1, r.stderr, file: file, line: fileLine)
@@ -33,7 +35,9 @@ final class HostileGraphFileCLITests: XCTestCase {
         for value in ["1e19", "-1e19", "1e300", "-1e300", "9223372036854775808"] {
             try refused(graph("\"channels\": \(value),"), line: 1, "\"channels\" must be a whole number 1…64")
             try refused(graph("\"block\": \(value),"), line: 1, "\"block\" must be a whole number 1…65536")
-            try refused(graph(node: #""unit": "aufx ipeq AUHs", "preset": \#(value)"#), line: 3, "\"preset\" must be a preset's name or a whole number")
+            try refused(
+                graph(node: #""unit": "aufx ipeq AUHs", "preset": \#(value)"#), line: 3,
+                "\"preset\" must be a preset's name or a whole number")
         }
         try refused(graph(node: #""unit": "aufx ipeq AUHs", "preset": 1.5"#), line: 3, "not 1.5")
         try refused(graph("\"channels\": 2.5,"), line: 1, "not 2.5")
@@ -44,12 +48,14 @@ final class HostileGraphFileCLITests: XCTestCase {
         let deep = String(repeating: "[", count: 25_000) + String(repeating: "]", count: 25_000)
         try refused("{\"nodes\":\n" + deep + "}", line: 2, "nested more than 64 deep")
         // A 900 KB unit name (a 4 MB one took over a minute): refused at its line, not echoed.
-        let long = try refused(graph(node: "\"unit\": \"" + String(repeating: "x", count: 900_000) + "\""), line: 3, "longer than 4096 bytes")
+        let long = try refused(
+            graph(node: "\"unit\": \"" + String(repeating: "x", count: 900_000) + "\""), line: 3, "longer than 4096 bytes")
         XCTAssertLessThan(long.utf8.count, 1_000)
         // A 3 KB unit name passes the reader: the lookup fails naming it cut short.
         let name = try refused(graph(node: "\"unit\": \"" + String(repeating: "y", count: 3_000) + "\""), line: 3, "No unit is called")
         XCTAssertLessThan(name.utf8.count, 1_000, "the name is cut short in the message")
-        let big = "{\"nodes\": [{\"unit\": \"aufx dely AUHs\"}], \"output\": {\"file\": \"o.wav\"}}" + String(repeating: " ", count: 2 << 20)
+        let big =
+            "{\"nodes\": [{\"unit\": \"aufx dely AUHs\"}], \"output\": {\"file\": \"o.wav\"}}" + String(repeating: " ", count: 2 << 20)
         try big.write(toFile: path("g.json"), atomically: true, encoding: .utf8)
         let r = try CLI.run(["graph", "show", path("g.json")])
         XCTAssertEqual(r.status, 1)
@@ -81,13 +87,16 @@ final class HostileGraphFileCLITests: XCTestCase {
         let lv2 = dir.appendingPathComponent("lv2/eg-amp.lv2")
         try FileManager.default.createDirectory(at: lv2, withIntermediateDirectories: true)
         // The bundle's data from the installed eg-amp, without amp.so.
-        let installed = try XCTUnwrap(["/usr/lib/lv2/eg-amp.lv2", "/usr/lib/x86_64-linux-gnu/lv2/eg-amp.lv2"]
-            .first { FileManager.default.fileExists(atPath: $0 + "/manifest.ttl") }, "lv2-examples is installed")
+        let installed = try XCTUnwrap(
+            ["/usr/lib/lv2/eg-amp.lv2", "/usr/lib/x86_64-linux-gnu/lv2/eg-amp.lv2"]
+                .first { FileManager.default.fileExists(atPath: $0 + "/manifest.ttl") }, "lv2-examples is installed")
         for ttl in ["manifest.ttl", "amp.ttl"] {
             try FileManager.default.copyItem(atPath: installed + "/" + ttl, toPath: lv2.appendingPathComponent(ttl).path)
         }
-        try refused(graph(node: "\"name\": \"amp\", \"unit\": \"\(ampURI)\"").replacingOccurrences(of: "\n{", with: "\n{\"unit\": \"aufx dely AUHs\"},\n{"),
-                    line: 4, "node \"amp\"", environment: ["LV2_PATH": dir.appendingPathComponent("lv2").path])
+        try refused(
+            graph(node: "\"name\": \"amp\", \"unit\": \"\(ampURI)\"").replacingOccurrences(
+                of: "\n{", with: "\n{\"unit\": \"aufx dely AUHs\"},\n{"),
+            line: 4, "node \"amp\"", environment: ["LV2_PATH": dir.appendingPathComponent("lv2").path])
     }
 
     /// The multichannel mixer at 48 kHz in a graph (bus 1 used to stay at 44.1 kHz): two delays
@@ -95,11 +104,11 @@ final class HostileGraphFileCLITests: XCTestCase {
     func testTheMultichannelMixerWorksInAGraphAtAnyRate() throws {
         for rate in [48_000, 96_000, 22_050] {
             let text = """
-            {"sampleRate": \(rate), "seconds": 0.1,
-             "nodes": [{"name": "a", "unit": "aufx dely AUHs"}, {"name": "b", "unit": "aufx dely AUHs"}, {"name": "mix", "unit": "aumx mcmx AUHs"}],
-             "connections": [{"from": "a", "to": "mix:0"}, {"from": "b", "to": "mix:1"}, {"from": "mix", "to": "output"}],
-             "output": {"file": "mix.wav"}}
-            """
+                {"sampleRate": \(rate), "seconds": 0.1,
+                 "nodes": [{"name": "a", "unit": "aufx dely AUHs"}, {"name": "b", "unit": "aufx dely AUHs"}, {"name": "mix", "unit": "aumx mcmx AUHs"}],
+                 "connections": [{"from": "a", "to": "mix:0"}, {"from": "b", "to": "mix:1"}, {"from": "mix", "to": "output"}],
+                 "output": {"file": "mix.wav"}}
+                """
             try text.write(toFile: path("mix.json"), atomically: true, encoding: .utf8)
             let r = try CLI.run(["run", path("mix.json")])
             XCTAssertEqual(r.status, 0, "\(rate) Hz: \(r.stderr)")
@@ -117,7 +126,8 @@ final class HostileGraphFileCLITests: XCTestCase {
             let text = try String(contentsOf: docs.appendingPathComponent(name), encoding: .utf8)
             for (i, block) in text.components(separatedBy: "```json\n").dropFirst().enumerated() {
                 let json = block.components(separatedBy: "```")[0]
-                let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(name) example \(i + 1)")
+                let object = try XCTUnwrap(
+                    JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(name) example \(i + 1)")
                 if let input = object["input"] as? String {
                     try WAV.writeFloat((0..<4_800).map { Float(sin(Double($0) * 0.05)) * 0.3 }, rate: 48_000, to: path(input))
                 }

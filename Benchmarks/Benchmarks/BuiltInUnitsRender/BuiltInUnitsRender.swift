@@ -23,23 +23,28 @@ struct UnitRig {
     var timeStamp = AudioTimeStamp()
     let frames: UInt32 = 512
 
-    init(_ type: OSType, _ subType: OSType, output: AudioStreamBasicDescription = .canonical(sampleRate: 44_100, channels: 2),
-         inputs: Int = 1, configure: (AudioUnit) -> Void = { _ in }, afterInitialize: (AudioUnit) -> Void = { _ in }) {
-        var d = AudioComponentDescription(componentType: type, componentSubType: subType,
-                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+    init(
+        _ type: OSType, _ subType: OSType, output: AudioStreamBasicDescription = .canonical(sampleRate: 44_100, channels: 2),
+        inputs: Int = 1, configure: (AudioUnit) -> Void = { _ in }, afterInitialize: (AudioUnit) -> Void = { _ in }
+    ) {
+        var d = AudioComponentDescription(
+            componentType: type, componentSubType: subType,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         var u: AudioUnit?
         precondition(AudioComponentInstanceNew(AudioComponentFindNext(nil, &d)!, &u) == noErr)
         unit = u!
         var max = frames
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &max, 4)
         var format = output
-        AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format,
-                             UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+        AudioUnitSetProperty(
+            unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format,
+            UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
         configure(unit)
         for bus in 0..<UInt32(inputs) {
             var cb = AURenderCallbackStruct(inputProc: constantCallback, inputProcRefCon: nil)
-            AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, bus, &cb,
-                                 UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, bus, &cb,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         }
         precondition(AudioUnitInitialize(unit) == noErr, "initialize \(FourCC.string(subType))")
         afterInitialize(unit)
@@ -56,7 +61,9 @@ struct UnitRig {
     }
 }
 
-func setParameter(_ unit: AudioUnit, _ id: AudioUnitParameterID, _ value: Float, scope: AudioUnitScope = kAudioUnitScope_Global, element: UInt32 = 0) {
+func setParameter(
+    _ unit: AudioUnit, _ id: AudioUnitParameterID, _ value: Float, scope: AudioUnitScope = kAudioUnitScope_Global, element: UInt32 = 0
+) {
     AudioUnitSetParameter(unit, id, scope, element, value, 0)
 }
 
@@ -68,7 +75,8 @@ func setFormat(_ unit: AudioUnit, _ format: AudioStreamBasicDescription, scope: 
 /// A 1-second 16-bit stereo WAV of a 440 Hz tone, opened as an AudioFileID.
 func makeToneFile() -> AudioFileID {
     let path = NSTemporaryDirectory() + "auhost-bench-\(getpid()).wav"
-    var fileFormat = AudioStreamBasicDescription.linearPCM(sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+    var fileFormat = AudioStreamBasicDescription.linearPCM(
+        sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
     var file: ExtAudioFileRef?
     precondition(ExtAudioFileCreateWithPath(path, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &file) == noErr)
     var client = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
@@ -82,19 +90,23 @@ func makeToneFile() -> AudioFileID {
     ExtAudioFileDispose(file!)
     var id: AudioFileID?
     precondition(AudioFileOpenPath(path, .readPermission, &id) == noErr)
-    unlink(path)   // the player's reader keeps its own handle open
+    unlink(path)  // the player's reader keeps its own handle open
     return id!
 }
 
 let benchmarks: @Sendable () -> Void = {
     let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [
-        .mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0]),
+        .mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0])
     ]
     func measure(_ name: String, _ makeRig: @escaping () -> UnitRig) {
-        Benchmark("\(name), 512 frames", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
-                                                            thresholds: zeroAllocations)) { benchmark in
+        Benchmark(
+            "\(name), 512 frames",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+                thresholds: zeroAllocations)
+        ) { benchmark in
             var rig = makeRig()
-            for _ in 0..<20 { rig.cycle() }   // steady state: first-touch work is done
+            for _ in 0..<20 { rig.cycle() }  // steady state: first-touch work is done
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { rig.cycle() }
             benchmark.stopMeasurement()
@@ -107,67 +119,84 @@ let benchmarks: @Sendable () -> Void = {
         UnitRig(kAudioUnitType_Effect, kAudioUnitSubType_Delay, configure: { setParameter($0, kDelayParam_DelayTime, 0.25) })
     }
     measure("iPod EQ (stereo, preset Rock)") {
-        UnitRig(kAudioUnitType_Effect, kAudioUnitSubType_AUiPodEQ, afterInitialize: { unit in
-            var preset = AUPreset(presetNumber: 16, presetName: nil)
-            AudioUnitSetProperty(unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size))
-        })
+        UnitRig(
+            kAudioUnitType_Effect, kAudioUnitSubType_AUiPodEQ,
+            afterInitialize: { unit in
+                var preset = AUPreset(presetNumber: 16, presetName: nil)
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size))
+            })
     }
     measure("N-band EQ (stereo, 8 bands on)") {
-        UnitRig(kAudioUnitType_Effect, kAudioUnitSubType_NBandEQ, configure: { unit in
-            for b in 0..<UInt32(8) {
-                setParameter(unit, kAUNBandEQParam_BypassBand + b, 0)
-                setParameter(unit, kAUNBandEQParam_Gain + b, 3)
-            }
-        })
+        UnitRig(
+            kAudioUnitType_Effect, kAudioUnitSubType_NBandEQ,
+            configure: { unit in
+                for b in 0..<UInt32(8) {
+                    setParameter(unit, kAUNBandEQParam_BypassBand + b, 0)
+                    setParameter(unit, kAUNBandEQParam_Gain + b, 3)
+                }
+            })
     }
     measure("Multichannel mixer (4 stereo buses, metering on)") {
-        UnitRig(kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer, inputs: 4, configure: { unit in
-            var count: UInt32 = 4
-            AudioUnitSetProperty(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &count, 4)
-            var on: UInt32 = 1
-            AudioUnitSetProperty(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Global, 0, &on, 4)
-            for b in 0..<count { setParameter(unit, kMultiChannelMixerParam_Pan, 0.3, scope: kAudioUnitScope_Input, element: b) }
-        })
+        UnitRig(
+            kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer, inputs: 4,
+            configure: { unit in
+                var count: UInt32 = 4
+                AudioUnitSetProperty(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &count, 4)
+                var on: UInt32 = 1
+                AudioUnitSetProperty(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Global, 0, &on, 4)
+                for b in 0..<count { setParameter(unit, kMultiChannelMixerParam_Pan, 0.3, scope: kAudioUnitScope_Input, element: b) }
+            })
     }
     measure("Format converter (int16 interleaved 44.1 kHz → float 48 kHz, stereo)") {
-        UnitRig(kAudioUnitType_FormatConverter, kAudioUnitSubType_AUConverter,
-                output: .canonical(sampleRate: 48_000, channels: 2), configure: { unit in
-            setFormat(unit, .linearPCM(sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true),
-                      scope: kAudioUnitScope_Input)
-        })
+        UnitRig(
+            kAudioUnitType_FormatConverter, kAudioUnitSubType_AUConverter,
+            output: .canonical(sampleRate: 48_000, channels: 2),
+            configure: { unit in
+                setFormat(
+                    unit, .linearPCM(sampleRate: 44_100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true),
+                    scope: kAudioUnitScope_Input)
+            })
     }
     measure("3D mixer (4 mono buses at 22.05 kHz, one at playback rate 1.5)") {
-        UnitRig(kAudioUnitType_Mixer, kAudioUnitSubType_AU3DMixerEmbedded, inputs: 4, configure: { unit in
-            var count: UInt32 = 4
-            AudioUnitSetProperty(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &count, 4)
-            for b in 0..<count {
-                setFormat(unit, .canonical(sampleRate: 22_050, channels: 1), scope: kAudioUnitScope_Input, element: b)
-                setParameter(unit, k3DMixerParam_Azimuth, Float(b) * 30 - 45, scope: kAudioUnitScope_Input, element: b)
-                setParameter(unit, k3DMixerParam_Distance, 2, scope: kAudioUnitScope_Input, element: b)
-            }
-            setParameter(unit, k3DMixerParam_PlaybackRate, 1.5, scope: kAudioUnitScope_Input, element: 3)
-        })
+        UnitRig(
+            kAudioUnitType_Mixer, kAudioUnitSubType_AU3DMixerEmbedded, inputs: 4,
+            configure: { unit in
+                var count: UInt32 = 4
+                AudioUnitSetProperty(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &count, 4)
+                for b in 0..<count {
+                    setFormat(unit, .canonical(sampleRate: 22_050, channels: 1), scope: kAudioUnitScope_Input, element: b)
+                    setParameter(unit, k3DMixerParam_Azimuth, Float(b) * 30 - 45, scope: kAudioUnitScope_Input, element: b)
+                    setParameter(unit, k3DMixerParam_Distance, 2, scope: kAudioUnitScope_Input, element: b)
+                }
+                setParameter(unit, k3DMixerParam_PlaybackRate, 1.5, scope: kAudioUnitScope_Input, element: 3)
+            })
     }
     measure("Audio file player (16-bit WAV, looping, reader thread running)") {
         let file = makeToneFile()
-        return UnitRig(kAudioUnitType_Generator, kAudioUnitSubType_AudioFilePlayer, inputs: 0, configure: { unit in
-            var ids = [Optional(file)]
-            AudioUnitSetProperty(unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &ids, 8)
-        }, afterInitialize: { unit in
-            var region = ScheduledAudioFileRegion()
-            region.mTimeStamp.mFlags = .sampleTimeValid
-            region.mAudioFile = file
-            region.mFramesToPlay = UInt32.max
-            region.mLoopCount = 1_000_000
-            AudioUnitSetProperty(unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &region,
-                                 UInt32(MemoryLayout<ScheduledAudioFileRegion>.size))
-            var prime: UInt32 = 0
-            AudioUnitSetProperty(unit, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitScope_Global, 0, &prime, 4)
-            var start = AudioTimeStamp()
-            start.mFlags = .sampleTimeValid
-            start.mSampleTime = -1
-            AudioUnitSetProperty(unit, kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitScope_Global, 0, &start,
-                                 UInt32(MemoryLayout<AudioTimeStamp>.size))
-        })
+        return UnitRig(
+            kAudioUnitType_Generator, kAudioUnitSubType_AudioFilePlayer, inputs: 0,
+            configure: { unit in
+                var ids = [Optional(file)]
+                AudioUnitSetProperty(unit, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &ids, 8)
+            },
+            afterInitialize: { unit in
+                var region = ScheduledAudioFileRegion()
+                region.mTimeStamp.mFlags = .sampleTimeValid
+                region.mAudioFile = file
+                region.mFramesToPlay = UInt32.max
+                region.mLoopCount = 1_000_000
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &region,
+                    UInt32(MemoryLayout<ScheduledAudioFileRegion>.size))
+                var prime: UInt32 = 0
+                AudioUnitSetProperty(unit, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitScope_Global, 0, &prime, 4)
+                var start = AudioTimeStamp()
+                start.mFlags = .sampleTimeValid
+                start.mSampleTime = -1
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitScope_Global, 0, &start,
+                    UInt32(MemoryLayout<AudioTimeStamp>.size))
+            })
     }
 }

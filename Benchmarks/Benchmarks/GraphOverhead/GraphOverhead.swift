@@ -11,8 +11,9 @@ let chainLength = 32
 let gainValue: Float = 1.0001
 
 final class ChainGain: AUEffectBase {
-    static let identity = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("cgan")!,
-                                                    manufacturer: FourCC.code("AUHb")!)
+    static let identity = AudioComponentDescription(
+        type: kAudioUnitType_Effect, subType: FourCC.code("cgan")!,
+        manufacturer: FourCC.code("AUHb")!)
     init(_ d: AudioComponentDescription) {
         super.init(description: d, parameters: [ParameterDefinition(id: 0, name: "Gain", min: 0, max: 2, default: gainValue)])
     }
@@ -44,7 +45,8 @@ struct ChainGraph {
     let output = AudioBufferStorage(format: .canonical(sampleRate: 48_000, channels: 2), capacity: UInt32(frames))
 
     init() throws {
-        ComponentRegistry.shared.register(Component(description: ChainGain.identity, name: "Bench: Chain Gain", version: 1) { ChainGain($0) })
+        ComponentRegistry.shared.register(
+            Component(description: ChainGain.identity, name: "Bench: Chain Gain", version: 1) { ChainGain($0) })
         let head = try graph.attach(AudioComponentDescription(type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput))
         var previous = try graph.attach(ChainGain.identity)
         try graph.setInputCallback(previous, 0, AURenderCallbackStruct(inputProc: fillCallback, inputProcRefCon: nil))
@@ -74,9 +76,10 @@ struct HandLoop {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let configuration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
-                                                maxDuration: .seconds(3),
-                                                thresholds: [.mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0])])
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+        maxDuration: .seconds(3),
+        thresholds: [.mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0])])
     Benchmark("Hand-written loop: 32 gains, 256 stereo frames", configuration: configuration) { benchmark in
         let loop = HandLoop()
         benchmark.startMeasurement()

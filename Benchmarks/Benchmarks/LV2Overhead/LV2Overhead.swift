@@ -33,8 +33,9 @@ struct UnitRig {
         var max = UInt32(frames)
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &max, 4)
         var cb = AURenderCallbackStruct(inputProc: constantCallback, inputProcRefCon: nil)
-        AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
-                             UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        AudioUnitSetProperty(
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
+            UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         precondition(AudioUnitInitialize(unit) == noErr)
         AudioUnitSetParameter(unit, 0, kAudioUnitScope_Global, 0, -6, 0)
         buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 1), capacity: UInt32(frames))
@@ -75,10 +76,11 @@ nonisolated(unsafe) let directRig = DirectRig()
 
 let benchmarks: @Sendable () -> Void = {
     let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [
-        .mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0]),
+        .mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0])
     ]
-    let configuration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
-                                                thresholds: zeroAllocations)
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+        thresholds: zeroAllocations)
     Benchmark("eg-amp through the unit (AudioUnitRender), 512 frames", configuration: configuration) { benchmark in
         for _ in 0..<10 { unitRig.cycle() }
         benchmark.startMeasurement()

@@ -10,8 +10,9 @@ import Foundation
 // Build the plug-ins first: Plugins/build.sh release.
 
 /// The same gain kernel registered as a built-in unit under its own subtype.
-let builtInGain = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("gbin")!,
-                                            manufacturer: FourCC.code("AUSd")!)
+let builtInGain = AudioComponentDescription(
+    type: kAudioUnitType_Effect, subType: FourCC.code("gbin")!,
+    manufacturer: FourCC.code("AUSd")!)
 
 /// A plug-in of Plugins/ by subtype, required to come from the release build folder.
 func releasePlugIn(_ subtype: String, type: String = "aufx") -> AudioComponent {
@@ -43,13 +44,14 @@ struct Rig {
         var max = frames
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &max, 4)
         var cb = AURenderCallbackStruct(inputProc: toneCallback, inputProcRefCon: nil)
-        AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
-                             UInt32(MemoryLayout<AURenderCallbackStruct>.size))   // (an instrument has no input: refused, unused)
+        AudioUnitSetProperty(
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
+            UInt32(MemoryLayout<AURenderCallbackStruct>.size))  // (an instrument has no input: refused, unused)
         precondition(AudioUnitInitialize(unit) == noErr)
         buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: frames)
         timeStamp.mFlags = .sampleTimeValid
         self.frames = frames
-        for _ in 0..<10 { cycle() }   // steady state: first-touch work done
+        for _ in 0..<10 { cycle() }  // steady state: first-touch work done
     }
 
     mutating func cycle() {
@@ -62,15 +64,20 @@ struct Rig {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    ComponentRegistry.shared.register(Component(description: builtInGain, name: "Bench: Gain built in", version: 1) {
-        KernelEffectUnit<PerChannel<Gain>>(description: $0)
-    })
+    ComponentRegistry.shared.register(
+        Component(description: builtInGain, name: "Bench: Gain built in", version: 1) {
+            KernelEffectUnit<PerChannel<Gain>>(description: $0)
+        })
     let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [
-        .mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0]),
+        .mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0])
     ]
     func render(_ name: String, _ component: @escaping () -> AudioComponent, frames: UInt32) {
-        Benchmark(name, configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
-                                             thresholds: zeroAllocations)) { benchmark in
+        Benchmark(
+            name,
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+                thresholds: zeroAllocations)
+        ) { benchmark in
             var rig = Rig(component(), frames: frames)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { rig.cycle() }
@@ -78,15 +85,22 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     for frames: UInt32 in [16, 512] {
-        render("Gain built in, \(frames) stereo frames", { var d = builtInGain; return AudioComponentFindNext(nil, &d)! }, frames: frames)
+        render(
+            "Gain built in, \(frames) stereo frames",
+            {
+                var d = builtInGain; return AudioComponentFindNext(nil, &d)!
+            }, frames: frames)
         render("Gain as plug-in, \(frames) stereo frames", { releasePlugIn("gain") }, frames: frames)
     }
     for (subtype, name) in [("trem", "Tremolo"), ("satu", "Saturator"), ("chor", "Chorus")] {
         render("\(name) plug-in, 512 stereo frames", { releasePlugIn(subtype) }, frames: 512)
     }
-    Benchmark("SineSynth plug-in, 512 stereo frames, note on + off per cycle",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
-                                   thresholds: zeroAllocations)) { benchmark in
+    Benchmark(
+        "SineSynth plug-in, 512 stereo frames, note on + off per cycle",
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+            thresholds: zeroAllocations)
+    ) { benchmark in
         var rig = Rig(releasePlugIn("sins", type: "aumu"), frames: 512)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

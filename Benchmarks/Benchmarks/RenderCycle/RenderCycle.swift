@@ -6,8 +6,9 @@ import Benchmark
 // a render callback, 512 stereo frames. The thresholds pin 0 allocations per cycle.
 
 final class BenchGain: AUEffectBase {
-    static let identity = AudioComponentDescription(type: kAudioUnitType_Effect, subType: FourCC.code("bgan")!,
-                                                    manufacturer: FourCC.code("AUHb")!)
+    static let identity = AudioComponentDescription(
+        type: kAudioUnitType_Effect, subType: FourCC.code("bgan")!,
+        manufacturer: FourCC.code("AUHb")!)
     init(_ d: AudioComponentDescription) {
         super.init(description: d, parameters: [ParameterDefinition(id: 0, name: "Gain", min: 0, max: 2, default: 0.5)])
     }
@@ -40,8 +41,9 @@ struct RenderRig {
         var max = frames
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &max, 4)
         var cb = AURenderCallbackStruct(inputProc: silenceCallback, inputProcRefCon: nil)
-        AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
-                             UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        AudioUnitSetProperty(
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
+            UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         AudioUnitInitialize(unit)
         buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: frames)
         timeStamp.mFlags = .sampleTimeValid
@@ -59,21 +61,27 @@ struct RenderRig {
 
 let benchmarks: @Sendable () -> Void = {
     let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [
-        .mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0]),
+        .mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0])
     ]
-    Benchmark("AudioUnitRender: effect with callback, 512 stereo frames",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput], scalingFactor: .kilo,
-                                   thresholds: zeroAllocations)) { benchmark in
+    Benchmark(
+        "AudioUnitRender: effect with callback, 512 stereo frames",
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal, .throughput], scalingFactor: .kilo,
+            thresholds: zeroAllocations)
+    ) { benchmark in
         var rig = RenderRig(frames: 512)
-        for _ in 0..<10 { rig.cycle() }   // steady state: first-touch work is done
+        for _ in 0..<10 { rig.cycle() }  // steady state: first-touch work is done
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { rig.cycle() }
         benchmark.stopMeasurement()
     }
 
-    Benchmark("AudioUnitRender with a ramped parameter, 512 stereo frames",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
-                                   thresholds: zeroAllocations)) { benchmark in
+    Benchmark(
+        "AudioUnitRender with a ramped parameter, 512 stereo frames",
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+            thresholds: zeroAllocations)
+    ) { benchmark in
         var rig = RenderRig(frames: 512)
         for _ in 0..<10 { rig.cycle() }
         var event = AudioUnitParameterEvent()

@@ -6,7 +6,7 @@ import AUHost
 /// pull it through the delay with AudioUnitRender, and queue the output for the file.
 let captureOutputDidOutputSampleBuffer: AURenderCallback = { refCon, flags, timeStamp, bus, numberOfFrames, _ in
     let controller = Unmanaged<CaptureSessionController>.fromOpaque(refCon).takeUnretainedValue()
-    guard controller.framesWritten.pointee < controller.framesWanted else { return noErr }   // recording finished
+    guard controller.framesWritten.pointee < controller.framesWanted else { return noErr }  // recording finished
     controller.currentInputAudioBufferList.prepare(frames: numberOfFrames)
     var err = AudioUnitRender(controller.captureUnit!, flags, timeStamp, bus, numberOfFrames, controller.currentInputAudioBufferList.list)
     if err == noErr {
@@ -14,7 +14,7 @@ let captureOutputDidOutputSampleBuffer: AURenderCallback = { refCon, flags, time
         var renderTime = AudioTimeStamp()
         renderTime.mFlags = .sampleTimeValid
         renderTime.mSampleTime = controller.currentSampleTime
-        controller.outputBufferList.prepareNull(frames: numberOfFrames)   // AUOutputBL::Prepare, NULL mData
+        controller.outputBufferList.prepareNull(frames: numberOfFrames)  // AUOutputBL::Prepare, NULL mData
         err = AudioUnitRender(controller.effectUnit!, &renderFlags, &renderTime, 0, numberOfFrames, controller.outputBufferList.list)
         controller.currentSampleTime += Float64(numberOfFrames)
     }

@@ -34,53 +34,75 @@ final class CaptureSessionController {
     /// Thread: setup. applicationDidFinishLaunching's part: the capture "session", the delay
     /// effect with its render callback, and the output file primed for asynchronous writes.
     func setUp(device: String, delayTime: Float32, outputPath: String) throws {
-        var captureDescription = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_HALOutput,
-                                                           componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-        try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &captureDescription)!, &captureUnit), "create the capture unit")
+        var captureDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_HALOutput,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        try AudioError.check(
+            AudioComponentInstanceNew(AudioComponentFindNext(nil, &captureDescription)!, &captureUnit), "create the capture unit")
         let capture = captureUnit!
         var name = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)
         var on: UInt32 = 1, off: UInt32 = 0, period: UInt32 = 256
         var format = currentInputASBD
         let asbdSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        try AudioError.check(AudioUnitSetProperty(capture, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &name,
-                                                  UInt32(MemoryLayout<CFString?>.size)), "set the capture device")
-        try AudioError.check(AudioUnitSetProperty(capture, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, &period, 4),
-                             "set the capture period")
-        try AudioError.check(AudioUnitSetProperty(capture, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4), "enable input")
-        try AudioError.check(AudioUnitSetProperty(capture, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, &off, 4), "disable output")
-        try AudioError.check(AudioUnitSetProperty(capture, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1, &format, asbdSize),
-                             "set the captured format")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                capture, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &name,
+                UInt32(MemoryLayout<CFString?>.size)), "set the capture device")
+        try AudioError.check(
+            AudioUnitSetProperty(capture, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, &period, 4),
+            "set the capture period")
+        try AudioError.check(
+            AudioUnitSetProperty(capture, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4), "enable input")
+        try AudioError.check(
+            AudioUnitSetProperty(capture, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, &off, 4), "disable output")
+        try AudioError.check(
+            AudioUnitSetProperty(capture, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1, &format, asbdSize),
+            "set the captured format")
         var captured = AURenderCallbackStruct(inputProc: captureOutputDidOutputSampleBuffer, inputProcRefCon: refCon)
-        try AudioError.check(AudioUnitSetProperty(capture, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &captured,
-                                                  UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "set the capture callback")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                capture, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &captured,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "set the capture callback")
 
         // The delay effect, fed by a render callback, in the canonical format.
-        var delayDescription = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
-                                                         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-        try AudioError.check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &delayDescription)!, &effectUnit), "create the delay unit")
+        var delayDescription = AudioComponentDescription(
+            componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        try AudioError.check(
+            AudioComponentInstanceNew(AudioComponentFindNext(nil, &delayDescription)!, &effectUnit), "create the delay unit")
         let effect = effectUnit!
-        try AudioError.check(AudioUnitSetProperty(effect, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, asbdSize), "delay input format")
-        try AudioError.check(AudioUnitSetProperty(effect, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, asbdSize), "delay output format")
+        try AudioError.check(
+            AudioUnitSetProperty(effect, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, asbdSize), "delay input format"
+        )
+        try AudioError.check(
+            AudioUnitSetProperty(effect, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, asbdSize),
+            "delay output format")
         var maximumFrames: UInt32 = 4096
-        try AudioError.check(AudioUnitSetProperty(effect, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maximumFrames, 4),
-                             "delay MaximumFramesPerSlice")
+        try AudioError.check(
+            AudioUnitSetProperty(effect, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maximumFrames, 4),
+            "delay MaximumFramesPerSlice")
         var input = AURenderCallbackStruct(inputProc: pushCurrentInputBufferIntoAudioUnit, inputProcRefCon: refCon)
-        try AudioError.check(AudioUnitSetProperty(effect, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &input,
-                                                  UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "set the delay's input callback")
+        try AudioError.check(
+            AudioUnitSetProperty(
+                effect, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &input,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "set the delay's input callback")
         try AudioError.check(AudioUnitSetParameter(effect, kDelayParam_WetDryMix, kAudioUnitScope_Global, 0, 100, 0), "wet/dry")
         try AudioError.check(AudioUnitSetParameter(effect, kDelayParam_Feedback, kAudioUnitScope_Global, 0, 0, 0), "feedback")
         try AudioError.check(AudioUnitSetParameter(effect, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, delayTime, 0), "delay time")
         try AudioError.check(AudioUnitInitialize(effect), "initialize the delay")
 
         // The file: 32-bit float WAV; the client format is the delay's output format.
-        var fileFormat = AudioStreamBasicDescription(mSampleRate: format.mSampleRate, mFormatID: kAudioFormatLinearPCM,
-                                                     mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
-                                                     mBytesPerPacket: 4 * format.mChannelsPerFrame, mFramesPerPacket: 1,
-                                                     mBytesPerFrame: 4 * format.mChannelsPerFrame, mChannelsPerFrame: format.mChannelsPerFrame,
-                                                     mBitsPerChannel: 32, mReserved: 0)
-        try AudioError.check(ExtAudioFileCreateWithPath(outputPath, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &extAudioFile),
-                             "create \(outputPath)")
-        try AudioError.check(ExtAudioFileSetProperty(extAudioFile!, kExtAudioFileProperty_ClientDataFormat, asbdSize, &format), "client format")
+        var fileFormat = AudioStreamBasicDescription(
+            mSampleRate: format.mSampleRate, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: 4 * format.mChannelsPerFrame, mFramesPerPacket: 1,
+            mBytesPerFrame: 4 * format.mChannelsPerFrame, mChannelsPerFrame: format.mChannelsPerFrame,
+            mBitsPerChannel: 32, mReserved: 0)
+        try AudioError.check(
+            ExtAudioFileCreateWithPath(outputPath, kAudioFileWAVEType, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &extAudioFile),
+            "create \(outputPath)")
+        try AudioError.check(
+            ExtAudioFileSetProperty(extAudioFile!, kExtAudioFileProperty_ClientDataFormat, asbdSize, &format), "client format")
         try AudioError.check(ExtAudioFileWriteAsync(extAudioFile!, 0, nil), "prime ExtAudioFileWriteAsync")
     }
 
@@ -95,6 +117,8 @@ final class CaptureSessionController {
         try AudioError.check(ExtAudioFileDispose(extAudioFile!), "close the file")
         AudioComponentInstanceDispose(effectUnit!)
         AudioComponentInstanceDispose(captureUnit!)
-        if framesWritten.pointee < frames { throw AudioError(kAudioUnitErr_NoConnection, "only \(framesWritten.pointee) frames were captured") }
+        if framesWritten.pointee < frames {
+            throw AudioError(kAudioUnitErr_NoConnection, "only \(framesWritten.pointee) frames were captured")
+        }
     }
 }

@@ -7,17 +7,21 @@ let ioExamples: [Example] = [
         let output = try workspace.run("io-passthrough", ["example_duplex", "\(frames)"])
         let latency = try printedInt(output, "latency")
         let played = workspace.readFloats("out.raw")
-        if played.prefix(latency * 2).contains(where: { $0 != 0 }) { throw CheckFailure("the \(latency)-frame leading offset is not silence") }
+        if played.prefix(latency * 2).contains(where: { $0 != 0 }) {
+            throw CheckFailure("the \(latency)-frame leading offset is not silence")
+        }
         if let difference = firstDifference(played, from: latency * 2, Array(input.prefix(frames * 2))) { throw CheckFailure(difference) }
         return "playback file = capture file sample-exactly for \(frames) frames after \(latency) frames of documented duplex latency"
     },
     Example(name: "io-mixer") { workspace in
-        try checkDuplex(workspace, "io-mixer", gain: 0.5,
-                        "playback = capture x 0.5 (mixer input volume) sample-exactly for %d frames after %d frames of duplex latency")
+        try checkDuplex(
+            workspace, "io-mixer", gain: 0.5,
+            "playback = capture x 0.5 (mixer input volume) sample-exactly for %d frames after %d frames of duplex latency")
     },
     Example(name: "io-render-callback") { workspace in
-        try checkDuplex(workspace, "io-render-callback", gain: 0.25,
-                        "playback = capture x 0.25 (the callback's volume) sample-exactly for %d frames after %d frames of duplex latency")
+        try checkDuplex(
+            workspace, "io-render-callback", gain: 0.25,
+            "playback = capture x 0.25 (the callback's volume) sample-exactly for %d frames after %d frames of duplex latency")
     },
 ]
 
@@ -31,6 +35,8 @@ func checkDuplex(_ workspace: Workspace, _ program: String, gain: Float, _ summa
     let latency = try printedInt(output, "latency")
     let played = workspace.readFloats("out.raw")
     if played.prefix(latency * 2).contains(where: { $0 != 0 }) { throw CheckFailure("the \(latency)-frame leading offset is not silence") }
-    if let difference = firstDifference(played, from: latency * 2, input.prefix(frames * 2).map { $0 * gain }) { throw CheckFailure(difference) }
+    if let difference = firstDifference(played, from: latency * 2, input.prefix(frames * 2).map { $0 * gain }) {
+        throw CheckFailure(difference)
+    }
     return String(format: summary, frames, latency)
 }

@@ -10,9 +10,12 @@ let pattern5Examples: [Example] = [
         let recorded = try printedInt(output, "recorded")
         let (channels, samples) = try readFloatWAV(workspace.path("rec.wav"))
         guard channels == 2, samples.count == recorded * 2 else {
-            throw CheckFailure("the recording holds \(samples.count / max(channels, 1)) frames of \(channels) channels; \(recorded) stereo expected")
+            throw CheckFailure(
+                "the recording holds \(samples.count / max(channels, 1)) frames of \(channels) channels; \(recorded) stereo expected")
         }
-        if let difference = firstDifference(samples, from: 0, Array(input.prefix(recorded * 2))) { throw CheckFailure("recording: " + difference) }
+        if let difference = firstDifference(samples, from: 0, Array(input.prefix(recorded * 2))) {
+            throw CheckFailure("recording: " + difference)
+        }
         for c in 0..<2 {
             let peak = stride(from: c, to: recorded * 2, by: 2).map { abs(input[$0]) }.max()!
             guard let printed = printedValues(output)["peak\(c)"].flatMap(Float.init), printed == peak else {

@@ -20,6 +20,7 @@ let outputExamples: [Example] = [
         var worst: Float = 0
         for i in expected.indices { worst = max(worst, abs(played[i] - expected[i])) }
         guard worst <= 1e-6 else { throw CheckFailure("the mix differs from 0.5 B + 0.25 A(flat EQ) by up to \(worst)") }
-        return "playback = 0.5 x source B + 0.25 x source A through the flat iPod EQ within 1e-6 (worst \(worst)), \(played.count / 2) frames"
+        return
+            "playback = 0.5 x source B + 0.25 x source A through the flat iPod EQ within 1e-6 (worst \(worst)), \(played.count / 2) frames"
     },
 ]

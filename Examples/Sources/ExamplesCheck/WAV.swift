@@ -4,7 +4,8 @@ import Foundation
 /// rather than through AUHost so the check does not rely on the code under test.
 func readFloatWAV(_ path: String) throws -> (channels: Int, samples: [Float]) {
     guard let data = FileManager.default.contents(atPath: path), data.count >= 12,
-          data.prefix(4) == Data("RIFF".utf8) else { throw CheckFailure("\(path) is not a RIFF/WAVE file") }
+        data.prefix(4) == Data("RIFF".utf8)
+    else { throw CheckFailure("\(path) is not a RIFF/WAVE file") }
     let bytes = [UInt8](data)
     func le(_ at: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
     var at = 12, channels = 0, bits = 0

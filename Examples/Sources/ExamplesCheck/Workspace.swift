@@ -45,7 +45,8 @@ struct Workspace {
         let process = Process()
         let beside = Bundle.main.executableURL!.deletingLastPathComponent()
         let installed = ProcessInfo.processInfo.environment["EXAMPLES_BIN"].map { URL(fileURLWithPath: $0).appendingPathComponent(program) }
-        process.executableURL = installed.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
+        process.executableURL =
+            installed.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
             ?? beside.appendingPathComponent(program)
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -61,8 +62,9 @@ struct Workspace {
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CheckFailure("\(program) exited with \(process.terminationStatus): "
-                               + String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            throw CheckFailure(
+                "\(program) exited with \(process.terminationStatus): "
+                    + String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return String(decoding: output, as: UTF8.self)
     }

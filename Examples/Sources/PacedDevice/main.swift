@@ -18,8 +18,10 @@ func check(_ status: OSStatus, _ what: String) {
     exit(1)
 }
 
-func setProperty<T>(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                    _ value: T, _ what: String) {
+func setProperty<T>(
+    _ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+    _ value: T, _ what: String
+) {
     var value = value
     check(AudioUnitSetProperty(unit, id, scope, element, &value, UInt32(MemoryLayout<T>.size)), what)
 }
@@ -56,8 +58,9 @@ let period = arguments.count > 3 ? UInt32(arguments[3]) ?? 64 : 64
 let sampleRate: Float64 = 48_000
 
 func description(_ type: OSType, _ subType: OSType) -> AudioComponentDescription {
-    AudioComponentDescription(componentType: type, componentSubType: subType, componentManufacturer: kAudioUnitManufacturer_Apple,
-                              componentFlags: 0, componentFlagsMask: 0)
+    AudioComponentDescription(
+        componentType: type, componentSubType: subType, componentManufacturer: kAudioUnitManufacturer_Apple,
+        componentFlags: 0, componentFlagsMask: 0)
 }
 let chain: [AudioComponentDescription] = [
     description(kAudioUnitType_Effect, kAudioUnitSubType_Delay),
@@ -93,10 +96,11 @@ setProperty(io, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global,
 setProperty(io, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, period, "set PreferredPeriodFrames")
 setProperty(io, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(2), "set PreferredPeriodCount")
 
-var stereo = AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
-                                         mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved,
-                                         mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2,
-                                         mBitsPerChannel: 32, mReserved: 0)
+var stereo = AudioStreamBasicDescription(
+    mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
+    mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved,
+    mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2,
+    mBitsPerChannel: 32, mReserved: 0)
 setProperty(units[6], kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, UInt32(1), "set mixer bus count")
 for unit in units.dropLast() {
     setProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, stereo, "set input format")
@@ -124,7 +128,9 @@ let xruns: UInt32 = getProperty(io, kAUHostALSAProperty_XrunCount, 0)
 let worst: Float64 = getProperty(io, kAUHostALSAProperty_WorstRenderFraction, 0)
 let realTime: UInt32 = getProperty(io, kAUHostALSAProperty_RealTimeScheduling, 0)
 let periodMicroseconds = Double(grantedPeriod) / grantedRate * 1e6
-print("device \(arguments[1]), granted \(Int(grantedRate)) Hz, period \(grantedPeriod) frames (\(String(format: "%.0f", periodMicroseconds)) µs) × 2")
+print(
+    "device \(arguments[1]), granted \(Int(grantedRate)) Hz, period \(grantedPeriod) frames (\(String(format: "%.0f", periodMicroseconds)) µs) × 2"
+)
 print("units 8 (delay, iPod EQ, N-band EQ, delay, iPod EQ, N-band EQ, multichannel mixer, ALSA I/O)")
 print(String(format: "played %.1f s, still running at the end: %@", elapsed, running != 0 ? "yes" : "no"))
 print("scheduling \(realTime != 0 ? "SCHED_FIFO" : "normal priority (SCHED_FIFO refused)")")

@@ -27,7 +27,7 @@ let playbackCallbackFunc: AURenderCallback = { inRefCon, _, _, inBusNumber, inNu
             let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
             for i in 0..<Int(inNumberFrames) {
                 let frame = engine.beatsFrame + i
-                samples[i] = Float((frame * 11 + channel * 300) % 499 - 249) / 512   // the examples' second signal
+                samples[i] = Float((frame * 11 + channel * 300) % 499 - 249) / 512  // the examples' second signal
             }
         }
         engine.beatsFrame += Int(inNumberFrames)

@@ -20,10 +20,15 @@ guard graphMode ? engine.setUpGraph(device: arguments[2]) : engine.setUpRemoteIO
 var latency: UInt32 = 0
 var size = UInt32(4)
 _ = AudioUnitGetProperty(engine.mVoipUnit!, kAUHostALSAProperty_DuplexLatencyFrames, kAudioUnitScope_Global, 0, &latency, &size)
-guard CheckOSStatus(graphMode ? AUGraphStart(engine.processingGraph!) : AudioOutputUnitStart(engine.mVoipUnit!), "couldn't start") else { exit(1) }
+guard CheckOSStatus(graphMode ? AUGraphStart(engine.processingGraph!) : AudioOutputUnitStart(engine.mVoipUnit!), "couldn't start") else {
+    exit(1)
+}
 let deadline = Date().addingTimeInterval(30)
 while engine.framesPlayed.pointee < frames + Int(latency) && Date() < deadline { usleep(1000) }
 guard CheckOSStatus(graphMode ? AUGraphStop(engine.processingGraph!) : AudioOutputUnitStop(engine.mVoipUnit!), "couldn't stop"),
-      CheckOSStatus(engine.lastRecordError, "the record callback's AudioUnitRender") else { exit(1) }
-guard engine.framesPlayed.pointee >= frames + Int(latency) else { print("error: played only \(engine.framesPlayed.pointee) frames"); exit(1) }
+    CheckOSStatus(engine.lastRecordError, "the record callback's AudioUnitRender")
+else { exit(1) }
+guard engine.framesPlayed.pointee >= frames + Int(latency) else {
+    print("error: played only \(engine.framesPlayed.pointee) frames"); exit(1)
+}
 print("latency \(latency)")

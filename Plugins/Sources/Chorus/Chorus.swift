@@ -10,7 +10,8 @@ import Foundation
 public struct Chorus: EffectKernel {
     public enum Param: AudioUnitParameterID { case rate, depth, delay, mix }
 
-    public static let componentDescription = AudioComponentDescription(type: kAudioUnitType_Effect,
+    public static let componentDescription = AudioComponentDescription(
+        type: kAudioUnitType_Effect,
         subType: FourCC.code("chor")!, manufacturer: FourCC.code("AUSd")!)
     public static let parameters = [
         Parameter(Param.rate, "Rate", 0.05...5, unit: kAudioUnitParameterUnit_Hertz, default: 0.8),
@@ -91,11 +92,13 @@ extension Chorus: ReleasableKernel {
 @_noAllocation @_noLocks
 func parabolicSine(_ p: Double) -> Double {
     let truncated = Double(Int(p))
-    var x = p - (truncated > p ? truncated - 1 : truncated)   // 0 ..< 1
-    x = x < 0.5 ? x : x - 1                // −0.5 ..< 0.5
-    let y = 8 * x - 16 * x * abs(x)        // parabola through the sine's zeros and peaks
+    var x = p - (truncated > p ? truncated - 1 : truncated)  // 0 ..< 1
+    x = x < 0.5 ? x : x - 1  // −0.5 ..< 0.5
+    let y = 8 * x - 16 * x * abs(x)  // parabola through the sine's zeros and peaks
     return 0.225 * (y * abs(y) - y) + y
 }
 
 /// Thread: setup (the host calls the factory when it makes an instance).
-@_cdecl("ChorusFactory") public func chorusFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(Chorus.self, d) }
+@_cdecl("ChorusFactory") public func chorusFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
+    exportUnit(Chorus.self, d)
+}

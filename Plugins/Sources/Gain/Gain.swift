@@ -5,10 +5,11 @@ import AUHostSDK
 public struct Gain: ChannelKernel {
     public enum Param: AudioUnitParameterID { case gain }
 
-    public static let componentDescription = AudioComponentDescription(type: kAudioUnitType_Effect,
+    public static let componentDescription = AudioComponentDescription(
+        type: kAudioUnitType_Effect,
         subType: FourCC.code("gain")!, manufacturer: FourCC.code("AUSd")!)
     public static let parameters = [
-        Parameter(Param.gain, "Gain", 0...4, unit: kAudioUnitParameterUnit_LinearGain, default: 1),
+        Parameter(Param.gain, "Gain", 0...4, unit: kAudioUnitParameterUnit_LinearGain, default: 1)
     ]
 
     /// Thread: setup.
@@ -16,12 +17,16 @@ public struct Gain: ChannelKernel {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
-                                 parameters: ParameterValues) {
+    public mutating func process(
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
+        parameters: ParameterValues
+    ) {
         let gain = parameters[Param.gain.rawValue]
         for i in 0..<frames { output[i] = input[i] * gain }
     }
 }
 
 /// Thread: setup (the host calls the factory when it makes an instance).
-@_cdecl("GainFactory") public func gainFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(Gain.self, d) }
+@_cdecl("GainFactory") public func gainFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
+    exportUnit(Gain.self, d)
+}

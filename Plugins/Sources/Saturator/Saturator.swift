@@ -15,7 +15,8 @@ import Foundation
 public struct Saturator: ChannelKernel {
     public enum Param: AudioUnitParameterID { case drive, output, mix }
 
-    public static let componentDescription = AudioComponentDescription(type: kAudioUnitType_Effect,
+    public static let componentDescription = AudioComponentDescription(
+        type: kAudioUnitType_Effect,
         subType: FourCC.code("satu")!, manufacturer: FourCC.code("AUSd")!)
     public static let parameters = [
         Parameter(Param.drive, "Drive", 0...48, unit: kAudioUnitParameterUnit_Decibels, default: 12),
@@ -48,8 +49,10 @@ public struct Saturator: ChannelKernel {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
-                                 parameters: ParameterValues) {
+    public mutating func process(
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
+        parameters: ParameterValues
+    ) {
         let drive = decibelsToGain(min(max(parameters[Param.drive.rawValue], 0), 48))
         let level = decibelsToGain(min(max(parameters[Param.output.rawValue], -24), 6))
         let wetShare = min(max(parameters[Param.mix.rawValue], 0), 100) / 100
@@ -77,7 +80,7 @@ extension Saturator: ReleasableKernel {
 /// exponent bits and a short polynomial for the fraction (relative error below 1e-4, 0.001 dB).
 @_noAllocation @_noLocks
 func decibelsToGain(_ db: Float) -> Float {
-    let y = db * 0.166_096_4   // log2(10) / 20
+    let y = db * 0.166_096_4  // log2(10) / 20
     let truncated = Float(Int(y))
     let whole = truncated > y ? truncated - 1 : truncated
     let f = y - whole
@@ -87,7 +90,9 @@ func decibelsToGain(_ db: Float) -> Float {
 }
 
 /// Thread: setup (the host calls the factory when it makes an instance).
-@_cdecl("SaturatorFactory") public func saturatorFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(Saturator.self, d) }
+@_cdecl("SaturatorFactory") public func saturatorFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
+    exportUnit(Saturator.self, d)
+}
 
 /// An 8× polyphase oversampler around the saturation curve: the input is upsampled with a
 /// windowed-sinc interpolator, the curve runs at 8× the rate (so that the harmonics it makes up
@@ -121,7 +126,7 @@ struct Oversampler {
     init() {
         let n = Oversampler.taps, l = Oversampler.factor, p = Oversampler.phaseTaps
         coefficients = .allocate(capacity: n)
-        let cutoff = 0.9 / (2 * Double(l))        // cycles per high-rate sample
+        let cutoff = 0.9 / (2 * Double(l))  // cycles per high-rate sample
         let beta = 9.0
         func bessel0(_ x: Double) -> Double {
             var sum = 1.0, term = 1.0
@@ -138,7 +143,7 @@ struct Oversampler {
             h[i] = sinc * bessel0(beta * (1 - r * r).squareRoot()) / bessel0(beta)
             total += h[i]
         }
-        for i in 0..<n { coefficients[i] = Float(h[i] / total) }   // unity gain at DC
+        for i in 0..<n { coefficients[i] = Float(h[i] / total) }  // unity gain at DC
         // Output phase q uses taps h[q + l·k] on input x[n − k]; stored reversed over k.
         phases = .allocate(capacity: l * p)
         for q in 0..<l {

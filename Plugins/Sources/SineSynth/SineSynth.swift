@@ -7,7 +7,8 @@ import Foundation
 public struct SineSynth: InstrumentKernel {
     public enum Param: AudioUnitParameterID { case attack, release, level }
 
-    public static let componentDescription = AudioComponentDescription(type: kAudioUnitType_MusicDevice,
+    public static let componentDescription = AudioComponentDescription(
+        type: kAudioUnitType_MusicDevice,
         subType: FourCC.code("sins")!, manufacturer: FourCC.code("AUSd")!)
     public static let parameters = [
         Parameter(Param.attack, "Attack", 0...2000, unit: kAudioUnitParameterUnit_Milliseconds, default: 5),
@@ -53,12 +54,13 @@ public struct SineSynth: InstrumentKernel {
                 if voices[v].envelope < voices[chosen].envelope { chosen = v }
             }
             let frequency = 440 * exp2Approximation((Double(data1) - 69) / 12)
-            voices[chosen] = Voice(note: data1, velocity: Float(data2) / 127, phase: 0,
-                                   increment: frequency / sampleRate, envelope: 0, held: true)
+            voices[chosen] = Voice(
+                note: data1, velocity: Float(data2) / 127, phase: 0,
+                increment: frequency / sampleRate, envelope: 0, held: true)
         } else if kind == 0x80 || (kind == 0x90 && data2 == 0) {
             for v in 0..<SineSynth.voiceCount where voices[v].held && voices[v].note == data1 { voices[v].held = false }
         } else if kind == 0xB0 && (data1 == 123 || data1 == 120) {
-            for v in 0..<SineSynth.voiceCount { voices[v].held = false }   // all notes off
+            for v in 0..<SineSynth.voiceCount { voices[v].held = false }  // all notes off
         }
     }
 
@@ -103,7 +105,7 @@ extension SineSynth: ReleasableKernel {
 func exp2Approximation(_ x: Double) -> Double {
     let truncated = Double(Int(x))
     let whole = truncated > x ? truncated - 1 : truncated
-    var f = (x - whole) * 0.693_147_180_559_945_3   // ln 2
+    var f = (x - whole) * 0.693_147_180_559_945_3  // ln 2
     // e^f by its series on [0, ln 2).
     var term = 1.0, sum = 1.0
     for n in 1...18 { term *= f / Double(n); sum += term }
@@ -112,4 +114,6 @@ func exp2Approximation(_ x: Double) -> Double {
 }
 
 /// Thread: setup (the host calls the factory when it makes an instance).
-@_cdecl("SineSynthFactory") public func sineSynthFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(SineSynth.self, d) }
+@_cdecl("SineSynthFactory") public func sineSynthFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
+    exportUnit(SineSynth.self, d)
+}

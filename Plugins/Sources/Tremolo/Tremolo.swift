@@ -9,13 +9,15 @@ public struct Tremolo: ChannelKernel {
     public enum Param: AudioUnitParameterID { case rate, depth, shape }
     public enum Shape: Int { case sine, triangle, square }
 
-    public static let componentDescription = AudioComponentDescription(type: kAudioUnitType_Effect,
+    public static let componentDescription = AudioComponentDescription(
+        type: kAudioUnitType_Effect,
         subType: FourCC.code("trem")!, manufacturer: FourCC.code("AUSd")!)
     public static let parameters = [
         Parameter(Param.rate, "Rate", 0.1...20, unit: kAudioUnitParameterUnit_Hertz, default: 5),
         Parameter(Param.depth, "Depth", 0...100, unit: kAudioUnitParameterUnit_Percent, default: 50),
-        Parameter(Param.shape, "Shape", 0...2, unit: kAudioUnitParameterUnit_Indexed, default: 0,
-                  flags: [], valueStrings: ["Sine", "Triangle", "Square"]),
+        Parameter(
+            Param.shape, "Shape", 0...2, unit: kAudioUnitParameterUnit_Indexed, default: 0,
+            flags: [], valueStrings: ["Sine", "Triangle", "Square"]),
     ]
     public static let factoryPresets = [
         Preset(0, "Gentle", [Param.rate.rawValue: 3, Param.depth.rawValue: 30, Param.shape.rawValue: 0]),
@@ -43,8 +45,10 @@ public struct Tremolo: ChannelKernel {
 
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
-                                 parameters: ParameterValues) {
+    public mutating func process(
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
+        parameters: ParameterValues
+    ) {
         let depth = min(max(parameters[Param.depth.rawValue], 0), 100) / 100
         let increment = Double(min(max(parameters[Param.rate.rawValue], 0.1), 20)) / sampleRate
         let shape = Shape(rawValue: Int(max(parameters[Param.shape.rawValue], 0) + 0.5)) ?? .sine
@@ -68,4 +72,6 @@ public struct Tremolo: ChannelKernel {
 }
 
 /// Thread: setup (the host calls the factory when it makes an instance).
-@_cdecl("TremoloFactory") public func tremoloFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(Tremolo.self, d) }
+@_cdecl("TremoloFactory") public func tremoloFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
+    exportUnit(Tremolo.self, d)
+}

@@ -5,7 +5,7 @@
 /// Thread: any (inlinable, so a kernel marked @_noAllocation may call it).
 @inlinable @inline(__always)
 public func decibelsToLinear(_ db: Float) -> Float {
-    let y = min(max(db, -760), 760) * 0.166_096_4   // log2(10) / 20
+    let y = min(max(db, -760), 760) * 0.166_096_4  // log2(10) / 20
     let truncated = Float(Int(y))
     let whole = truncated > y ? truncated - 1 : truncated
     let f = y - whole

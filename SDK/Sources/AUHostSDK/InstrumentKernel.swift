@@ -31,7 +31,9 @@ extension InstrumentKernel {
 /// Exports an instrument kernel from a plug-in (see ``exportUnit(_:_:)-(EffectKernel.Type,_)``).
 ///
 /// Thread: setup.
-public func exportUnit<Kernel: InstrumentKernel>(_ kernel: Kernel.Type, _ description: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
+public func exportUnit<Kernel: InstrumentKernel>(_ kernel: Kernel.Type, _ description: UnsafePointer<AudioComponentDescription>?)
+    -> UnsafeMutableRawPointer?
+{
     guard let asked = checkedDescription(Kernel.componentDescription, description) else { return nil }
     return UnsafeMutableRawPointer(AUBase.makePlugIn(KernelInstrumentUnit<Kernel>(description: asked)))
 }

@@ -55,8 +55,9 @@ public protocol ChannelKernel: UnitDeclaration {
     /// Processes `frames` samples of one channel. `input` and `output` may be the same memory.
     ///
     /// Thread: render.
-    mutating func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
-                          parameters: ParameterValues)
+    mutating func process(
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
+        parameters: ParameterValues)
     /// Thread: setup.
     mutating func reset()
 }

@@ -37,13 +37,16 @@ public final class KernelEffectUnit<Kernel: EffectKernel>: AUEffectBase {
     public override func allocateRenderResources() throws {
         let ids = Kernel.parameters.map(\.id)
         let slots = try ids.map { id -> UnsafeMutablePointer<Float> in
-            guard let slot = parameters.slot(id, kAudioUnitScope_Global, 0) else { throw AudioError(kAudioUnitErr_InvalidParameter, "Parameter \(id) has no value slot.")
+            guard let slot = parameters.slot(id, kAudioUnitScope_Global, 0) else {
+                throw AudioError(kAudioUnitErr_InvalidParameter, "Parameter \(id) has no value slot.")
             }
             return slot
         }
         let k = UnsafeMutablePointer<Kernel>.allocate(capacity: 1)
-        k.initialize(to: Kernel(sampleRate: sampleRate, channels: Int(outputFormats[0].mChannelsPerFrame),
-                                maxFrames: Int(maxFramesPerSlice)))
+        k.initialize(
+            to: Kernel(
+                sampleRate: sampleRate, channels: Int(outputFormats[0].mChannelsPerFrame),
+                maxFrames: Int(maxFramesPerSlice)))
         live.pointee = LiveKernel(kernel: k, parameters: KernelRenderState(ids: ids, slots: slots))
     }
 
@@ -76,8 +79,10 @@ public final class KernelEffectUnit<Kernel: EffectKernel>: AUEffectBase {
     /// builds (the kernel's metadata is instantiated at setup, so none happens). The benchmark
     /// counts 0 allocations per render for every plug-in; the kernel's own `process` and the
     /// buffer and parameter accessors it uses are checked where the kernel is marked.
-    public override func process(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
-                                 offset: Int, frames: Int) {
+    public override func process(
+        input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+        offset: Int, frames: Int
+    ) {
         guard let k = live.pointee.kernel, let r = live.pointee.parameters else { return }
         let buffers = KernelBuffers(input: input, output: output, offset: offset, frames: frames)
         let values = ParameterValues(ids: r.ids, slots: r.slots, count: r.count)
@@ -130,8 +135,10 @@ public struct KernelBuffers {
     public let frames: Int
 
     @inlinable
-    init(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
-         offset: Int, frames: Int) {
+    init(
+        input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
+        offset: Int, frames: Int
+    ) {
         inputList = input
         outputList = output
         self.offset = offset

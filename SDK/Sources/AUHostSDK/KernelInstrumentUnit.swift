@@ -46,8 +46,10 @@ public final class KernelInstrumentUnit<Kernel: InstrumentKernel>: AUBase {
             return slot
         }
         let k = UnsafeMutablePointer<Kernel>.allocate(capacity: 1)
-        k.initialize(to: Kernel(sampleRate: sampleRate, channels: Int(outputFormats[0].mChannelsPerFrame),
-                                maxFrames: Int(maxFramesPerSlice)))
+        k.initialize(
+            to: Kernel(
+                sampleRate: sampleRate, channels: Int(outputFormats[0].mChannelsPerFrame),
+                maxFrames: Int(maxFramesPerSlice)))
         live.pointee = LiveKernel(kernel: k, parameters: KernelRenderState(ids: ids, slots: slots))
         queue.clear()
     }
@@ -75,16 +77,20 @@ public final class KernelInstrumentUnit<Kernel: InstrumentKernel>: AUBase {
     ///
     /// Thread: render (or one setup thread at a time; the event lands in the next render).
     public override func midiEvent(status: UInt32, data1: UInt32, data2: UInt32, offset: UInt32) -> OSStatus {
-        queue.push(MIDIQueue.Event(offset: Int(offset), status: UInt8(truncatingIfNeeded: status),
-                                   data1: UInt8(truncatingIfNeeded: data1), data2: UInt8(truncatingIfNeeded: data2)))
+        queue.push(
+            MIDIQueue.Event(
+                offset: Int(offset), status: UInt8(truncatingIfNeeded: status),
+                data1: UInt8(truncatingIfNeeded: data1), data2: UInt8(truncatingIfNeeded: data2)))
             ? noErr : kAudioUnitErr_MIDIOutputBufferFull
     }
 
     /// Thread: render. The generic calls into the kernel are not compiler-checked in debug builds
     /// (see KernelEffectUnit.process); the benchmark counts 0 allocations.
-    public override func renderBus(_ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
-                                   timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
-                                   output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    public override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         guard let k = live.pointee.kernel, let r = live.pointee.parameters else { return kAudioUnitErr_Uninitialized }
         let values = ParameterValues(ids: r.ids, slots: r.slots, count: r.count)
         let total = Int(frames)

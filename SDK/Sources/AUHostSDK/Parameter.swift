@@ -22,9 +22,11 @@ public struct Parameter {
     public let valueStrings: [String]
 
     /// Thread: setup.
-    public init(_ id: AudioUnitParameterID, _ name: String, _ range: ClosedRange<Float>,
-                unit: AudioUnitParameterUnit = kAudioUnitParameterUnit_Generic, default defaultValue: Float,
-                flags: AudioUnitParameterOptions = .flag_CanRamp, valueStrings: [String] = []) {
+    public init(
+        _ id: AudioUnitParameterID, _ name: String, _ range: ClosedRange<Float>,
+        unit: AudioUnitParameterUnit = kAudioUnitParameterUnit_Generic, default defaultValue: Float,
+        flags: AudioUnitParameterOptions = .flag_CanRamp, valueStrings: [String] = []
+    ) {
         self.id = id
         self.name = name
         self.range = range
@@ -37,10 +39,12 @@ public struct Parameter {
     /// A parameter whose identifier is an enum case (`enum Param: AudioUnitParameterID`).
     ///
     /// Thread: setup.
-    public init<Key: RawRepresentable>(_ key: Key, _ name: String, _ range: ClosedRange<Float>,
-                                       unit: AudioUnitParameterUnit = kAudioUnitParameterUnit_Generic, default defaultValue: Float,
-                                       flags: AudioUnitParameterOptions = .flag_CanRamp,
-                                       valueStrings: [String] = []) where Key.RawValue == AudioUnitParameterID {
+    public init<Key: RawRepresentable>(
+        _ key: Key, _ name: String, _ range: ClosedRange<Float>,
+        unit: AudioUnitParameterUnit = kAudioUnitParameterUnit_Generic, default defaultValue: Float,
+        flags: AudioUnitParameterOptions = .flag_CanRamp,
+        valueStrings: [String] = []
+    ) where Key.RawValue == AudioUnitParameterID {
         self.init(key.rawValue, name, range, unit: unit, default: defaultValue, flags: flags, valueStrings: valueStrings)
     }
 
@@ -48,8 +52,9 @@ public struct Parameter {
     ///
     /// Thread: setup.
     public var definition: ParameterDefinition {
-        ParameterDefinition(id: id, name: name, unit: unit, min: range.lowerBound, max: range.upperBound,
-                            default: defaultValue, flags: flags, valueStrings: valueStrings)
+        ParameterDefinition(
+            id: id, name: name, unit: unit, min: range.lowerBound, max: range.upperBound,
+            default: defaultValue, flags: flags, valueStrings: valueStrings)
     }
 }
 

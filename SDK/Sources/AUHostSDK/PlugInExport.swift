@@ -13,7 +13,9 @@ import Foundation
 /// the host, see AUHostPlugInCopyFactoryError) when the description is not the kernel's.
 ///
 /// Thread: setup.
-public func exportUnit<Kernel: EffectKernel>(_ kernel: Kernel.Type, _ description: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
+public func exportUnit<Kernel: EffectKernel>(_ kernel: Kernel.Type, _ description: UnsafePointer<AudioComponentDescription>?)
+    -> UnsafeMutableRawPointer?
+{
     guard let asked = checkedDescription(Kernel.componentDescription, description) else { return nil }
     return UnsafeMutableRawPointer(AUBase.makePlugIn(KernelEffectUnit<Kernel>(description: asked)))
 }
@@ -21,20 +23,26 @@ public func exportUnit<Kernel: EffectKernel>(_ kernel: Kernel.Type, _ descriptio
 /// The same for a per-channel kernel (one instance per channel).
 ///
 /// Thread: setup.
-public func exportUnit<Kernel: ChannelKernel>(_ kernel: Kernel.Type, _ description: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
+public func exportUnit<Kernel: ChannelKernel>(_ kernel: Kernel.Type, _ description: UnsafePointer<AudioComponentDescription>?)
+    -> UnsafeMutableRawPointer?
+{
     exportUnit(PerChannel<Kernel>.self, description)
 }
 
 /// The description the factory was asked for, if it is the one the kernel declares.
-func checkedDescription(_ own: AudioComponentDescription, _ asked: UnsafePointer<AudioComponentDescription>?) -> AudioComponentDescription? {
+func checkedDescription(_ own: AudioComponentDescription, _ asked: UnsafePointer<AudioComponentDescription>?) -> AudioComponentDescription?
+{
     guard let asked = asked?.pointee else {
         FactoryError.set(kAudio_ParamError, "The factory was called with a NULL description.")
         return nil
     }
     guard asked.componentType == own.componentType, asked.componentSubType == own.componentSubType,
-          asked.componentManufacturer == own.componentManufacturer else {
-        FactoryError.set(kAudioUnitErr_InvalidFile,
-                         "the manifest describes \(asked.tripleString) but the binary's factory makes \(own.tripleString); correct the manifest's type, subtype and manufacturer")
+        asked.componentManufacturer == own.componentManufacturer
+    else {
+        FactoryError.set(
+            kAudioUnitErr_InvalidFile,
+            "the manifest describes \(asked.tripleString) but the binary's factory makes \(own.tripleString); correct the manifest's type, subtype and manufacturer"
+        )
         return nil
     }
     FactoryError.set(noErr, nil)

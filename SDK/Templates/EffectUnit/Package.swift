@@ -11,8 +11,9 @@ let package = Package(
     products: [.library(name: "MyEffect", type: .dynamic, targets: ["MyEffect"])],
     dependencies: [.package(path: sdk)],
     targets: [
-        .target(name: "MyEffect", dependencies: [.product(name: "AUHostSDK", package: "sdk")],
-                exclude: ["MyEffect.auplugin.json"]),
+        .target(
+            name: "MyEffect", dependencies: [.product(name: "AUHostSDK", package: "sdk")],
+            exclude: ["MyEffect.auplugin.json"])
     ],
     swiftLanguageModes: [.v5]
 )

@@ -31,9 +31,11 @@ final class BuiltGraph {
             let component = components[n.name]!
             // The head is made from "output"; an I/O unit among the nodes would be a second head.
             guard component.description.componentType != kAudioUnitType_Output else {
-                throw file.error(n.line, "node \"\(GraphFile.shown(n.name))\": \(component.name) is an I/O unit; the graph's head comes from \"output\""
-                                 + " (a file or a device), and nodes are effects, mixers, generators or instruments.",
-                                 status: kAUGraphErr_OutputNodeErr)
+                throw file.error(
+                    n.line,
+                    "node \"\(GraphFile.shown(n.name))\": \(component.name) is an I/O unit; the graph's head comes from \"output\""
+                        + " (a file or a device), and nodes are effects, mixers, generators or instruments.",
+                    status: kAUGraphErr_OutputNodeErr)
             }
             do { nodes[n.name] = try graph.attach(component.description) } catch let e as AudioError {
                 throw file.error(n.line, "node \"\(GraphFile.shown(n.name))\": \(e.message)", status: e.status)
@@ -44,18 +46,25 @@ final class BuiltGraph {
         case .file: headType = kAudioUnitSubType_GenericOutput
         case .device: headType = OSType(kAudioUnitSubType_AUHostALSAIO)
         }
-        head = try graph.attach(AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: headType,
-                                                          componentManufacturer: kAudioUnitManufacturer_AUHost, componentFlags: 0, componentFlagsMask: 0))
+        head = try graph.attach(
+            AudioComponentDescription(
+                componentType: kAudioUnitType_Output, componentSubType: headType,
+                componentManufacturer: kAudioUnitManufacturer_AUHost, componentFlags: 0, componentFlagsMask: 0))
         do { try graph.open() } catch let e as AudioError {
             // Nodes are instantiated in order: the first without a unit is the one that failed.
             let failed = file.nodes.first { n in ((try? graph.unit(nodes[n.name]!)) ?? nil) == nil }
-            throw file.error(failed?.line ?? file.headLine, "\(failed.map { "node \"\(GraphFile.shown($0.name))\"" } ?? "the head") could not be"
-                             + " instantiated: \(e.message)", status: e.status)
+            throw file.error(
+                failed?.line ?? file.headLine,
+                "\(failed.map { "node \"\(GraphFile.shown($0.name))\"" } ?? "the head") could not be"
+                    + " instantiated: \(e.message)", status: e.status)
         }
         for n in file.nodes {
             let unit = try self.unit(n.name)
             guard AudioComponentInstanceGetComponent(unit) == components[n.name]!.handle else {
-                throw file.error(n.line, "node \"\(GraphFile.shown(n.name))\": another unit shares the triple of \(components[n.name]!.name); name it by its URI or triple instead.")
+                throw file.error(
+                    n.line,
+                    "node \"\(GraphFile.shown(n.name))\": another unit shares the triple of \(components[n.name]!.name); name it by its URI or triple instead."
+                )
             }
             try configure(unit, node: n)
         }
@@ -104,7 +113,10 @@ final class BuiltGraph {
                 AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, scope, element, &own, &size)
                 let status = set(format(Int(own.mChannelsPerFrame)), on: unit, scope: scope, element: element)
                 guard status == noErr else {
-                    throw file.error(node.line, "node \"\(GraphFile.shown(node.name))\" refuses \(Int(file.sampleRate)) Hz: \(LastErrorMessage.current ?? "status \(status)").", status: status)
+                    throw file.error(
+                        node.line,
+                        "node \"\(GraphFile.shown(node.name))\" refuses \(Int(file.sampleRate)) Hz: \(LastErrorMessage.current ?? "status \(status)").",
+                        status: status)
                 }
             }
         }
@@ -121,8 +133,10 @@ final class BuiltGraph {
         if !connections.contains(where: { $0.to == GraphFile.headName }) {
             let sinks = file.nodes.filter { n in !connections.contains { $0.from == n.name } }
             guard sinks.count == 1 else {
-                throw file.error(file.headLine, "no connection goes to \"\(GraphFile.headName)\" and \(sinks.count) nodes have no outgoing connection"
-                                 + " (\(sinks.map(\.name).joined(separator: ", "))); connect one of them to \"\(GraphFile.headName)\".")
+                throw file.error(
+                    file.headLine,
+                    "no connection goes to \"\(GraphFile.headName)\" and \(sinks.count) nodes have no outgoing connection"
+                        + " (\(sinks.map(\.name).joined(separator: ", "))); connect one of them to \"\(GraphFile.headName)\".")
             }
             connections.append(GraphFile.Connection(from: sinks[0].name, fromBus: 0, to: GraphFile.headName, toBus: 0, line: file.headLine))
         }
@@ -135,15 +149,21 @@ final class BuiltGraph {
         let unfed = file.nodes.filter { n in
             !connections.contains { $0.to == n.name } && ((try? elementCount(unit(n.name), kAudioUnitScope_Input)) ?? 0) > 0
         }
-        if file.nodes.contains(where: { $0.name == "input" }) { sources = ["input"] }
-        else if let first = unfed.first { sources = [first.name] }
+        if file.nodes.contains(where: { $0.name == "input" }) {
+            sources = ["input"]
+        } else if let first = unfed.first {
+            sources = [first.name]
+        }
         guard let input else { return }
         for name in sources {
             let feed = InputFeed(samples: input, frames: inputFrames)
             feeds.append(feed)
             do {
-                try graph.setInputCallback(nodes[name]!, 0, AURenderCallbackStruct(inputProc: inputFeedCallback,
-                                                                                  inputProcRefCon: UnsafeMutableRawPointer(feed.state)))
+                try graph.setInputCallback(
+                    nodes[name]!, 0,
+                    AURenderCallbackStruct(
+                        inputProc: inputFeedCallback,
+                        inputProcRefCon: UnsafeMutableRawPointer(feed.state)))
             } catch let e as AudioError {
                 let line = file.nodes.first { $0.name == name }?.line ?? file.headLine
                 throw file.error(line, "node \"\(GraphFile.shown(name))\" cannot take the input file: \(e.message)", status: e.status)
@@ -153,8 +173,10 @@ final class BuiltGraph {
 
     /// The head takes what its source sends; the ALSA I/O unit gets its device and rate.
     private func configureHead() throws {
-        guard let feeder = file.connections.first(where: { $0.to == GraphFile.headName })?.from
-                ?? file.nodes.first(where: { n in !file.connections.contains { $0.from == n.name } })?.name else { return }
+        guard
+            let feeder = file.connections.first(where: { $0.to == GraphFile.headName })?.from
+                ?? file.nodes.first(where: { n in !file.connections.contains { $0.from == n.name } })?.name
+        else { return }
         var sent = AudioStreamBasicDescription()
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         AudioUnitGetProperty(try unit(feeder), kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &sent, &size)
@@ -179,19 +201,24 @@ final class BuiltGraph {
                 throw file.error(file.headLine, "device name \"\(name)\" is not valid text.")
             }
             var cfName: CFString? = created
-            let status = AudioUnitSetProperty(headUnit, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &cfName,
-                                              UInt32(MemoryLayout<CFString?>.size))
+            let status = AudioUnitSetProperty(
+                headUnit, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &cfName,
+                UInt32(MemoryLayout<CFString?>.size))
             guard status == noErr else {
-                throw file.error(file.headLine, "device \"\(name)\": \(LastErrorMessage.current ?? "refused (status \(status))").", status: status)
+                throw file.error(
+                    file.headLine, "device \"\(name)\": \(LastErrorMessage.current ?? "refused (status \(status))").", status: status)
             }
         }
     }
 
-    private func format(_ channels: Int) -> AudioStreamBasicDescription { .canonical(sampleRate: file.sampleRate, channels: UInt32(channels)) }
+    private func format(_ channels: Int) -> AudioStreamBasicDescription {
+        .canonical(sampleRate: file.sampleRate, channels: UInt32(channels))
+    }
 
     private func set(_ format: AudioStreamBasicDescription, on unit: AudioUnit, scope: AudioUnitScope, element: UInt32 = 0) -> OSStatus {
         var format = format
-        return AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, element, &format, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+        return AudioUnitSetProperty(
+            unit, kAudioUnitProperty_StreamFormat, scope, element, &format, UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
     }
 
     private func elementCount(_ unit: AudioUnit, _ scope: AudioUnitScope) -> UInt32 {

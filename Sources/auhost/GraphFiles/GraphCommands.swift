@@ -5,8 +5,9 @@ import GraphFileFormat
 
 /// `auhost graph show FILE`: builds a graph file and prints its CAShow text.
 struct GraphCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "graph", abstract: "Inspect graph files (docs/GRAPH-FILES.md).",
-                                                    subcommands: [GraphShowCommand.self])
+    static let configuration = CommandConfiguration(
+        commandName: "graph", abstract: "Inspect graph files (docs/GRAPH-FILES.md).",
+        subcommands: [GraphShowCommand.self])
 }
 
 struct GraphShowCommand: ParsableCommand {
@@ -31,7 +32,8 @@ struct GraphShowCommand: ParsableCommand {
 
 /// `auhost run GRAPH`: renders a graph file to its output file, or plays it on its device.
 struct RunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Render a graph file to its output file or play it on its device.")
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Render a graph file to its output file or play it on its device.")
 
     @Argument(help: "A graph file (JSON, see docs/GRAPH-FILES.md).")
     var graph: String
@@ -40,7 +42,9 @@ struct RunCommand: ParsableCommand {
     var seconds: Double?
 
     func validate() throws {
-        if let seconds, !(seconds > 0 && seconds <= 86_400) { throw ValidationError("--seconds must be more than 0 and at most a day, not \(seconds).") }
+        if let seconds, !(seconds > 0 && seconds <= 86_400) {
+            throw ValidationError("--seconds must be more than 0 and at most a day, not \(seconds).")
+        }
     }
 
     func run() throws {
@@ -84,11 +88,14 @@ enum GraphRunLength {
         switch file.head {
         case .file(let path):
             let latency = try GraphFileRenderer.render(built, frames: frames, to: path, encodingLike: input?.encoding)
-            print("Rendered \(frames) frames of \(what) into \(path) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz;"
-                  + " latency \(latency) frames compensated).")
+            print(
+                "Rendered \(frames) frames of \(what) into \(path) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz;"
+                    + " latency \(latency) frames compensated).")
         case .device(let name):
             let result = try GraphDevicePlayer.play(built, frames: frames)
-            print("Played \(result.played) frames of \(what) on \(name) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz; \(result.xruns) xruns).")
+            print(
+                "Played \(result.played) frames of \(what) on \(name) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz; \(result.xruns) xruns)."
+            )
         }
     }
 }

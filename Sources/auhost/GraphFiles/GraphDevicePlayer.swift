@@ -19,18 +19,21 @@ enum GraphDevicePlayer {
         while Int(auhost_atomic_load_u64(counter)) < frames && !interrupt.happened && built.graph.isRunning {
             usleep(2_000)
         }
-        let xruns: UInt32 = (try? built.graph.unit(built.head)).flatMap { $0 }.map { unit in
-            var count: UInt32 = 0
-            var size: UInt32 = 4
-            AudioUnitGetProperty(unit, kAUHostALSAProperty_XrunCount, kAudioUnitScope_Global, 0, &count, &size)
-            return count
-        } ?? 0
+        let xruns: UInt32 =
+            (try? built.graph.unit(built.head)).flatMap { $0 }.map { unit in
+                var count: UInt32 = 0
+                var size: UInt32 = 4
+                AudioUnitGetProperty(unit, kAUHostALSAProperty_XrunCount, kAudioUnitScope_Global, 0, &count, &size)
+                return count
+            } ?? 0
         let stoppedByDevice = !built.graph.isRunning && Int(auhost_atomic_load_u64(counter)) < frames && !interrupt.happened
         try built.graph.stop()
         try built.graph.removeRenderNotify(countRenderedFrames, UnsafeMutableRawPointer(counter))
-        built.graph.close()   // the file plugin completes its file on close
+        built.graph.close()  // the file plugin completes its file on close
         if stoppedByDevice {
-            throw AudioError(kAudioUnitErr_NoConnection, "The device stopped after \(auhost_atomic_load_u64(counter)) frames; check that it still exists.")
+            throw AudioError(
+                kAudioUnitErr_NoConnection,
+                "The device stopped after \(auhost_atomic_load_u64(counter)) frames; check that it still exists.")
         }
         return (Int(auhost_atomic_load_u64(counter)), xruns)
     }

@@ -37,8 +37,10 @@ struct LoadedAudio {
             chunk.prepare(frames: chunkFrames)
             let got = try source.read(into: chunk.list, frames: Int(chunkFrames))
             guard frames + got <= limit else {
-                throw AudioError(kAudio_MemFullError, "\(path) holds more than \(limit) frames of \(channels) channels, the most a graph input"
-                                 + " may hold in memory (\(maximumSamples) samples); render it through a unit with `auhost render -i` instead.")
+                throw AudioError(
+                    kAudio_MemFullError,
+                    "\(path) holds more than \(limit) frames of \(channels) channels, the most a graph input"
+                        + " may hold in memory (\(maximumSamples) samples); render it through a unit with `auhost render -i` instead.")
             }
             for c in 0..<channels { data[c].append(contentsOf: UnsafeBufferPointer(start: chunk.channel(c), count: got)) }
             frames += got
@@ -69,7 +71,8 @@ enum GraphFileRenderer {
         let staged = try StagedOutput(path)
         let destination = try ExtendedAudioFile.create(
             path: staged.temporary, type: type,
-            fileFormat: AudioFileDataFormat(sampleRate: rate, channelCount: channels, encoding: RenderCommand.encoding(for: type, input: input)))
+            fileFormat: AudioFileDataFormat(
+                sampleRate: rate, channelCount: channels, encoding: RenderCommand.encoding(for: type, input: input)))
         try destination.setClientFormat(.canonical(sampleRate: rate, channels: UInt32(channels)))
         let buffers = AudioBufferStorage(format: .canonical(sampleRate: rate, channels: UInt32(channels)), capacity: block)
         // A unit's reported latency is input too: at most a minute is compensated.
@@ -86,7 +89,8 @@ enum GraphFileRenderer {
             if keep > 0 {
                 let view = UnsafeMutableAudioBufferListPointer(list)
                 for c in 0..<channels {
-                    view[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(keep * 4), mData: UnsafeMutableRawPointer(buffers.channel(c) + skip))
+                    view[c] = AudioBuffer(
+                        mNumberChannels: 1, mDataByteSize: UInt32(keep * 4), mData: UnsafeMutableRawPointer(buffers.channel(c) + skip))
                 }
                 try destination.write(from: list, frames: keep)
                 written += keep

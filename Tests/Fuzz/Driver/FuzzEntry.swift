@@ -8,7 +8,8 @@ import FuzzHarnesses
 let selectedHarness: (UnsafeRawBufferPointer) -> Void = {
     let name = ProcessInfo.processInfo.environment["AUHOST_FUZZ_HARNESS"] ?? ""
     guard let harness = FuzzRegistry.harness(name) else {
-        FileHandle.standardError.write(Data("Set AUHOST_FUZZ_HARNESS to one of: \(FuzzRegistry.harnesses.map(\.name).joined(separator: ", ")).\n".utf8))
+        FileHandle.standardError.write(
+            Data("Set AUHOST_FUZZ_HARNESS to one of: \(FuzzRegistry.harnesses.map(\.name).joined(separator: ", ")).\n".utf8))
         exit(2)
     }
     return harness
@@ -34,9 +35,11 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
 
 #if FUZZING
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
 
 /// The program's entry point in the fuzzing build (SwiftPM points `main` at MODULE_main):
 /// libFuzzer's engine with the command line as given.

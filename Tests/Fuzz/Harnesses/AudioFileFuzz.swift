@@ -27,15 +27,18 @@ public enum AudioFileFuzz {
         guard let file = try? ExtendedAudioFile.open(path: path) else { return }
         defer { try? file.dispose() }
         let rate = file.fileFormat.mSampleRate, channels = file.fileFormat.mChannelsPerFrame
-        precondition(AudioFileLimits.accepts(sampleRate: rate) && AudioFileLimits.channels.contains(Int(channels)),
-                     "a header outside the limits was accepted: \(rate) Hz, \(channels) ch")
+        precondition(
+            AudioFileLimits.accepts(sampleRate: rate) && AudioFileLimits.channels.contains(Int(channels)),
+            "a header outside the limits was accepted: \(rate) Hz, \(channels) ch")
         _ = file.lengthFrames
         let interleaved16 = (data.first ?? 0) & 1 == 1
-        let client: AudioStreamBasicDescription = interleaved16
-            ? AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM,
-                                          mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-                                          mBytesPerPacket: 2 * channels, mFramesPerPacket: 1, mBytesPerFrame: 2 * channels,
-                                          mChannelsPerFrame: channels, mBitsPerChannel: 16, mReserved: 0)
+        let client: AudioStreamBasicDescription =
+            interleaved16
+            ? AudioStreamBasicDescription(
+                mSampleRate: rate, mFormatID: kAudioFormatLinearPCM,
+                mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+                mBytesPerPacket: 2 * channels, mFramesPerPacket: 1, mBytesPerFrame: 2 * channels,
+                mChannelsPerFrame: channels, mBitsPerChannel: 16, mReserved: 0)
             : .canonical(sampleRate: rate, channels: channels)
         guard (try? file.setClientFormat(client)) != nil else { return }
         let block: UInt32 = 1024

@@ -67,11 +67,13 @@ struct Session {
         case 2: getProperty(&input)
         case 3:
             var size: UInt32 = 0, writable: UInt8 = 0
-            _ = AudioUnitGetPropertyInfo(unit, input.pick(CAPIFuzz.propertyIDs), input.pick(CAPIFuzz.scopes), input.pick([0, 1, 2, 7]),
-                                         &size, &writable)
+            _ = AudioUnitGetPropertyInfo(
+                unit, input.pick(CAPIFuzz.propertyIDs), input.pick(CAPIFuzz.scopes), input.pick([0, 1, 2, 7]),
+                &size, &writable)
         case 4:
-            _ = AudioUnitSetParameter(unit, input.pick([0, 1, 2, 3, 4, 5, 1000, 2000]), input.pick(CAPIFuzz.scopes),
-                                      input.pick([0, 1, 2, 7]), input.float(), input.pick([0, 1, 64, 511, 4096]))
+            _ = AudioUnitSetParameter(
+                unit, input.pick([0, 1, 2, 3, 4, 5, 1000, 2000]), input.pick(CAPIFuzz.scopes),
+                input.pick([0, 1, 2, 7]), input.float(), input.pick([0, 1, 64, 511, 4096]))
         case 5:
             var value: Float = 0
             _ = AudioUnitGetParameter(unit, input.pick([0, 1, 2, 3, 4, 5]), input.pick(CAPIFuzz.scopes), input.pick([0, 1, 7]), &value)
@@ -138,7 +140,8 @@ struct Session {
             region.mCompletionProcUserData = nil
             _ = AudioUnitSetProperty(unit, id, scope, element, &region, UInt32(MemoryLayout<ScheduledAudioFileRegion>.size))
         case kAudioUnitProperty_StreamFormat:
-            var f = AudioStreamBasicDescription.canonical(sampleRate: input.rate(), channels: input.pick([1, 2, 8, 0, 64, 65, 1025], rawShare: 16))
+            var f = AudioStreamBasicDescription.canonical(
+                sampleRate: input.rate(), channels: input.pick([1, 2, 8, 0, 64, 65, 1025], rawShare: 16))
             if input.u8() < 96 { input.fill(&f, count: MemoryLayout<AudioStreamBasicDescription>.size) }
             let size = input.u8() < 16 ? UInt32(input.below(64)) : UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
             _ = AudioUnitSetProperty(unit, id, scope, element, &f, size)
@@ -167,7 +170,7 @@ struct Session {
         }
         switch id {
         case kAudioUnitProperty_ClassInfo, kAudioUnitProperty_ParameterValueStrings, kAudioUnitProperty_FactoryPresets,
-             kAudioUnitProperty_ContextName, kAudioUnitProperty_ElementName:
+            kAudioUnitProperty_ContextName, kAudioUnitProperty_ElementName:
             release(0)
         case kAudioUnitProperty_PresentPreset:
             release(MemoryLayout<AUPreset>.offset(of: \AUPreset.presetName)!)
@@ -189,18 +192,27 @@ struct Session {
             events[i].element = input.pick([0, 1, 7])
             events[i].parameter = input.pick([0, 1, 2, 3, 4, 5])
             // Imported C enums take any raw value: hostile event types reach the unit too.
-            events[i].eventType = AUParameterEventType(rawValue: input.pick([AUParameterEventType.parameterEvent_Immediate.rawValue,
-                                                                             AUParameterEventType.parameterEvent_Ramped.rawValue], rawShare: 8))!
+            events[i].eventType = AUParameterEventType(
+                rawValue: input.pick(
+                    [
+                        AUParameterEventType.parameterEvent_Immediate.rawValue,
+                        AUParameterEventType.parameterEvent_Ramped.rawValue,
+                    ], rawShare: 8))!
             if events[i].eventType == .parameterEvent_Ramped {
-                events[i].eventValues.ramp = .init(startBufferOffset: Int32(bitPattern: input.pick([0, 1, 100, 0xFFFF_FFFF])),
-                                                   durationInFrames: input.pick([0, 1, 64, 4096]),
-                                                   startValue: input.float(), endValue: input.float())
+                events[i].eventValues.ramp = .init(
+                    startBufferOffset: Int32(bitPattern: input.pick([0, 1, 100, 0xFFFF_FFFF])),
+                    durationInFrames: input.pick([0, 1, 64, 4096]),
+                    startValue: input.float(), endValue: input.float())
             } else {
                 events[i].eventValues.immediate = .init(bufferOffset: input.pick([0, 1, 100, 511]), value: input.float())
             }
         }
         // A NULL event list is a C caller's case: call the C entry point as C does.
-        if count == 0 && input.u8() < 128 { _ = _AudioUnitScheduleParameters(unit, nil, 0) } else { _ = AudioUnitScheduleParameters(unit, events, UInt32(count)) }
+        if count == 0 && input.u8() < 128 {
+            _ = _AudioUnitScheduleParameters(unit, nil, 0)
+        } else {
+            _ = AudioUnitScheduleParameters(unit, events, UInt32(count))
+        }
     }
 
     // MARK: Render

@@ -33,16 +33,20 @@ public struct CAPIFuzzInput {
 
     /// A Float that is often special (NaN, ±∞, ±FLT_MAX, 0, subnormal) and otherwise any bits.
     public mutating func float() -> Float {
-        let specials: [Float] = [.nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
-                                 0, -0.0, .leastNonzeroMagnitude, 1, 0.5, -1, 100, 20_000]
+        let specials: [Float] = [
+            .nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+            0, -0.0, .leastNonzeroMagnitude, 1, 0.5, -1, 100, 20_000,
+        ]
         let selector = u8()
         return selector < 128 ? specials[Int(selector) % specials.count] : Float(bitPattern: u32())
     }
 
     /// A Double sample rate that is often special and otherwise any bits.
     public mutating func rate() -> Double {
-        let specials: [Double] = [44_100, 48_000, 96_000, 8_000, 1, 1_536_000, 1_536_001, 0, -1, .nan, .infinity, 1e19, 9.3e18,
-                                  1e300, 5e-324, 22_050, 768_000]
+        let specials: [Double] = [
+            44_100, 48_000, 96_000, 8_000, 1, 1_536_000, 1_536_001, 0, -1, .nan, .infinity, 1e19, 9.3e18,
+            1e300, 5e-324, 22_050, 768_000,
+        ]
         let selector = u8()
         return selector < 200 ? specials[Int(selector) % specials.count] : Double(bitPattern: u64())
     }

@@ -17,13 +17,15 @@ public enum RenderNotifyFuzz {
 
     /// The unit and its render thread, made on first use and kept for the process.
     nonisolated(unsafe) static let unit: AudioUnit? = {
-        var d = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
-                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var d = AudioComponentDescription(
+            componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         var u: AudioUnit?
         guard AudioComponentInstanceNew(AudioComponentFindNext(nil, &d)!, &u) == noErr, let unit = u else { return nil }
         var cb = AURenderCallbackStruct(inputProc: fuzzInputCallback, inputProcRefCon: nil)
-        _ = AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
-                                 UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        _ = AudioUnitSetProperty(
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
+            UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         guard AudioUnitInitialize(unit) == noErr else { return nil }
         let thread = Thread {
             let storage = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: 256)
@@ -60,14 +62,16 @@ public enum RenderNotifyFuzz {
                 added[k] = true
             case 1:
                 let status = AudioUnitRemoveRenderNotify(unit, churnNotify, contexts + k)
-                precondition((status == noErr) == added[k], "RemoveRenderNotify answered \(status) for a notify that was \(added[k] ? "" : "not ")added")
+                precondition(
+                    (status == noErr) == added[k],
+                    "RemoveRenderNotify answered \(status) for a notify that was \(added[k] ? "" : "not ")added")
                 if status == noErr { removed(contexts + k); added[k] = false }
             case 2:
                 for _ in 0..<Int(input.u8() % 16) { sched_yield() }
             default:
                 // The same function with another refCon, and a NULL function, are not in the list.
                 precondition(AudioUnitRemoveRenderNotify(unit, churnNotify, nil) == kAudio_ParamError)
-                precondition(_AudioUnitRemoveRenderNotify(unit, nil, contexts + k) == kAudio_ParamError)   // as C passes NULL
+                precondition(_AudioUnitRemoveRenderNotify(unit, nil, contexts + k) == kAudio_ParamError)  // as C passes NULL
             }
         }
         for k in 0..<8 where added[k] {

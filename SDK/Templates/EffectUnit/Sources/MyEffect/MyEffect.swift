@@ -7,7 +7,8 @@ public struct MyEffect: ChannelKernel {
     public enum Param: AudioUnitParameterID { case level, invert }
 
     /// Type, subtype, manufacturer: keep them equal to the manifest's (the factory checks).
-    public static let componentDescription = AudioComponentDescription(type: kAudioUnitType_Effect,
+    public static let componentDescription = AudioComponentDescription(
+        type: kAudioUnitType_Effect,
         subType: FourCC.code("myfx")!, manufacturer: FourCC.code("Demo")!)
 
     /// Declared once: the host lists them, saves them in presets and ramps them sample-accurately.
@@ -25,8 +26,10 @@ public struct MyEffect: ChannelKernel {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
-                                 parameters: ParameterValues) {
+    public mutating func process(
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
+        parameters: ParameterValues
+    ) {
         var gain = decibelsToLinear(parameters[Param.level.rawValue])
         if parameters[Param.invert.rawValue] >= 0.5 { gain = -gain }
         for i in 0..<frames { output[i] = input[i] * gain }
@@ -36,4 +39,6 @@ public struct MyEffect: ChannelKernel {
 /// The export the manifest's "factoryFunction" names: one line.
 ///
 /// Thread: setup (the host calls the factory when it makes an instance).
-@_cdecl("MyEffectFactory") public func myEffectFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? { exportUnit(MyEffect.self, d) }
+@_cdecl("MyEffectFactory") public func myEffectFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
+    exportUnit(MyEffect.self, d)
+}
