@@ -88,7 +88,7 @@ FORMAT_PATHS := Sources Tests SDK/Sources SDK/Templates Plugins/Sources Examples
 format:
 	swift format -i -r --configuration .swift-format $(FORMAT_PATHS)
 format-check:
-	@changed=$$(for f in $$(find $(FORMAT_PATHS) -name '*.swift' -not -path '*/.build*'); do \
+	@changed=$$(for f in $$(find $(FORMAT_PATHS) -name '*.swift' -type f -not -path '*/.build*'); do \
 		swift format --configuration .swift-format "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
 	[ -z "$$changed" ] || { echo "swift-format would change:"; echo "$$changed"; exit 1; }
 
