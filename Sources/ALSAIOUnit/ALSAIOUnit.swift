@@ -230,6 +230,7 @@ public final class ALSAIOUnit: AUBase {
     /// pulled by the device itself.
     ///
     /// Thread: render.
+    @_noAllocation @_noLocks
     public override func renderBus(
         _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
         timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
@@ -245,13 +246,14 @@ public final class ALSAIOUnit: AUBase {
     /// Thread: any.
     public var isRunning: Bool { session?.stream.isRunning ?? false }
 
-    /// Called by the stream's notifier thread when the device stopped the unit by itself:
-    /// records the reason, sets LastRenderError (its listeners fire from the render-error
-    /// watcher) and tells IsRunning listeners, all off the real-time thread.
+    /// Called by the stream's supervisor thread when the device stopped the unit by itself:
+    /// records the reason and sets LastRenderError; both LastRenderError and IsRunning listeners
+    /// run on the listener thread, not here (AudioOutputUnitStop joins this thread while holding
+    /// the instance's setup lock, and a listener may call back into the unit).
     func deviceStopped(_ error: ALSAError) {
         failure.set(error.message)
         state.pointee.lastRenderError = error.status
-        propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
+        postPropertyChange(kAudioOutputUnitProperty_IsRunning)
     }
 
     /// The addresses RemoteIO code uses besides the canonical ones: the render callback on

@@ -3,17 +3,26 @@ import AudioUnitBase
 
 // The AudioUnit* and AudioOutputUnit* functions: each looks up the instance and calls the
 // plug-in's method for the selector. Setup calls check that the handle is live (a disposed or
-// foreign handle answers badComponentInstance instead of crashing); render-thread calls take the
-// handle as given, without a lock.
+// foreign handle answers badComponentInstance instead of crashing) and run one at a time per
+// instance, under its setup lock; render-thread calls take the handle as given, without a lock.
 
-/// Runs a setup call on a live instance's method for `selector`.
+/// Runs a setup call on a live instance's method for `selector`, holding the instance's setup
+/// lock unless `serialised` is false: for SysEx (a render-thread call) and the notification list
+/// calls, which have their own lock and may wait for the render thread to leave a notification.
 private func dispatch<F>(
-    _ unit: AudioUnit?, _ selector: Int16, _ type: F.Type,
+    _ unit: AudioUnit?, _ selector: Int16, _ type: F.Type, serialised: Bool = true,
     _ call: (F, UnsafeMutableRawPointer) -> OSStatus
 ) -> OSStatus {
     guard let unit else { return kAudio_ParamError }
+    let notLive = "The AudioUnit handle is not a live instance (disposed, or never made by AudioComponentInstanceNew)."
     guard let instance = ComponentInstance.from(unit) else {
-        LastErrorMessage.set("The AudioUnit handle is not a live instance (disposed, or never made by AudioComponentInstanceNew).")
+        LastErrorMessage.set(notLive)
+        return badComponentInstance
+    }
+    if serialised { instance.setupLock.lock() }
+    defer { if serialised { instance.setupLock.unlock() } }
+    guard instance.isOpen else {
+        LastErrorMessage.set(notLive)
         return badComponentInstance
     }
     guard let method = instance.method(selector, as: F.self) else {
@@ -126,12 +135,12 @@ public func _AudioUnitRemovePropertyListenerWithUserData(
 
 @_cdecl("AudioUnitAddRenderNotify")
 public func _AudioUnitAddRenderNotify(_ unit: AudioUnit?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
-    dispatch(unit, kAudioUnitAddRenderNotifySelect, AudioUnitAddRenderNotifyProc.self) { $0($1, proc, refCon) }
+    dispatch(unit, kAudioUnitAddRenderNotifySelect, AudioUnitAddRenderNotifyProc.self, serialised: false) { $0($1, proc, refCon) }
 }
 
 @_cdecl("AudioUnitRemoveRenderNotify")
 public func _AudioUnitRemoveRenderNotify(_ unit: AudioUnit?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
-    dispatch(unit, kAudioUnitRemoveRenderNotifySelect, AudioUnitRemoveRenderNotifyProc.self) { $0($1, proc, refCon) }
+    dispatch(unit, kAudioUnitRemoveRenderNotifySelect, AudioUnitRemoveRenderNotifyProc.self, serialised: false) { $0($1, proc, refCon) }
 }
 
 @_cdecl("AudioUnitReset")
@@ -226,5 +235,5 @@ public func _MusicDeviceMIDIEvent(_ unit: MusicDeviceComponent?, _ status: UInt3
 
 @_cdecl("MusicDeviceSysEx")
 public func _MusicDeviceSysEx(_ unit: MusicDeviceComponent?, _ data: UnsafePointer<UInt8>?, _ length: UInt32) -> OSStatus {
-    dispatch(unit, kMusicDeviceSysExSelect, MusicDeviceSysExProc.self) { $0($1, data, length) }
+    dispatch(unit, kMusicDeviceSysExSelect, MusicDeviceSysExProc.self, serialised: false) { $0($1, data, length) }
 }

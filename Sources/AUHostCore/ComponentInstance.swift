@@ -18,6 +18,13 @@ public final class ComponentInstance {
     let process: AudioUnitProcessProc?
     let midiEvent: MusicDeviceMIDIEventProc?
 
+    /// Serialises setup calls on this instance (recursive: a property listener called during a
+    /// set may read the unit back). Render, parameter and MIDI calls never take it.
+    let setupLock = NSRecursiveLock()
+    /// False once disposal began (under setupLock): a setup call that waited for the lock then
+    /// answers badComponentInstance instead of reaching a closed plug-in.
+    var isOpen = true
+
     private static let liveLock = NSLock()
     nonisolated(unsafe) private static var live: Set<UnsafeRawPointer> = []
 
@@ -98,7 +105,15 @@ public final class ComponentInstance {
         liveLock.unlock()
         guard wasLive else { return badComponentInstance }
         let instance = Unmanaged<ComponentInstance>.fromOpaque(UnsafeRawPointer(handle))
-        let status = instance._withUnsafeGuaranteedRef { $0.plugIn.pointee.Close($0.me) }
+        let status = instance._withUnsafeGuaranteedRef { i -> OSStatus in
+            // Setup calls in progress on other threads finish first; later ones see it closed.
+            // Close itself runs outside the lock: a unit's deinit may wait for the listener
+            // thread, whose listener may be waiting for this lock.
+            i.setupLock.lock()
+            i.isOpen = false
+            i.setupLock.unlock()
+            return i.plugIn.pointee.Close(i.me)
+        }
         instance.release()
         return status
     }
@@ -109,8 +124,9 @@ public final class ComponentInstance {
     public static func from(_ handle: AudioComponentInstance?) -> ComponentInstance? {
         guard let handle else { return nil }
         liveLock.lock()
-        let isLive = live.contains(UnsafeRawPointer(handle))
-        liveLock.unlock()
-        return isLive ? Unmanaged<ComponentInstance>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue() : nil
+        defer { liveLock.unlock() }
+        // Retained under the lock, so that a disposal on another thread cannot free it meanwhile.
+        guard live.contains(UnsafeRawPointer(handle)) else { return nil }
+        return Unmanaged<ComponentInstance>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
     }
 }
