@@ -30,13 +30,20 @@ test: deps
 	$(MAKE) check-c
 	$(MAKE) examples
 
-## tsan: the render-notify churn tests (unit and running graph) under ThreadSanitizer, in their
-## own build folder; NOTIFY_CHURN_S sets the churn time (default 10 s).
+## tsan: the concurrency stress tests under ThreadSanitizer, in their own build folder: render
+## notifies added and removed NOTIFY_CHURN_CYCLES times while the unit renders, a running graph
+## gaining and losing notifies for NOTIFY_CHURN_S seconds, property sets from 4 threads at once
+## (SETUP_STRESS_ITERATIONS each) on one rendering unit, the real-time event queue with four
+## producers, and the graph's random-change stress.
+NOTIFY_CHURN_CYCLES ?= 100000
 NOTIFY_CHURN_S ?= 10
+SETUP_STRESS_ITERATIONS ?= 5000
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	AUHOST_NOTIFY_CHURN_SECONDS=$(NOTIFY_CHURN_S) LV2_PATH=$$(scripts/test-lv2-path.sh) $(SWIFT) test --skip-build \
-		--sanitize=thread --scratch-path .build-tsan --filter 'RenderNotifyChurnTests|GraphRenderNotifyChurnTests'
+	AUHOST_NOTIFY_CHURN_CYCLES=$(NOTIFY_CHURN_CYCLES) AUHOST_NOTIFY_CHURN_SECONDS=$(NOTIFY_CHURN_S) \
+	AUHOST_SETUP_STRESS_ITERATIONS=$(SETUP_STRESS_ITERATIONS) LV2_PATH=$$(scripts/test-lv2-path.sh) $(SWIFT) test --skip-build \
+		--sanitize=thread --scratch-path .build-tsan \
+		--filter 'RenderNotifyChurnTests|GraphRenderNotifyChurnTests|ConcurrentSetupTests|RenderEventQueueTests|StressTests'
 
 ## install: headers, libauhost.so and auhost.pc under PREFIX (C hosts: cc prog.c $$(pkg-config --cflags --libs auhost)).
 install: deps

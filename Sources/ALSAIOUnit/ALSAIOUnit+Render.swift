@@ -179,11 +179,25 @@ func renderPlayback(
     _ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, _ frames: UInt32,
     _ buffers: UnsafeMutablePointer<AudioBufferList>
 ) -> OSStatus {
+    // One section for the whole period: the source, notifications and bypass stay as they were
+    // when it began, whatever setup threads publish meanwhile.
+    let s = io.pointee.state
+    let section = s.pointee.enterRender()
+    let status = renderPlaybackPeriod(io, sampleTime, frames, buffers)
+    s.pointee.leaveRender(section)
+    return status
+}
+
+@_noAllocation @_noLocks
+private func renderPlaybackPeriod(
+    _ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64, _ frames: UInt32,
+    _ buffers: UnsafeMutablePointer<AudioBufferList>
+) -> OSStatus {
     let s = io.pointee.state
     let deviceBuffers = audioBuffers(buffers)
     let deviceChannels = min(Int(buffers.pointee.mNumberBuffers), io.pointee.pointerCapacity)
     if io.pointee.captured == nil { stamp(io, sampleTime) }
-    guard s.pointee.inputs[0].kind != .none, let list = s.pointee.inputs[0].list else {
+    guard s.pointee.inputHasSource(0), let list = s.pointee.inputs[0].list else {
         // Nothing to pull: the device plays silence, as an output unit without a source does.
         for c in 0..<deviceChannels {
             if let data = deviceBuffers[c].mData { data.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * 4) }

@@ -8,8 +8,8 @@ extension AUBase {
     private func elementCount(_ scope: AudioUnitScope) -> Int? {
         switch scope {
         case kAudioUnitScope_Global: return 1
-        case kAudioUnitScope_Input: return inputFormats.count
-        case kAudioUnitScope_Output: return outputFormats.count
+        case kAudioUnitScope_Input: return inputElements.count
+        case kAudioUnitScope_Output: return outputElements.count
         default: return nil
         }
     }
@@ -112,17 +112,15 @@ extension AUBase {
         switch id {
         case kAudioUnitProperty_ClassInfo: put(CFBridge.propertyList(classInfo()).toOpaque())
         case kAudioUnitProperty_MakeConnection:
-            put(connections[Int(element)] ?? AudioUnitConnection(sourceAudioUnit: nil, sourceOutputNumber: 0, destInputNumber: element))
+            put(inputElements[Int(element)].connection ?? AudioUnitConnection(sourceAudioUnit: nil, sourceOutputNumber: 0, destInputNumber: element))
         case kAudioUnitProperty_SetRenderCallback:
-            put(inputCallbacks[Int(element)] ?? AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil))
+            put(inputElements[Int(element)].renderCallback ?? AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil))
         case kAudioUnitProperty_SampleRate: put(format(scope, element).mSampleRate)
         case kAudioUnitProperty_StreamFormat: put(format(scope, element))
         case kAudioUnitProperty_ShouldAllocateBuffer:
-            put(UInt32(scope == kAudioUnitScope_Input ? (inputAllocates[Int(element)] ? 1 : 0) : (outputAllocates[Int(element)] ? 1 : 0)))
+            put(UInt32(self.element(scope, element).allocatesBuffer ? 1 : 0))
         case kAudioUnitProperty_ElementName:
-            let name =
-                scope == kAudioUnitScope_Input
-                ? inputNames[Int(element)] : scope == kAudioUnitScope_Output ? outputNames[Int(element)] : nil
+            let name = scope == kAudioUnitScope_Global ? nil : self.element(scope, element).name
             put(name.map { CFBridge.string($0).toOpaque() })
         case kAudioUnitProperty_ElementCount: put(UInt32(elementCountValue(scope)))
         case kAudioUnitProperty_ParameterList:
@@ -146,8 +144,8 @@ extension AUBase {
             put(AUPreset(presetNumber: presentPreset.number, presetName: CFBridge.string(presentPreset.name)))
         case kAudioUnitProperty_ContextName: put(contextName.map { CFBridge.string($0).toOpaque() })
         case kAudioUnitProperty_RenderQuality: put(renderQuality)
-        case kAudioUnitProperty_BypassEffect: put(UInt32(state.pointee.bypass ? 1 : 0))
-        case kAudioUnitProperty_InPlaceProcessing: put(UInt32(state.pointee.inPlace ? 1 : 0))
+        case kAudioUnitProperty_BypassEffect: put(UInt32(bypassed ? 1 : 0))
+        case kAudioUnitProperty_InPlaceProcessing: put(UInt32(processesInPlace ? 1 : 0))
         case kAudioUnitProperty_FactoryPresets:
             put(factoryPresetArray.map { Unmanaged.passRetained($0).toOpaque() })
         case kAudioUnitProperty_SupportedNumChannels:
@@ -178,6 +176,7 @@ extension AUBase {
             }
             try restoreClassInfo(plist)
         case kAudioUnitProperty_MakeConnection:
+            try refuseInsideRender(id)
             if let data {
                 let c = data.loadUnaligned(as: AudioUnitConnection.self)
                 guard c.destInputNumber == element else {
@@ -185,17 +184,16 @@ extension AUBase {
                         kAudioUnitErr_InvalidPropertyValue,
                         "AudioUnitConnection.destInputNumber (\(c.destInputNumber)) must equal the element (\(element)).")
                 }
-                connections[e] = c.sourceAudioUnit == nil ? nil : c
+                inputElements[e].connection = c.sourceAudioUnit == nil ? nil : c
             } else {
-                connections[e] = nil
+                inputElements[e].connection = nil
             }
-            if connections[e] != nil { inputCallbacks[e] = nil }
-            updateInputSource(e)
+            publishConfiguration()
         case kAudioUnitProperty_SetRenderCallback:
+            try refuseInsideRender(id)
             let cb = data.map { $0.loadUnaligned(as: AURenderCallbackStruct.self) }
-            inputCallbacks[e] = cb?.inputProc == nil ? nil : cb
-            if inputCallbacks[e] != nil { connections[e] = nil }
-            updateInputSource(e)
+            inputElements[e].renderCallback = cb?.inputProc == nil ? nil : cb
+            publishConfiguration()
         case kAudioUnitProperty_SampleRate:
             var f = format(scope, element)
             f.mSampleRate = try value(Float64.self)
@@ -207,10 +205,10 @@ extension AUBase {
                 throw AudioError(kAudioUnitErr_Initialized, "Uninitialize the unit before changing ShouldAllocateBuffer.")
             }
             let v = try value(UInt32.self) != 0
-            if scope == kAudioUnitScope_Input { inputAllocates[e] = v; updateInputSource(e) } else { outputAllocates[e] = v }
+            if scope == kAudioUnitScope_Input { inputElements[e].allocatesBuffer = v } else { outputElements[e].allocatesBuffer = v }
         case kAudioUnitProperty_ElementName:
             let name = String(cfString: data.flatMap { $0.loadUnaligned(as: Unmanaged<CFString>?.self)?.takeUnretainedValue() })
-            if scope == kAudioUnitScope_Input { inputNames[e] = name } else if scope == kAudioUnitScope_Output { outputNames[e] = name }
+            if scope == kAudioUnitScope_Input { inputElements[e].name = name } else if scope == kAudioUnitScope_Output { outputElements[e].name = name }
         case kAudioUnitProperty_ElementCount:
             try setElementCount(scope, Int(try value(UInt32.self)))
         case kAudioUnitProperty_MaximumFramesPerSlice:
@@ -241,8 +239,14 @@ extension AUBase {
             let load = try value(Float64.self)
             guard load >= 0, load <= 1 else { throw AudioError(kAudioUnitErr_InvalidPropertyValue, "CPULoad \(load) is outside 0…1.") }
             state.pointee.cpuLoad = load
-        case kAudioUnitProperty_BypassEffect: state.pointee.bypass = try value(UInt32.self) != 0
-        case kAudioUnitProperty_InPlaceProcessing: state.pointee.inPlace = try value(UInt32.self) != 0
+        case kAudioUnitProperty_BypassEffect:
+            try refuseInsideRender(id)
+            bypassed = try value(UInt32.self) != 0
+            publishConfiguration()
+        case kAudioUnitProperty_InPlaceProcessing:
+            try refuseInsideRender(id)
+            processesInPlace = try value(UInt32.self) != 0
+            publishConfiguration()
         case kAudioUnitProperty_ParameterList, kAudioUnitProperty_ParameterInfo, kAudioUnitProperty_Latency,
             kAudioUnitProperty_TailTime, kAudioUnitProperty_LastRenderError,
             kAudioUnitProperty_FactoryPresets, kAudioUnitProperty_SupportedNumChannels, kAudioUnitProperty_ParameterValueStrings:
@@ -253,11 +257,27 @@ extension AUBase {
         }
     }
 
+    /// Properties the render thread reads are published to it, which waits for a render call in
+    /// progress to finish: from inside this unit's render that would wait for itself.
+    private func refuseInsideRender(_ id: AudioUnitPropertyID) throws {
+        guard isInsideRender else { return }
+        throw AudioError(
+            kAudioUnitErr_CannotDoInCurrentContext,
+            "Property \(propertyName(id)) cannot be set from inside the unit's own render (it waits for the render to finish).")
+    }
+
     /// The format of an input or output element.
     ///
     /// Thread: setup.
     public func format(_ scope: AudioUnitScope, _ element: AudioUnitElement) -> AudioStreamBasicDescription {
-        scope == kAudioUnitScope_Input ? inputFormats[Int(element)] : outputFormats[Int(element)]
+        self.element(scope, element).format
+    }
+
+    /// An input or output element (scope and index checked by the caller).
+    ///
+    /// Thread: setup.
+    public func element(_ scope: AudioUnitScope, _ index: AudioUnitElement) -> AUElement {
+        scope == kAudioUnitScope_Input ? inputElements[Int(index)] : outputElements[Int(index)]
     }
 
     /// Sets an element's stream format after checking the unit can take it.
@@ -272,8 +292,8 @@ extension AUBase {
                 kAudioUnitErr_FormatNotSupported,
                 "The unit cannot take \(f) on \(scopeName(scope)) element \(element); it renders canonical Float32 non-interleaved audio.")
         }
-        if scope == kAudioUnitScope_Input { inputFormats[Int(element)] = f } else { outputFormats[Int(element)] = f }
-        if (scope == kAudioUnitScope_Output && element == 0) || outputFormats.isEmpty {
+        if scope == kAudioUnitScope_Input { inputElements[Int(element)].format = f } else { outputElements[Int(element)].format = f }
+        if (scope == kAudioUnitScope_Output && element == 0) || outputElements.isEmpty {
             let oldRate = state.pointee.sampleRate
             state.pointee.sampleRate = f.mSampleRate
             if oldRate != f.mSampleRate { sampleRateDidChange(from: oldRate) }
@@ -323,6 +343,15 @@ extension AUBase {
         let before = listeners.count
         listeners.removeAll { $0.id == id && sameFunction($0.proc, propertyListenerCall(proc)) && (!matchRefCon || $0.refCon == refCon) }
         return listeners.count < before ? noErr : kAudio_ParamError
+    }
+
+    /// Has the listeners of a global property called soon on the listener thread (see
+    /// RenderErrorWatcher): for changes noticed on threads a setup call may wait for, such as an
+    /// I/O unit's device threads.
+    ///
+    /// Thread: any non-real-time thread.
+    public func postPropertyChange(_ id: AudioUnitPropertyID) {
+        RenderErrorWatcher.shared.post(self, id)
     }
 
     /// Calls the listeners of a property (on the calling, non-real-time thread; the watcher's

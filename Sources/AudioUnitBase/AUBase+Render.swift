@@ -14,13 +14,17 @@ public enum InputSourceKind: UInt8 {
     case none, connection, callback
 }
 
-/// One input bus as the render thread sees it.
-public struct InputBus {
+/// An input bus's source: a connection or a render callback (part of a RenderConfiguration).
+public struct InputSource {
     public var kind: InputSourceKind = .none
     public var sourceUnit: AudioUnit?
     public var sourceBus: UInt32 = 0
     public var callback: AURenderCallbackCall?
     public var callbackRefCon: UnsafeMutableRawPointer?
+}
+
+/// One input bus's buffers as the render thread sees them (set while uninitialized).
+public struct InputBus {
     /// The list pulled into; its buffers point at `storage` or, in "nil mData" mode, at the source's.
     public var list: UnsafeMutablePointer<AudioBufferList>?
     public var storage: UnsafeMutableRawPointer?
@@ -51,39 +55,43 @@ public struct RenderNotify {
     public var refCon: UnsafeMutableRawPointer?
 }
 
-/// The render notifications in force: an immutable list, published whole (never changed in place).
-public struct RenderNotifyList {
-    public var count: Int
-    public var entries: UnsafeMutablePointer<RenderNotify>
+/// Everything setup threads may change while the unit renders: render notifications, input
+/// sources, bypass and in-place processing. An immutable record, published whole (never changed
+/// in place); a render call reads the one in force when it began (RenderState.current).
+public struct RenderConfiguration {
+    public var notifyCount: Int
+    public var notifies: UnsafeMutablePointer<RenderNotify>
+    public var sourceCount: Int
+    public var sources: UnsafeMutablePointer<InputSource>
+    public var bypass: Bool
+    /// InPlaceProcessing: effects pull their input straight into the output buffers.
+    public var inPlace: Bool
 }
 
-/// How setup threads replace the notification list under a rendering unit without the render
-/// thread ever waiting (a two-counter grace period, as in userspace RCU): a notifying call reads
-/// the generation, counts itself in that generation's parity, then loads the list; a setup thread
-/// publishes a new list with one atomic store, flips the generation, and waits until the old
-/// parity's count is zero. After that no call can be reading the old list (a call counted later
-/// loads the list after the publication), so the old list is freed and the removed notification
-/// is neither running nor will run. Every field is accessed atomically.
-public struct RenderNotifyChannel {
-    /// RenderNotifyList*, or nil for none.
-    public var list: UnsafeMutableRawPointer?
+/// How setup threads replace the configuration under a rendering unit without the render thread
+/// ever waiting (a two-counter grace period, as in userspace RCU): a render call reads the
+/// generation, counts itself in that generation's parity, then loads the configuration; a setup
+/// thread publishes a new one with one atomic store, flips the generation, and waits until the
+/// old parity's count is zero. After that no call can be reading the old record (a call counted
+/// later loads the record after the publication), so it is freed: a removed notification or a
+/// replaced callback is neither running nor will run. Every field is accessed atomically.
+public struct RenderConfigurationChannel {
+    /// RenderConfiguration*.
+    public var configuration: UnsafeMutableRawPointer?
     public var generation: UInt64 = 0
     public var readersEven: UInt64 = 0
     public var readersOdd: UInt64 = 0
-    /// The thread calling the notifications now (pthread_t bits), 0 when none: a setup call made
-    /// from inside a notification is refused rather than waiting for itself.
-    public var callingThread: UInt64 = 0
+    /// The thread rendering the unit now (pthread_t bits), 0 when none: a setup call made from
+    /// inside the unit's render is refused rather than waiting for itself.
+    public var renderingThread: UInt64 = 0
 }
 
-/// A scheduled change, resolved to its value slot when scheduled.
-public struct PendingParameterEvent {
-    public var slot: UnsafeMutablePointer<Float>
-    /// First frame, relative to the current render call (a ramp may have started earlier).
-    public var start: Int
-    /// 0 for an immediate change.
-    public var duration: Int
-    public var startValue: Float
-    public var endValue: Float
+/// What a render call restores when it leaves (render calls of one unit may nest: an I/O unit's
+/// input is rendered from inside its output's callback).
+public struct RenderSection {
+    var odd: Bool
+    var previous: UnsafeMutablePointer<RenderConfiguration>?
+    var previousThread: UInt64
 }
 
 /// The render-time state of a unit.
@@ -92,22 +100,24 @@ public struct RenderState {
     public static let eventCapacity = 512
 
     public var initialized = false
-    /// InPlaceProcessing: effects pull their input straight into the output buffers.
-    public var inPlace = true
     /// Current parameter values (the parameter table's slots), for render code.
     public var parameterValues: UnsafeMutablePointer<Float>?
     public var maxFrames: UInt32 = 1156
-    public var bypass = false
     public var sampleRate: Double = 44_100
     public var inputs: UnsafeMutablePointer<InputBus>
     public var inputCount: Int = 0
     public var outputs: UnsafeMutablePointer<OutputBus>
     public var outputCount: Int = 0
-    /// The render notifications (see RenderNotifyChannel); allocated once, lives with the unit.
-    public let notifyChannel: UnsafeMutablePointer<RenderNotifyChannel>
-    public var events: UnsafeMutablePointer<PendingParameterEvent>
-    public var eventCount: Int = 0
-    public var lastRenderError: OSStatus = noErr
+    /// The published configuration (see RenderConfigurationChannel); allocated once.
+    public let channel: UnsafeMutablePointer<RenderConfigurationChannel>
+    /// The configuration the render call in progress reads (written by the render thread only).
+    public var current: UnsafeMutablePointer<RenderConfiguration>?
+    /// The unit's parameter table (held by the unit, which keeps replaced tables until it goes).
+    public var parameterTable: Unmanaged<ParameterTable>?
+    /// Scheduled parameter changes (any thread pushes; the render thread applies them).
+    public let events: UnsafeMutablePointer<RenderEventQueue>
+    /// Written by the render thread, read by others: accessed atomically (see renderError).
+    private var lastRenderErrorStorage: OSStatus = noErr
     /// kAudioUnitProperty_CPULoad: the share of a CPU the host allows the unit (a hint, 0…1).
     public var cpuLoad: Double = 0
 
@@ -115,28 +125,89 @@ public struct RenderState {
     public init() {
         inputs = .allocate(capacity: 1)
         outputs = .allocate(capacity: 1)
-        notifyChannel = .allocate(capacity: 1)
-        notifyChannel.initialize(to: RenderNotifyChannel())
-        events = .allocate(capacity: RenderState.eventCapacity)
+        channel = .allocate(capacity: 1)
+        channel.initialize(to: RenderConfigurationChannel())
+        events = RenderEventQueue.allocate(capacity: RenderState.eventCapacity)
+    }
+
+    /// kAudioUnitProperty_LastRenderError: the render thread records, any thread reads.
+    ///
+    /// Thread: any.
+    public var lastRenderError: OSStatus {
+        @_noAllocation @_noLocks
+        mutating get { _unsafePerformance { auhost_atomic_load_i32(&lastRenderErrorStorage) } }
+        @_noAllocation @_noLocks
+        set { _unsafePerformance { auhost_atomic_store_i32(&lastRenderErrorStorage, newValue) } }
+    }
+
+    // MARK: The configuration in force
+
+    /// Starts reading the published configuration for one render call: lock-free and wait-free.
+    /// Pair with ``leaveRender(_:)``. (AUHostAtomics' functions are single atomic instructions the
+    /// checker cannot see into.)
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public mutating func enterRender() -> RenderSection {
+        let channel = self.channel
+        let (odd, raw, previousThread) = _unsafePerformance { () -> (Bool, UnsafeMutableRawPointer?, UInt64) in
+            let odd = auhost_atomic_load_u64(&channel.pointee.generation) & 1 != 0
+            _ = odd ? auhost_atomic_add_u64(&channel.pointee.readersOdd, 1) : auhost_atomic_add_u64(&channel.pointee.readersEven, 1)
+            let previousThread = auhost_atomic_load_u64(&channel.pointee.renderingThread)
+            auhost_atomic_store_u64(&channel.pointee.renderingThread, UInt64(pthread_self()))
+            return (odd, auhost_atomic_load_pointer(&channel.pointee.configuration), previousThread)
+        }
+        let section = RenderSection(odd: odd, previous: current, previousThread: previousThread)
+        current = raw?.assumingMemoryBound(to: RenderConfiguration.self)
+        return section
+    }
+
+    /// Ends what ``enterRender()`` started.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public mutating func leaveRender(_ section: RenderSection) {
+        current = section.previous
+        let channel = self.channel
+        _unsafePerformance {
+            auhost_atomic_store_u64(&channel.pointee.renderingThread, section.previousThread)
+            _ =
+                section.odd
+                ? auhost_atomic_add_u64(&channel.pointee.readersOdd, UInt64.max)
+                : auhost_atomic_add_u64(&channel.pointee.readersEven, UInt64.max)
+        }
+    }
+
+    /// BypassEffect as the render call in progress sees it.
+    ///
+    /// Thread: render.
+    public var bypass: Bool {
+        @_noAllocation @_noLocks get { current?.pointee.bypass ?? false }
+    }
+    /// InPlaceProcessing as the render call in progress sees it.
+    ///
+    /// Thread: render.
+    public var inPlace: Bool {
+        @_noAllocation @_noLocks get { current?.pointee.inPlace ?? true }
+    }
+
+    /// Whether input bus `bus` has a connection or a callback in the render call in progress.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public func inputHasSource(_ bus: Int) -> Bool {
+        guard let c = current, bus < c.pointee.sourceCount else { return false }
+        return c.pointee.sources[bus].kind != .none
     }
 
     // MARK: Parameter events
 
     /// Queues a change for the next render call; false when the queue is full.
     ///
-    /// Thread: render.
+    /// Thread: any (lock-free).
     @_noAllocation @_noLocks
-    public mutating func schedule(_ event: PendingParameterEvent) -> Bool {
-        guard eventCount < RenderState.eventCapacity else { return false }
-        // Insertion keeps events ordered by start frame (stable for equal starts).
-        var i = eventCount
-        while i > 0 && events[i - 1].start > event.start {
-            events[i] = events[i - 1]
-            i -= 1
-        }
-        events[i] = event
-        eventCount += 1
-        return true
+    public func schedule(_ event: RenderEvent) -> Bool {
+        events.pointee.push(event)
     }
 
     /// The next slice of a render call of `frames` frames starting at `position`: applies every
@@ -145,32 +216,37 @@ public struct RenderState {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func applyEvents(at position: Int, frames: Int) -> Int {
-        if eventCount == 0 { return frames - position }
+    public func applyEvents(at position: Int, frames: Int) -> Int {
+        let queue = events
+        if position == 0 { queue.pointee.takeArrivals() }
+        let count = queue.pointee.pendingCount
+        if count == 0 { return frames - position }
+        let pending = queue.pointee.pending
         var rampRunning = false
         var nextStart = frames
         var kept = 0
-        for i in 0..<eventCount {
-            let e = events[i]
-            if e.start > position {
-                nextStart = min(nextStart, e.start)
-                events[kept] = e
+        for i in 0..<count {
+            let e = pending[i]
+            guard let slot = e.slot else { continue }
+            if e.offset > position {
+                nextStart = min(nextStart, e.offset)
+                pending[kept] = e
                 kept += 1
                 continue
             }
-            let elapsed = position - e.start
+            let elapsed = position - e.offset
             if e.duration == 0 || elapsed >= e.duration {
-                e.slot.pointee = e.endValue
+                slot.pointee = e.endValue
             } else {
                 // In Double: the difference of two in-range Floats may not fit a Float.
                 let fraction = Double(elapsed) / Double(e.duration)
-                e.slot.pointee = Float(Double(e.startValue) + (Double(e.endValue) - Double(e.startValue)) * fraction)
+                slot.pointee = Float(Double(e.startValue) + (Double(e.endValue) - Double(e.startValue)) * fraction)
                 rampRunning = true
-                events[kept] = e
+                pending[kept] = e
                 kept += 1
             }
         }
-        eventCount = kept
+        queue.pointee.keepPending(kept)
         return rampRunning ? 1 : max(nextStart - position, 1)
     }
 
@@ -178,13 +254,14 @@ public struct RenderState {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func carryEvents(past frames: Int) {
-        for i in 0..<eventCount { events[i].start -= frames }
+    public func carryEvents(past frames: Int) {
+        events.pointee.carry(from: 0, past: frames)
     }
 
     // MARK: Notifications and inputs
 
-    /// Calls every render notification with `flags` (PreRender or PostRender, plus error flags).
+    /// Calls every render notification of the configuration in force with `flags` (PreRender or
+    /// PostRender, plus error flags). Call between ``enterRender()`` and ``leaveRender(_:)``.
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
@@ -193,20 +270,10 @@ public struct RenderState {
         _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
         _ ioData: UnsafeMutablePointer<AudioBufferList>
     ) {
-        let channel = notifyChannel
-        // Lock-free and wait-free: count this call in the current generation, then read the list.
-        // (AUHostAtomics' functions are single atomic instructions the checker cannot see into.)
-        let (odd, raw) = _unsafePerformance { () -> (Bool, UnsafeMutableRawPointer?) in
-            let odd = auhost_atomic_load_u64(&channel.pointee.generation) & 1 != 0
-            _ = odd ? auhost_atomic_add_u64(&channel.pointee.readersOdd, 1) : auhost_atomic_add_u64(&channel.pointee.readersEven, 1)
-            auhost_atomic_store_u64(&channel.pointee.callingThread, UInt64(pthread_self()))
-            return (odd, auhost_atomic_load_pointer(&channel.pointee.list))
-        }
-        if let raw {
-            let list = raw.assumingMemoryBound(to: RenderNotifyList.self)
-            for i in 0..<list.pointee.count {
-                guard let proc = list.pointee.entries[i].proc else { continue }
-                let refCon = list.pointee.entries[i].refCon
+        if let list = current {
+            for i in 0..<list.pointee.notifyCount {
+                guard let proc = list.pointee.notifies[i].proc else { continue }
+                let refCon = list.pointee.notifies[i].refCon
                 let saved = ioFlags.pointee
                 ioFlags.pointee = AudioUnitRenderActionFlags(rawValue: saved.rawValue | flags.rawValue)
                 // A notification is the host's render-thread code; its real-time safety is its contract.
@@ -216,17 +283,11 @@ public struct RenderState {
                         | (ioFlags.pointee.rawValue & AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue))
             }
         }
-        _unsafePerformance {
-            auhost_atomic_store_u64(&channel.pointee.callingThread, 0)
-            _ =
-                odd
-                ? auhost_atomic_add_u64(&channel.pointee.readersOdd, UInt64.max)
-                : auhost_atomic_add_u64(&channel.pointee.readersEven, UInt64.max)
-        }
     }
 
-    /// Pulls `frames` frames into input bus `bus` from its connection or callback: into the bus's
-    /// own list, or into `target` (in-place processing pulls straight into the output buffers).
+    /// Pulls `frames` frames into input bus `bus` from its connection or callback (as the
+    /// configuration in force has them): into the bus's own list, or into `target` (in-place
+    /// processing pulls straight into the output buffers).
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
@@ -235,8 +296,10 @@ public struct RenderState {
         _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
         into target: UnsafeMutablePointer<AudioBufferList>? = nil
     ) -> OSStatus {
-        guard bus < inputCount, let ownList = inputs[bus].list else { return kAudioUnitErr_NoConnection }
+        guard bus < inputCount, let ownList = inputs[bus].list, let configuration = current, bus < configuration.pointee.sourceCount
+        else { return kAudioUnitErr_NoConnection }
         let input = inputs + bus
+        let source = configuration.pointee.sources + bus
         let list = target ?? ownList
         if target == nil {
             let buffers = audioBuffers(list)
@@ -247,15 +310,15 @@ public struct RenderState {
             }
         }
         var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
-        switch input.pointee.kind {
+        switch source.pointee.kind {
         case .connection:
-            guard let source = input.pointee.sourceUnit else { return kAudioUnitErr_NoConnection }
-            let sourceBus = input.pointee.sourceBus
+            guard let upstream = source.pointee.sourceUnit else { return kAudioUnitErr_NoConnection }
+            let sourceBus = source.pointee.sourceBus
             // The upstream unit's render is a render-thread call by contract.
-            return _unsafePerformance { AudioUnitRender(source, &pullFlags, timeStamp, sourceBus, frames, list) }
+            return _unsafePerformance { AudioUnitRender(upstream, &pullFlags, timeStamp, sourceBus, frames, list) }
         case .callback:
-            guard let callback = input.pointee.callback else { return kAudioUnitErr_NoConnection }
-            let refCon = input.pointee.callbackRefCon
+            guard let callback = source.pointee.callback else { return kAudioUnitErr_NoConnection }
+            let refCon = source.pointee.callbackRefCon
             let phases =
                 AudioUnitRenderActionFlags.unitRenderAction_PreRender.rawValue
                 | AudioUnitRenderActionFlags.unitRenderAction_PostRender.rawValue
@@ -311,7 +374,7 @@ public struct RenderState {
 }
 
 /// The mBuffers array of a list.
-@inlinable @inline(__always)
+@inlinable @inline(__always) @_noAllocation @_noLocks
 public func audioBuffers(_ list: UnsafeMutablePointer<AudioBufferList>) -> UnsafeMutablePointer<AudioBuffer> {
     UnsafeMutableRawPointer(list)
         .advanced(by: (MemoryLayout<UInt32>.size + MemoryLayout<AudioBuffer>.alignment - 1) & ~(MemoryLayout<AudioBuffer>.alignment - 1))
@@ -349,6 +412,7 @@ extension AUBase {
         var status = s.pointee.prepareOutput(Int(bus), ioData, frames)
         guard status == noErr else { return status }
 
+        let section = s.pointee.enterRender()
         s.pointee.notify(.unitRenderAction_PreRender, flags, timeStamp, bus, frames, ioData)
         // The one virtual call (the unit's kernel is checked on its own), through an unmanaged
         // reference so that no reference counting happens: the host holds the unit while it renders.
@@ -364,6 +428,7 @@ extension AUBase {
                 rawValue: postFlags.rawValue | AudioUnitRenderActionFlags.unitRenderAction_PostRenderError.rawValue)
         }
         s.pointee.notify(postFlags, flags, timeStamp, bus, frames, ioData)
+        s.pointee.leaveRender(section)
         rememberOutput(bus, timeStamp, frames, ioData, valid: status == noErr)
         return status
     }
@@ -417,6 +482,13 @@ extension AUBase {
         s.pointee.outputs[i].lastFrames = frames
     }
 
+    /// The render state, for render code in subclasses (reading `state` from a subclass's
+    /// method is a reference-counted access as far as the real-time checker can tell).
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public final func renderState() -> UnsafeMutablePointer<RenderState> { state }
+
     /// Pulls input bus `bus` for this render call (into its own buffers, or into `target`).
     ///
     /// Thread: render.
@@ -452,5 +524,67 @@ extension AUBase {
     @_noAllocation @_noLocks
     public final func finishParameterSlices(frames: Int) {
         state.pointee.carryEvents(past: frames)
+    }
+}
+
+// Parameter changes: any thread for immediate values, the render thread for scheduled ones.
+
+extension AUBase {
+    /// AudioUnitSetParameter: a zero offset sets the value now; a positive one schedules the
+    /// change inside the next render call (render thread). A value that is not finite or lies
+    /// outside the parameter's range answers kAudioUnitErr_InvalidParameterValue.
+    ///
+    /// Thread: any for offset 0; render for a positive offset.
+    @_noAllocation @_noLocks
+    public final func setParameter(
+        _ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
+        element: AudioUnitElement = 0, value: AudioUnitParameterValue, offset: UInt32 = 0
+    ) -> OSStatus {
+        let s = state
+        guard let table = s.pointee.parameterTable else { return kAudioUnitErr_InvalidParameter }
+        return table._withUnsafeGuaranteedRef { parameters in
+            guard let slot = parameters.slot(id, scope, element) else { return kAudioUnitErr_InvalidParameter }
+            guard parameters.accepts(value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
+            if offset == 0 || !s.pointee.initialized {
+                slot.pointee = value
+                return noErr
+            }
+            let event = RenderEvent.parameter(slot, start: Int(offset), from: value, to: value)
+            return s.pointee.schedule(event) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
+        }
+    }
+
+    /// AudioUnitScheduleParameters: immediate and ramped events for the next render call. Values
+    /// (both ends of a ramp) are checked like AudioUnitSetParameter's.
+    ///
+    /// Thread: render (the thread that calls render, before it does).
+    @_noAllocation @_noLocks
+    public final func scheduleParameters(_ events: UnsafeBufferPointer<AudioUnitParameterEvent>) -> OSStatus {
+        let s = state
+        guard let table = s.pointee.parameterTable else { return kAudioUnitErr_InvalidParameter }
+        return table._withUnsafeGuaranteedRef { parameters in
+            for e in events {
+                guard let slot = parameters.slot(e.parameter, e.scope, e.element) else { return kAudioUnitErr_InvalidParameter }
+                let pending: RenderEvent
+                switch e.eventType.rawValue {
+                case AUParameterEventType.parameterEvent_Immediate.rawValue:
+                    let v = e.eventValues.immediate
+                    guard parameters.accepts(v.value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
+                    pending = .parameter(slot, start: Int(v.bufferOffset), from: v.value, to: v.value)
+                case AUParameterEventType.parameterEvent_Ramped.rawValue:
+                    let r = e.eventValues.ramp
+                    // Both ends inside the range: every interpolated value is then inside it too.
+                    guard parameters.accepts(r.startValue, at: slot), parameters.accepts(r.endValue, at: slot) else {
+                        return kAudioUnitErr_InvalidParameterValue
+                    }
+                    pending = .parameter(
+                        slot, start: Int(r.startBufferOffset), duration: Int(r.durationInFrames), from: r.startValue, to: r.endValue)
+                default:
+                    return kAudio_ParamError
+                }
+                if !s.pointee.schedule(pending) { return kAudioUnitErr_CannotDoInCurrentContext }
+            }
+            return noErr
+        }
     }
 }

@@ -19,15 +19,14 @@ open class AUBase {
     /// Everything the render thread touches.
     public let state: UnsafeMutablePointer<RenderState>
 
-    /// Stream formats per element, as set by the host (setup side).
-    public internal(set) var inputFormats: [AudioStreamBasicDescription]
-    public internal(set) var outputFormats: [AudioStreamBasicDescription]
-    var inputNames: [String?]
-    var outputNames: [String?]
-    var connections: [AudioUnitConnection?]
-    var inputCallbacks: [AURenderCallbackStruct?]
-    var inputAllocates: [Bool]
-    var outputAllocates: [Bool]
+    /// The input and output elements, as the host set them up (setup side).
+    public internal(set) var inputElements: [AUElement]
+    public internal(set) var outputElements: [AUElement]
+    /// Stream formats per element.
+    ///
+    /// Thread: setup.
+    public var inputFormats: [AudioStreamBasicDescription] { inputElements.map(\.format) }
+    public var outputFormats: [AudioStreamBasicDescription] { outputElements.map(\.format) }
     /// Listeners are added on setup threads and called from the render-error watcher too.
     let listenerLock = NSLock()
     var listeners: [(id: AudioUnitPropertyID, proc: AudioUnitPropertyListenerCall, refCon: UnsafeMutableRawPointer?)] = []
@@ -41,8 +40,12 @@ open class AUBase {
     private var retiredTables: [ParameterTable] = []
     /// The render notifications, setup side (the render thread reads published copies).
     private var renderNotifies: [RenderNotify] = []
-    /// Serialises notification changes (setup threads only; the render thread never takes it).
-    private let notifyLock = NSLock()
+    /// BypassEffect and InPlaceProcessing, setup side (published with the configuration).
+    var bypassed = false
+    var processesInPlace = true
+    /// Serialises configuration changes (setup threads only; the render thread never takes it).
+    /// Notification changes are not serialised by the instance's setup lock, hence their own.
+    private let configurationLock = NSLock()
     /// AUPreset records handed out by FactoryPresets; they live as long as the unit.
     lazy var factoryPresetArray: CFArray? = makeFactoryPresetArray()
     /// The records (and their retained names) behind factoryPresetArray, freed with the unit.
@@ -72,17 +75,12 @@ open class AUBase {
         state.initialize(to: RenderState())
         state.pointee.sampleRate = sampleRate
         let format = AudioStreamBasicDescription.canonical(sampleRate: sampleRate, channels: channels)
-        inputFormats = Array(repeating: format, count: inputs)
-        outputFormats = Array(repeating: format, count: outputs)
-        inputNames = Array(repeating: nil, count: inputs)
-        outputNames = Array(repeating: nil, count: outputs)
-        connections = Array(repeating: nil, count: inputs)
-        inputCallbacks = Array(repeating: nil, count: inputs)
-        inputAllocates = Array(repeating: true, count: inputs)
-        outputAllocates = Array(repeating: true, count: outputs)
+        inputElements = Array(repeating: AUElement(format: format), count: inputs)
+        outputElements = Array(repeating: AUElement(format: format), count: outputs)
         parameterDefinitions = parameters
         self.parameters = ParameterTable(definitions: parameters, inputCount: inputs, outputCount: outputs)
         state.pointee.parameterValues = self.parameters.values
+        state.pointee.parameterTable = .passUnretained(self.parameters)
         rebuildBuses()
     }
 
@@ -97,9 +95,9 @@ open class AUBase {
         freeBuses()
         state.pointee.inputs.deallocate()
         state.pointee.outputs.deallocate()
-        if let list = state.pointee.notifyChannel.pointee.list { AUBase.freeNotifyList(list) }
-        state.pointee.notifyChannel.deallocate()
-        state.pointee.events.deallocate()
+        if let c = state.pointee.channel.pointee.configuration { AUBase.freeConfiguration(c) }
+        state.pointee.channel.deallocate()
+        RenderEventQueue.deallocate(state.pointee.events)
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -300,7 +298,7 @@ open class AUBase {
             freeBuses()
             throw error
         }
-        state.pointee.eventCount = 0
+        state.pointee.events.pointee.clear()
         state.pointee.lastRenderError = noErr
         state.pointee.initialized = true
     }
@@ -317,10 +315,10 @@ open class AUBase {
 
     /// AudioUnitReset: clears state, invalidates cached output and pending parameter events.
     ///
-    /// Thread: setup.
+    /// Thread: setup, while the unit does not render (or the render thread between cycles).
     public func reset() {
         for i in 0..<state.pointee.outputCount { state.pointee.outputs[i].hasCachedOutput = false }
-        state.pointee.eventCount = 0
+        state.pointee.events.pointee.clear()
         resetState()
     }
 
@@ -372,68 +370,27 @@ open class AUBase {
         return slot.pointee
     }
 
-    /// AudioUnitSetParameter: a zero offset sets the value now; a positive one schedules the
-    /// change inside the next render call (render thread). A value that is not finite or lies
-    /// outside the parameter's range answers kAudioUnitErr_InvalidParameterValue.
-    ///
-    /// Thread: any for offset 0; render for a positive offset.
-    public func setParameter(
-        _ id: AudioUnitParameterID, scope: AudioUnitScope = kAudioUnitScope_Global,
-        element: AudioUnitElement = 0, value: AudioUnitParameterValue, offset: UInt32 = 0
-    ) -> OSStatus {
-        guard let slot = parameters.slot(id, scope, element) else { return kAudioUnitErr_InvalidParameter }
-        guard parameters.accepts(value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
-        if offset == 0 || !isInitialized {
-            slot.pointee = value
-            return noErr
-        }
-        let event = PendingParameterEvent(slot: slot, start: Int(offset), duration: 0, startValue: value, endValue: value)
-        return state.pointee.schedule(event) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
-    }
-
-    /// AudioUnitScheduleParameters: immediate and ramped events for the next render call. Values
-    /// (both ends of a ramp) are checked like AudioUnitSetParameter's.
-    ///
-    /// Thread: render (the thread that calls render, before it does).
-    public func scheduleParameters(_ events: UnsafeBufferPointer<AudioUnitParameterEvent>) -> OSStatus {
-        for e in events {
-            guard let slot = parameters.slot(e.parameter, e.scope, e.element) else { return kAudioUnitErr_InvalidParameter }
-            let pending: PendingParameterEvent
-            switch e.eventType {
-            case .parameterEvent_Immediate:
-                let v = e.eventValues.immediate
-                guard parameters.accepts(v.value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
-                pending = PendingParameterEvent(slot: slot, start: Int(v.bufferOffset), duration: 0, startValue: v.value, endValue: v.value)
-            case .parameterEvent_Ramped:
-                let r = e.eventValues.ramp
-                // Both ends inside the range: every interpolated value is then inside it too.
-                guard parameters.accepts(r.startValue, at: slot), parameters.accepts(r.endValue, at: slot) else {
-                    return kAudioUnitErr_InvalidParameterValue
-                }
-                pending = PendingParameterEvent(
-                    slot: slot, start: Int(r.startBufferOffset), duration: Int(r.durationInFrames),
-                    startValue: r.startValue, endValue: r.endValue)
-            default:
-                return kAudio_ParamError
-            }
-            if !state.pointee.schedule(pending) { return kAudioUnitErr_CannotDoInCurrentContext }
-        }
-        return noErr
-    }
-
     /// Replaces the declared parameters (same IDs, new ranges or defaults: e.g. rate-relative
     /// ones after a sample-rate change). Values of parameters that remain are kept.
     ///
     /// Thread: setup; only while uninitialized.
     public func redeclareParameters(_ definitions: [ParameterDefinition]) {
         precondition(!isInitialized, "parameters are redeclared only while uninitialized")
+        parameterDefinitions = definitions
+        rebuildParameterTable()
+    }
+
+    /// Builds the table for the current definitions and element counts, keeping the values of
+    /// parameters that remain; the old table is kept until the unit goes (another thread may
+    /// still hold one of its slots).
+    private func rebuildParameterTable() {
         let previous = parameters
         retiredTables.append(previous)
-        parameterDefinitions = definitions
         parameters = ParameterTable(
-            definitions: definitions, inputCount: inputFormats.count,
+            definitions: parameterDefinitions, inputCount: inputFormats.count,
             outputCount: outputFormats.count, previous: previous)
         state.pointee.parameterValues = parameters.values
+        state.pointee.parameterTable = .passUnretained(parameters)
     }
 
     func invalidParameter(_ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> AudioError {
@@ -454,21 +411,13 @@ open class AUBase {
         guard count >= 0, count <= 1024 else {
             throw AudioError(kAudioUnitErr_InvalidPropertyValue, "\(count) elements is out of range (0…1024).")
         }
-        func resize<T>(_ a: inout [T], _ fill: T) { a = Array(a.prefix(count)) + Array(repeating: fill, count: max(0, count - a.count)) }
-        if scope == kAudioUnitScope_Input {
-            let format = inputFormats.first ?? .canonical(sampleRate: sampleRate, channels: 2)
-            resize(&inputFormats, format); resize(&inputNames, nil); resize(&connections, nil)
-            resize(&inputCallbacks, nil); resize(&inputAllocates, true)
-        } else {
-            let format = outputFormats.first ?? .canonical(sampleRate: sampleRate, channels: 2)
-            resize(&outputFormats, format); resize(&outputNames, nil); resize(&outputAllocates, true)
+        // New elements take element 0's format.
+        func resize(_ elements: inout [AUElement]) {
+            let fill = AUElement(format: elements.first?.format ?? .canonical(sampleRate: sampleRate, channels: 2))
+            elements = Array(elements.prefix(count)) + Array(repeating: fill, count: max(0, count - elements.count))
         }
-        let previous = parameters
-        retiredTables.append(previous)
-        parameters = ParameterTable(
-            definitions: parameterDefinitions, inputCount: inputFormats.count,
-            outputCount: outputFormats.count, previous: previous)
-        state.pointee.parameterValues = parameters.values
+        if scope == kAudioUnitScope_Input { resize(&inputElements) } else { resize(&outputElements) }
+        rebuildParameterTable()
         rebuildBuses()
     }
 
@@ -483,22 +432,8 @@ open class AUBase {
         s.pointee.outputs.initialize(repeating: OutputBus(), count: max(outputFormats.count, 1))
         s.pointee.inputCount = inputFormats.count
         s.pointee.outputCount = outputFormats.count
-        for i in 0..<inputFormats.count { updateInputSource(i) }
+        publishConfiguration()
         if let first = outputFormats.first ?? inputFormats.first { s.pointee.sampleRate = first.mSampleRate }
-    }
-
-    /// Copies element i's connection or callback into the render record.
-    func updateInputSource(_ i: Int) {
-        var bus = state.pointee.inputs[i]
-        if let c = connections[i] {
-            bus.kind = .connection; bus.sourceUnit = c.sourceAudioUnit; bus.sourceBus = c.sourceOutputNumber
-        } else if let cb = inputCallbacks[i], cb.inputProc != nil {
-            bus.kind = .callback; bus.callback = cb.inputProc.map(renderCallbackCall); bus.callbackRefCon = cb.inputProcRefCon
-        } else {
-            bus.kind = .none
-        }
-        bus.allocates = inputAllocates[i]
-        state.pointee.inputs[i] = bus
     }
 
     private func allocateBuses() {
@@ -513,7 +448,7 @@ open class AUBase {
             state.pointee.inputs[i].channels = f.mChannelsPerFrame
             state.pointee.inputs[i].channelsPerBuffer = f.channelsPerBuffer
             state.pointee.inputs[i].bytesPerFrame = f.mBytesPerFrame
-            updateInputSource(i)
+            state.pointee.inputs[i].allocates = inputElements[i].allocatesBuffer
         }
         for (i, f) in outputFormats.enumerated() {
             let n = Int(f.bufferCount)
@@ -543,68 +478,85 @@ open class AUBase {
         }
     }
 
-    // MARK: Render notifications
+    // MARK: The render configuration
 
-    /// AudioUnitAddRenderNotify: the notification runs from the next notifying call on.
+    /// AudioUnitAddRenderNotify: the notification runs from the next render call on.
     ///
-    /// Thread: setup (not from inside this unit's render notifications).
+    /// Thread: setup (not from inside this unit's render).
     public func addRenderNotify(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
         // Checked before the lock: a setup thread holding it may be waiting for this very call.
-        guard !isCallingNotifications else { return kAudioUnitErr_CannotDoInCurrentContext }
-        notifyLock.lock()
-        defer { notifyLock.unlock() }
+        guard !isInsideRender else { return kAudioUnitErr_CannotDoInCurrentContext }
+        configurationLock.lock()
+        defer { configurationLock.unlock() }
         // Adding one that is there already changes nothing (as Apple's AUBase does).
         if renderNotifies.contains(where: { sameFunction($0.proc, renderCallbackCall(proc)) && $0.refCon == refCon }) { return noErr }
         guard renderNotifies.count < RenderState.notifyCapacity else { return kAudio_MemFullError }
         renderNotifies.append(RenderNotify(proc: renderCallbackCall(proc), refCon: refCon))
-        publishRenderNotifies()
+        publishLocked()
         return noErr
     }
 
     /// AudioUnitRemoveRenderNotify. When it returns, the notification is not running and will not
-    /// run again: it waits for notifying calls in progress to leave the old list (the render
+    /// run again: it waits for render calls in progress to leave the old configuration (the render
     /// thread never waits), so a caller may free `refCon` at once.
     ///
-    /// Thread: setup (from inside this unit's render notifications it answers
+    /// Thread: setup (from inside this unit's render it answers
     /// kAudioUnitErr_CannotDoInCurrentContext instead of waiting for itself).
     public func removeRenderNotify(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
-        // Checked before the lock: a setup thread holding it may be waiting for this very call.
-        guard !isCallingNotifications else { return kAudioUnitErr_CannotDoInCurrentContext }
-        notifyLock.lock()
-        defer { notifyLock.unlock() }
+        guard !isInsideRender else { return kAudioUnitErr_CannotDoInCurrentContext }
+        configurationLock.lock()
+        defer { configurationLock.unlock() }
         guard let i = renderNotifies.firstIndex(where: { sameFunction($0.proc, renderCallbackCall(proc)) && $0.refCon == refCon }) else {
             return kAudio_ParamError
         }
         renderNotifies.remove(at: i)
-        publishRenderNotifies()
+        publishLocked()
         return noErr
     }
 
-    /// Whether the calling thread is inside this unit's notifications now.
-    private var isCallingNotifications: Bool {
-        auhost_atomic_load_u64(&state.pointee.notifyChannel.pointee.callingThread) == UInt64(pthread_self())
+    /// Whether the calling thread is inside this unit's render now.
+    ///
+    /// Thread: any.
+    public var isInsideRender: Bool {
+        auhost_atomic_load_u64(&state.pointee.channel.pointee.renderingThread) == UInt64(pthread_self())
     }
 
-    /// Publishes `renderNotifies` as a new immutable list, waits until no notifying call can still
-    /// read the old one, and frees it (see RenderNotifyChannel). Called with notifyLock held.
-    private func publishRenderNotifies() {
-        let channel = state.pointee.notifyChannel
-        var fresh: UnsafeMutableRawPointer?
-        if !renderNotifies.isEmpty {
-            let entries = UnsafeMutablePointer<RenderNotify>.allocate(capacity: renderNotifies.count)
-            entries.initialize(from: renderNotifies, count: renderNotifies.count)
-            let list = UnsafeMutablePointer<RenderNotifyList>.allocate(capacity: 1)
-            list.initialize(to: RenderNotifyList(count: renderNotifies.count, entries: entries))
-            fresh = UnsafeMutableRawPointer(list)
-        }
-        let old = auhost_atomic_exchange_pointer(&channel.pointee.list, fresh)
-        AUBase.waitForNotifyReaders(channel)
-        if let old { AUBase.freeNotifyList(old) }
+    /// Publishes the setup side's notifications, input sources, bypass and in-place flags as a new
+    /// configuration and frees the old one once no render call can read it. Returns false (and
+    /// publishes nothing) when called from inside this unit's render, which would wait for itself.
+    ///
+    /// Thread: setup.
+    @discardableResult
+    func publishConfiguration() -> Bool {
+        guard !isInsideRender else { return false }
+        configurationLock.lock()
+        defer { configurationLock.unlock() }
+        publishLocked()
+        return true
+    }
+
+    /// Publishes a new configuration, waits until no render call can read the old one (see
+    /// RenderConfigurationChannel) and frees it. Called with configurationLock held.
+    private func publishLocked() {
+        let notifies = UnsafeMutablePointer<RenderNotify>.allocate(capacity: max(renderNotifies.count, 1))
+        notifies.initialize(from: renderNotifies, count: renderNotifies.count)
+        let count = inputElements.count
+        let sources = UnsafeMutablePointer<InputSource>.allocate(capacity: max(count, 1))
+        for i in 0..<count { (sources + i).initialize(to: inputElements[i].source) }
+        let fresh = UnsafeMutablePointer<RenderConfiguration>.allocate(capacity: 1)
+        fresh.initialize(
+            to: RenderConfiguration(
+                notifyCount: renderNotifies.count, notifies: notifies, sourceCount: count, sources: sources,
+                bypass: bypassed, inPlace: processesInPlace))
+        let channel = state.pointee.channel
+        let old = auhost_atomic_exchange_pointer(&channel.pointee.configuration, UnsafeMutableRawPointer(fresh))
+        AUBase.waitForRenderReaders(channel)
+        if let old { AUBase.freeConfiguration(old) }
     }
 
     /// Two grace periods: flip the generation, wait for the old parity's readers to leave; twice,
     /// so that a call that read the generation just before a flip is waited for too.
-    static func waitForNotifyReaders(_ channel: UnsafeMutablePointer<RenderNotifyChannel>) {
+    static func waitForRenderReaders(_ channel: UnsafeMutablePointer<RenderConfigurationChannel>) {
         for _ in 0..<2 {
             let previous = auhost_atomic_add_u64(&channel.pointee.generation, 1) &- 1
             var spins = 0
@@ -618,11 +570,12 @@ open class AUBase {
         }
     }
 
-    static func freeNotifyList(_ raw: UnsafeMutableRawPointer) {
-        let list = raw.assumingMemoryBound(to: RenderNotifyList.self)
-        list.pointee.entries.deallocate()
-        list.deinitialize(count: 1)
-        list.deallocate()
+    static func freeConfiguration(_ raw: UnsafeMutableRawPointer) {
+        let c = raw.assumingMemoryBound(to: RenderConfiguration.self)
+        c.pointee.notifies.deallocate()
+        c.pointee.sources.deallocate()
+        c.deinitialize(count: 1)
+        c.deallocate()
     }
 }
 

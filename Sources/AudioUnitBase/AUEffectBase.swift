@@ -35,62 +35,84 @@ open class AUEffectBase: AUBase {
     /// Processes one channel of a slice. Default: copies (a unit overrides this or `process`).
     ///
     /// Thread: render.
+    @_noAllocation @_noLocks
     open func processChannel(_ channel: Int, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int) {
-        if UnsafeMutablePointer(mutating: input) != output { output.update(from: input, count: frames) }
+        if UnsafeMutablePointer(mutating: input) != output { for i in 0..<frames { output[i] = input[i] } }
     }
 
     /// Processes frames `offset ..< offset + frames` of every channel with the parameter values now
     /// current. Default: ``processChannel(_:input:output:frames:)`` per channel.
     ///
     /// Thread: render.
+    @_noAllocation @_noLocks
     open func process(
         input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
         offset: Int, frames: Int
     ) {
         let ins = audioBuffers(input), outs = audioBuffers(output)
+        let unit = Unmanaged.passUnretained(self)
         for c in 0..<Int(min(input.pointee.mNumberBuffers, output.pointee.mNumberBuffers)) {
             guard let i = ins[c].mData?.assumingMemoryBound(to: Float.self),
                 let o = outs[c].mData?.assumingMemoryBound(to: Float.self)
             else { continue }
-            processChannel(c, input: i + offset, output: o + offset, frames: frames)
+            // A virtual call the checker cannot follow; each override is checked where it is written.
+            _unsafePerformance {
+                unit._withUnsafeGuaranteedRef { $0.processChannel(c, input: i + offset, output: o + offset, frames: frames) }
+            }
         }
     }
 
+    /// Thread: render.
+    @_noAllocation @_noLocks
     open override func renderBus(
         _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
         timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
         output: UnsafeMutablePointer<AudioBufferList>
     ) -> OSStatus {
         // In place: pull straight into the output buffers, then process them where they are.
-        let inPlace = state.pointee.inPlace || state.pointee.bypass
+        let s = renderState()
+        let bypass = s.pointee.bypass
+        let inPlace = bypass || s.pointee.inPlace
         let status = pullInput(0, flags, timeStamp, frames, into: inPlace ? output : nil)
         guard status == noErr else { return status }
-        guard !state.pointee.bypass else { return noErr }
+        guard !bypass else { return noErr }
         guard let input = inPlace ? output : inputList(0) else { return kAudioUnitErr_NoConnection }
         processSliced(input: input, output: output, frames: Int(frames))
         return noErr
     }
 
+    /// AudioUnitProcess: the caller's list is both input and output.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
     open override func process(
         _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
         _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>?
     ) -> OSStatus {
         guard let ioData else { return kAudio_ParamError }
-        guard isInitialized else { return kAudioUnitErr_Uninitialized }
-        guard frames <= maxFramesPerSlice else { return kAudioUnitErr_TooManyFramesToProcess }
+        let s = renderState()
+        guard s.pointee.initialized else { return kAudioUnitErr_Uninitialized }
+        guard frames <= s.pointee.maxFrames else { return kAudioUnitErr_TooManyFramesToProcess }
         // The same checks AudioUnitRender makes: the unit never writes beyond the caller's list.
-        let status = state.pointee.checkInPlaceList(0, ioData, frames)
+        let status = s.pointee.checkInPlaceList(0, ioData, frames)
         guard status == noErr else { return status }
-        if !state.pointee.bypass { processSliced(input: ioData, output: ioData, frames: Int(frames)) }
+        let section = s.pointee.enterRender()
+        if !s.pointee.bypass { processSliced(input: ioData, output: ioData, frames: Int(frames)) }
+        s.pointee.leaveRender(section)
         return noErr
     }
 
     /// Runs `process` over the slices between scheduled parameter changes.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
     private func processSliced(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>, frames: Int) {
         var position = 0
+        let unit = Unmanaged.passUnretained(self)
         while position < frames {
             let count = nextParameterSlice(at: position, frames: frames)
-            process(input: input, output: output, offset: position, frames: count)
+            // A virtual call the checker cannot follow; each override is checked where it is written.
+            _unsafePerformance { unit._withUnsafeGuaranteedRef { $0.process(input: input, output: output, offset: position, frames: count) } }
             position += count
         }
         finishParameterSlices(frames: frames)

@@ -182,7 +182,7 @@ private func lv2UnitPullInputs(
 ) -> OSStatus {
     for element in 0..<r.pointee.inputElements {
         let first = r.pointee.inputStart[element], count = r.pointee.inputStart[element + 1] - first
-        if au.pointee.inputs[element].kind == .none {
+        if !au.pointee.inputHasSource(element) {
             if element == 0 && r.pointee.requiresMainInput { return kAudioUnitErr_NoConnection }
             for c in 0..<count {
                 UnsafeMutableRawPointer(r.pointee.inputOwn[first + c]).initializeMemory(as: Float.self, repeating: 0, count: Int(frames))

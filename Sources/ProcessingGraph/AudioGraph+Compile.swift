@@ -49,14 +49,10 @@ extension AudioGraph {
                 // The graph hands sources' buffers to inputs without copying, and renders out of place.
                 // A unit may not answer these (a minimal unit need not): it then allocates its own
                 // input buffers, which the graph fills, and is asked for nothing in place.
-                var no: UInt32 = 0
                 for key in managed where key.node == id {
-                    _ = AudioUnitSetProperty(
-                        unit, kAudioUnitProperty_ShouldAllocateBuffer, kAudioUnitScope_Input, key.bus, &no,
-                        UInt32(MemoryLayout<UInt32>.size))
+                    try setIfAnswered(unit, id, kAudioUnitProperty_ShouldAllocateBuffer, kAudioUnitScope_Input, key.bus, false)
                 }
-                _ = AudioUnitSetProperty(
-                    unit, kAudioUnitProperty_InPlaceProcessing, kAudioUnitScope_Global, 0, &no, UInt32(MemoryLayout<UInt32>.size))
+                try setIfAnswered(unit, id, kAudioUnitProperty_InPlaceProcessing, kAudioUnitScope_Global, 0, false)
                 try propagateFormats(into: id)
                 try AudioError.check(
                     AudioUnitInitialize(unit),
@@ -70,6 +66,20 @@ extension AudioGraph {
             try checkFormats(into: id)
         }
         for key in managed where !attached.contains(key) { try attach(key) }
+    }
+
+    /// Sets a Boolean property a unit need not answer: a unit without it (InvalidProperty, or
+    /// read-only) keeps its own behaviour; any other refusal fails the join with the unit named.
+    private func setIfAnswered(
+        _ unit: AudioUnit, _ id: AUNode, _ property: AudioUnitPropertyID, _ scope: AudioUnitScope,
+        _ element: AudioUnitElement, _ value: Bool
+    ) throws {
+        var v: UInt32 = value ? 1 : 0
+        let status = AudioUnitSetProperty(unit, property, scope, element, &v, UInt32(MemoryLayout<UInt32>.size))
+        guard status != noErr, status != kAudioUnitErr_InvalidProperty, status != kAudioUnitErr_PropertyNotWritable else { return }
+        throw AudioError(
+            status,
+            "\(describe(id)) refused \(propertyName(property)) = \(v) on \(scopeName(scope)) element \(element): \(LastErrorMessage.current ?? "no reason given").")
     }
 
     /// Sets each input's format to its source's output format (the destination is uninitialized).
@@ -155,7 +165,9 @@ extension AudioGraph {
                         element: UInt32(bus), as: AudioStreamBasicDescription.self)) ?? .canonical(sampleRate: 44_100, channels: 2)
                 let buffers = Int(format.bufferCount)
                 (outputs + bus).initialize(
-                    to: ScheduledOutput(list: AudioBufferStorage.allocateList(bufferCount: buffers), bufferCount: buffers))
+                    to: ScheduledOutput(
+                        list: AudioBufferStorage.allocateList(bufferCount: buffers), bufferCount: buffers,
+                        bytesPerFrame: format.mBytesPerFrame))
             }
             guard let instance = ComponentInstance.from(unit), let render = instance.render else {
                 throw AudioError(kAUGraphErr_InvalidAudioUnit, "\(describe(n.id)) cannot render (its unit has no render method).")

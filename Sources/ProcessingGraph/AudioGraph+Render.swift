@@ -30,6 +30,8 @@ public struct ScheduledOutput {
     /// A "nil mData" list the node points at its own output buffers.
     public var list: UnsafeMutablePointer<AudioBufferList>
     public var bufferCount: Int
+    /// Bytes one frame takes in one buffer (the output's stream format).
+    public var bytesPerFrame: UInt32
     public var renderedCycle: UInt64 = 0
     /// The sample time of the last render: a converting consumer (an output unit or format
     /// converter that resamples) pulls several times in one cycle, each with a later time stamp.
@@ -208,7 +210,7 @@ func feedInput(
             let buffers = audioBuffers(list)
             for b in 0..<output.pointee.bufferCount {
                 buffers[b].mData = nil
-                buffers[b].mDataByteSize = frames * 4
+                buffers[b].mDataByteSize = frames * output.pointee.bytesPerFrame
             }
             var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
             let render = node.pointee.render, me = node.pointee.renderSelf, bus = UInt32(input.pointee.sourceBus)
@@ -218,7 +220,7 @@ func feedInput(
             output.pointee.renderedSampleTime = sampleTime
         }
         guard output.pointee.status == noErr else { return output.pointee.status }
-        return deliver(output.pointee.list, output.pointee.bufferCount, into: ioData, frames: frames, delay: input.pointee.delay)
+        return deliver(output.pointee, into: ioData, frames: frames, delay: input.pointee.delay)
     }
 }
 
@@ -226,12 +228,13 @@ func feedInput(
 /// a copy otherwise; through the input's delay line when latency compensation needs one.
 @_noAllocation @_noLocks
 func deliver(
-    _ source: UnsafeMutablePointer<AudioBufferList>, _ count: Int, into ioData: UnsafeMutablePointer<AudioBufferList>,
+    _ source: ScheduledOutput, into ioData: UnsafeMutablePointer<AudioBufferList>,
     frames: UInt32, delay: UnsafeMutablePointer<DelayLine>?
 ) -> OSStatus {
+    let count = source.bufferCount
     guard Int(ioData.pointee.mNumberBuffers) == count else { return kAudioUnitErr_FormatNotSupported }
-    let from = audioBuffers(source), to = audioBuffers(ioData)
-    let bytes = Int(frames) * 4
+    let from = audioBuffers(source.list), to = audioBuffers(ioData)
+    let bytes = Int(frames) * Int(source.bytesPerFrame)
     if let delay {
         // The delay line reads the source and points the input at its own output.
         for b in 0..<count {

@@ -30,11 +30,15 @@ let churnNotify: AURenderCallback = { refCon, _, _, _, _, _ in
 /// churn on one thread while another renders without pause. Each context is poisoned right after
 /// its removal returns and freed a while later (kept poisoned meanwhile, so a late call is counted
 /// rather than undefined; under AddressSanitizer a call after the free is a report).
-/// AUHOST_NOTIFY_CHURN_SECONDS sets the duration (default 1 s; the issue's bar is 20 s under ASan).
+/// AUHOST_NOTIFY_CHURN_SECONDS sets the duration (default 1 s; the issue's bar is 20 s under ASan);
+/// AUHOST_NOTIFY_CHURN_CYCLES instead runs that many add/remove cycles whatever the time (`make
+/// tsan` runs 100,000 under ThreadSanitizer).
 final class RenderNotifyChurnTests: XCTestCase {
     func testRemovedNotifyIsNeverRunningOnceRemovalReturns() throws {
         let f = try GainFixture(maxFrames: 256)
-        let seconds = ProcessInfo.processInfo.environment["AUHOST_NOTIFY_CHURN_SECONDS"].flatMap(Double.init) ?? 1
+        let environment = ProcessInfo.processInfo.environment
+        let cycleGoal = environment["AUHOST_NOTIFY_CHURN_CYCLES"].flatMap(Int.init)
+        let seconds = cycleGoal == nil ? environment["AUHOST_NOTIFY_CHURN_SECONDS"].flatMap(Double.init) ?? 1 : .infinity
         let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         stop.initialize(to: 0)
         defer { stop.deallocate() }
@@ -57,8 +61,9 @@ final class RenderNotifyChurnTests: XCTestCase {
 
         var recent: [UnsafeMutablePointer<ChurnContext>] = []
         var cycles = 0, inFlightAfterRemoval = 0, calledAtLeastOnce = 0
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
+        let start = Date()
+        let end = start.addingTimeInterval(seconds)
+        while cycleGoal.map({ cycles < $0 }) ?? (Date() < end) {
             let context = UnsafeMutablePointer<ChurnContext>.allocate(capacity: 1)
             context.initialize(to: ChurnContext())
             XCTAssertEqual(AudioUnitAddRenderNotify(f.unit, churnNotify, context), noErr)
@@ -81,7 +86,7 @@ final class RenderNotifyChurnTests: XCTestCase {
         XCTAssertGreaterThan(resident.pointee.calls, 0, "the renderer ran the notifications")
         XCTAssertGreaterThan(calledAtLeastOnce, 0, "some churned notifications ran before removal")
         print(
-            "render-notify churn: \(cycles) add/remove cycles in \(seconds) s, \(rendered.pointee) renders, \(calledAtLeastOnce) churned notifies called, late calls \(lateChurnCalls.pointee)"
+            "render-notify churn: \(cycles) add/remove cycles in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, \(rendered.pointee) renders, \(calledAtLeastOnce) churned notifies called, late calls \(lateChurnCalls.pointee)"
         )
         resident.deallocate()
     }

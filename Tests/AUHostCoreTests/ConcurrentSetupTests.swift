@@ -1,0 +1,137 @@
+import XCTest
+import Foundation
+import AUHostAtomics
+import TestSupport
+
+/// A render callback writing a constant 7 (the other source the stress test swaps in).
+let sevensCallback: AURenderCallback = { _, _, _, _, frames, ioData in
+    for buffer in UnsafeMutableAudioBufferListPointer(ioData!) {
+        buffer.mData!.assumingMemoryBound(to: Float.self).update(repeating: 7, count: Int(frames))
+    }
+    return noErr
+}
+
+/// "Setup calls on one instance are serialised; render calls stay lock-free": four threads set
+/// and read properties of one unit at once (bypass, the input's render callback, context name,
+/// render quality, CPU load, element name, a user preset, the stream format and the last render
+/// error) while a fifth renders it without pause. Every call succeeds, every render succeeds, and
+/// every rendered block is whole: one source and one bypass state throughout (the render thread
+/// reads a configuration published whole, never one changed under it). `make tsan` runs this under
+/// ThreadSanitizer. AUHOST_SETUP_STRESS_ITERATIONS sets the sets per thread (default 2,000).
+final class ConcurrentSetupTests: XCTestCase {
+    func testPropertySetsFromFourThreadsWhileRendering() throws {
+        let f = try GainFixture(maxFrames: 256)
+        let iterations = ProcessInfo.processInfo.environment["AUHOST_SETUP_STRESS_ITERATIONS"].flatMap(Int.init) ?? 2_000
+        XCTAssertEqual(AudioUnitSetParameter(f.unit, 0, kAudioUnitScope_Global, 0, 0.5, 0), noErr)
+
+        let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        stop.initialize(to: 0)
+        defer { stop.deallocate() }
+        let renderResults = RenderTally()
+        let renderer = Thread {
+            while auhost_atomic_load_u64(stop) == 0 {
+                let status = f.render(64)
+                renderResults.record(status: status, left: f.left(64), right: f.right(64))
+            }
+            _ = auhost_atomic_add_u64(stop, 1)
+        }
+        renderer.start()
+
+        let unit = f.unit
+        let counter = f.counterPointer
+        let failures = FailureLog()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for i in 0..<iterations {
+                failures.check(setupCall(unit, thread: thread, iteration: i, counter: counter), thread, i)
+                // A pause now and then, so that renders fall between changes as well as during them.
+                if i % 16 == 0 { usleep(200) }
+            }
+        }
+        auhost_atomic_store_u64(stop, 1)
+        while auhost_atomic_load_u64(stop) == 1 { usleep(100) }
+
+        XCTAssertEqual(failures.messages, [], "setup calls that failed")
+        XCTAssertEqual(renderResults.failedRenders, 0, "renders that failed")
+        XCTAssertEqual(renderResults.tornBlocks, 0, "blocks mixing two sources or two bypass states")
+        XCTAssertGreaterThan(renderResults.blocks, 0, "the renderer ran")
+        XCTAssertEqual(renderResults.kinds.count, 4, "blocks of every source × bypass combination: \(renderResults.kinds)")
+        print("concurrent setup: 4 × \(iterations) setup calls, \(renderResults.blocks) renders, kinds \(renderResults.kinds.sorted())")
+    }
+}
+
+/// One of the setup calls the four threads make, chosen by iteration.
+private func setupCall(_ unit: AudioUnit, thread: Int, iteration: Int, counter: UnsafeMutablePointer<Int>) -> OSStatus {
+    switch (thread + iteration) % 8 {
+    case 0:
+        var bypass: UInt32 = iteration % 3 == 0 ? 1 : 0
+        return AudioUnitSetProperty(unit, kAudioUnitProperty_BypassEffect, kAudioUnitScope_Global, 0, &bypass, 4)
+    case 1:
+        var callback = AURenderCallbackStruct(inputProc: iteration % 2 == 0 ? rampCallback : sevensCallback, inputProcRefCon: counter)
+        return AudioUnitSetProperty(
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+            UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+    case 2:
+        var name: Unmanaged<CFString>? = AUHostConstantString("stress \(thread)")
+        return AudioUnitSetProperty(unit, kAudioUnitProperty_ContextName, kAudioUnitScope_Global, 0, &name, UInt32(MemoryLayout<CFString?>.size))
+    case 3:
+        var quality = UInt32(iteration % 128)
+        return AudioUnitSetProperty(unit, kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &quality, 4)
+    case 4:
+        var load = Float64(iteration % 10) / 10
+        return AudioUnitSetProperty(unit, kAudioUnitProperty_CPULoad, kAudioUnitScope_Global, 0, &load, 8)
+    case 5:
+        var name: Unmanaged<CFString>? = AUHostConstantString("input \(iteration % 4)")
+        return AudioUnitSetProperty(unit, kAudioUnitProperty_ElementName, kAudioUnitScope_Input, 0, &name, UInt32(MemoryLayout<CFString?>.size))
+    case 6:
+        var preset = AUPreset(presetNumber: -1, presetName: AUHostConstantString("user \(thread)"))
+        return AudioUnitSetProperty(unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size))
+    default:
+        var format = AudioStreamBasicDescription()
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        let status = AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, &size)
+        guard status == noErr else { return status }
+        var error: OSStatus = 0
+        var errorSize = UInt32(4)
+        return AudioUnitGetProperty(unit, kAudioUnitProperty_LastRenderError, kAudioUnitScope_Global, 0, &error, &errorSize)
+    }
+}
+
+/// What the renderer saw. A block is whole when both channels come from one source with one gain:
+/// the ramp (steps of 1 bypassed, 0.5 at gain 0.5) or the sevens (7 bypassed, 3.5 processed).
+private final class RenderTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var blocks = 0, failedRenders = 0, tornBlocks = 0
+    private(set) var kinds: Set<String> = []
+
+    func record(status: OSStatus, left: [Float], right: [Float]) {
+        let kind = status == noErr ? RenderTally.kind(left, right) : nil
+        lock.lock()
+        defer { lock.unlock() }
+        blocks += 1
+        if status != noErr { failedRenders += 1 } else if let kind { kinds.insert(kind) } else { tornBlocks += 1 }
+    }
+
+    private static func kind(_ left: [Float], _ right: [Float]) -> String? {
+        for (name, value) in [("sevens bypassed", Float(7)), ("sevens at gain", Float(3.5))]
+        where left.allSatisfy({ $0 == value }) && right.allSatisfy({ $0 == value }) {
+            return name
+        }
+        for (name, gain) in [("ramp bypassed", Float(1)), ("ramp at gain", Float(0.5))] {
+            let isRamp = left.indices.dropFirst().allSatisfy { left[$0] - left[$0 - 1] == gain }
+            if isRamp, zip(left, right).allSatisfy({ $1 - $0 == 1000 * gain }) { return name }
+        }
+        return nil
+    }
+}
+
+private final class FailureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var messages: [String] = []
+
+    func check(_ status: OSStatus, _ thread: Int, _ iteration: Int) {
+        guard status != noErr else { return }
+        lock.lock()
+        if messages.count < 10 { messages.append("thread \(thread) call \(iteration): \(status)") }
+        lock.unlock()
+    }
+}
