@@ -84,6 +84,10 @@ public struct RenderConfigurationChannel {
     /// The thread rendering the unit now (pthread_t bits), 0 when none: a setup call made from
     /// inside the unit's render is refused rather than waiting for itself.
     public var renderingThread: UInt64 = 0
+    /// The configuration the render call in progress reads (render thread only, not atomic).
+    public var current: UnsafeMutablePointer<RenderConfiguration>?
+    /// kAudioUnitProperty_LastRenderError: written by the render thread, read by any (atomic).
+    public var lastRenderError: OSStatus = noErr
 }
 
 /// What a render call restores when it leaves (render calls of one unit may nest: an I/O unit's
@@ -110,14 +114,10 @@ public struct RenderState {
     public var outputCount: Int = 0
     /// The published configuration (see RenderConfigurationChannel); allocated once.
     public let channel: UnsafeMutablePointer<RenderConfigurationChannel>
-    /// The configuration the render call in progress reads (written by the render thread only).
-    public var current: UnsafeMutablePointer<RenderConfiguration>?
     /// The unit's parameter table (held by the unit, which keeps replaced tables until it goes).
     public var parameterTable: Unmanaged<ParameterTable>?
     /// Scheduled parameter changes (any thread pushes; the render thread applies them).
     public let events: UnsafeMutablePointer<RenderEventQueue>
-    /// Written by the render thread, read by others: accessed atomically (see renderError).
-    private var lastRenderErrorStorage: OSStatus = noErr
     /// kAudioUnitProperty_CPULoad: the share of a CPU the host allows the unit (a hint, 0…1).
     public var cpuLoad: Double = 0
 
@@ -135,9 +135,16 @@ public struct RenderState {
     /// Thread: any.
     public var lastRenderError: OSStatus {
         @_noAllocation @_noLocks
-        mutating get { _unsafePerformance { auhost_atomic_load_i32(&lastRenderErrorStorage) } }
+        get { _unsafePerformance { auhost_atomic_load_i32(&channel.pointee.lastRenderError) } }
         @_noAllocation @_noLocks
-        set { _unsafePerformance { auhost_atomic_store_i32(&lastRenderErrorStorage, newValue) } }
+        nonmutating set { _unsafePerformance { auhost_atomic_store_i32(&channel.pointee.lastRenderError, newValue) } }
+    }
+
+    /// The configuration the render call in progress reads.
+    ///
+    /// Thread: render.
+    public var current: UnsafeMutablePointer<RenderConfiguration>? {
+        @_noAllocation @_noLocks get { channel.pointee.current }
     }
 
     // MARK: The configuration in force
@@ -148,7 +155,7 @@ public struct RenderState {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func enterRender() -> RenderSection {
+    public func enterRender() -> RenderSection {
         let channel = self.channel
         let (odd, raw, previousThread) = _unsafePerformance { () -> (Bool, UnsafeMutableRawPointer?, UInt64) in
             let odd = auhost_atomic_load_u64(&channel.pointee.generation) & 1 != 0
@@ -157,8 +164,8 @@ public struct RenderState {
             auhost_atomic_store_u64(&channel.pointee.renderingThread, UInt64(pthread_self()))
             return (odd, auhost_atomic_load_pointer(&channel.pointee.configuration), previousThread)
         }
-        let section = RenderSection(odd: odd, previous: current, previousThread: previousThread)
-        current = raw?.assumingMemoryBound(to: RenderConfiguration.self)
+        let section = RenderSection(odd: odd, previous: channel.pointee.current, previousThread: previousThread)
+        channel.pointee.current = raw?.assumingMemoryBound(to: RenderConfiguration.self)
         return section
     }
 
@@ -166,9 +173,9 @@ public struct RenderState {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func leaveRender(_ section: RenderSection) {
-        current = section.previous
+    public func leaveRender(_ section: RenderSection) {
         let channel = self.channel
+        channel.pointee.current = section.previous
         _unsafePerformance {
             auhost_atomic_store_u64(&channel.pointee.renderingThread, section.previousThread)
             _ =

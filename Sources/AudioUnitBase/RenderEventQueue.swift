@@ -54,15 +54,24 @@ public struct RenderEventQueue {
         var event: RenderEvent
     }
 
+    /// What only the consumer (the render thread) touches.
+    private struct ConsumerState {
+        /// The next cell to take.
+        var dequeuePosition: UInt64 = 0
+        var pendingCount = 0
+    }
+
     public let capacity: Int
     private let cells: UnsafeMutablePointer<Cell>
     /// The next cell a producer claims (atomic).
-    private var enqueuePosition: UInt64 = 0
-    /// The next cell the consumer takes (render thread only).
-    private var dequeuePosition: UInt64 = 0
+    private let enqueuePosition: UnsafeMutablePointer<UInt64>
+    private let consumer: UnsafeMutablePointer<ConsumerState>
     /// Events arrived and not yet consumed, in sample order (render thread only).
     public let pending: UnsafeMutablePointer<RenderEvent>
-    public private(set) var pendingCount = 0
+    /// How many of `pending` are in use (render thread only).
+    public var pendingCount: Int {
+        @_noAllocation @_noLocks get { consumer.pointee.pendingCount }
+    }
 
     /// A queue of `capacity` events (a power of two).
     ///
@@ -73,8 +82,15 @@ public struct RenderEventQueue {
         for i in 0..<capacity {
             (cells + i).initialize(to: Cell(sequence: UInt64(i), event: .midi(status: 0, data1: 0, data2: 0, offset: 0)))
         }
+        let enqueuePosition = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        enqueuePosition.initialize(to: 0)
+        let consumer = UnsafeMutablePointer<ConsumerState>.allocate(capacity: 1)
+        consumer.initialize(to: ConsumerState())
         let queue = UnsafeMutablePointer<RenderEventQueue>.allocate(capacity: 1)
-        queue.initialize(to: RenderEventQueue(capacity: capacity, cells: cells, pending: .allocate(capacity: capacity)))
+        queue.initialize(
+            to: RenderEventQueue(
+                capacity: capacity, cells: cells, enqueuePosition: enqueuePosition, consumer: consumer,
+                pending: .allocate(capacity: capacity)))
         return queue
     }
 
@@ -83,14 +99,21 @@ public struct RenderEventQueue {
     /// Thread: setup.
     public static func deallocate(_ queue: UnsafeMutablePointer<RenderEventQueue>) {
         queue.pointee.cells.deallocate()
+        queue.pointee.enqueuePosition.deallocate()
+        queue.pointee.consumer.deallocate()
         queue.pointee.pending.deallocate()
         queue.deinitialize(count: 1)
         queue.deallocate()
     }
 
-    private init(capacity: Int, cells: UnsafeMutablePointer<Cell>, pending: UnsafeMutablePointer<RenderEvent>) {
+    private init(
+        capacity: Int, cells: UnsafeMutablePointer<Cell>, enqueuePosition: UnsafeMutablePointer<UInt64>,
+        consumer: UnsafeMutablePointer<ConsumerState>, pending: UnsafeMutablePointer<RenderEvent>
+    ) {
         self.capacity = capacity
         self.cells = cells
+        self.enqueuePosition = enqueuePosition
+        self.consumer = consumer
         self.pending = pending
     }
 
@@ -98,17 +121,17 @@ public struct RenderEventQueue {
     ///
     /// Thread: any (lock-free).
     @_noAllocation @_noLocks
-    public mutating func push(_ event: RenderEvent) -> Bool {
-        let mask = UInt64(capacity - 1), cells = self.cells
+    public func push(_ event: RenderEvent) -> Bool {
+        let mask = UInt64(capacity - 1), cells = self.cells, enqueuePosition = self.enqueuePosition
         return _unsafePerformance {
             // (AUHostAtomics' functions are single atomic instructions the checker cannot see into.)
-            var position = auhost_atomic_load_u64(&enqueuePosition)
+            var position = auhost_atomic_load_u64(enqueuePosition)
             while true {
                 let cell = cells + Int(position & mask)
                 let difference = Int64(bitPattern: auhost_atomic_load_u64(&cell.pointee.sequence) &- position)
                 if difference == 0 {
                     // The cell is free for this position: claim the position, then fill and publish it.
-                    if auhost_atomic_compare_exchange_u64(&enqueuePosition, &position, position + 1) {
+                    if auhost_atomic_compare_exchange_u64(enqueuePosition, &position, position + 1) {
                         cell.pointee.event = event
                         auhost_atomic_store_u64(&cell.pointee.sequence, position + 1)
                         return true
@@ -116,7 +139,7 @@ public struct RenderEventQueue {
                 } else if difference < 0 {
                     return false  // the consumer has not taken the cell a lap ago: full
                 } else {
-                    position = auhost_atomic_load_u64(&enqueuePosition)
+                    position = auhost_atomic_load_u64(enqueuePosition)
                 }
             }
         }
@@ -127,31 +150,31 @@ public struct RenderEventQueue {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func takeArrivals() {
-        let mask = UInt64(capacity - 1), cells = self.cells
-        while pendingCount < capacity {
-            let cell = cells + Int(dequeuePosition & mask)
+    public func takeArrivals() {
+        let mask = UInt64(capacity - 1), cells = self.cells, consumer = self.consumer
+        while consumer.pointee.pendingCount < capacity {
+            let position = consumer.pointee.dequeuePosition
+            let cell = cells + Int(position & mask)
             let published = _unsafePerformance { auhost_atomic_load_u64(&cell.pointee.sequence) }
-            guard published == dequeuePosition + 1 else { return }
+            guard published == position + 1 else { return }
             let event = cell.pointee.event
-            let next = dequeuePosition + UInt64(capacity)
-            _unsafePerformance { auhost_atomic_store_u64(&cell.pointee.sequence, next) }
-            dequeuePosition += 1
+            _unsafePerformance { auhost_atomic_store_u64(&cell.pointee.sequence, position + UInt64(capacity)) }
+            consumer.pointee.dequeuePosition = position + 1
             insertPending(event)
         }
     }
 
     /// Inserts after every pending event with the same or an earlier offset (room checked).
     @_noAllocation @_noLocks
-    private mutating func insertPending(_ event: RenderEvent) {
-        var i = pendingCount
+    private func insertPending(_ event: RenderEvent) {
+        var i = consumer.pointee.pendingCount
         while i > 0 {
             if pending[i - 1].offset <= event.offset { break }
             pending[i] = pending[i - 1]
             i -= 1
         }
         pending[i] = event
-        pendingCount += 1
+        consumer.pointee.pendingCount += 1
     }
 
     /// Keeps the first `count` pending events (after a consumer compacted the ones it keeps to
@@ -159,8 +182,8 @@ public struct RenderEventQueue {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func keepPending(_ count: Int) {
-        pendingCount = min(count, pendingCount)
+    public func keepPending(_ count: Int) {
+        consumer.pointee.pendingCount = min(count, consumer.pointee.pendingCount)
     }
 
     /// Moves the pending events from `first` on to the front, into the next render call's
@@ -168,26 +191,27 @@ public struct RenderEventQueue {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    public mutating func carry(from first: Int, past frames: Int) {
+    public func carry(from first: Int, past frames: Int) {
+        let count = consumer.pointee.pendingCount
         var kept = 0
         var i = first
-        while i < pendingCount {
+        while i < count {
             pending[kept] = pending[i]
             pending[kept].offset -= frames
             kept += 1
             i += 1
         }
-        pendingCount = kept
+        consumer.pointee.pendingCount = kept
     }
 
     /// Drops every queued and pending event (reset, initialize).
     ///
     /// Thread: render, or setup while no render call runs.
     @_noAllocation @_noLocks
-    public mutating func clear() {
+    public func clear() {
         repeat {
-            pendingCount = 0
+            consumer.pointee.pendingCount = 0
             takeArrivals()
-        } while pendingCount > 0
+        } while consumer.pointee.pendingCount > 0
     }
 }

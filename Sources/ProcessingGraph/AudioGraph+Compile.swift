@@ -215,7 +215,7 @@ extension AudioGraph {
         schedule.initialize(
             to: Schedule(
                 nodes: scheduled, nodeCount: joined.count, inputs: inputs,
-                portCount: allPorts.count, latencyFrames: latency.total))
+                portCount: allPorts.count, latencyFrames: latency.total, sampleRate: headSampleRate))
         return schedule
     }
 

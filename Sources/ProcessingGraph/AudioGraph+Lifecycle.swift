@@ -127,7 +127,6 @@ extension AudioGraph {
     func publish(_ schedule: UnsafeMutablePointer<Schedule>?) {
         let old = published
         published = schedule
-        render.pointee.sampleRate = headSampleRate
         auhost_atomic_store_pointer(&render.pointee.published, schedule.map(UnsafeMutableRawPointer.init))
         let cycle = auhost_atomic_load_u64(&render.pointee.cycle)
         let running = auhost_atomic_load_i32(&render.pointee.inCycle) != 0

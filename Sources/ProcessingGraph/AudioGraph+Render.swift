@@ -58,6 +58,8 @@ public struct Schedule {
     public var portCount: Int
     /// Frames of latency at the head's input.
     public var latencyFrames: Int
+    /// The head's sample rate (for the CPU load).
+    public var sampleRate: Double
 }
 
 /// A per-channel ring delay used for latency compensation.
@@ -125,7 +127,6 @@ public struct GraphRenderState {
     public var cycle: UInt64 = 0
     public var inCycle: Int32 = 0
     public var cycleStarted: Double = 0
-    public var sampleRate: Double = 44_100
     public var cpuLoad: Double = 0
     public var maxCPULoad: Double = 0
 }
@@ -163,7 +164,8 @@ func beginCycle(_ g: UnsafeMutablePointer<GraphRenderState>) {
 func endCycle(_ g: UnsafeMutablePointer<GraphRenderState>, frames: UInt32) {
     if frames > 0 {
         let now = _unsafePerformance { monotonicSeconds() }
-        let load = (now - g.pointee.cycleStarted) * g.pointee.sampleRate / Double(frames)
+        let rate = g.pointee.active?.pointee.sampleRate ?? 44_100
+        let load = (now - g.pointee.cycleStarted) * rate / Double(frames)
         g.pointee.cpuLoad = load
         if load > g.pointee.maxCPULoad { g.pointee.maxCPULoad = load }
     }

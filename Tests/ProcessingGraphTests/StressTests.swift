@@ -1,4 +1,5 @@
 import XCTest
+import AUHostAtomics
 import TestSupport
 
 /// While one thread renders the graph continuously, another performs 10,000 random connect,
@@ -49,17 +50,22 @@ final class StressTests: XCTestCase, @unchecked Sendable {
             var ts = AudioTimeStamp()
             ts.mFlags = .sampleTimeValid
             let head = f.unit(f.head)
-            while done.pointee == 0 {
+            while auhost_atomic_load_i32(done) == 0 {
                 buffers.prepare(frames: 64)
                 var flags: AudioUnitRenderActionFlags = []
                 let status = AudioUnitRender(head, &flags, &ts, 0, 64, buffers.list)
                 ts.mSampleTime += 64
-                blocks += 1
-                guard status == noErr else { failures += 1; continue }
                 let samples = buffers.samples(channel: 0, frames: 64)
-                if Set(samples).count != 1 { torn += 1; continue }
+                // The tallies are shared with the setup thread: counted under the lock, after the render.
                 published.lock()
-                if !allowed.contains(samples[0]) { unexpected += 1 }
+                blocks += 1
+                if status != noErr {
+                    failures += 1
+                } else if Set(samples).count != 1 {
+                    torn += 1
+                } else if !allowed.contains(samples[0]) {
+                    unexpected += 1
+                }
                 published.unlock()
             }
         }
@@ -92,9 +98,14 @@ final class StressTests: XCTestCase, @unchecked Sendable {
         }
         published.lock(); allowed.insert(expected); published.unlock()
         XCTAssertEqual(AUGraphUpdate(f.graph!, nil), noErr)
-        let rendered = blocks
-        while blocks < rendered + 8 { usleep(100) }
-        done.pointee = 1
+        func renderedBlocks() -> Int {
+            published.lock()
+            defer { published.unlock() }
+            return blocks
+        }
+        let rendered = renderedBlocks()
+        while renderedBlocks() < rendered + 8 { usleep(100) }
+        auhost_atomic_store_i32(done, 1)
         while !renderer.isFinished { usleep(100) }
         XCTAssertEqual(AUGraphStop(f.graph!), noErr)
 

@@ -77,7 +77,8 @@ public final class TestSumUnit: AUBase {
     ) -> OSStatus {
         let out = UnsafeMutableAudioBufferListPointer(output)
         for c in 0..<out.count { out.floatChannel(c)!.initialize(repeating: 0, count: Int(frames)) }
-        for input in 0..<inputFormats.count {
+        // The render state's element count: the setup side's elements are not render-thread reading.
+        for input in 0..<renderState().pointee.inputCount {
             let status = pullInput(input, flags, timeStamp, frames)
             if status == kAudioUnitErr_NoConnection { continue }
             guard status == noErr, let list = inputList(input) else { return status }
