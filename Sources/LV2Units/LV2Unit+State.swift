@@ -35,6 +35,7 @@ extension LV2Unit {
             try access.withWorld { _ in
                 do { try instance.restoreState(string: text) } catch let e as LV2HostError { throw AudioError(e.status, e.message) }
             }
+            controlPortsOverwritten()
         } else {
             pendingState = text
             pendingPresetURI = nil

@@ -104,6 +104,7 @@ public final class LV2Unit: AUBase {
             try access.withWorld { _ in
                 do { try instance.loadPreset(uri: preset.uri) } catch let e as LV2HostError { throw AudioError(e.status, e.message) }
             }
+            controlPortsOverwritten()
         } else {
             pendingPresetURI = preset.uri
             pendingState = nil
