@@ -21,15 +21,11 @@ extension LV2Unit {
         // blocks of that length from a FIFO.
         let block = requirements.powerOf2 ? 1 << (Int.bitWidth - (slice - 1).leadingZeroBitCount) : slice
         let configuration = LV2InstanceConfiguration(sampleRate: rate, maxBlockLength: max(block, 1), live: liveWorker)
-        let instance = try access.withWorld { _ -> LV2Instance in
-            do {
-                let instance = try LV2Instance(plugin: plugin, configuration: configuration)
-                if let state = pendingState { try instance.restoreState(string: state) }
-                if let preset = pendingPresetURI { try instance.loadPreset(uri: preset) }
-                return instance
-            } catch let error as LV2HostError {
-                throw AudioError(error.status, error.message)
-            }
+        let instance = try access.withWorldThrowingAudioErrors { _ -> LV2Instance in
+            let instance = try LV2Instance(plugin: plugin, configuration: configuration)
+            if let state = pendingState { try instance.restoreState(string: state) }
+            if let preset = pendingPresetURI { try instance.loadPreset(uri: preset) }
+            return instance
         }
         pendingState = nil
         pendingPresetURI = nil
