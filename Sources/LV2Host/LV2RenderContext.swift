@@ -1,4 +1,5 @@
 import CLilv
+import LV2SampleScan
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -159,26 +160,9 @@ public func lv2OutputsContainNonFinite(_ context: UnsafeMutablePointer<LV2Render
 
 /// True if any of the `count` samples is NaN or infinite: the one scan of plug-in output (the
 /// LV2 unit's and `lv2OutputsContainNonFinite`). Thread: render (real-time).
-///
-/// A float sum is NaN or infinite whenever one of its terms is (inf - inf is NaN, and neither
-/// comes back to finite), so the scan is one vector add per 16 samples into 32 lanes (enough
-/// independent sums to hide the add latency). Only a non-finite total, which finite samples
-/// reach by overflowing, is checked sample by sample.
 @_noAllocation @_noLocks
 public func lv2ContainsNonFinite(_ samples: UnsafePointer<Float>, count: Int) -> Bool {
     guard count > 0 else { return false }
-    var low = SIMD16<Float>(), high = SIMD16<Float>()
-    var vector = UnsafeRawPointer(samples)
-    let vectorEnd = UnsafeRawPointer(samples + (count & ~31))
-    while vector < vectorEnd {
-        low += vector.loadUnaligned(as: SIMD16<Float>.self)
-        high += vector.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
-        vector += 128
-    }
-    let sixteen = low + high, eight = sixteen.lowHalf + sixteen.highHalf, four = eight.lowHalf + eight.highHalf
-    var total = four.sum()
-    for i in (count & ~31)..<count { total += samples[i] }
-    if total.isFinite { return false }
-    for i in 0..<count where !samples[i].isFinite { return true }
-    return false
+    // A C loop over the samples (LV2SampleScan.c), built for the machine's widest vectors.
+    return _unsafePerformance { auhost_samples_contain_non_finite(samples, count) }
 }
