@@ -1,9 +1,8 @@
 import LV2Host
 import XCTest
 
-/// lv2ContainsNonFinite sums samples in vectors and checks one by one only when the sum is not
-/// finite: it must find every NaN and infinity wherever it is, and must not flag finite samples
-/// whose sum overflows.
+/// lv2ContainsNonFinite (a vector loop whose width the loader picks) must find every NaN and
+/// infinity wherever it falls in the vectors or the tail, and flag nothing else, however large.
 final class LV2NonFiniteScanTests: XCTestCase {
     private func scan(_ samples: [Float]) -> Bool {
         samples.withUnsafeBufferPointer { lv2ContainsNonFinite($0.baseAddress!, count: $0.count) }
@@ -32,7 +31,7 @@ final class LV2NonFiniteScanTests: XCTestCase {
 
     func testFiniteSamplesAreNeverFlagged() {
         XCTAssertFalse(scan((0..<512).map { Float($0) / 512 - 0.5 }))
-        XCTAssertFalse(scan([Float](repeating: .greatestFiniteMagnitude, count: 512)), "the sum overflows; no sample is infinite")
+        XCTAssertFalse(scan([Float](repeating: .greatestFiniteMagnitude, count: 512)), "the largest finite value is not infinite")
         XCTAssertFalse(scan([Float](repeating: -.greatestFiniteMagnitude, count: 37)))
         XCTAssertFalse(scan([.leastNonzeroMagnitude, -0.0, 0]))
         var nan = Float.nan
