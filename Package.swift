@@ -84,7 +84,9 @@ let package = Package(
             swiftSettings: swiftSettings),
 
         // ---- LV2 hosting over lilv: discovery, component codes, instances, the crash-isolating sweep.
-        .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox"], swiftSettings: swiftSettings),
+        .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox", "LV2SampleScan"], swiftSettings: swiftSettings),
+        /// The NaN/inf scan of plug-in output, in C for the machine's widest vectors.
+        .target(name: "LV2SampleScan"),
         .executableTarget(
             name: "lv2-sweep-child", dependencies: ["LV2Host", "LV2Units", "AUHost"], path: "Sources/LV2SweepChild",
             swiftSettings: swiftSettings),

@@ -1,4 +1,5 @@
 import CLilv
+import LV2SampleScan
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -151,9 +152,17 @@ public func lv2QueueMIDI(
 /// a host makes before passing a plug-in's output on. Thread: render (real-time).
 @_noAllocation @_noLocks
 public func lv2OutputsContainNonFinite(_ context: UnsafeMutablePointer<LV2RenderContext>, frames: Int) -> Bool {
-    for i in 0..<context.pointee.audioOutputCount {
-        let samples = context.pointee.audioOutputs[i]
-        for frame in 0..<frames where !samples[frame].isFinite { return true }
+    for i in 0..<context.pointee.audioOutputCount where lv2ContainsNonFinite(context.pointee.audioOutputs[i], count: frames) {
+        return true
     }
     return false
+}
+
+/// True if any of the `count` samples is NaN or infinite: the one scan of plug-in output (the
+/// LV2 unit's and `lv2OutputsContainNonFinite`). Thread: render (real-time).
+@_noAllocation @_noLocks
+public func lv2ContainsNonFinite(_ samples: UnsafePointer<Float>, count: Int) -> Bool {
+    guard count > 0 else { return false }
+    // A C loop over the samples (LV2SampleScan.c), built for the machine's widest vectors.
+    return _unsafePerformance { auhost_samples_contain_non_finite(samples, count) }
 }

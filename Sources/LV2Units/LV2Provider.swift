@@ -95,11 +95,9 @@ public final class LV2Provider: ComponentProvider {
                 description: entry.description, name: "\(entry.manufacturerName): \(entry.name)",
                 version: 0x0001_0000, origin: "lv2 \(uri) \(bundleURI)"
             ) { description in
-                let plugin = try access.withWorld { world -> LV2PluginDescriptor in
+                let plugin = try access.withWorldThrowingAudioErrors { world -> LV2PluginDescriptor in
                     if let bundle { world.load(bundle: bundle) }
-                    do { return try world.plugin(uri: uri) } catch let error as LV2HostError {
-                        throw AudioError(error.status, error.message)
-                    }
+                    return try world.plugin(uri: uri)
                 }
                 return try LV2Unit(plugin: plugin, access: access, description: description)
             }

@@ -1,6 +1,7 @@
 import AUHostCore
 import Foundation
 import LV2Host
+import Synchronization
 
 /// Initialize / Uninitialize: the plug-in is instantiated for the unit's rate and slice size,
 /// and its render state is built in plain memory.
@@ -20,15 +21,11 @@ extension LV2Unit {
         // blocks of that length from a FIFO.
         let block = requirements.powerOf2 ? 1 << (Int.bitWidth - (slice - 1).leadingZeroBitCount) : slice
         let configuration = LV2InstanceConfiguration(sampleRate: rate, maxBlockLength: max(block, 1), live: liveWorker)
-        let instance = try access.withWorld { _ -> LV2Instance in
-            do {
-                let instance = try LV2Instance(plugin: plugin, configuration: configuration)
-                if let state = pendingState { try instance.restoreState(string: state) }
-                if let preset = pendingPresetURI { try instance.loadPreset(uri: preset) }
-                return instance
-            } catch let error as LV2HostError {
-                throw AudioError(error.status, error.message)
-            }
+        let instance = try access.withWorldThrowingAudioErrors { _ -> LV2Instance in
+            let instance = try LV2Instance(plugin: plugin, configuration: configuration)
+            if let state = pendingState { try instance.restoreState(string: state) }
+            if let preset = pendingPresetURI { try instance.loadPreset(uri: preset) }
+            return instance
         }
         pendingState = nil
         pendingPresetURI = nil
@@ -54,10 +51,17 @@ extension LV2Unit {
         instance.deactivate()
         instance.activate()
         r.pointee.fifoFill = 0
-        for k in 0..<r.pointee.outputStart[r.pointee.outputElements] {
+        for k in 0..<r.pointee.outputChannels {
             r.pointee.outputOwn[k].update(repeating: 0, count: Int(instance.configuration.maxBlockLength))
         }
         midiQueue.pointee.count = 0
+    }
+
+    /// After setup code wrote the running plug-in's control ports itself (a preset, restored
+    /// state): the next cycle writes every parameter into its port again, as it would have
+    /// before control ports were written only on change. Thread: setup.
+    func controlPortsOverwritten() {
+        renderState?.pointee.controlsOverwritten.pointee.add(1, ordering: .releasing)
     }
 
     private func makeRenderState(_ instance: LV2Instance, fixedBlock: Int, requiresPowerOf2: Bool) -> UnsafeMutablePointer<
@@ -90,20 +94,25 @@ extension LV2Unit {
             return d.minValue...d.maxValue
         }
         let tables = inputs.map { c -> UnsafeMutablePointer<Float>? in c.indexedValues.map { array($0) } }
+        let overwritten = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: 1)
+        overwritten.initialize(to: Atomic(0))
         let state = UnsafeMutablePointer<LV2UnitRenderState>.allocate(capacity: 1)
         state.initialize(
             to: LV2UnitRenderState(
                 context: instance.renderContext,
                 inputPorts: array(inPorts.map(UInt32.init)), inputStart: array(starts(layout.inputs)), inputElements: layout.inputs.count,
                 outputPorts: array(outPorts.map(UInt32.init)), outputStart: array(starts(layout.outputs)),
-                outputElements: layout.outputs.count,
+                outputElements: layout.outputs.count, inputChannels: inPorts.count, outputChannels: outPorts.count,
                 inputData: array(inPorts.map(own)), outputData: array(outPorts.map(own)),
                 inputOwn: array(inPorts.map(own)), outputOwn: array(outPorts.map(own)), outputStage: array(stage),
+                connected: array([UnsafeMutableRawPointer?](repeating: nil, count: inPorts.count + outPorts.count)),
                 multiElement: layout.outputs.count > 1,
                 controlSlots: array(inputs.map(slot)), controlPorts: array(inputs.map(port)),
                 indexedValues: array(tables), indexedCounts: array(inputs.map { $0.indexedValues?.count ?? 0 }),
                 controlMinimum: array(inputs.map { range($0).lowerBound }), controlMaximum: array(inputs.map { range($0).upperBound }),
                 controlCount: inputs.count,
+                controlWritten: array([UInt64](repeating: lv2UnitControlUnwritten, count: inputs.count)),
+                controlsOverwritten: overwritten, controlsSeen: 0,
                 meterSlots: array(meters.map(slot)), meterPorts: array(meters.map(port)), meterCount: meters.count,
                 requiresPowerOf2: requiresPowerOf2, fixedBlock: fixedBlock, fifoFill: 0,
                 requiresMainInput: !layout.inputs.isEmpty && plugin.portSummary.audioInputs > 0,
@@ -127,8 +136,12 @@ extension LV2Unit {
         ] {
             pointer.deallocate()
         }
+        s.connected.deallocate()
+        s.controlWritten.deallocate()
         s.controlMinimum.deallocate()
         s.controlMaximum.deallocate()
+        s.controlsOverwritten.deinitialize(count: 1)
+        s.controlsOverwritten.deallocate()
         r.deinitialize(count: 1)
         r.deallocate()
     }

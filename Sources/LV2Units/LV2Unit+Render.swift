@@ -1,14 +1,16 @@
 import AUHostCore
 import LV2Host
+import Synchronization
 
 // Everything the render thread touches for an LV2 unit, in one file: the render state (plain
 // memory built at initialize), the MIDI queue, and the render itself. No class references are
 // touched here; the plug-in is reached through its LV2RenderContext.
 //
 // A cycle: pull every input element, point the plug-in's audio/CV ports at those buffers and at
-// the output buffers (zero copy), then run it over the slices between scheduled parameter
-// changes (cut into powers of two when the plug-in needs them), delivering queued MIDI at its
-// offsets. A plug-in that needs a fixed block length runs from a FIFO instead: input is
+// the output buffers (zero copy; connect_port only for a port whose buffer moved), then run it
+// over the slices between scheduled parameter changes (cut into powers of two when the plug-in
+// needs them), delivering queued MIDI at its offsets. Only parameters whose value changed reach
+// their control port, and with nothing scheduled or queued no event code runs. A plug-in that needs a fixed block length runs from a FIFO instead: input is
 // collected into its own buffers and each full block runs once, which delays the output by
 // exactly one block (reported in the Latency property).
 
@@ -36,6 +38,9 @@ struct LV2UnitRenderState {
     var outputPorts: UnsafeMutablePointer<UInt32>
     var outputStart: UnsafeMutablePointer<Int>
     var outputElements: Int
+    /// Channels of all input/output elements together (`inputStart[inputElements]`, ...).
+    var inputChannels: Int
+    var outputChannels: Int
     /// Where each input/output channel's samples are this cycle.
     var inputData: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var outputData: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
@@ -45,6 +50,9 @@ struct LV2UnitRenderState {
     /// With several output elements every output goes to these first and is copied to the
     /// element pulled (once per time stamp); with one it goes straight to the caller's buffers.
     var outputStage: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// What each audio port (inputs, then outputs) was last connected to: connect_port is called
+    /// only when this changes. Nil until the first cycle connects it.
+    var connected: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     var multiElement: Bool
     /// Control inputs: parameter slot → control port float, through `indexedValues` (count
     /// `indexedCounts[k]`) when the parameter is an index into scale points.
@@ -57,6 +65,12 @@ struct LV2UnitRenderState {
     var controlMinimum: UnsafeMutablePointer<Float>
     var controlMaximum: UnsafeMutablePointer<Float>
     var controlCount: Int
+    /// The slot value (bit pattern) each control port was last written from; `unwritten` forces
+    /// a write. Setup code that writes control ports itself (a preset, restored state) bumps
+    /// `controlsOverwritten`; the next cycle then writes every control port again.
+    var controlWritten: UnsafeMutablePointer<UInt64>
+    var controlsOverwritten: UnsafeMutablePointer<Atomic<UInt>>
+    var controlsSeen: UInt
     /// Control outputs: port float → read-only parameter slot.
     var meterSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var meterPorts: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
@@ -74,6 +88,9 @@ struct LV2UnitRenderState {
     /// Set when a cycle's output held NaN or infinity (and was silenced); read on setup threads.
     var producedNonFinite: Bool
 }
+
+/// A `controlWritten` entry that matches no Float's bit pattern.
+let lv2UnitControlUnwritten = UInt64.max
 
 extension LV2UnitMIDIQueue {
     /// Inserts an event in offset order (stable); false when full. Thread: render (or setup
@@ -156,10 +173,18 @@ private func lv2UnitCycle(
     let status = lv2UnitPullInputs(r, au, flags: flags, timeStamp: timeStamp, frames: frames)
     guard status == noErr else { return status }
     if r.pointee.multiElement {
-        for k in 0..<r.pointee.outputStart[r.pointee.outputElements] { r.pointee.outputData[k] = r.pointee.outputStage[k] }
+        for k in 0..<r.pointee.outputChannels { r.pointee.outputData[k] = r.pointee.outputStage[k] }
     }
     let ran = r.pointee.fixedBlock > 0 ? lv2UnitRunFIFO(r, midi, au, frames: n) : lv2UnitRunDirect(r, midi, au, frames: n)
-    // Events beyond this call move into the next call's numbering.
+    if midi.pointee.count > 0 { lv2UnitCarryMIDI(midi, past: n) }
+    guard ran == noErr else { return ran }
+    for k in 0..<r.pointee.meterCount { r.pointee.meterSlots[k].pointee = r.pointee.meterPorts[k].pointee }
+    return lv2UnitCheckFinite(r, frames: n)
+}
+
+/// Moves the events beyond this call into the next call's numbering.
+@_noAllocation @_noLocks
+private func lv2UnitCarryMIDI(_ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>, past n: Int) {
     var kept = 0
     for i in 0..<midi.pointee.count where midi.pointee.events[i].offset >= n {
         midi.pointee.events[kept] = midi.pointee.events[i]
@@ -167,9 +192,6 @@ private func lv2UnitCycle(
         kept += 1
     }
     midi.pointee.count = kept
-    guard ran == noErr else { return ran }
-    for k in 0..<r.pointee.meterCount { r.pointee.meterSlots[k].pointee = r.pointee.meterPorts[k].pointee }
-    return lv2UnitCheckFinite(r, frames: n)
 }
 
 /// Pulls every input element and points `inputData` at its channels; unconnected elements other
@@ -206,11 +228,20 @@ private func lv2UnitPullInputs(
     return noErr
 }
 
-/// Parameter values into the control ports (scale point values for indexed parameters).
+/// Parameter values that changed since they were last written into their control ports (scale
+/// point values for indexed parameters); all of them after setup code wrote the ports itself.
 @_noAllocation @_noLocks
 private func lv2UnitApplyControls(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
+    let overwritten = r.pointee.controlsOverwritten.pointee.load(ordering: .acquiring)
+    if overwritten != r.pointee.controlsSeen {
+        r.pointee.controlsSeen = overwritten
+        r.pointee.controlWritten.update(repeating: lv2UnitControlUnwritten, count: r.pointee.controlCount)
+    }
     for k in 0..<r.pointee.controlCount {
         let value = r.pointee.controlSlots[k].pointee
+        let bits = UInt64(value.bitPattern)
+        if bits == r.pointee.controlWritten[k] { continue }
+        r.pointee.controlWritten[k] = bits
         if let table = r.pointee.indexedValues[k] {
             let last = r.pointee.indexedCounts[k] - 1
             let index = value.isFinite ? Int(min(max(value, 0), Float(last)) + 0.5) : 0
@@ -230,8 +261,9 @@ private func lv2UnitRunDirect(
 ) -> OSStatus {
     var position = 0
     var next = 0  // the first MIDI event not yet delivered
+    let scheduled = au.pointee.eventCount > 0
     while position < n {
-        let slice = min(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, n - position)
+        let slice = scheduled ? min(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, n - position) : n
         lv2UnitApplyControls(r)
         var remaining = slice
         while remaining > 0 {
@@ -244,7 +276,7 @@ private func lv2UnitRunDirect(
             remaining -= piece
         }
     }
-    _unsafePerformance { au.pointee.carryEvents(past: n) }
+    if scheduled { _unsafePerformance { au.pointee.carryEvents(past: n) } }
     return noErr
 }
 
@@ -255,12 +287,20 @@ private func lv2UnitRunPiece(
     _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
     from start: Int, frames: Int, next: inout Int
 ) -> OSStatus {
-    let context = r.pointee.context
-    for k in 0..<r.pointee.inputStart[r.pointee.inputElements] {
-        lv2ConnectPort(context, index: r.pointee.inputPorts[k], to: UnsafeMutableRawPointer(r.pointee.inputData[k] + start))
+    let context = r.pointee.context, connected = r.pointee.connected, inputs = r.pointee.inputChannels
+    for k in 0..<inputs {
+        let data = UnsafeMutableRawPointer(r.pointee.inputData[k] + start)
+        if connected[k] != data {
+            lv2ConnectPort(context, index: r.pointee.inputPorts[k], to: data)
+            connected[k] = data
+        }
     }
-    for k in 0..<r.pointee.outputStart[r.pointee.outputElements] {
-        lv2ConnectPort(context, index: r.pointee.outputPorts[k], to: UnsafeMutableRawPointer(r.pointee.outputData[k] + start))
+    for k in 0..<r.pointee.outputChannels {
+        let data = UnsafeMutableRawPointer(r.pointee.outputData[k] + start)
+        if connected[inputs + k] != data {
+            lv2ConnectPort(context, index: r.pointee.outputPorts[k], to: data)
+            connected[inputs + k] = data
+        }
     }
     lv2UnitDeliverMIDI(r, midi, before: start + frames, blockStart: start, blockFrames: frames, next: &next)
     return lv2UnitRunStatus(lv2Run(context, frames: UInt32(frames)))
@@ -292,11 +332,13 @@ private func lv2UnitRunFIFO(
 ) -> OSStatus {
     // Parameter changes apply at block boundaries: every change due in this call is applied now.
     var position = 0
-    while position < n { position += max(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, 1) }
-    _unsafePerformance { au.pointee.carryEvents(past: n) }
+    if au.pointee.eventCount > 0 {
+        while position < n { position += max(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, 1) }
+        _unsafePerformance { au.pointee.carryEvents(past: n) }
+    }
     lv2UnitApplyControls(r)
     let block = r.pointee.fixedBlock
-    let inputs = r.pointee.inputStart[r.pointee.inputElements], outputs = r.pointee.outputStart[r.pointee.outputElements]
+    let inputs = r.pointee.inputChannels, outputs = r.pointee.outputChannels
     var next = 0
     position = 0
     while position < n {
@@ -330,17 +372,13 @@ private func lv2UnitRunStatus(_ status: LV2RunStatus) -> OSStatus {
 }
 
 /// Silences the cycle's output and flags it when any sample is NaN or infinite, so a broken
-/// plug-in cannot poison what follows it. An all-ones exponent plus one carries into bit 31:
-/// and/add/or only, so the loop vectorises with baseline SSE2.
+/// plug-in cannot poison what follows it.
 @_noAllocation @_noLocks
 private func lv2UnitCheckFinite(_ r: UnsafeMutablePointer<LV2UnitRenderState>, frames n: Int) -> OSStatus {
-    let outputs = r.pointee.outputStart[r.pointee.outputElements]
-    var flagged: UInt32 = 0
-    for k in 0..<outputs {
-        let bits = UnsafeRawPointer(r.pointee.outputData[k]).assumingMemoryBound(to: UInt32.self)
-        for i in 0..<n { flagged |= (bits[i] & 0x7F80_0000) &+ 0x0080_0000 }
-    }
-    guard flagged & 0x8000_0000 != 0 else { return noErr }
+    let outputs = r.pointee.outputChannels
+    var flagged = false
+    for k in 0..<outputs where lv2ContainsNonFinite(r.pointee.outputData[k], count: n) { flagged = true }
+    guard flagged else { return noErr }
     for k in 0..<outputs { UnsafeMutableRawPointer(r.pointee.outputData[k]).initializeMemory(as: Float.self, repeating: 0, count: n) }
     r.pointee.producedNonFinite = true
     return kAudioUnitErr_InvalidOfflineRender

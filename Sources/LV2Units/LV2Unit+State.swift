@@ -32,9 +32,8 @@ extension LV2Unit {
         }
         guard let text = state[Self.stateKey]?.stringValue else { return }
         if let instance = lv2Instance {
-            try access.withWorld { _ in
-                do { try instance.restoreState(string: text) } catch let e as LV2HostError { throw AudioError(e.status, e.message) }
-            }
+            try access.withWorldThrowingAudioErrors { _ in try instance.restoreState(string: text) }
+            controlPortsOverwritten()
         } else {
             pendingState = text
             pendingPresetURI = nil

@@ -48,10 +48,8 @@ public final class LV2Unit: AUBase {
         let sampleRate = 44_100.0
         // A plug-in that requires lv2:isLive loads only live, so its unit starts in live mode.
         let requiresLive = access.withWorld { _ in plugin.requiresLive }
-        (layout, presetList, controlDescriptors) = try access.withWorld { _ in
-            do { try LV2Instance.checkLoadable(plugin, configuration: .init(live: requiresLive)) } catch let error as LV2HostError {
-                throw AudioError(error.status, error.message)
-            }
+        (layout, presetList, controlDescriptors) = try access.withWorldThrowingAudioErrors { _ in
+            try LV2Instance.checkLoadable(plugin, configuration: .init(live: requiresLive))
             return (LV2UnitLayout(plugin: plugin, sampleRate: sampleRate), plugin.presets, LV2ParameterDescriptor.read(plugin))
         }
         liveWorker = requiresLive
@@ -96,14 +94,11 @@ public final class LV2Unit: AUBase {
     /// plug-in now, or at the next initialize. Thread: setup.
     public override func applyFactoryPreset(_ number: Int32) throws {
         let preset = presetList[Int(number)]
-        let values = try access.withWorld { _ -> [String: Float] in
-            do { return try plugin.presetPortValues(uri: preset.uri) } catch let e as LV2HostError { throw AudioError(e.status, e.message) }
-        }
+        let values = try access.withWorldThrowingAudioErrors { _ in try plugin.presetPortValues(uri: preset.uri) }
         setParameters(fromPortValues: values)
         if let instance = lv2Instance {
-            try access.withWorld { _ in
-                do { try instance.loadPreset(uri: preset.uri) } catch let e as LV2HostError { throw AudioError(e.status, e.message) }
-            }
+            try access.withWorldThrowingAudioErrors { _ in try instance.loadPreset(uri: preset.uri) }
+            controlPortsOverwritten()
         } else {
             pendingPresetURI = preset.uri
             pendingState = nil

@@ -8,17 +8,16 @@ import AudioUnitBase
 /// properties, stream formats, bypass, in-place processing, scheduled and ramped parameters,
 /// state (ClassInfo) and presets; this class adds the kernel's declarations and its lifecycle.
 public final class KernelEffectUnit<Kernel: EffectKernel>: AUEffectBase {
-    /// The kernel and the parameter slots it reads while initialized, in memory allocated at
-    /// setup, so that the render thread reaches them without retaining anything.
-    private let live: UnsafeMutablePointer<LiveKernel<Kernel>>
+    /// The kernel and the parameter slots it reads while initialized.
+    private let storage = KernelStorage<Kernel>()
 
     /// Thread: setup.
     public init(description: AudioComponentDescription) {
-        live = .allocate(capacity: 1)
-        live.initialize(to: LiveKernel())
         super.init(description: description, parameters: Kernel.parameters.map(\.definition))
-        for p in Kernel.parameters { _ = setParameter(p.id, value: p.defaultValue) }
+        setDefaultParameters(of: Kernel.self)
     }
+
+    deinit { storage.free() }
 
     public override var channelCapabilities: [AUChannelInfo] { Kernel.channelCapabilities }
     public override var latency: Double { Kernel.latency(sampleRate: sampleRate) }
@@ -26,51 +25,18 @@ public final class KernelEffectUnit<Kernel: EffectKernel>: AUEffectBase {
     public override var factoryPresets: [(number: Int32, name: String)] { Kernel.factoryPresets.map { ($0.number, $0.name) } }
 
     /// Thread: setup.
-    public override func applyFactoryPreset(_ number: Int32) throws {
-        guard let preset = Kernel.factoryPresets.first(where: { $0.number == number }) else {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "This unit has no factory preset \(number).")
-        }
-        for (id, value) in preset.values { _ = setParameter(id, value: value) }
-    }
+    public override func applyFactoryPreset(_ number: Int32) throws { try applyFactoryPreset(number, of: Kernel.self) }
 
     /// Thread: setup.
     public override func allocateRenderResources() throws {
-        let ids = Kernel.parameters.map(\.id)
-        let slots = try ids.map { id -> UnsafeMutablePointer<Float> in
-            guard let slot = parameters.slot(id, kAudioUnitScope_Global, 0) else {
-                throw AudioError(kAudioUnitErr_InvalidParameter, "Parameter \(id) has no value slot.")
-            }
-            return slot
-        }
-        let k = UnsafeMutablePointer<Kernel>.allocate(capacity: 1)
-        k.initialize(
-            to: Kernel(
-                sampleRate: sampleRate, channels: Int(outputFormats[0].mChannelsPerFrame),
-                maxFrames: Int(maxFramesPerSlice)))
-        live.pointee = LiveKernel(kernel: k, parameters: KernelRenderState(ids: ids, slots: slots))
-    }
-
-    deinit {
-        deallocateRenderResources()
-        live.deinitialize(count: 1)
-        live.deallocate()
+        try storage.start(for: self) { Kernel(sampleRate: $0, channels: $1, maxFrames: $2) }
     }
 
     /// Thread: setup.
-    public override func deallocateRenderResources() {
-        if let k = live.pointee.kernel {
-            (k.pointee as? ReleasableKernel)?.release()
-            k.deinitialize(count: 1)
-            k.deallocate()
-        }
-        live.pointee.parameters?.free()
-        live.pointee = LiveKernel()
-    }
+    public override func deallocateRenderResources() { storage.stop() }
 
     /// Thread: setup.
-    public override func resetState() {
-        live.pointee.kernel?.pointee.reset()
-    }
+    public override func resetState() { storage.reset { $0.reset() } }
 
     /// Runs the kernel over one slice (AUEffectBase calls it between parameter events).
     ///
@@ -83,40 +49,12 @@ public final class KernelEffectUnit<Kernel: EffectKernel>: AUEffectBase {
         input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
         offset: Int, frames: Int
     ) {
-        guard let k = live.pointee.kernel, let r = live.pointee.parameters else { return }
+        guard let k = storage.live.pointee.kernel, let r = storage.live.pointee.parameters else { return }
         let buffers = KernelBuffers(input: input, output: output, offset: offset, frames: frames)
         let values = ParameterValues(ids: r.ids, slots: r.slots, count: r.count)
         // The author's kernel: a struct on buffer pointers; its own body is checked where it is
         // marked @_noAllocation @_noLocks.
         k.pointee.process(buffers, values)
-    }
-}
-
-/// What the render thread reads: the kernel and its parameters (both nil while uninitialized).
-struct LiveKernel<Kernel> {
-    var kernel: UnsafeMutablePointer<Kernel>?
-    var parameters: KernelRenderState?
-}
-
-/// The parameter identifiers and value slots the render thread reads, in declaration order.
-struct KernelRenderState {
-    let ids: UnsafeMutablePointer<AudioUnitParameterID>
-    let slots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    let count: Int
-
-    /// Thread: setup.
-    init(ids: [AudioUnitParameterID], slots: [UnsafeMutablePointer<Float>]) {
-        count = ids.count
-        self.ids = .allocate(capacity: max(count, 1))
-        self.ids.initialize(from: ids, count: count)
-        self.slots = .allocate(capacity: max(count, 1))
-        self.slots.initialize(from: slots, count: count)
-    }
-
-    /// Thread: setup.
-    func free() {
-        ids.deallocate()
-        slots.deallocate()
     }
 }
 

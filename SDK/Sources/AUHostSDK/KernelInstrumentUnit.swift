@@ -6,22 +6,16 @@ import Synchronization
 /// The unit the SDK builds around an ``InstrumentKernel``: one output element, no input, MIDI
 /// queued without locks and delivered at its frame.
 public final class KernelInstrumentUnit<Kernel: InstrumentKernel>: AUBase {
-    private let live: UnsafeMutablePointer<LiveKernel<Kernel>>
+    private let storage = KernelStorage<Kernel>()
     private let queue = MIDIQueue()
 
     /// Thread: setup.
     public init(description: AudioComponentDescription) {
-        live = .allocate(capacity: 1)
-        live.initialize(to: LiveKernel())
         super.init(description: description, inputs: 0, outputs: 1, parameters: Kernel.parameters.map(\.definition))
-        for p in Kernel.parameters { _ = setParameter(p.id, value: p.defaultValue) }
+        setDefaultParameters(of: Kernel.self)
     }
 
-    deinit {
-        deallocateRenderResources()
-        live.deinitialize(count: 1)
-        live.deallocate()
-    }
+    deinit { storage.free() }
 
     public override var channelCapabilities: [AUChannelInfo] { Kernel.channelCapabilities }
     public override var latency: Double { Kernel.latency(sampleRate: sampleRate) }
@@ -29,46 +23,21 @@ public final class KernelInstrumentUnit<Kernel: InstrumentKernel>: AUBase {
     public override var factoryPresets: [(number: Int32, name: String)] { Kernel.factoryPresets.map { ($0.number, $0.name) } }
 
     /// Thread: setup.
-    public override func applyFactoryPreset(_ number: Int32) throws {
-        guard let preset = Kernel.factoryPresets.first(where: { $0.number == number }) else {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "This unit has no factory preset \(number).")
-        }
-        for (id, value) in preset.values { _ = setParameter(id, value: value) }
-    }
+    public override func applyFactoryPreset(_ number: Int32) throws { try applyFactoryPreset(number, of: Kernel.self) }
 
     /// Thread: setup.
     public override func allocateRenderResources() throws {
-        let ids = Kernel.parameters.map(\.id)
-        let slots = try ids.map { id -> UnsafeMutablePointer<Float> in
-            guard let slot = parameters.slot(id, kAudioUnitScope_Global, 0) else {
-                throw AudioError(kAudioUnitErr_InvalidParameter, "Parameter \(id) has no value slot.")
-            }
-            return slot
-        }
-        let k = UnsafeMutablePointer<Kernel>.allocate(capacity: 1)
-        k.initialize(
-            to: Kernel(
-                sampleRate: sampleRate, channels: Int(outputFormats[0].mChannelsPerFrame),
-                maxFrames: Int(maxFramesPerSlice)))
-        live.pointee = LiveKernel(kernel: k, parameters: KernelRenderState(ids: ids, slots: slots))
+        try storage.start(for: self) { Kernel(sampleRate: $0, channels: $1, maxFrames: $2) }
         queue.clear()
     }
 
     /// Thread: setup.
-    public override func deallocateRenderResources() {
-        if let k = live.pointee.kernel {
-            (k.pointee as? ReleasableKernel)?.release()
-            k.deinitialize(count: 1)
-            k.deallocate()
-        }
-        live.pointee.parameters?.free()
-        live.pointee = LiveKernel()
-    }
+    public override func deallocateRenderResources() { storage.stop() }
 
     /// Thread: setup.
     public override func resetState() {
         queue.clear()
-        live.pointee.kernel?.pointee.reset()
+        storage.reset { $0.reset() }
     }
 
     public override var acceptsMIDI: Bool { true }
@@ -91,7 +60,7 @@ public final class KernelInstrumentUnit<Kernel: InstrumentKernel>: AUBase {
         timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
         output: UnsafeMutablePointer<AudioBufferList>
     ) -> OSStatus {
-        guard let k = live.pointee.kernel, let r = live.pointee.parameters else { return kAudioUnitErr_Uninitialized }
+        guard let k = storage.live.pointee.kernel, let r = storage.live.pointee.parameters else { return kAudioUnitErr_Uninitialized }
         let values = ParameterValues(ids: r.ids, slots: r.slots, count: r.count)
         let total = Int(frames)
         queue.takeArrivals()
