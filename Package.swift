@@ -61,8 +61,10 @@ let package = Package(
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(
-            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"],
+            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices"],
             swiftSettings: swiftSettings),
+        /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
+        .target(name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "AUHostAtomics"], swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
         .executableTarget(
