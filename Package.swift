@@ -129,6 +129,9 @@ let package = Package(
             name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
         .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MusicPlayerServicesTests", dependencies: ["AUHost", "PlugInLoader", "TestSupport"], resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
         // ---- Fuzzing (docs/RELIABILITY.md): harness functions, the libFuzzer driver
         // (scripts/fuzz.sh builds it with -sanitize=fuzzer,address), and the replay of every
         // seed and crash in the ordinary test run.
