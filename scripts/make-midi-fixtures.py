@@ -72,3 +72,35 @@ for message in mido.MidiFile(path):
 with open(os.path.join(here, "tempo-changes.json"), "w") as f:
     json.dump({"notes": notes}, f, indent=1)
 print(path, len(notes), "notes")
+
+# Seeds for the MIDIFile fuzz harness (Tests/Fuzz/Corpus/MIDIFile): small files written byte by
+# byte to reach what mido's writer does not produce (running status, SMPTE division, F7 escapes).
+seeds = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fuzz", "Corpus", "MIDIFile")
+os.makedirs(seeds, exist_ok=True)
+
+
+def smf(fmt, division, tracks):
+    out = b"MThd" + (6).to_bytes(4, "big") + fmt.to_bytes(2, "big") + len(tracks).to_bytes(2, "big") + division
+    for body in tracks:
+        out += b"MTrk" + len(body).to_bytes(4, "big") + body
+    return out
+
+
+eot = bytes([0x00, 0xFF, 0x2F, 0x00])
+# Type 0, 96 ticks per beat: running status note-ons (velocity 0 as note-off), a pitch bend, a
+# program change, a system-exclusive message, an F7 escape, a text meta event, two channels.
+type0 = bytes([0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20, 0x00, 0xF0, 0x05, 0x7E, 0x7F, 0x09, 0x01, 0xF7,
+               0x00, 0xC3, 0x10, 0x00, 0x93, 0x3C, 0x64, 0x30, 0x40, 0x50, 0x30, 0x3C, 0x00, 0x00, 0x40, 0x00,
+               0x10, 0xE3, 0x00, 0x40, 0x00, 0x90, 0x24, 0x7F, 0x60, 0x80, 0x24, 0x40,
+               0x00, 0xF7, 0x02, 0xF3, 0x01, 0x00, 0xFF, 0x01, 0x04]) + b"text" + eot
+with open(os.path.join(seeds, "type0-running-status.mid"), "wb") as f:
+    f.write(smf(0, (96).to_bytes(2, "big"), [type0]))
+# SMPTE division: 25 frames per second, 40 ticks per frame (milliseconds).
+smpte = bytes([0x00, 0x90, 0x40, 0x50, 0x83, 0x60, 0x80, 0x40, 0x00]) + eot
+with open(os.path.join(seeds, "smpte-25fps.mid"), "wb") as f:
+    f.write(smf(1, bytes([0xE7, 40]), [eot, smpte]))
+# Format 2 (independent patterns), one overlapping pair of the same note, an unmatched note-off.
+pattern = bytes([0x00, 0x91, 0x45, 0x40, 0x10, 0x91, 0x45, 0x41, 0x10, 0x81, 0x45, 0x00, 0x10, 0x81, 0x45, 0x00,
+                 0x10, 0x81, 0x47, 0x00]) + eot
+with open(os.path.join(seeds, "format2-overlaps.mid"), "wb") as f:
+    f.write(smf(2, (480).to_bytes(2, "big"), [pattern, pattern]))

@@ -35,8 +35,9 @@ extension StandardMIDIFile {
         for (index, events) in self.tracks.enumerated() {
             let own = SequenceTrack(sequence: sequence, isTempoTrack: false)
             var ownUsed = false
-            // Open notes per (channel, note): their events, oldest first.
-            var open: [Int: [(event: MusicEvent, tick: UInt64)]] = [:]
+            // Open notes per (channel, note): their events, oldest first from `first` (a queue
+            // that never shifts, so a file of many overlapping notes stays linear).
+            var open: [Int: (notes: [(event: MusicEvent, tick: UInt64)], first: Int)] = [:]
             var lastTick: UInt64 = 0
             func target(channel: Int?) -> SequenceTrack {
                 guard channelsToTracks else { ownUsed = true; return own }
@@ -62,11 +63,11 @@ extension StandardMIDIFile {
                         let note = MusicEvent.note(
                             beat, MIDINoteMessage(channel: UInt8(channel), note: data1, velocity: data2, releaseVelocity: 0, duration: 0))
                         target(channel: channel).append(note)
-                        open[key, default: []].append((note, event.tick))
+                        open[key, default: ([], 0)].notes.append((note, event.tick))
                     } else if kind == 0x80 || kind == 0x90 {
-                        guard var queue = open[key], !queue.isEmpty else { continue }  // an unmatched note-off
-                        let (note, onTick) = queue.removeFirst()
-                        open[key] = queue
+                        guard let queue = open[key], queue.first < queue.notes.count else { continue }  // an unmatched note-off
+                        let (note, onTick) = queue.notes[queue.first]
+                        open[key]!.first += 1
                         close(note, onTick: onTick, offTick: event.tick, beatsPerTick: beatsPerTick, release: kind == 0x80 ? data2 : 0)
                     } else {
                         target(channel: channel).append(
@@ -97,7 +98,7 @@ extension StandardMIDIFile {
                 }
             }
             for (_, queue) in open {
-                for (note, onTick) in queue {
+                for (note, onTick) in queue.notes[queue.first...] {
                     close(note, onTick: onTick, offTick: lastTick, beatsPerTick: beatsPerTick, release: 0)
                 }
             }
