@@ -41,6 +41,7 @@ let package = Package(
         systemLibrary("CLilv", pkgConfig: "lilv-0", apt: "liblilv-dev"),
         systemLibrary("CSndFile", pkgConfig: "sndfile", apt: "libsndfile1-dev"),
         systemLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev"),
+        systemLibrary("CJACK", pkgConfig: "jack", apt: "libjack-jackd2-dev"),
 
         // ---- Swift value types over the C types, and the unit model every unit shares.
         .target(name: "AudioTypes", dependencies: ["AudioToolbox"], swiftSettings: swiftSettings),
@@ -65,6 +66,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
         .target(name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "AUHostAtomics"], swiftSettings: swiftSettings),
+        /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).
+        .target(name: "JACKMIDIInput", dependencies: ["AUHost", "CJACK", "AUHostAtomics"], swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
         .executableTarget(
@@ -130,7 +133,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "MusicPlayerServicesTests", dependencies: ["AUHost", "PlugInLoader", "TestSupport"], resources: [.copy("Fixtures")],
+            name: "MusicPlayerServicesTests",
+            dependencies: ["AUHost", "PlugInLoader", "TestSupport", "JACKMIDIInput", "CJACK", "ALSATestSupport", "AUHostAtomics"],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
         // ---- Fuzzing (docs/RELIABILITY.md): harness functions, the libFuzzer driver
         // (scripts/fuzz.sh builds it with -sanitize=fuzzer,address), and the replay of every
