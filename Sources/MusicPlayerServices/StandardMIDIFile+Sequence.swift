@@ -5,8 +5,10 @@ import Foundation
 /// channel and note (first on, first off) into a MIDINoteMessage with its duration; a note left
 /// open ends at its track's end. Tempo, time- and key-signature and SMPTE-offset meta events go
 /// to the tempo track (tempo as ExtendedTempo events); the end-of-track event sets the track's
-/// length. Writing produces a type-1 file: the tempo track first, then each track; user and
-/// parameter events have no MIDI-file form and are left out.
+/// length; SMPTE files' tempo events are dropped (their time is seconds). Writing produces a
+/// type-1 file: the tempo track first, then each track; user and parameter events have no
+/// MIDI-file form and are left out, and so are tempo meta events (tempo comes from the tempo
+/// track's ExtendedTempo events).
 extension StandardMIDIFile {
     /// Meta events that describe the whole sequence and live on its tempo track.
     static let tempoTrackMetaTypes: Set<UInt8> = [0x51, 0x54, 0x58, 0x59]
@@ -86,6 +88,8 @@ extension StandardMIDIFile {
                             throw AudioError(kAudioFileInvalidFileError, "Track \(index) has a tempo of 0 microseconds per beat at tick \(event.tick).")
                         }
                         tempo.append(.tempo(beat, bpm: 60_000_000 / Double(microseconds)))
+                    } else if type == 0x51 {
+                        continue  // SMPTE time has no tempo: the sequence is 60 BPM seconds
                     } else if type == 0x2F {
                         let t = channelsToTracks ? nil : own
                         t?.setLength = max(t?.setLength ?? 0, beat)
@@ -160,7 +164,9 @@ extension StandardMIDIFile {
                 let us = min(0xFF_FFFF, max(1, Int((60_000_000 / bpm).rounded())))
                 items.append((t, 1, order, [0xFF, 0x51, 3, UInt8(us >> 16), UInt8(us >> 8 & 0xFF), UInt8(us & 0xFF)]))
             } else if let type = event.metaType {
-                if type == 0x2F { continue }
+                // The end of track is written once, below; tempo is written from the tempo events
+                // (a tempo meta event given by hand could hold bytes no reader takes).
+                if type == 0x2F || type == 0x51 { continue }
                 items.append((t, 1, order, [0xFF, type] + vlq(event.data.count) + Array(event.data)))
             } else if event.type == UInt32(kMusicEventType_MIDIRawData) {
                 let data = Array(event.data)
