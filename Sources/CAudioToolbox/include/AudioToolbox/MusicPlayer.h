@@ -172,7 +172,9 @@ OSStatus MusicPlayerGetTime(MusicPlayer inPlayer, MusicTimeStamp *outTime);
 /* Resolves every track's destination and prepares the event list (Start does it when needed).
    A track with events and no destination fails with kAudioToolboxError_NoTrackDestination. */
 OSStatus MusicPlayerPreroll(MusicPlayer inPlayer);
-/* Starts playback at the player's time; starts the graph if it is not running. */
+/* Starts playback at the player's time; starts the graph if it is not running. Track edits made
+   while playing take effect at the next Start or SetTime. Events beyond what a unit queues in one
+   cycle (mda and other LV2 units: 512) are refused by the unit and lost. */
 OSStatus MusicPlayerStart(MusicPlayer inPlayer);
 /* Stops playback; notes sounding are released in the next cycle. The graph keeps running. */
 OSStatus MusicPlayerStop(MusicPlayer inPlayer);
@@ -200,7 +202,7 @@ OSStatus MusicSequenceSetSequenceType(MusicSequence inSequence, MusicSequenceTyp
 OSStatus MusicSequenceGetSequenceType(MusicSequence inSequence, MusicSequenceType *outType);
 /* Replaces the sequence's tracks with the file's. A malformed file fails with
    kAudioFileInvalidFileError and a message naming the byte offset and the cause; files above
-   64 MiB with kAudio_MemFullError. */
+   64 MiB with kAudio_MemFullError; a sequence a player uses with kAudioToolboxErr_InvalidPlayerState. */
 OSStatus MusicSequenceFileLoad(MusicSequence inSequence, CFURLRef inFileRef, MusicSequenceFileTypeID inFileTypeHint,
                                MusicSequenceLoadFlags inFlags);
 OSStatus MusicSequenceFileLoadData(MusicSequence inSequence, CFDataRef inData, MusicSequenceFileTypeID inFileTypeHint,
