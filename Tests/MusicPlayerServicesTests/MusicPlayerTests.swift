@@ -105,6 +105,43 @@ final class MusicPlayerTests: XCTestCase {
         XCTAssertEqual(stretches.map(\.off), [9_000, 21_000])
     }
 
+    func testLoopMuteSoloAndOffsetShapeWhatPlays() throws {
+        // At 120 BPM a beat is 24,000 frames. A: one note, a one-beat track looped three times;
+        // B: muted; C: offset by three beats.
+        func play(soloC: Bool) throws -> [Int] {
+            let graph = try sineSynthGraph(sampleRate: 48_000)
+            var sequence: MusicSequence?
+            NewMusicSequence(&sequence)
+            defer { DisposeMusicSequence(sequence!) }
+            var a: MusicTrack?, b: MusicTrack?, c: MusicTrack?
+            MusicSequenceNewTrack(sequence!, &a)
+            MusicSequenceNewTrack(sequence!, &b)
+            MusicSequenceNewTrack(sequence!, &c)
+            for (track, note) in [(a!, UInt8(60)), (b!, 62), (c!, 64)] {
+                var m = MIDINoteMessage(channel: 0, note: note, velocity: 127, releaseVelocity: 0, duration: 0.25)
+                XCTAssertEqual(MusicTrackNewMIDINoteEvent(track, track == b ? 0.5 : 0, &m), noErr)
+            }
+            var length: MusicTimeStamp = 1
+            XCTAssertEqual(MusicTrackSetProperty(a!, UInt32(kSequenceTrackProperty_TrackLength), &length, 8), noErr)
+            var loop = MusicTrackLoopInfo(loopDuration: 1, numberOfLoops: 3)
+            XCTAssertEqual(MusicTrackSetProperty(a!, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size)), noErr)
+            var on: UInt8 = 1
+            XCTAssertEqual(MusicTrackSetProperty(b!, UInt32(kSequenceTrackProperty_MuteStatus), &on, 1), noErr)
+            var offset: MusicTimeStamp = 3
+            XCTAssertEqual(MusicTrackSetProperty(c!, UInt32(kSequenceTrackProperty_OffsetTime), &offset, 8), noErr)
+            if soloC { XCTAssertEqual(MusicTrackSetProperty(c!, UInt32(kSequenceTrackProperty_SoloStatus), &on, 1), noErr) }
+            MusicSequenceSetAUGraph(sequence!, graph.graph!)
+            var player: MusicPlayer?
+            NewMusicPlayer(&player)
+            defer { DisposeMusicPlayer(player!) }
+            MusicPlayerSetSequence(player!, sequence!)
+            XCTAssertEqual(MusicPlayerStart(player!), noErr, lastMessage())
+            return soundingStretches(try graph.render(120_000, block: 4096)).map(\.on)
+        }
+        XCTAssertEqual(try play(soloC: false), [0, 24_000, 48_000, 72_000])
+        XCTAssertEqual(try play(soloC: true), [72_000])
+    }
+
     func testStopReleasesTheSoundingNoteInTheNextCycle() throws {
         let graph = try sineSynthGraph(sampleRate: 48_000)
         var sequence: MusicSequence?

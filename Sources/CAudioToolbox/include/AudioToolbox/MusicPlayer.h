@@ -140,8 +140,8 @@ AU_ENUM(OSStatus) {
 };
 
 /* Track properties, always passed by reference. LoopInfo: MusicTrackLoopInfo (the last
-   loopDuration beats of the track repeat; numberOfLoops 0 repeats for ever; loopDuration 0: no
-   loop). OffsetTime: MusicTimeStamp. Mute/Solo: Boolean. AutomatedParameters: UInt32.
+   loopDuration beats of the track play numberOfLoops times in all; 0 repeats them for ever (10,000
+   times, in AUHost); loopDuration 0: no loop). OffsetTime: MusicTimeStamp. Mute/Solo: Boolean. AutomatedParameters: UInt32.
    TrackLength: MusicTimeStamp (the larger of the set length and the end of the last event).
    TimeResolution (tempo track, read only): SInt16, the ticks per beat of the loaded file (480). */
 AU_ENUM(UInt32) {
