@@ -50,7 +50,9 @@ struct PlayerRenderState {
     /// word so that a reader never pairs one schedule's position with another's generation.
     var shared: UnsafeMutablePointer<UInt64>
     var current: UnsafeMutablePointer<ScheduleView>?
-    var origin: Int64 = 0
+    /// Frames rendered since `current` was adopted: the head's cycles are the player's clock
+    /// (counted, not read from time stamps, which offline callers do not always advance).
+    var rendered: Int64 = 0
     var cursor: Int = 0
 
     static func make() -> UnsafeMutablePointer<PlayerRenderState> {
@@ -92,31 +94,29 @@ func releaseSoundingNotes(_ view: UnsafeMutablePointer<ScheduleView>, cursor: In
 }
 
 /// The head's pre-render notification: adopts a newly published schedule, then delivers every
-/// event whose sample falls in [sampleTime, sampleTime + frames) at its offset (late ones at 0).
+/// event whose sample falls in this cycle's [position, position + frames) at its offset.
 ///
 /// Thread: render.
-let musicPlayerRenderNotify: AURenderCallback = { refCon, flags, timeStamp, _, frames, _ in
+let musicPlayerRenderNotify: AURenderCallback = { refCon, flags, _, _, frames, _ in
     guard flags.pointee.contains(.unitRenderAction_PreRender) else { return noErr }
-    musicPlayerCycle(refCon.assumingMemoryBound(to: PlayerRenderState.self), timeStamp, frames)
+    musicPlayerCycle(refCon.assumingMemoryBound(to: PlayerRenderState.self), frames)
     return noErr
 }
 
 @_noAllocation @_noLocks
-func musicPlayerCycle(
-    _ state: UnsafeMutablePointer<PlayerRenderState>, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32
-) {
-    let now = Int64(timeStamp.pointee.mSampleTime)
+func musicPlayerCycle(_ state: UnsafeMutablePointer<PlayerRenderState>, _ frames: UInt32) {
     let published = UnsafeMutablePointer<ScheduleView>(bitPattern: UInt(state.load(.published)))
     if published != state.pointee.current {
         if let old = state.pointee.current { releaseSoundingNotes(old, cursor: state.pointee.cursor) }
         state.pointee.current = published
         state.pointee.cursor = 0
-        state.pointee.origin = now
+        state.pointee.rendered = 0
         state.store(.acknowledged, published?.pointee.generation ?? 0)
     }
     guard let view = state.pointee.current else { return }
-    let position = now - state.pointee.origin
+    let position = state.pointee.rendered
     let end = position + Int64(frames)
+    state.pointee.rendered = end
     let entries = view.pointee.entries
     let count = view.pointee.count
     var cursor = state.pointee.cursor

@@ -5,10 +5,11 @@
  *
  * A sequence's tempo track maps beats to seconds (120 BPM until its first tempo event). The player
  * follows the render cycles of the graph's head (its output unit): a device head plays in real
- * time, a generic output head plays as fast as its caller renders (offline). Events sounding at
- * sample S of the timeline reach their unit in the cycle whose [sampleTime, sampleTime + frames)
- * contains S, at offset S - sampleTime; S = round(seconds × sample rate ÷ play rate), counted from
- * the first cycle after MusicPlayerStart (the head's input sample rate).
+ * time, a generic output head plays as fast as its caller renders (offline). The player's clock
+ * is the frames the head has rendered since the first cycle after MusicPlayerStart (or SetTime,
+ * or a rate change): an event at frame S = round(seconds from the start × sample rate ÷ play
+ * rate) of that clock (the head's input sample rate) reaches its unit through
+ * MusicDeviceMIDIEvent in the cycle covering S, at offset S minus the cycle's first frame.
  *
  * Thread classes: every function here is [setup] (it may allocate, lock and wait) unless noted.
  * The user callback runs on the render thread.
