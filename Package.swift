@@ -62,10 +62,14 @@ let package = Package(
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(
-            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices"],
+            name: "AUHost",
+            dependencies: [
+                "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
+            ],
             swiftSettings: swiftSettings),
         /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
-        .target(name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "AUHostAtomics"], swiftSettings: swiftSettings),
+        .target(
+            name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "AUHostAtomics"], swiftSettings: swiftSettings),
         /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).
         .target(name: "JACKMIDIInput", dependencies: ["AUHost", "CJACK", "AUHostAtomics"], swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.

@@ -45,7 +45,10 @@ public final class JACKMIDIInput {
             if opened == nil { usleep(50_000) }
         } while opened == nil && Date() < deadline
         guard let opened else {
-            throw AudioError(kAudioUnitErr_NoConnection, "No JACK server answered within \(timeout) s (JACK_DEFAULT_SERVER=\(ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "default")).")
+            throw AudioError(
+                kAudioUnitErr_NoConnection,
+                "No JACK server answered within \(timeout) s (JACK_DEFAULT_SERVER=\(ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "default"))."
+            )
         }
         client = opened
         shared = .allocate(capacity: 1)
@@ -80,7 +83,8 @@ public final class JACKMIDIInput {
         routedGraph = nil
         shared.pointee.unit = unit  // no notification runs now: a plain store is safe
         try AudioError.check(
-            AUGraphAddRenderNotify(graph, jackMIDIDrain, UnsafeMutableRawPointer(shared)), LastErrorMessage.current ?? "AUGraphAddRenderNotify")
+            AUGraphAddRenderNotify(graph, jackMIDIDrain, UnsafeMutableRawPointer(shared)),
+            LastErrorMessage.current ?? "AUGraphAddRenderNotify")
         routedGraph = graph
     }
 

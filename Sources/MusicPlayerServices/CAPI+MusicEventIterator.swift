@@ -81,7 +81,9 @@ public func _MusicEventIteratorSetEventTime(_ i: OpaquePointer?, _ time: Double)
     MusicServices.call {
         let it = try Handles.iterator(i)
         let event = try it.current()
-        guard time.isFinite, time >= 0 else { throw AudioError(kAudio_ParamError, "An event's time must be a finite beat ≥ 0 (got \(time)).") }
+        guard time.isFinite, time >= 0 else {
+            throw AudioError(kAudio_ParamError, "An event's time must be a finite beat ≥ 0 (got \(time)).")
+        }
         it.track.remove(at: it.index)
         let old = event.time
         event.time = time

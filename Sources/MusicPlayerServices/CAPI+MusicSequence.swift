@@ -19,7 +19,9 @@ public func _DisposeMusicSequence(_ h: OpaquePointer?) -> OSStatus {
     MusicServices.call {
         let sequence = try Handles.sequence(h)
         guard sequence.players == 0 else {
-            throw AudioError(kAudioToolboxErr_InvalidPlayerState, "A music player still uses the sequence; give the player another sequence (or NULL) first.")
+            throw AudioError(
+                kAudioToolboxErr_InvalidPlayerState,
+                "A music player still uses the sequence; give the player another sequence (or NULL) first.")
         }
         Handles.unregisterTracks(of: sequence)
         Handles.sequences.remove(sequence)
@@ -60,7 +62,8 @@ public func _MusicSequenceGetIndTrack(_ h: OpaquePointer?, _ index: UInt32, _ ou
         let sequence = try Handles.sequence(h)
         guard let out else { throw AudioError(kAudio_ParamError, "MusicSequenceGetIndTrack needs somewhere to put the track.") }
         guard Int(index) < sequence.tracks.count else {
-            throw AudioError(kAudioToolboxErr_TrackIndexError, "Track \(index) does not exist: the sequence has \(sequence.tracks.count) tracks.")
+            throw AudioError(
+                kAudioToolboxErr_TrackIndexError, "Track \(index) does not exist: the sequence has \(sequence.tracks.count) tracks.")
         }
         out.pointee = sequence.tracks[Int(index)].handle
     }
@@ -73,7 +76,8 @@ public func _MusicSequenceGetTrackIndex(_ h: OpaquePointer?, _ t: OpaquePointer?
         let track = try Handles.track(t)
         guard let out else { throw AudioError(kAudio_ParamError, "MusicSequenceGetTrackIndex needs somewhere to put the index.") }
         guard let index = sequence.tracks.firstIndex(where: { $0 === track }) else {
-            throw AudioError(kAudioToolboxErr_TrackNotFound, "The track is not one of this sequence's tracks (the tempo track has no index).")
+            throw AudioError(
+                kAudioToolboxErr_TrackNotFound, "The track is not one of this sequence's tracks (the tempo track has no index).")
         }
         out.pointee = UInt32(index)
     }
@@ -115,14 +119,16 @@ public func _MusicSequenceSetSequenceType(_ h: OpaquePointer?, _ type: UInt32) -
             // Seconds: one 60 BPM tempo (beats are seconds). Samples are refused: AUHost's player
             // times events by the head's rate, so a samples timeline has no meaning of its own.
             guard type == MusicSequenceType.seconds else {
-                throw AudioError(kAudioToolboxErr_InvalidSequenceType, "AUHost's sequences are beats or seconds; samples sequences are not supported.")
+                throw AudioError(
+                    kAudioToolboxErr_InvalidSequenceType, "AUHost's sequences are beats or seconds; samples sequences are not supported.")
             }
             guard !sequence.tempoTrack.events.contains(where: { $0.tempoBPM != nil && $0.tempoBPM != 60 }) else {
                 throw AudioError(kAudioToolboxErr_InvalidSequenceType, "A sequence with tempo events cannot become a seconds sequence.")
             }
             if !sequence.tempoTrack.events.contains(where: { $0.tempoBPM != nil }) { try sequence.tempoTrack.insert(.tempo(0, bpm: 60)) }
         @unknown default:
-            throw AudioError(kAudioToolboxErr_InvalidSequenceType, "'\(FourCC.string(type.rawValue))' is not a sequence type (beat, secs, samp).")
+            throw AudioError(
+                kAudioToolboxErr_InvalidSequenceType, "'\(FourCC.string(type.rawValue))' is not a sequence type (beat, secs, samp).")
         }
         sequence.sequenceType = type
     }
@@ -146,7 +152,9 @@ func loadSequence(_ sequence: SequenceModel, bytes: UnsafeRawBufferPointer, name
         throw AudioError(kAudio_ParamError, "Unknown load flags \(flags) (kMusicSequenceLoadSMF_ChannelsToTracks is the only one).")
     }
     guard sequence.players == 0 else {
-        throw AudioError(kAudioToolboxErr_InvalidPlayerState, "A music player uses the sequence; load the file into another sequence, or detach the player first.")
+        throw AudioError(
+            kAudioToolboxErr_InvalidPlayerState,
+            "A music player uses the sequence; load the file into another sequence, or detach the player first.")
     }
     let file = try StandardMIDIFile(bytes: bytes, name: name)
     Handles.unregisterTracks(of: sequence)

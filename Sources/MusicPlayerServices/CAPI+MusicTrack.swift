@@ -19,7 +19,8 @@ public func _MusicTrackSetDestNode(_ t: OpaquePointer?, _ node: AUNode) -> OSSta
         let track = try Handles.track(t)
         guard !track.isTempoTrack else { throw AudioError(kAudioToolboxErr_IllegalTrackDestination, "The tempo track plays to no unit.") }
         guard let graph = track.sequence?.graph else {
-            throw AudioError(kAudioToolboxErr_IllegalTrackDestination, "Set the sequence's graph (MusicSequenceSetAUGraph) before a track's node.")
+            throw AudioError(
+                kAudioToolboxErr_IllegalTrackDestination, "Set the sequence's graph (MusicSequenceSetAUGraph) before a track's node.")
         }
         var desc = AudioComponentDescription()
         guard AUGraphNodeInfo(graph, node, &desc, nil) == noErr else {
@@ -35,7 +36,8 @@ public func _MusicTrackGetDestNode(_ t: OpaquePointer?, _ out: UnsafeMutablePoin
         let track = try Handles.track(t)
         guard let out else { throw AudioError(kAudio_ParamError, "MusicTrackGetDestNode needs somewhere to put the node.") }
         guard let node = track.destNode else {
-            throw AudioError(kAudioToolboxError_NoTrackDestination, "The track has no destination node set (it plays to the graph's first instrument).")
+            throw AudioError(
+                kAudioToolboxError_NoTrackDestination, "The track has no destination node set (it plays to the graph's first instrument).")
         }
         out.pointee = node
     }
@@ -65,7 +67,8 @@ public func _MusicTrackSetProperty(_ t: OpaquePointer?, _ id: UInt32, _ data: Un
         case Int(kSequenceTrackProperty_LoopInfo):
             let info = data.loadUnaligned(as: MusicTrackLoopInfo.self)
             guard info.loopDuration.isFinite, info.loopDuration >= 0, info.numberOfLoops >= 0 else {
-                throw AudioError(kAudioUnitErr_InvalidPropertyValue, "A loop needs a duration ≥ 0 beats and a number of loops ≥ 0 (0: for ever).")
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue, "A loop needs a duration ≥ 0 beats and a number of loops ≥ 0 (0: for ever).")
             }
             track.loopInfo = info
         case Int(kSequenceTrackProperty_OffsetTime):
@@ -74,7 +77,9 @@ public func _MusicTrackSetProperty(_ t: OpaquePointer?, _ id: UInt32, _ data: Un
             track.offset = v
         case Int(kSequenceTrackProperty_TrackLength):
             let v = data.loadUnaligned(as: Double.self)
-            guard v.isFinite, v >= 0, v < 1e12 else { throw AudioError(kAudioUnitErr_InvalidPropertyValue, "A track length must be finite and ≥ 0.") }
+            guard v.isFinite, v >= 0, v < 1e12 else {
+                throw AudioError(kAudioUnitErr_InvalidPropertyValue, "A track length must be finite and ≥ 0.")
+            }
             track.setLength = v
         case Int(kSequenceTrackProperty_MuteStatus): track.muted = data.load(as: UInt8.self) != 0
         case Int(kSequenceTrackProperty_SoloStatus): track.soloed = data.load(as: UInt8.self) != 0
@@ -85,14 +90,17 @@ public func _MusicTrackSetProperty(_ t: OpaquePointer?, _ id: UInt32, _ data: Un
 }
 
 @_cdecl("MusicTrackGetProperty")
-public func _MusicTrackGetProperty(_ t: OpaquePointer?, _ id: UInt32, _ data: UnsafeMutableRawPointer?, _ length: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+public func _MusicTrackGetProperty(
+    _ t: OpaquePointer?, _ id: UInt32, _ data: UnsafeMutableRawPointer?, _ length: UnsafeMutablePointer<UInt32>?
+) -> OSStatus {
     MusicServices.call {
         let track = try Handles.track(t)
         let size = try propertySize(id)
         guard let length else { throw AudioError(kAudio_ParamError, "MusicTrackGetProperty needs the length of the buffer.") }
         guard let data else { length.pointee = UInt32(size); return }
         guard Int(length.pointee) >= size else {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "Track property \(id) takes \(size) bytes; the buffer has \(length.pointee).")
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue, "Track property \(id) takes \(size) bytes; the buffer has \(length.pointee).")
         }
         switch Int(id) {
         case Int(kSequenceTrackProperty_LoopInfo): data.storeBytes(of: track.loopInfo, as: MusicTrackLoopInfo.self)

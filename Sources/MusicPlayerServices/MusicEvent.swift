@@ -108,7 +108,8 @@ final class MusicEvent {
         guard m.channel < 16, m.note < 128, m.velocity < 128, m.releaseVelocity < 128 else {
             throw AudioError(
                 kAudio_ParamError,
-                "A MIDI note needs channel 0…15 and note and velocities 0…127 (got channel \(m.channel), note \(m.note), velocity \(m.velocity), release \(m.releaseVelocity)).")
+                "A MIDI note needs channel 0…15 and note and velocities 0…127 (got channel \(m.channel), note \(m.note), velocity \(m.velocity), release \(m.releaseVelocity))."
+            )
         }
         guard m.duration.isFinite, m.duration >= 0 else {
             throw AudioError(kAudio_ParamError, "A MIDI note's duration must be a finite number of beats ≥ 0 (got \(m.duration)).")

@@ -129,7 +129,8 @@ func musicPlayerCycle(_ state: UnsafeMutablePointer<PlayerRenderState>, _ frames
                 _ = _unsafePerformance { MusicDeviceMIDIEvent(unit, UInt32(e.status), UInt32(e.data1), UInt32(e.data2), offset) }
             case .sysEx:
                 _ = _unsafePerformance {
-                    MusicDeviceSysEx(unit, view.pointee.pool.advanced(by: e.dataOffset).assumingMemoryBound(to: UInt8.self), UInt32(e.dataLength))
+                    MusicDeviceSysEx(
+                        unit, view.pointee.pool.advanced(by: e.dataOffset).assumingMemoryBound(to: UInt8.self), UInt32(e.dataLength))
                 }
             case .parameter:
                 let p = e.parameter

@@ -53,7 +53,8 @@ final class PlaybackSchedule {
             let length = track.length
             let loop = track.loopInfo
             let loopStart = length - loop.loopDuration
-            let repeats = loop.loopDuration > 0 ? (loop.numberOfLoops == 0 ? PlaybackSchedule.foreverLoops : Int(max(1, loop.numberOfLoops))) : 1
+            let repeats =
+                loop.loopDuration > 0 ? (loop.numberOfLoops == 0 ? PlaybackSchedule.foreverLoops : Int(max(1, loop.numberOfLoops))) : 1
             for pass in 0..<repeats {
                 let shift = track.offset + Double(pass) * loop.loopDuration
                 for event in track.events where pass == 0 || (event.time >= loopStart && event.time < length) {
@@ -105,7 +106,9 @@ final class PlaybackSchedule {
         // Sample order; at one sample note-offs first (unless their own note starts there), then
         // the order the tracks and events were given in.
         let order = entries.indices.sorted {
-            (entries[$0].event.sample, entries[$0].rank, entries[$0].order) < (entries[$1].event.sample, entries[$1].rank, entries[$1].order)
+            (entries[$0].event.sample, entries[$0].rank, entries[$0].order) < (
+                entries[$1].event.sample, entries[$1].rank, entries[$1].order
+            )
         }
         var position = [Int](repeating: 0, count: entries.count)
         for (newIndex, oldIndex) in order.enumerated() { position[oldIndex] = newIndex }

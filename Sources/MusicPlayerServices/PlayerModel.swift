@@ -45,7 +45,9 @@ final class PlayerModel {
     }
 
     func setTime(_ beat: MusicTimeStamp) throws {
-        guard beat.isFinite, beat >= 0 else { throw AudioError(kAudio_ParamError, "The player's time must be a finite beat ≥ 0 (got \(beat)).") }
+        guard beat.isFinite, beat >= 0 else {
+            throw AudioError(kAudio_ParamError, "The player's time must be a finite beat ≥ 0 (got \(beat)).")
+        }
         time = beat
         if isPlaying { try publish(from: beat) }
     }
@@ -116,7 +118,8 @@ final class PlayerModel {
         guard let graph = sequence.graph else {
             throw AudioError(
                 kAudioToolboxError_NoTrackDestination,
-                "The sequence has no graph to play to: AUHost creates no default graph; call MusicSequenceSetAUGraph with a graph holding an instrument ('aumu') node.")
+                "The sequence has no graph to play to: AUHost creates no default graph; call MusicSequenceSetAUGraph with a graph holding an instrument ('aumu') node."
+            )
         }
         return (sequence, graph)
     }
@@ -129,7 +132,8 @@ final class PlayerModel {
             if !initialized.boolValue {
                 let status = AUGraphInitialize(graph)
                 guard status == noErr else {
-                    throw AudioError(status, "The player could not initialize its graph: \(LastErrorMessage.current ?? "AUGraphInitialize failed").")
+                    throw AudioError(
+                        status, "The player could not initialize its graph: \(LastErrorMessage.current ?? "AUGraphInitialize failed").")
                 }
             }
             try AudioError.check(
@@ -188,7 +192,8 @@ struct GraphNodes {
             if desc.componentType == kAudioUnitType_MusicDevice && instrument == nil { instrument = node }
         }
         guard let head else {
-            throw AudioError(kAUGraphErr_OutputNodeErr, "The sequence's graph has no output unit; the player follows the output unit's render cycles.")
+            throw AudioError(
+                kAUGraphErr_OutputNodeErr, "The sequence's graph has no output unit; the player follows the output unit's render cycles.")
         }
         var format = AudioStreamBasicDescription()
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
@@ -208,7 +213,8 @@ struct GraphNodes {
         }
         var unit: AudioUnit?
         guard AUGraphNodeInfo(graph, node, nil, &unit) == noErr, let unit else {
-            throw AudioError(kAudioToolboxErr_IllegalTrackDestination, "The track's destination node \(node) is not in the sequence's graph.")
+            throw AudioError(
+                kAudioToolboxErr_IllegalTrackDestination, "The track's destination node \(node) is not in the sequence's graph.")
         }
         return unit
     }

@@ -81,11 +81,13 @@ extension StandardMIDIFile {
                 case .meta(let type, let data):
                     if type == 0x51, case .ticksPerBeat = division {
                         guard data.count == 3 else {
-                            throw AudioError(kAudioFileInvalidFileError, "Track \(index) has a tempo event of \(data.count) bytes; a tempo has 3.")
+                            throw AudioError(
+                                kAudioFileInvalidFileError, "Track \(index) has a tempo event of \(data.count) bytes; a tempo has 3.")
                         }
                         let microseconds = Int(data[0]) << 16 | Int(data[1]) << 8 | Int(data[2])
                         guard microseconds > 0 else {
-                            throw AudioError(kAudioFileInvalidFileError, "Track \(index) has a tempo of 0 microseconds per beat at tick \(event.tick).")
+                            throw AudioError(
+                                kAudioFileInvalidFileError, "Track \(index) has a tempo of 0 microseconds per beat at tick \(event.tick).")
                         }
                         tempo.append(.tempo(beat, bpm: 60_000_000 / Double(microseconds)))
                     } else if type == 0x51 {
@@ -189,7 +191,9 @@ extension StandardMIDIFile {
             now = item.tick
         }
         let end = max(now, tick(track.length))
-        guard end - now <= 0x0FFF_FFFF else { throw AudioError(kAudio_ParamError, "The track's length is too far past its last event for a MIDI file.") }
+        guard end - now <= 0x0FFF_FFFF else {
+            throw AudioError(kAudio_ParamError, "The track's length is too far past its last event for a MIDI file.")
+        }
         out += vlq(Int(end - now)) + [0xFF, 0x2F, 0]
         return out
     }

@@ -25,7 +25,8 @@ final class MIDIPlayback {
         guard component.description.componentType == kAudioUnitType_MusicDevice else {
             throw AudioError(
                 kAudioToolboxErr_IllegalTrackDestination,
-                "\(component.name) is not an instrument ('\(FourCC.string(component.description.componentType))'); a MIDI file plays into an 'aumu' unit.")
+                "\(component.name) is not an instrument ('\(FourCC.string(component.description.componentType))'); a MIDI file plays into an 'aumu' unit."
+            )
         }
         instrumentName = component.name
         self.sampleRate = sampleRate
@@ -62,7 +63,8 @@ final class MIDIPlayback {
             var name: CFString? = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)
             try AudioError.check(
                 AudioUnitSetProperty(
-                    headUnit, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &name, UInt32(MemoryLayout<CFString?>.size)),
+                    headUnit, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &name, UInt32(MemoryLayout<CFString?>.size)
+                ),
                 "device \"\(device)\": \(LastErrorMessage.current ?? "refused")")
         } else {
             try AudioError.check(
@@ -108,12 +110,13 @@ final class MIDIPlayback {
             MusicSequenceGetIndTrack(sequence!, i, &t)
             tracks.append(t)
         }
-        let beats = tracks.compactMap { $0 }.map { track -> Double in
-            var length: MusicTimeStamp = 0
-            var size = UInt32(8)
-            MusicTrackGetProperty(track, UInt32(kSequenceTrackProperty_TrackLength), &length, &size)
-            return length
-        }.max() ?? 0
+        let beats =
+            tracks.compactMap { $0 }.map { track -> Double in
+                var length: MusicTimeStamp = 0
+                var size = UInt32(8)
+                MusicTrackGetProperty(track, UInt32(kSequenceTrackProperty_TrackLength), &length, &size)
+                return length
+            }.max() ?? 0
         var seconds: Float64 = 0
         MusicSequenceGetSecondsForBeats(sequence!, beats, &seconds)
         return seconds

@@ -33,7 +33,9 @@ struct PlayCommand: ParsableCommand {
 
     func validate() throws {
         if midi != nil {
-            guard unit == nil, graph == nil else { throw ValidationError("With --midi, name only the instrument: auhost play --midi FILE.mid INSTRUMENT.") }
+            guard unit == nil, graph == nil else {
+                throw ValidationError("With --midi, name only the instrument: auhost play --midi FILE.mid INSTRUMENT.")
+            }
             return
         }
         guard (unit == nil) != (graph == nil) else { throw ValidationError("Name one UNIT or one --graph FILE.") }

@@ -124,7 +124,9 @@ final class MusicPlayerTests: XCTestCase {
             var length: MusicTimeStamp = 1
             XCTAssertEqual(MusicTrackSetProperty(a!, UInt32(kSequenceTrackProperty_TrackLength), &length, 8), noErr)
             var loop = MusicTrackLoopInfo(loopDuration: 1, numberOfLoops: 3)
-            XCTAssertEqual(MusicTrackSetProperty(a!, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size)), noErr)
+            XCTAssertEqual(
+                MusicTrackSetProperty(a!, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size)),
+                noErr)
             var on: UInt8 = 1
             XCTAssertEqual(MusicTrackSetProperty(b!, UInt32(kSequenceTrackProperty_MuteStatus), &on, 1), noErr)
             var offset: MusicTimeStamp = 3
@@ -168,7 +170,8 @@ final class MusicPlayerTests: XCTestCase {
     }
 
     func testAnLV2InstrumentRendersTheFileIdenticallyAtEveryBlockSize() throws {
-        let piano = try XCTUnwrap(findComponent(type: kAudioUnitType_MusicDevice, nameSuffix: "MDA Piano"), "mda Piano (mda-lv2) in LV2_PATH")
+        let piano = try XCTUnwrap(
+            findComponent(type: kAudioUnitType_MusicDevice, nameSuffix: "MDA Piano"), "mda Piano (mda-lv2) in LV2_PATH")
         var description = AudioComponentDescription()
         AudioComponentGetDescription(piano, &description)
         let mido = try MidoNotes.load("tempo-changes.json")
@@ -223,7 +226,8 @@ final class MusicPlayerTests: XCTestCase {
         for id in ids {
             var info = AudioUnitParameterInfo()
             var infoSize = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-            try AudioError.check(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize), "info")
+            try AudioError.check(
+                AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize), "info")
             let infoName = withUnsafeBytes(of: info.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if infoName == name {
                 try AudioError.check(AudioUnitSetParameter(unit, id, kAudioUnitScope_Global, 0, info.maxValue, 0), "set \(name)")

@@ -70,7 +70,9 @@ final class MusicSequenceTests: XCTestCase {
             MusicEventIteratorHasNextEvent(it, &hasNext)
         }
         XCTAssertEqual(seen.map(\.0), [1, 1, 2])
-        XCTAssertEqual(seen.map(\.1), [UInt32(kMusicEventType_MIDINoteMessage), UInt32(kMusicEventType_MIDIChannelMessage), UInt32(kMusicEventType_MIDINoteMessage)])
+        XCTAssertEqual(
+            seen.map(\.1),
+            [UInt32(kMusicEventType_MIDINoteMessage), UInt32(kMusicEventType_MIDIChannelMessage), UInt32(kMusicEventType_MIDINoteMessage)])
         XCTAssertEqual(MusicEventIteratorGetEventInfo(it, nil, nil, nil, nil), kAudioToolboxErr_EndOfTrack)
         XCTAssertEqual(MusicEventIteratorNextEvent(it), kAudioToolboxErr_EndOfTrack)
 
@@ -109,7 +111,9 @@ final class MusicSequenceTests: XCTestCase {
         XCTAssertEqual(MusicTrackGetProperty(track, UInt32(kSequenceTrackProperty_TrackLength), &length, &size), noErr)
         XCTAssertEqual(length, 8)
         var loop = MusicTrackLoopInfo(loopDuration: 2, numberOfLoops: 3)
-        XCTAssertEqual(MusicTrackSetProperty(track, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size)), noErr)
+        XCTAssertEqual(
+            MusicTrackSetProperty(track, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size)),
+            noErr)
         var back = MusicTrackLoopInfo()
         size = UInt32(MemoryLayout<MusicTrackLoopInfo>.size)
         XCTAssertEqual(MusicTrackGetProperty(track, UInt32(kSequenceTrackProperty_LoopInfo), &back, &size), noErr)
@@ -122,7 +126,8 @@ final class MusicSequenceTests: XCTestCase {
         XCTAssertEqual(MusicTrackGetProperty(track, UInt32(kSequenceTrackProperty_MuteStatus), &muted, &size), noErr)
         XCTAssertEqual(muted, 1)
         XCTAssertEqual(MusicTrackSetProperty(track, 77, &muted, 1), kAudioUnitErr_InvalidProperty)
-        XCTAssertEqual(MusicTrackSetProperty(track, UInt32(kSequenceTrackProperty_OffsetTime), &muted, 1), kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            MusicTrackSetProperty(track, UInt32(kSequenceTrackProperty_OffsetTime), &muted, 1), kAudioUnitErr_InvalidPropertyValue)
     }
 
     func testTheTempoTrackMapsBeatsToSecondsBothWays() throws {
@@ -144,7 +149,8 @@ final class MusicSequenceTests: XCTestCase {
 
     func testBadEventsAndHandlesGetTheDocumentedErrors() throws {
         let track = try newTrack()
-        XCTAssertEqual(MusicTrackNewExtendedTempoEvent(track, 0, 100), kAudioToolboxErr_InvalidEventType, "tempo belongs on the tempo track")
+        XCTAssertEqual(
+            MusicTrackNewExtendedTempoEvent(track, 0, 100), kAudioToolboxErr_InvalidEventType, "tempo belongs on the tempo track")
         var tempo: MusicTrack?
         MusicSequenceGetTempoTrack(sequence, &tempo)
         XCTAssertEqual(MusicTrackNewExtendedTempoEvent(tempo!, 0, 0), kAudio_ParamError, "0 BPM")
