@@ -94,6 +94,7 @@ final class JACKMIDIInputTests: XCTestCase {
             try AudioError.check(AudioUnitSetParameter(graph.unit(graph.instrument), id, kAudioUnitScope_Global, 0, value, 0), "parameter")
         }
         try input.route(to: graph.graph!, node: graph.instrument)
+        XCTAssertEqual(AUGraphStart(graph.graph!), noErr, "a running graph (its generic output head pulled by this test, period 256)")
         XCTAssertEqual(try graph.render(256, block: 256), [Float](repeating: 0, count: 256), "silent before any note")
 
         sender.send(0x90, 69, 127)
