@@ -144,6 +144,56 @@ final class MusicPlayerTests: XCTestCase {
         XCTAssertEqual(try play(soloC: true), [72_000])
     }
 
+    /// What the user callback saw: (beat, first data byte, length), written on the render thread.
+    static let userCalls = UnsafeMutablePointer<(Double, UInt8, UInt32)>.allocate(capacity: 4)
+    static let userCallCount = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+
+    func testParameterAndUserEventsReachTheirUnitAndCallback() throws {
+        let graph = try sineSynthGraph(sampleRate: 48_000)
+        var sequence: MusicSequence?
+        NewMusicSequence(&sequence)
+        defer { DisposeMusicSequence(sequence!) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence!, &track)
+        var note = MIDINoteMessage(channel: 0, note: 69, velocity: 127, releaseVelocity: 0, duration: 4)
+        XCTAssertEqual(MusicTrackNewMIDINoteEvent(track!, 0, &note), noErr)
+        // Level (parameter 2) to -6.0206 dB (×0.5) at beat 0.5 = frame 12,000.
+        var level = ParameterEvent(parameterID: 2, scope: kAudioUnitScope_Global, element: 0, value: -6.020_6)
+        XCTAssertEqual(MusicTrackNewParameterEvent(track!, 0.5, &level), noErr)
+        let user = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 4)
+        defer { user.deallocate() }
+        user.storeBytes(of: UInt32(3), as: UInt32.self)
+        user.storeBytes(of: 0x2A, toByteOffset: 4, as: UInt8.self)
+        XCTAssertEqual(MusicTrackNewUserEvent(track!, 1, user.assumingMemoryBound(to: MusicEventUserData.self)), noErr)
+        Self.userCallCount.pointee = 0
+        XCTAssertEqual(
+            MusicSequenceSetUserCallback(
+                sequence!,
+                { _, _, _, time, data, _, _ in
+                    guard MusicPlayerTests.userCallCount.pointee < 4 else { return }
+                    let bytes = UnsafeRawPointer(data)
+                    MusicPlayerTests.userCalls[MusicPlayerTests.userCallCount.pointee] = (
+                        time, bytes.load(fromByteOffset: 4, as: UInt8.self), data.pointee.length
+                    )
+                    MusicPlayerTests.userCallCount.pointee += 1
+                }, nil), noErr)
+        MusicSequenceSetAUGraph(sequence!, graph.graph!)
+        var player: MusicPlayer?
+        NewMusicPlayer(&player)
+        defer { DisposeMusicPlayer(player!) }
+        MusicPlayerSetSequence(player!, sequence!)
+        XCTAssertEqual(MusicPlayerStart(player!), noErr, lastMessage())
+        let left = try graph.render(36_000, block: 512)
+        let before = left[8_000..<11_000].map(abs).max() ?? 0
+        let after = left[13_000..<16_000].map(abs).max() ?? 0
+        XCTAssertEqual(before, 1, accuracy: 1e-3, "full level before the parameter event")
+        XCTAssertEqual(after, 0.5, accuracy: 1e-3, "half level after it")
+        XCTAssertEqual(Self.userCallCount.pointee, 1)
+        XCTAssertEqual(Self.userCalls[0].0, 1, "the user event's beat")
+        XCTAssertEqual(Self.userCalls[0].1, 0x2A)
+        XCTAssertEqual(Self.userCalls[0].2, 3)
+    }
+
     func testStopReleasesTheSoundingNoteInTheNextCycle() throws {
         let graph = try sineSynthGraph(sampleRate: 48_000)
         var sequence: MusicSequence?
