@@ -168,6 +168,54 @@ final class StandardMIDIFileTests: XCTestCase {
         }
     }
 
+    /// 10,000 mutants of the fixture (seeded, so every run checks the same ones): byte flips,
+    /// boundary values, deleted and repeated ranges, truncations. Each loads or is refused with a
+    /// documented error; what loads is written back (or refused with kAudio_ParamError).
+    func testTenThousandMutatedFilesLoadOrGetADocumentedError() throws {
+        let original = [UInt8](try Data(contentsOf: try fixture("tempo-changes.mid")))
+        var seed: UInt64 = 0x5EED_0017
+        func next() -> Int {  // SplitMix64
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
+        }
+        var outcomes: [OSStatus: Int] = [:]
+        for _ in 0..<10_000 {
+            var bytes = original
+            for _ in 0..<(1 + next() % 8) where !bytes.isEmpty {
+                let at = next() % bytes.count
+                switch next() % 6 {
+                case 0: bytes[at] ^= UInt8(1 << (next() % 8))
+                case 1: bytes[at] = [0x00, 0x7F, 0x80, 0xFF][next() % 4]
+                case 2: bytes.removeSubrange(at..<min(bytes.count, at + 1 + next() % 16))
+                case 3: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 1 + next() % 16)], at: at)
+                case 4: bytes.removeSubrange(at...)
+                default: bytes[at] = UInt8(truncatingIfNeeded: next())
+                }
+            }
+            let data = Data(bytes) as NSData
+            var s: MusicSequence?
+            NewMusicSequence(&s)
+            let status = MusicSequenceFileLoadData(s!, unsafeBitCast(data, to: CFData.self), .midiType, [])
+            outcomes[status, default: 0] += 1
+            if status == noErr {
+                var written: Unmanaged<CFData>?
+                let create = MusicSequenceFileCreateData(s!, .midiType, [], 0, &written)
+                XCTAssertTrue(create == noErr || create == kAudio_ParamError, "FileCreateData answered \(create)")
+                written?.release()
+            }
+            DisposeMusicSequence(s!)
+        }
+        XCTAssertEqual(
+            Set(outcomes.keys).subtracting([noErr, kAudioFileInvalidFileError, kAudio_MemFullError]), [],
+            "only documented errors: \(outcomes)")
+        print("mutated MIDI files: \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })")
+        XCTAssertGreaterThan(outcomes[noErr] ?? 0, 100, "some mutants still load: \(outcomes)")
+        XCTAssertGreaterThan(outcomes[kAudioFileInvalidFileError] ?? 0, 1000, "many are refused: \(outcomes)")
+    }
+
     func testBadFilesAndTypesGetTheirErrors() throws {
         let riff = Data("RIFF\0\0\0\0WAVE".utf8) as NSData
         XCTAssertEqual(MusicSequenceFileLoadData(sequence, unsafeBitCast(riff, to: CFData.self), .anyType, []), kAudioFileInvalidFileError)
