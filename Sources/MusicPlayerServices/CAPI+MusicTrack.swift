@@ -43,6 +43,31 @@ public func _MusicTrackGetDestNode(_ t: OpaquePointer?, _ out: UnsafeMutablePoin
     }
 }
 
+@_cdecl("MusicTrackSetDestAudioUnit")
+public func _MusicTrackSetDestAudioUnit(_ t: OpaquePointer?, _ unit: AudioUnit?) -> OSStatus {
+    MusicServices.call {
+        let track = try Handles.track(t)
+        guard !track.isTempoTrack else { throw AudioError(kAudioToolboxErr_IllegalTrackDestination, "The tempo track plays to no unit.") }
+        if let unit {
+            guard AudioComponentInstanceCanDo(unit, Int16(kMusicDeviceMIDIEventSelect)) != 0 else {
+                throw AudioError(
+                    kAudioToolboxErr_IllegalTrackDestination,
+                    "The unit takes no MIDI (MusicDeviceMIDIEvent); a track plays to an instrument or a MIDI-driven effect.")
+            }
+        }
+        track.destUnit = unit
+    }
+}
+
+@_cdecl("MusicTrackGetDestAudioUnit")
+public func _MusicTrackGetDestAudioUnit(_ t: OpaquePointer?, _ out: UnsafeMutablePointer<AudioUnit?>?) -> OSStatus {
+    MusicServices.call {
+        let track = try Handles.track(t)
+        guard let out else { throw AudioError(kAudio_ParamError, "MusicTrackGetDestAudioUnit needs somewhere to put the unit.") }
+        out.pointee = track.destUnit
+    }
+}
+
 /// Size of each track property's value.
 private func propertySize(_ id: UInt32) throws -> Int {
     switch Int(id) {

@@ -206,6 +206,7 @@ struct GraphNodes {
     }
 
     func unit(for track: SequenceTrack) throws -> AudioUnit {
+        if let unit = track.destUnit { return unit }
         guard let node = track.destNode ?? firstInstrument else {
             throw AudioError(
                 kAudioToolboxError_NoTrackDestination,

@@ -17,6 +17,8 @@ final class SequenceTrack {
     /// The length set through kSequenceTrackProperty_TrackLength (or a file's end-of-track).
     var setLength: MusicTimeStamp = 0
     var destNode: AUNode?
+    /// MusicTrackSetDestAudioUnit's unit (wins over `destNode`).
+    var destUnit: AudioUnit?
 
     init(sequence: SequenceModel, isTempoTrack: Bool) {
         self.sequence = sequence

@@ -194,6 +194,33 @@ final class MusicPlayerTests: XCTestCase {
         XCTAssertEqual(Self.userCalls[0].2, 3)
     }
 
+    /// MusicTrackSetDestAudioUnit (AUHost extension): a track plays to the unit it names; a unit
+    /// that takes no MIDI is refused.
+    func testATrackPlaysToTheAudioUnitItNames() throws {
+        let graph = try sineSynthGraph(sampleRate: 48_000)
+        var sequence: MusicSequence?
+        NewMusicSequence(&sequence)
+        defer { DisposeMusicSequence(sequence!) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence!, &track)
+        var note = MIDINoteMessage(channel: 0, note: 69, velocity: 127, releaseVelocity: 0, duration: 0.25)
+        XCTAssertEqual(MusicTrackNewMIDINoteEvent(track!, 1, &note), noErr)
+        XCTAssertEqual(
+            MusicTrackSetDestAudioUnit(track!, graph.unit(graph.head)), kAudioToolboxErr_IllegalTrackDestination,
+            "the generic output takes no MIDI")
+        XCTAssertEqual(MusicTrackSetDestAudioUnit(track!, graph.unit(graph.instrument)), noErr, lastMessage())
+        var unit: AudioUnit?
+        XCTAssertEqual(MusicTrackGetDestAudioUnit(track!, &unit), noErr)
+        XCTAssertEqual(unit, graph.unit(graph.instrument))
+        MusicSequenceSetAUGraph(sequence!, graph.graph!)
+        var player: MusicPlayer?
+        NewMusicPlayer(&player)
+        defer { DisposeMusicPlayer(player!) }
+        MusicPlayerSetSequence(player!, sequence!)
+        XCTAssertEqual(MusicPlayerStart(player!), noErr, lastMessage())
+        XCTAssertEqual(soundingStretches(try graph.render(48_000, block: 1024)).map(\.on), [24_000])
+    }
+
     func testStopReleasesTheSoundingNoteInTheNextCycle() throws {
         let graph = try sineSynthGraph(sampleRate: 48_000)
         var sequence: MusicSequence?

@@ -228,6 +228,12 @@ OSStatus MusicTrackGetSequence(MusicTrack inTrack, MusicSequence _Nullable *_Non
 OSStatus MusicTrackSetDestNode(MusicTrack inTrack, AUNode inNode);
 /* kAudioToolboxError_NoTrackDestination when none was set. */
 OSStatus MusicTrackGetDestNode(MusicTrack inTrack, AUNode *outNode);
+/* AUHost extension: the track plays to `inUnit` (an instrument or MIDI-driven effect that renders
+   in the cycles of the sequence's graph, e.g. one of its nodes' units, or a unit the graph pulls
+   through a render callback), instead of a node. NULL returns the track to its node or the
+   graph's first instrument. A unit that takes no MIDI: kAudioToolboxErr_IllegalTrackDestination. */
+OSStatus MusicTrackSetDestAudioUnit(MusicTrack inTrack, AudioUnit _Nullable inUnit);
+OSStatus MusicTrackGetDestAudioUnit(MusicTrack inTrack, AudioUnit _Nullable *_Nonnull outUnit);
 OSStatus MusicTrackSetProperty(MusicTrack inTrack, UInt32 inPropertyID, void *inData, UInt32 inLength);
 /* outData NULL: *ioLength receives the size. */
 OSStatus MusicTrackGetProperty(MusicTrack inTrack, UInt32 inPropertyID, void *_Nullable outData, UInt32 *ioLength);
