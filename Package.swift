@@ -41,6 +41,7 @@ let package = Package(
         systemLibrary("CLilv", pkgConfig: "lilv-0", apt: "liblilv-dev"),
         systemLibrary("CSndFile", pkgConfig: "sndfile", apt: "libsndfile1-dev"),
         systemLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev"),
+        systemLibrary("CJACK", pkgConfig: "jack", apt: "libjack-jackd2-dev"),
 
         // ---- Swift value types over the C types, and the unit model every unit shares.
         .target(name: "AudioTypes", dependencies: ["AudioToolbox"], swiftSettings: swiftSettings),
@@ -61,8 +62,16 @@ let package = Package(
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(
-            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"],
+            name: "AUHost",
+            dependencies: [
+                "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
+            ],
             swiftSettings: swiftSettings),
+        /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
+        .target(
+            name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "AUHostAtomics"], swiftSettings: swiftSettings),
+        /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).
+        .target(name: "JACKMIDIInput", dependencies: ["AUHost", "CJACK", "AUHostAtomics"], swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
         .executableTarget(
@@ -129,6 +138,11 @@ let package = Package(
             name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
         .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MusicPlayerServicesTests",
+            dependencies: ["AUHost", "PlugInLoader", "TestSupport", "JACKMIDIInput", "CJACK", "ALSATestSupport", "AUHostAtomics"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
         // ---- Fuzzing (docs/RELIABILITY.md): harness functions, the libFuzzer driver
         // (scripts/fuzz.sh builds it with -sanitize=fuzzer,address), and the replay of every
         // seed and crash in the ordinary test run.

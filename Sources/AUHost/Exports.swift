@@ -1,2 +1,3 @@
 @_exported import AUHostCore
 @_exported import ProcessingGraph
+@_exported import MusicPlayerServices

@@ -80,5 +80,15 @@ public struct AudioError: Error, CustomStringConvertible, Equatable {
         -10861: "kAUGraphErr_InvalidConnection",
         -10862: "kAUGraphErr_OutputNodeErr",
         -10864: "kAUGraphErr_InvalidAudioUnit",
+        -10846: "kAudioToolboxErr_InvalidSequenceType",
+        -10859: "kAudioToolboxErr_TrackIndexError",
+        -10858: "kAudioToolboxErr_TrackNotFound",
+        -10857: "kAudioToolboxErr_EndOfTrack",
+        -10856: "kAudioToolboxErr_StartOfTrack",
+        -10855: "kAudioToolboxErr_IllegalTrackDestination",
+        -10854: "kAudioToolboxErr_NoSequence",
+        -10853: "kAudioToolboxErr_InvalidEventType",
+        -10852: "kAudioToolboxErr_InvalidPlayerState",
+        -66720: "kAudioToolboxError_NoTrackDestination",
     ]
 }

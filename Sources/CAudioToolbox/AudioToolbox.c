@@ -8,3 +8,7 @@ _Static_assert(sizeof(AudioBuffer) == 16, "AudioBuffer is 16 bytes");
 _Static_assert(sizeof(AudioBufferList) == 24, "AudioBufferList is 24 bytes");
 _Static_assert(sizeof(AudioUnitParameterEvent) == 32, "AudioUnitParameterEvent is 32 bytes");
 _Static_assert(sizeof(AUChannelInfo) == 4, "AUChannelInfo is 4 bytes");
+_Static_assert(sizeof(MIDINoteMessage) == 8, "MIDINoteMessage is 8 bytes");
+_Static_assert(sizeof(MIDIChannelMessage) == 4, "MIDIChannelMessage is 4 bytes");
+_Static_assert(sizeof(MusicTrackLoopInfo) == 16, "MusicTrackLoopInfo is 16 bytes");
+_Static_assert(sizeof(ParameterEvent) == 16, "ParameterEvent is 16 bytes");

@@ -10,8 +10,11 @@ struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play", abstract: "Play an audio file through a unit or graph on an ALSA device.")
 
-    @Argument(help: "The audio file to play (any format libsndfile reads).")
+    @Argument(help: "The audio file to play (any format libsndfile reads); with --midi, the instrument.")
     var file: String
+
+    @Option(help: "Play a Standard MIDI File into the instrument named in place of the audio file.")
+    var midi: String?
 
     @Argument(help: "A triple, an LV2 URI, or a unique fragment of the unit's name.")
     var unit: String?
@@ -29,6 +32,12 @@ struct PlayCommand: ParsableCommand {
     var preset: String?
 
     func validate() throws {
+        if midi != nil {
+            guard unit == nil, graph == nil else {
+                throw ValidationError("With --midi, name only the instrument: auhost play --midi FILE.mid INSTRUMENT.")
+            }
+            return
+        }
         guard (unit == nil) != (graph == nil) else { throw ValidationError("Name one UNIT or one --graph FILE.") }
         if graph != nil && (!parameters.isEmpty || preset != nil) {
             throw ValidationError("-p and --preset apply to a UNIT; a graph file sets its nodes' parameters and presets itself.")
@@ -36,6 +45,14 @@ struct PlayCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let midi {
+            let playback = try MIDIPlayback(
+                midi: midi, instrument: file, device: device ?? "default", sampleRate: 48_000, block: 4096, preset: preset,
+                parameters: parameters)
+            try playback.play(seconds: playback.seconds + 2)
+            print("Played \(midi) through \(playback.instrumentName) on \(device ?? "default").")
+            return
+        }
         let input = try LoadedAudio.load(file)
         var spec: GraphFile
         if let graph {

@@ -16,7 +16,13 @@ struct RenderCommand: ParsableCommand {
         abstract: "Apply a unit to an audio file offline (latency compensated, tail rendered).")
 
     @Option(name: .shortAndLong, help: "Input audio file (any format libsndfile reads).")
-    var input: String
+    var input: String?
+
+    @Option(help: "Play a Standard MIDI File into UNIT (an instrument) instead of applying UNIT to -i.")
+    var midi: String?
+
+    @Option(help: "With --midi: the sample rate to render at.")
+    var rate: Double = 48_000
 
     @Option(name: .shortAndLong, help: "Output file; its extension picks the type: wav, aif(f), caf, flac, ogg.")
     var output: String
@@ -41,6 +47,9 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard (unit == nil) != (graph == nil) else { throw ValidationError("Name one UNIT or one --graph FILE.") }
+        guard (input == nil) != (midi == nil) else { throw ValidationError("Give one input: -i AUDIO or --midi FILE.mid.") }
+        if midi != nil && graph != nil { throw ValidationError("--midi plays into one instrument UNIT, not a --graph.") }
+        guard rate >= 1, rate <= 768_000 else { throw ValidationError("--rate must be 1…768000 Hz, not \(rate).") }
         if graph != nil && (!parameters.isEmpty || preset != nil) {
             throw ValidationError("-p and --preset apply to a UNIT; a graph file sets its nodes' parameters and presets itself.")
         }
@@ -52,6 +61,8 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let midi { return try renderMIDI(midi) }
+        let input = self.input!
         // Before anything is opened or created: the output must not be the input.
         try StagedOutput.refuseOverwriting(input: input, with: output)
         if let graph { return try renderGraph(graph) }
@@ -137,6 +148,7 @@ struct RenderCommand: ParsableCommand {
     /// `render --graph`: the input feeds the graph's source node; the head becomes a generic output
     /// writing `output` at the input's rate.
     private func renderGraph(_ path: String) throws {
+        let input = self.input!
         var file = try GraphFile.load(path)
         let source = try LoadedAudio.load(input)
         file.sampleRate = source.sampleRate
@@ -150,6 +162,19 @@ struct RenderCommand: ParsableCommand {
             "Rendered \(source.frames) frames of \(input) through \(path) into \(output)"
                 + " (\(built.outputChannels) ch, \(Int(source.sampleRate)) Hz; latency \(latency) frames compensated, tail \(tailFrames) frames)."
         )
+    }
+
+    /// `render --midi`: the file played into the instrument (MIDIPlayback.swift).
+    private func renderMIDI(_ midi: String) throws {
+        try StagedOutput.refuseOverwriting(input: midi, with: output)
+        let playback = try MIDIPlayback(
+            midi: midi, instrument: unit!, device: nil, sampleRate: rate, block: block, preset: preset, parameters: parameters)
+        let tailSeconds = tail ?? 2
+        let frames = Int(((playback.seconds + tailSeconds) * rate).rounded())
+        try playback.render(frames: frames, block: block, to: output)
+        print(
+            "Rendered \(midi) (\(String(format: "%.3f", playback.seconds)) s) through \(playback.instrumentName) into \(output)"
+                + " (2 ch, \(Int(rate)) Hz; tail \(Int((tailSeconds * rate).rounded())) frames).")
     }
 
     /// Writes frames skip..<skip+count of `buffers` (the part after the latency).

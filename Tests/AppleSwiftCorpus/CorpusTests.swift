@@ -357,6 +357,21 @@ final class CorpusTests: XCTestCase {
         XCTAssertLessThan(peak((0..<8).map { _ in host.renderSlice() }), 1e-4, "silent after note-off and its tail")
     }
 
+    func testAMusicPlayerPlaysASequenceBuiltInCodeIntoTheGraphsInstrument() throws {
+        let piano = try XCTUnwrap(ComponentFinder.find(type: kAudioUnitType_MusicDevice, nameSuffix: "MDA Piano"))
+        // 90 BPM: beat 1 is 2/3 s = frame 29,400 at 44.1 kHz, beat 2 frame 58,800.
+        let host = MusicSequenceOfflinePlayback(instrument: piano, tempo: 90, notes: [(2, 64, 0.5), (1, 60, 0.5)])
+        defer { host.dispose() }
+        XCTAssertEqual(host.listNotes().map(\.0), [1, 2])
+        XCTAssertEqual(host.listNotes().map(\.1), [60, 64])
+        XCTAssertEqual(host.roundTripTrackCount(), 1)
+        XCTAssertEqual(host.start(), noErr)
+        XCTAssertTrue(host.isPlaying)
+        var left: [Float32] = []
+        for _ in 0..<80 { left += host.render(frames: 1024) }
+        XCTAssertEqual(left.firstIndex { $0 != 0 }, 29_400, "the first note at beat 1's frame")
+    }
+
     func testMusicDeviceMIDIEventOpensAndClosesTheMIDIGateAtItsFrameOffsets() throws {
         let gate = try XCTUnwrap(
             ComponentFinder.find(type: kAudioUnitType_MusicEffect, nameSuffix: "Example MIDI Gate"),

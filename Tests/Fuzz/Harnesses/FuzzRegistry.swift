@@ -8,6 +8,7 @@ public enum FuzzRegistry {
         ("AudioFile", AudioFileFuzz.run),
         ("CAPIFuzz", CAPIFuzz.run),
         ("RenderNotifyFuzz", RenderNotifyFuzz.run),
+        ("MIDIFile", MIDIFileFuzz.run),
     ]
 
     /// The harness called `name`. Thread: any.

@@ -1,0 +1,148 @@
+import AudioTypes
+import Foundation
+
+/// A sequence's events from a start beat, resolved to units and to samples, sorted, in memory the
+/// render thread reads without allocating (`ScheduleView`). Built on a setup thread; immutable
+/// once published; freed by the player once the render thread has moved past it.
+///
+/// Thread: setup.
+final class PlaybackSchedule {
+    let view: UnsafeMutablePointer<ScheduleView>
+    let startBeat: MusicTimeStamp
+    let startSeconds: Double
+    let sampleRate: Double
+    let rate: Double
+    let tempoMap: TempoMap
+
+    /// The most events one schedule holds (looped tracks repeat until it is reached).
+    static let maximumEvents = 4_000_000
+    /// How often a track looping for ever is repeated.
+    static let foreverLoops = 10_000
+
+    var generation: UInt64 { view.pointee.generation }
+
+    /// An empty schedule (Stop publishes one so the render thread releases what sounds).
+    init(generation: UInt64) {
+        view = .allocate(capacity: 1)
+        view.initialize(
+            to: ScheduleView(
+                entries: .allocate(capacity: 1), count: 0, pool: .allocate(byteCount: 1, alignment: 8), generation: generation))
+        startBeat = 0
+        startSeconds = 0
+        sampleRate = 1
+        rate = 1
+        tempoMap = TempoMap(tempos: [])
+    }
+
+    /// Every event of `sequence`'s playing tracks at or after `startBeat`.
+    /// `destination` gives each track's unit (throws when a track with events has none).
+    init(
+        sequence: SequenceModel, startBeat: MusicTimeStamp, sampleRate: Double, rate: Double, generation: UInt64,
+        destination: (SequenceTrack) throws -> AudioUnit
+    ) throws {
+        let map = sequence.tempoMap
+        let startSeconds = map.seconds(forBeats: startBeat)
+        func sample(_ beat: Double) -> Int64 {
+            Int64(((map.seconds(forBeats: beat) - startSeconds) * sampleRate / rate).rounded())
+        }
+        var entries: [(event: ScheduledEvent, rank: Int, order: Int, pair: Int)] = []
+        var pool: [UInt8] = []
+        let soloing = sequence.tracks.contains { $0.soloed }
+        for track in sequence.tracks where !track.muted && (!soloing || track.soloed) && !track.events.isEmpty {
+            let unit = try destination(track)
+            let length = track.length
+            let loop = track.loopInfo
+            let loopStart = length - loop.loopDuration
+            let repeats =
+                loop.loopDuration > 0 ? (loop.numberOfLoops == 0 ? PlaybackSchedule.foreverLoops : Int(max(1, loop.numberOfLoops))) : 1
+            for pass in 0..<repeats {
+                let shift = track.offset + Double(pass) * loop.loopDuration
+                for event in track.events where pass == 0 || (event.time >= loopStart && event.time < length) {
+                    let beat = event.time + shift
+                    guard beat >= startBeat else { continue }
+                    let order = entries.count
+                    var e = ScheduledEvent(sample: sample(beat), unit: unit, kind: .midi)
+                    e.beat = beat
+                    if let n = event.note {
+                        e.status = 0x90 | n.channel
+                        e.data1 = n.note
+                        e.data2 = n.velocity
+                        let offSample = sample(beat + Double(n.duration))
+                        entries.append((e, 1, order, order + 1))
+                        var off = ScheduledEvent(sample: offSample, unit: unit, kind: .midi)
+                        off.status = 0x80 | n.channel
+                        off.data1 = n.note
+                        off.data2 = n.releaseVelocity
+                        entries.append((off, offSample == e.sample ? 2 : 0, order + 1, -1))
+                    } else if let m = event.channelMessage {
+                        e.status = m.status
+                        e.data1 = m.data1
+                        e.data2 = m.data2
+                        entries.append((e, 1, order, -1))
+                    } else if let p = event.parameterEvent {
+                        e.kind = .parameter
+                        e.parameter = p
+                        entries.append((e, 1, order, -1))
+                    } else if event.type == UInt32(kMusicEventType_MIDIRawData) || event.type == UInt32(kMusicEventType_User) {
+                        let user = event.type == UInt32(kMusicEventType_User)
+                        e.kind = user ? .user : .sysEx
+                        e.track = track.handle
+                        while pool.count % 8 != 0 { pool.append(0) }
+                        e.dataOffset = pool.count + (user ? 0 : 4)
+                        e.dataLength = event.data.count
+                        pool += UnsafeRawBufferPointer(start: event.bytes, count: event.size)
+                        entries.append((e, 1, order, -1))
+                    }
+                    guard entries.count <= PlaybackSchedule.maximumEvents else {
+                        throw AudioError(
+                            kAudio_MemFullError,
+                            "The sequence plays more than \(PlaybackSchedule.maximumEvents) events (looped tracks count each pass).")
+                    }
+                }
+                if loop.loopDuration <= 0 { break }
+                if entries.count > PlaybackSchedule.maximumEvents / 2 && loop.numberOfLoops == 0 { break }
+            }
+        }
+        // Sample order; at one sample note-offs first (unless their own note starts there), then
+        // the order the tracks and events were given in.
+        let order = entries.indices.sorted {
+            (entries[$0].event.sample, entries[$0].rank, entries[$0].order) < (
+                entries[$1].event.sample, entries[$1].rank, entries[$1].order
+            )
+        }
+        var position = [Int](repeating: 0, count: entries.count)
+        for (newIndex, oldIndex) in order.enumerated() { position[oldIndex] = newIndex }
+        let buffer = UnsafeMutablePointer<ScheduledEvent>.allocate(capacity: max(1, entries.count))
+        for (newIndex, oldIndex) in order.enumerated() {
+            var e = entries[oldIndex].event
+            let pair = entries[oldIndex].pair
+            e.pairedOff = pair >= 0 ? Int32(position[pair]) : -1
+            (buffer + newIndex).initialize(to: e)
+        }
+        let poolMemory = UnsafeMutableRawPointer.allocate(byteCount: max(8, pool.count), alignment: 8)
+        pool.withUnsafeBytes { if let base = $0.baseAddress { poolMemory.copyMemory(from: base, byteCount: $0.count) } }
+        view = .allocate(capacity: 1)
+        view.initialize(
+            to: ScheduleView(
+                entries: buffer, count: entries.count, pool: poolMemory, generation: generation, sequence: sequence.handle,
+                userCallback: sequence.userCallback, userClientData: sequence.userClientData))
+        self.startBeat = startBeat
+        self.startSeconds = startSeconds
+        self.sampleRate = sampleRate
+        self.rate = rate
+        self.tempoMap = map
+    }
+
+    deinit {
+        view.pointee.entries.deinitialize(count: view.pointee.count)
+        view.pointee.entries.deallocate()
+        view.pointee.pool.deallocate()
+        view.deinitialize(count: 1)
+        view.deallocate()
+    }
+
+    /// The beat `samples` into this schedule.
+    func beat(atSample samples: Int64) -> MusicTimeStamp {
+        tempoMap.beats(forSeconds: startSeconds + Double(samples) * rate / sampleRate)
+    }
+}
