@@ -145,6 +145,19 @@ let package = Package(
         .testTarget(
             name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus",
             swiftSettings: swiftSettings),
+        // ---- Voice processing (issue 18): webrtc-audio-processing behind a C shim, the chunking
+        // kernel and the offline unit; the ALSA voice-processing unit lives in ALSAIOUnit.
+        systemLibrary("CWebRTCAudioProcessing", pkgConfig: "webrtc-audio-processing", apt: "libwebrtc-audio-processing-dev"),
+        // SwiftPM drops pkg-config's -D flags, so webrtc's two defines are repeated here.
+        .target(
+            name: "CWebRTCProcessing", dependencies: ["CWebRTCAudioProcessing"],
+            cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")], linkerSettings: [.linkedLibrary("stdc++")]),
+        .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "CWebRTCProcessing"], swiftSettings: swiftSettings),
+        /// Deterministic room signals for the voice-processing bars (C, optimised even in debug builds).
+        .target(name: "RoomSimulation", path: "Tests/RoomSimulation", cSettings: [.unsafeFlags(["-O2"])]),
+        .testTarget(
+            name: "VoiceProcessingTests", dependencies: ["VoiceProcessing", "AUHost", "TestSupport", "RoomSimulation"],
+            swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]
 )
