@@ -61,7 +61,7 @@ let package = Package(
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(
-            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"],
+            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "VoiceProcessing"],
             swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
@@ -152,7 +152,7 @@ let package = Package(
         .target(
             name: "CWebRTCProcessing", dependencies: ["CWebRTCAudioProcessing"],
             cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")], linkerSettings: [.linkedLibrary("stdc++")]),
-        .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "CWebRTCProcessing"], swiftSettings: swiftSettings),
+        .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "AUHostAtomics", "CWebRTCProcessing"], swiftSettings: swiftSettings),
         /// Deterministic room signals for the voice-processing bars (C, optimised even in debug builds).
         .target(name: "RoomSimulation", path: "Tests/RoomSimulation", cSettings: [.unsafeFlags(["-O2"])]),
         .testTarget(
