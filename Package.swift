@@ -75,7 +75,7 @@ let package = Package(
         // ---- ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
         .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"], swiftSettings: swiftSettings),
         /// The ALSA I/O unit (RemoteIO / HALOutput on Linux) and its provider.
-        .target(name: "ALSAIOUnit", dependencies: ["AUHostCore", "ALSADevice", "DSPKernels"], swiftSettings: swiftSettings),
+        .target(name: "ALSAIOUnit", dependencies: ["AUHostCore", "ALSADevice", "DSPKernels", "VoiceProcessing"], swiftSettings: swiftSettings),
 
         // ---- Real-time DSP kernels and the audio-file layer (independent of the unit model).
         .target(name: "DSPKernels", dependencies: ["AudioToolbox", "CSoxr"], swiftSettings: swiftSettings),
@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr"], resources: [.copy("Fixtures")],
+            name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr", "VoiceTestSupport"], resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LV2HostTests", dependencies: ["LV2Host", "lv2-sweep-child"], exclude: ["Fixtures"],
@@ -155,8 +155,9 @@ let package = Package(
         .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "AUHostAtomics", "CWebRTCProcessing"], swiftSettings: swiftSettings),
         /// Deterministic room signals for the voice-processing bars (C, optimised even in debug builds).
         .target(name: "RoomSimulation", path: "Tests/RoomSimulation", cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "VoiceTestSupport", dependencies: ["RoomSimulation"], path: "Tests/VoiceTestSupport", swiftSettings: swiftSettings),
         .testTarget(
-            name: "VoiceProcessingTests", dependencies: ["VoiceProcessing", "AUHost", "TestSupport", "RoomSimulation"],
+            name: "VoiceProcessingTests", dependencies: ["VoiceProcessing", "AUHost", "TestSupport", "VoiceTestSupport"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]

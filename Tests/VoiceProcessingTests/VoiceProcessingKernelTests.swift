@@ -1,4 +1,5 @@
 import AUHost
+import VoiceTestSupport
 import VoiceProcessing
 import XCTest
 

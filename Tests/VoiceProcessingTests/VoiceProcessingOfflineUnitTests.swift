@@ -1,4 +1,5 @@
 import AUHost
+import VoiceTestSupport
 import XCTest
 
 /// The offline voice-processing unit through the C API: the room bars, bypass, mute, element 0,

@@ -7,27 +7,30 @@ import RoomSimulation
 /// Timeline (seconds): 0–6 far end only (0–2 convergence), 6–10 near end only, 10–12 both,
 /// 12–14 far end only. Levels (RMS while a syllable is on): far end −20 dBFS, echo about −26 dBFS
 /// (room gain 0.5), near end −26 dBFS, noise −60 dBFS.
-struct RoomScenario {
-    let rate: Double
-    let frames: Int
+public struct RoomScenario {
+    public let rate: Double
+    public let frames: Int
     /// What the loudspeaker plays (the reference).
-    let farEnd: [Float]
+    public let farEnd: [Float]
     /// The near-end talker alone.
-    let nearEnd: [Float]
+    public let nearEnd: [Float]
     /// The echo alone (far end through the room).
-    let echo: [Float]
+    public let echo: [Float]
     /// echo + near end + noise.
-    let microphone: [Float]
+    public let microphone: [Float]
 
     /// Segments the bars measure, in frames.
-    var farOnly: [Range<Int>] { [seconds(2, 6), seconds(12, 14)] }
+    public var farOnly: [Range<Int>] { [seconds(2, 6), seconds(12, 14)] }
     /// Near end only, from 0.5 s after the far end stopped (the room's tail has decayed by then).
-    var nearOnly: Range<Int> { seconds(6.5, 10) }
-    var doubleTalk: Range<Int> { seconds(10, 12) }
+    public var nearOnly: Range<Int> { seconds(6.5, 10) }
+    public var doubleTalk: Range<Int> { seconds(10, 12) }
 
-    func seconds(_ a: Double, _ b: Double) -> Range<Int> { Int(a * rate)..<Int(b * rate) }
+    public func seconds(_ a: Double, _ b: Double) -> Range<Int> { Int(a * rate)..<Int(b * rate) }
 
-    init(rate: Double = 48_000, acousticDelay: Double = 0.030, rt60: Double = 0.3) {
+    /// The scenario at `rate`; `playbackDelay` frames of silence precede what the loudspeaker
+    /// plays (a device's duplex latency: the echo of far-end frame r reaches the microphone at
+    /// r + playbackDelay + acoustic delay).
+    public init(rate: Double = 48_000, acousticDelay: Double = 0.030, rt60: Double = 0.3, playbackDelay: Int = 0) {
         self.rate = rate
         frames = Int(14 * rate)
         let dbfs = { (db: Double) in pow(10, db / 20) }
@@ -46,7 +49,7 @@ struct RoomScenario {
         var rir = [Float](repeating: 0, count: taps)
         room_impulse_response(&rir, Int64(taps), rate, rt60, 0x5EED_0A11, 0.5)
         var echo = [Float](repeating: 0, count: frames)
-        room_convolve_add(far, Int64(frames), rir, Int64(taps), Int64(acousticDelay * rate), &echo)
+        room_convolve_add(far, Int64(frames), rir, Int64(taps), Int64(acousticDelay * rate) + Int64(playbackDelay), &echo)
         var noise = [Float](repeating: 0, count: frames)
         room_noise(&noise, Int64(frames), rate, 0x5EED_0015, dbfs(-60))
         farEnd = far
@@ -57,7 +60,7 @@ struct RoomScenario {
 }
 
 /// 10 log10(Σ a² / Σ b²) over `range`, with b read `lag` frames later.
-func powerRatioDecibels(_ a: [Float], _ b: [Float], _ range: Range<Int>, lag: Int) -> Double {
+public func powerRatioDecibels(_ a: [Float], _ b: [Float], _ range: Range<Int>, lag: Int) -> Double {
     var pa = 0.0, pb = 0.0
     for i in range where i + lag < b.count {
         pa += Double(a[i]) * Double(a[i])
@@ -67,7 +70,7 @@ func powerRatioDecibels(_ a: [Float], _ b: [Float], _ range: Range<Int>, lag: In
 }
 
 /// Pearson correlation of a[i] and b[i + lag] over `range`.
-func correlation(_ a: [Float], _ b: [Float], _ range: Range<Int>, lag: Int) -> Double {
+public func correlation(_ a: [Float], _ b: [Float], _ range: Range<Int>, lag: Int) -> Double {
     var sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0, n = 0.0
     for i in range where i + lag < b.count && i + lag >= 0 {
         let x = Double(a[i]), y = Double(b[i + lag])
@@ -79,7 +82,7 @@ func correlation(_ a: [Float], _ b: [Float], _ range: Range<Int>, lag: Int) -> D
 }
 
 /// The lag in `lags` where `correlation` peaks, and the peak.
-func bestCorrelation(_ a: [Float], _ b: [Float], _ range: Range<Int>, lags: ClosedRange<Int>) -> (lag: Int, r: Double) {
+public func bestCorrelation(_ a: [Float], _ b: [Float], _ range: Range<Int>, lags: ClosedRange<Int>) -> (lag: Int, r: Double) {
     var best = (lag: lags.lowerBound, r: -2.0)
     for lag in lags {
         let r = correlation(a, b, range, lag: lag)
