@@ -13,7 +13,8 @@ import VoiceProcessing
 /// Everything else is the ALSA I/O unit's (devices, formats, rate conversion, properties). Enable
 /// input as with RemoteIO. The capture device needs 1 or 2 channels and a rate divisible by 100.
 /// Properties: kAUVoiceIOProperty_BypassVoiceProcessing (the microphone then comes out exactly as
-/// from the plain unit), _VoiceProcessingEnableAGC (default on), _MuteOutput, and
+/// from the plain unit), _VoiceProcessingEnableAGC (default on), _MuteOutput (with input enabled:
+/// without input the unit is the plain ALSA unit and plays unmuted), and
 /// kAUHostVoiceIOProperty_EchoMetrics. kAudioUnitProperty_Latency adds one 10 ms chunk plus
 /// webrtc's own delay on the capture side (0 when bypassed).
 ///

@@ -104,8 +104,8 @@ AU_ENUM(AudioUnitPropertyID) {
      processing on input element 1; the signal played through output element 0 is the echo
      reference. The delay between playback and capture handed to the canceller is the device's
      duplex latency (kAUHostALSAProperty_DuplexLatencyFrames); the canceller refines it itself.
-     Needs input enabled (EnableIO on input scope element 1), 1 or 2 capture channels and a device
-     rate divisible by 100.
+     Processing (and MuteOutput) needs input enabled (EnableIO on input scope element 1), 1 or 2
+     capture channels and a device rate divisible by 100; without input it is the plain unit.
    - 'auou' 'vpof' 'AUHs' (kAudioUnitSubType_AUHostVoiceProcessingOffline): the same processing
      rendered offline. Input scope element 0 takes the far end (what a loudspeaker would play),
      input scope element 1 the microphone, each from a render callback or a connection;
