@@ -61,7 +61,8 @@ let package = Package(
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(
-            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "VoiceProcessing"],
+            name: "AUHost",
+            dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "VoiceProcessing"],
             swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
@@ -75,7 +76,8 @@ let package = Package(
         // ---- ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
         .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"], swiftSettings: swiftSettings),
         /// The ALSA I/O unit (RemoteIO / HALOutput on Linux) and its provider.
-        .target(name: "ALSAIOUnit", dependencies: ["AUHostCore", "ALSADevice", "DSPKernels", "VoiceProcessing"], swiftSettings: swiftSettings),
+        .target(
+            name: "ALSAIOUnit", dependencies: ["AUHostCore", "ALSADevice", "DSPKernels", "VoiceProcessing"], swiftSettings: swiftSettings),
 
         // ---- Real-time DSP kernels and the audio-file layer (independent of the unit model).
         .target(name: "DSPKernels", dependencies: ["AudioToolbox", "CSoxr"], swiftSettings: swiftSettings),
@@ -106,7 +108,8 @@ let package = Package(
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr", "VoiceTestSupport"], resources: [.copy("Fixtures")],
+            name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr", "VoiceTestSupport"],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LV2HostTests", dependencies: ["LV2Host", "lv2-sweep-child"], exclude: ["Fixtures"],
@@ -151,7 +154,8 @@ let package = Package(
         // SwiftPM drops pkg-config's -D flags, so webrtc's two defines are repeated here.
         .target(
             name: "CWebRTCProcessing", dependencies: ["CWebRTCAudioProcessing"],
-            cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")], linkerSettings: [.linkedLibrary("stdc++")]),
+            cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")],
+            linkerSettings: [.linkedLibrary("stdc++")]),
         .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "AUHostAtomics", "CWebRTCProcessing"], swiftSettings: swiftSettings),
         /// Deterministic room signals for the voice-processing bars (C, optimised even in debug builds).
         .target(name: "RoomSimulation", path: "Tests/RoomSimulation", cSettings: [.unsafeFlags(["-O2"])]),

@@ -330,7 +330,9 @@ public struct GraphFile {
     /// `{"record": "mic.wav", "agc": true}` (record required).
     private func parseVoiceProcessing(_ m: LinedJSON.Member) throws -> VoiceProcessingHead {
         guard case .object(let fields) = m.value.kind else {
-            throw error(m.value.line, "\"voiceProcessing\" must be {\"record\": \"mic.wav\"} (and optionally \"agc\": false), not \(m.value.typeName).")
+            throw error(
+                m.value.line,
+                "\"voiceProcessing\" must be {\"record\": \"mic.wav\"} (and optionally \"agc\": false), not \(m.value.typeName).")
         }
         var record: String?
         var gainControl = true
@@ -344,7 +346,9 @@ public struct GraphFile {
                 }
                 record = resolve(name)
             case "agc":
-                guard case .bool(let b) = f.value.kind else { throw error(f.value.line, "\"agc\" must be true or false, not \(f.value.typeName).") }
+                guard case .bool(let b) = f.value.kind else {
+                    throw error(f.value.line, "\"agc\" must be true or false, not \(f.value.typeName).")
+                }
                 gainControl = b
             default:
                 throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in \"voiceProcessing\"; use \"record\" and \"agc\".")

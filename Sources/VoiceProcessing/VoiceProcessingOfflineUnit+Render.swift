@@ -59,7 +59,8 @@ func renderOfflineVoice(
     let (bypass, mute) = switches.load()
     if bus == 0 {
         if timeStamp.pointee.mSampleTime == context.pointee.farSampleTime && n <= context.pointee.farFrames {
-            writeChannels(from: far, channels: context.pointee.farChannels, stride: context.pointee.farCapacity, silent: mute, to: output, frames: n)
+            writeChannels(
+                from: far, channels: context.pointee.farChannels, stride: context.pointee.farCapacity, silent: mute, to: output, frames: n)
             return noErr
         }
         let status = state.pointee.pullInput(0, flags, timeStamp, frames, into: output)

@@ -6,7 +6,9 @@ import AUHost
 /// suppression, gain control and high-pass on the microphone. Capture plays nothing, so the echo
 /// canceller has no far end to remove here; a unit that also plays (an app, a graph) gets it.
 struct VoiceCaptureOptions: ParsableArguments {
-    @Flag(name: .customLong("voice-processing"), help: "Record through the voice-processing I/O unit (noise suppression, gain control, high-pass).")
+    @Flag(
+        name: .customLong("voice-processing"),
+        help: "Record through the voice-processing I/O unit (noise suppression, gain control, high-pass).")
     var enabled = false
 
     @Flag(name: .customLong("no-agc"), help: "With --voice-processing: leave automatic gain control off.")

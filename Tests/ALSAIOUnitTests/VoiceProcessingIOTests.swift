@@ -26,7 +26,8 @@ final class VoiceDuplexRun: @unchecked Sendable {
         XCTAssertEqual(IO.setDevice(unit, "aio_duplex"), noErr)
         XCTAssertEqual(IO.set(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, UInt32(1)), noErr)
         let mono = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 1)
-        let device = AudioStreamBasicDescription.linearPCM(sampleRate: 48_000, channels: 1, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        let device = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 48_000, channels: 1, bitsPerChannel: 32, isFloat: true, interleaved: true)
         XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, mono), noErr, IO.lastErrorMessage)
         XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1, mono), noErr, IO.lastErrorMessage)
         XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, device), noErr, IO.lastErrorMessage)
@@ -35,10 +36,14 @@ final class VoiceDuplexRun: @unchecked Sendable {
         XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, periods), noErr)
         let refCon = Unmanaged.passUnretained(self).toOpaque()
         XCTAssertEqual(
-            IO.set(unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, AURenderCallbackStruct(inputProc: voiceInput, inputProcRefCon: refCon)),
+            IO.set(
+                unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0,
+                AURenderCallbackStruct(inputProc: voiceInput, inputProcRefCon: refCon)),
             noErr)
         XCTAssertEqual(
-            IO.set(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, AURenderCallbackStruct(inputProc: voiceFarEnd, inputProcRefCon: refCon)),
+            IO.set(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                AURenderCallbackStruct(inputProc: voiceFarEnd, inputProcRefCon: refCon)),
             noErr)
         configure(unit)
     }
@@ -137,7 +142,8 @@ final class VoiceProcessingIOTests: XCTestCase {
         let room = RoomScenario(playbackDelay: buffer)
         ALSAIOTestEnvironment.write(float32Bytes(room.microphone + [Float](repeating: 0, count: 48_000)), to: "in.raw")
         let voice = try VoiceDuplexRun(
-            subType: kAudioUnitSubType_VoiceProcessingIO, far: room.farEnd, capacity: room.frames, period: UInt32(period), periods: UInt32(periods))
+            subType: kAudioUnitSubType_VoiceProcessingIO, far: room.farEnd, capacity: room.frames, period: UInt32(period),
+            periods: UInt32(periods))
         let output = try voice.run(frames: room.frames)
         let latency = Int((try IO.get(voice.unit, kAudioUnitProperty_Latency, as: Float64.self) * room.rate).rounded())
         let metrics = try IO.get(voice.unit, kAUHostVoiceIOProperty_EchoMetrics, as: AUHostVoiceIOMetrics.self)
@@ -146,11 +152,15 @@ final class VoiceProcessingIOTests: XCTestCase {
         XCTAssertEqual(metrics.mReportedDelay, Double(buffer) / room.rate, "the duplex latency is the delay handed to the canceller")
         for segment in room.farOnly {
             let erle = powerRatioDecibels(room.microphone, output, segment, lag: latency)
-            print("ALSA duplex, far-end only \(Double(segment.lowerBound) / room.rate)–\(Double(segment.upperBound) / room.rate) s: ERLE \(erle) dB")
+            print(
+                "ALSA duplex, far-end only \(Double(segment.lowerBound) / room.rate)–\(Double(segment.upperBound) / room.rate) s: ERLE \(erle) dB"
+            )
             XCTAssertGreaterThanOrEqual(erle, 20, "ERLE on far-end-only speech (bar: ≥ 20 dB)")
         }
         let r = correlation(room.nearEnd, output, room.nearOnly, lag: latency)
-        print("ALSA duplex, near-end only: correlation \(r); webrtc: ERLE \(metrics.mEchoReturnLossEnhancement) dB, delay \(metrics.mEchoDelay) s")
+        print(
+            "ALSA duplex, near-end only: correlation \(r); webrtc: ERLE \(metrics.mEchoReturnLossEnhancement) dB, delay \(metrics.mEchoDelay) s"
+        )
         XCTAssertGreaterThanOrEqual(r, 0.9, "near end kept (bar: ≥ 0.9)")
     }
 }

@@ -45,17 +45,24 @@ final class OfflineVoiceHarness {
         self.far = SignalSource(far)
         self.microphone = SignalSource(microphone)
         var frames = slice
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
-        for (scope, element) in [(kAudioUnitScope_Input, 0), (kAudioUnitScope_Input, 1), (kAudioUnitScope_Output, 0), (kAudioUnitScope_Output, 1)] {
+        try AudioError.check(
+            AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
+        for (scope, element) in [
+            (kAudioUnitScope_Input, 0), (kAudioUnitScope_Input, 1), (kAudioUnitScope_Output, 0), (kAudioUnitScope_Output, 1),
+        ] {
             var f = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: 1)
             try AudioError.check(
-                AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, AudioUnitScope(scope), UInt32(element), &f, UInt32(MemoryLayout.size(ofValue: f))),
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_StreamFormat, AudioUnitScope(scope), UInt32(element), &f, UInt32(MemoryLayout.size(ofValue: f))
+                ),
                 "format")
         }
         for (bus, source) in [(UInt32(0), self.far), (1, self.microphone)] {
             var cb = AURenderCallbackStruct(inputProc: signalCallback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())
             try AudioError.check(
-                AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, bus, &cb, UInt32(MemoryLayout<AURenderCallbackStruct>.size)),
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, bus, &cb,
+                    UInt32(MemoryLayout<AURenderCallbackStruct>.size)),
                 "callback")
         }
         timeStamp.mFlags = .sampleTimeValid

@@ -36,7 +36,9 @@ final class VoiceProcessingKernelTests: XCTestCase {
     func testRoomEchoIsCancelledAndNearEndKept() throws {
         let room = RoomScenario()
         let (output, latency, metrics) = try Self.run(room)
-        XCTAssertEqual(latency, 480 + 670, "one 10 ms chunk at 48 kHz, and webrtc's own delay (7 ms canceller, 6 ms noise suppression, 46 frames of band filters)")
+        XCTAssertEqual(
+            latency, 480 + 670,
+            "one 10 ms chunk at 48 kHz, and webrtc's own delay (7 ms canceller, 6 ms noise suppression, 46 frames of band filters)")
         for segment in room.farOnly {
             let erle = powerRatioDecibels(room.microphone, output, segment, lag: latency)
             print("far-end only \(Double(segment.lowerBound) / room.rate)–\(Double(segment.upperBound) / room.rate) s: ERLE \(erle) dB")

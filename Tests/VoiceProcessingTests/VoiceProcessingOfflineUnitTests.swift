@@ -14,14 +14,17 @@ final class VoiceProcessingOfflineUnitTests: XCTestCase {
         let (output, _) = try h.render(frames: room.frames, block: 512)
         for segment in room.farOnly {
             let erle = powerRatioDecibels(room.microphone, output, segment, lag: latency)
-            print("unit, far-end only \(Double(segment.lowerBound) / room.rate)–\(Double(segment.upperBound) / room.rate) s: ERLE \(erle) dB")
+            print(
+                "unit, far-end only \(Double(segment.lowerBound) / room.rate)–\(Double(segment.upperBound) / room.rate) s: ERLE \(erle) dB")
             XCTAssertGreaterThanOrEqual(erle, 20, "ERLE on far-end-only speech (bar: ≥ 20 dB)")
         }
         let r = correlation(room.nearEnd, output, room.nearOnly, lag: latency)
         print("unit, near-end only: correlation \(r)")
         XCTAssertGreaterThanOrEqual(r, 0.9, "near end kept (bar: ≥ 0.9)")
         let m = h.metrics
-        print("unit, webrtc metrics: ERLE \(m.mEchoReturnLossEnhancement) dB (average \(m.mAverageEchoReturnLossEnhancement)), ERL \(m.mEchoReturnLoss) dB, delay \(m.mEchoDelay) s")
+        print(
+            "unit, webrtc metrics: ERLE \(m.mEchoReturnLossEnhancement) dB (average \(m.mAverageEchoReturnLossEnhancement)), ERL \(m.mEchoReturnLoss) dB, delay \(m.mEchoDelay) s"
+        )
         XCTAssertEqual(m.mValid, 1, "the canceller produced figures after 14 s")
         XCTAssertEqual(m.mReportedDelay, 0, "offline, far end and microphone are aligned")
     }
@@ -50,7 +53,10 @@ final class VoiceProcessingOfflineUnitTests: XCTestCase {
 
     func testSwitchesReadBackAndRefuseBadValues() throws {
         let h = try OfflineVoiceHarness(far: [], microphone: [])
-        for (id, initial) in [(kAUVoiceIOProperty_BypassVoiceProcessing, UInt32(0)), (kAUVoiceIOProperty_VoiceProcessingEnableAGC, 1), (kAUVoiceIOProperty_MuteOutput, 0)] {
+        for (id, initial) in [
+            (kAUVoiceIOProperty_BypassVoiceProcessing, UInt32(0)), (kAUVoiceIOProperty_VoiceProcessingEnableAGC, 1),
+            (kAUVoiceIOProperty_MuteOutput, 0),
+        ] {
             var v: UInt32 = 9
             var size = UInt32(4)
             XCTAssertEqual(AudioUnitGetProperty(h.unit, id, kAudioUnitScope_Global, 0, &v, &size), noErr)
@@ -64,7 +70,10 @@ final class VoiceProcessingOfflineUnitTests: XCTestCase {
             XCTAssertEqual(v, on)
         }
         var m = AUHostVoiceIOMetrics()
-        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAUHostVoiceIOProperty_EchoMetrics, kAudioUnitScope_Global, 0, &m, UInt32(MemoryLayout.size(ofValue: m))), kAudioUnitErr_PropertyNotWritable)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                h.unit, kAUHostVoiceIOProperty_EchoMetrics, kAudioUnitScope_Global, 0, &m, UInt32(MemoryLayout.size(ofValue: m))),
+            kAudioUnitErr_PropertyNotWritable)
     }
 
     func testRatesItCannotChunkAreRefusedAtInitialize() throws {
@@ -72,9 +81,12 @@ final class VoiceProcessingOfflineUnitTests: XCTestCase {
         let status = AudioUnitInitialize(h.unit)
         XCTAssertEqual(status, kAudioUnitErr_FormatNotSupported)
         let h2 = try OfflineVoiceHarness(far: [], microphone: [], rate: 48_000)
-        var interleavedStereo = AudioStreamBasicDescription.linearPCM(sampleRate: 48_000, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        var interleavedStereo = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 48_000, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
         XCTAssertNotEqual(
-            AudioUnitSetProperty(h2.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1, &interleavedStereo, UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr,
+            AudioUnitSetProperty(
+                h2.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1, &interleavedStereo,
+                UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), noErr,
             "interleaved formats are refused when set")
     }
 }

@@ -43,7 +43,8 @@ final class VoiceCaptureCLITests: XCTestCase {
         let mean = tail.reduce(0, +) / Float(tail.count)
         XCTAssertLessThan(abs(mean), 0.01, "the high-pass filter removes the 0.3 offset")
         let rms = (tail.map { $0 * $0 }.reduce(0, +) / Float(tail.count)).squareRoot()
-        XCTAssertLessThan(rms, Float(0.2 / 2.0.squareRoot() * 0.316), "noise suppression takes the steady tone (RMS 0.141) down by more than 10 dB")
+        XCTAssertLessThan(
+            rms, Float(0.2 / 2.0.squareRoot() * 0.316), "noise suppression takes the steady tone (RMS 0.141) down by more than 10 dB")
         XCTAssertGreaterThan(rms, 0, "the recording is not silence")
     }
 
@@ -53,10 +54,12 @@ final class VoiceCaptureCLITests: XCTestCase {
         let noAGC = try CLI.run(["capture", "-o", out, "--device", "cli_raw_in", "--no-agc"], environment: environment)
         XCTAssertEqual(noAGC.status, 64, "--no-agc without --voice-processing is a usage error")
         XCTAssertTrue(noAGC.stderr.contains("--no-agc goes with --voice-processing"), noAGC.stderr)
-        let channels = try CLI.run(["capture", "-o", out, "--device", "cli_raw_in", "--voice-processing", "--channels", "4"], environment: environment)
+        let channels = try CLI.run(
+            ["capture", "-o", out, "--device", "cli_raw_in", "--voice-processing", "--channels", "4"], environment: environment)
         XCTAssertEqual(channels.status, 64)
         XCTAssertTrue(channels.stderr.contains("1 or 2 channels"), channels.stderr)
-        let rate = try CLI.run(["capture", "-o", out, "--device", "cli_raw_in", "--voice-processing", "--rate", "22050"], environment: environment)
+        let rate = try CLI.run(
+            ["capture", "-o", out, "--device", "cli_raw_in", "--voice-processing", "--rate", "22050"], environment: environment)
         XCTAssertEqual(rate.status, 64)
         XCTAssertTrue(rate.stderr.contains("divisible by 100"), rate.stderr)
     }

@@ -38,26 +38,30 @@ final class VoiceGraphCLITests: XCTestCase {
 
     func testTheGraphPlaysAndTheProcessedMicrophoneIsRecorded() throws {
         let r = try CLI.run(
-            ["run", try graph(#"{"device": "vp_duplex", "voiceProcessing": {"record": "mic.wav", "agc": false}}"#)], environment: environment)
+            ["run", try graph(#"{"device": "vp_duplex", "voiceProcessing": {"record": "mic.wav", "agc": false}}"#)],
+            environment: environment)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("Voice processing: recorded 24000 frames of the processed microphone into"), r.stdout)
         let mic = try WAV.readFloat(dir.appendingPathComponent("mic.wav").path)
         XCTAssertEqual(mic.count, 24_000, "as many frames as the graph plays (0.5 s)")
         XCTAssertEqual(mic.map(abs).max(), 0, "a silent microphone stays silent")
-        let show = try CLI.run(["graph", "show", try graph(#"{"device": "vp_duplex", "voiceProcessing": {"record": "mic.wav"}}"#)], environment: environment)
+        let show = try CLI.run(
+            ["graph", "show", try graph(#"{"device": "vp_duplex", "voiceProcessing": {"record": "mic.wav"}}"#)], environment: environment)
         XCTAssertEqual(show.status, 0, show.stderr)
         XCTAssertTrue(show.stdout.contains("'auou vpio appl'"), show.stdout)
     }
 
     func testVoiceProcessingSettingsAreChecked() throws {
-        let noRecord = try CLI.run(["graph", "show", try graph(#"{"device": "vp_duplex", "voiceProcessing": {"agc": true}}"#)], environment: environment)
+        let noRecord = try CLI.run(
+            ["graph", "show", try graph(#"{"device": "vp_duplex", "voiceProcessing": {"agc": true}}"#)], environment: environment)
         XCTAssertEqual(noRecord.status, 1)
         XCTAssertTrue(noRecord.stderr.contains("g.json:5: \"voiceProcessing\" needs \"record\""), noRecord.stderr)
         let badType = try CLI.run(
             ["graph", "show", try graph(#"{"device": "vp_duplex", "voiceProcessing": {"record": "mic.mp9"}}"#)], environment: environment)
         XCTAssertEqual(badType.status, 1)
         XCTAssertTrue(badType.stderr.contains("cannot tell the file type from \"mic.mp9\""), badType.stderr)
-        let onFile = try CLI.run(["graph", "show", try graph(#"{"file": "x.wav", "voiceProcessing": {"record": "mic.wav"}}"#)], environment: environment)
+        let onFile = try CLI.run(
+            ["graph", "show", try graph(#"{"file": "x.wav", "voiceProcessing": {"record": "mic.wav"}}"#)], environment: environment)
         XCTAssertEqual(onFile.status, 1, "voice processing needs a device head")
     }
 }

@@ -46,7 +46,8 @@ struct VoiceRig {
         for bus in 0..<UInt32(2) {
             var cb = AURenderCallbackStruct(inputProc: noiseCallback, inputProcRefCon: UnsafeMutableRawPointer(states + Int(bus)))
             AudioUnitSetProperty(
-                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, bus, &cb, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, bus, &cb,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         }
         var on: UInt32 = bypass ? 1 : 0
         AudioUnitSetProperty(unit, kAUVoiceIOProperty_BypassVoiceProcessing, kAudioUnitScope_Global, 0, &on, 4)

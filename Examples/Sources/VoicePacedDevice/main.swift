@@ -19,7 +19,9 @@ func check(_ status: OSStatus, _ what: String) {
     exit(1)
 }
 
-func setProperty<T>(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ value: T, _ what: String) {
+func setProperty<T>(
+    _ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ value: T, _ what: String
+) {
     var value = value
     check(AudioUnitSetProperty(unit, id, scope, element, &value, UInt32(MemoryLayout<T>.size)), what)
 }
@@ -106,9 +108,11 @@ let microphone = UnsafeMutablePointer<AudioBufferList>.allocate(capacity: 1)
 microphone.initialize(to: AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: 0, mData: samples)))
 let state = UnsafeMutablePointer<CallState>.allocate(capacity: 1)
 state.initialize(to: CallState(unit: io, microphone: microphone, samples: samples))
-setProperty(io, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+setProperty(
+    io, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
     AURenderCallbackStruct(inputProc: renderFarEnd, inputProcRefCon: UnsafeMutableRawPointer(state)), "set the render callback")
-setProperty(io, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0,
+setProperty(
+    io, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0,
     AURenderCallbackStruct(inputProc: captureMicrophone, inputProcRefCon: UnsafeMutableRawPointer(state)), "set the input callback")
 check(AudioUnitInitialize(io), "AudioUnitInitialize")
 let grantedPeriod: UInt32 = getProperty(io, kAUHostALSAProperty_GrantedPeriodFrames, 0)
@@ -126,16 +130,21 @@ let worst: Float64 = getProperty(io, kAUHostALSAProperty_WorstRenderFraction, 0)
 let realTime: UInt32 = getProperty(io, kAUHostALSAProperty_RealTimeScheduling, 0)
 let latency: Float64 = getProperty(io, kAudioUnitProperty_Latency, 0)
 let periodMicroseconds = Double(grantedPeriod) / grantedRate * 1e6
-print("device \(arguments[1]), granted \(Int(grantedRate)) Hz, period \(grantedPeriod) frames (\(String(format: "%.0f", periodMicroseconds)) µs) × 2, full duplex")
+print(
+    "device \(arguments[1]), granted \(Int(grantedRate)) Hz, period \(grantedPeriod) frames (\(String(format: "%.0f", periodMicroseconds)) µs) × 2, full duplex"
+)
 print("duplex latency \(duplexLatency) frames")
 print("unit voice-processing I/O (AEC, NS, AGC, high-pass), latency \(String(format: "%.1f", latency * 1000)) ms on the capture side")
-print("ran \(String(format: "%.1f", elapsed)) s, still running at the end: \(running != 0 ? "yes" : "no"), input callback errors \(state.pointee.inputErrors)")
+print(
+    "ran \(String(format: "%.1f", elapsed)) s, still running at the end: \(running != 0 ? "yes" : "no"), input callback errors \(state.pointee.inputErrors)"
+)
 print("scheduling \(realTime != 0 ? "SCHED_FIFO" : "normal priority (SCHED_FIFO refused)")")
 print("xruns \(xruns)")
 print(String(format: "worst-render %.1f %% of the period (%.1f µs)", worst * 100, worst * periodMicroseconds))
 print(
     "canceller: reported delay \(String(format: "%.1f", metrics.mReportedDelay * 1000)) ms, its estimate \(Int(metrics.mEchoDelay * 1000)) ms,"
-        + " ERLE \(Int(metrics.mAverageEchoReturnLossEnhancement)) dB (webrtc's average; -100 = no echo heard), figures valid: \(metrics.mValid != 0)")
+        + " ERLE \(Int(metrics.mAverageEchoReturnLossEnhancement)) dB (webrtc's average; -100 = no echo heard), figures valid: \(metrics.mValid != 0)"
+)
 AudioUnitUninitialize(io)
 AudioComponentInstanceDispose(io)
 exit(running != 0 && xruns == 0 && state.pointee.inputErrors == 0 ? 0 : 1)

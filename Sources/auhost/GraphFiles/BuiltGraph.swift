@@ -49,7 +49,8 @@ final class BuiltGraph {
         head = try graph.attach(
             AudioComponentDescription(
                 componentType: kAudioUnitType_Output, componentSubType: headType,
-                componentManufacturer: headType == kAudioUnitSubType_VoiceProcessingIO ? kAudioUnitManufacturer_Apple : kAudioUnitManufacturer_AUHost,
+                componentManufacturer: headType == kAudioUnitSubType_VoiceProcessingIO
+                    ? kAudioUnitManufacturer_Apple : kAudioUnitManufacturer_AUHost,
                 componentFlags: 0, componentFlagsMask: 0))
         do { try graph.open() } catch let e as AudioError {
             // Nodes are instantiated in order: the first without a unit is the one that failed.

@@ -16,7 +16,9 @@ enum GraphDevicePlayer {
         try built.graph.addRenderNotify(countRenderedFrames, UnsafeMutableRawPointer(counter))
         // A voice-processing head records its processed microphone (GraphVoiceProcessing.swift).
         let recorder = try built.file.voiceProcessing.flatMap { voice in
-            try built.graph.unit(built.head).map { try GraphVoiceRecorder(headUnit: $0, record: voice.record, rate: built.file.sampleRate, frames: frames) }
+            try built.graph.unit(built.head).map {
+                try GraphVoiceRecorder(headUnit: $0, record: voice.record, rate: built.file.sampleRate, frames: frames)
+            }
         }
         let interrupt = Interrupt()
         try built.graph.start()

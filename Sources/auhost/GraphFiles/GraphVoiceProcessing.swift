@@ -18,14 +18,19 @@ extension BuiltGraph {
         var microphone = AudioStreamBasicDescription.canonical(sampleRate: file.sampleRate, channels: UInt32(min(outputChannels, 2)))
         for (status, what) in [
             (AudioUnitSetProperty(headUnit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4), "enabling input"),
-            (AudioUnitSetProperty(headUnit, kAUVoiceIOProperty_VoiceProcessingEnableAGC, kAudioUnitScope_Global, 0, &agc, 4), "setting gain control"),
+            (
+                AudioUnitSetProperty(headUnit, kAUVoiceIOProperty_VoiceProcessingEnableAGC, kAudioUnitScope_Global, 0, &agc, 4),
+                "setting gain control"
+            ),
             (
                 AudioUnitSetProperty(
                     headUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1, &microphone,
                     UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), "setting the microphone's format"
             ),
         ] where status != noErr {
-            throw file.error(file.headLine, "the voice-processing unit refused \(what): \(LastErrorMessage.current ?? "status \(status)").", status: status)
+            throw file.error(
+                file.headLine, "the voice-processing unit refused \(what): \(LastErrorMessage.current ?? "status \(status)").",
+                status: status)
         }
     }
 }
@@ -52,7 +57,8 @@ final class GraphVoiceRecorder {
         self.rate = rate
         let type = RenderCommand.fileType(output)!
         var fileFormat = AudioFileDataFormat(
-            sampleRate: format.mSampleRate, channelCount: Int(format.mChannelsPerFrame), encoding: RenderCommand.encoding(for: type, input: nil)
+            sampleRate: format.mSampleRate, channelCount: Int(format.mChannelsPerFrame),
+            encoding: RenderCommand.encoding(for: type, input: nil)
         )
         .streamDescription(type: type)
         staged = try StagedOutput(output, keepOnSignal: true)
@@ -63,14 +69,17 @@ final class GraphVoiceRecorder {
         file = created!
         var client = format
         try AudioError.check(
-            ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client),
+            ExtAudioFileSetProperty(
+                file, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client),
             "The file refused the client format.")
         try AudioError.check(ExtAudioFileWriteAsync(file, 0, nil), "Priming the asynchronous writer failed.")
         capture = AudioBufferStorage(format: format, capacity: 8192)
         processed = AudioBufferStorage(format: format, capacity: 8192)
         state = .allocate(capacity: 1)
         state.initialize(
-            to: CaptureState(io: headUnit, last: nil, capture: capture.list, processed: processed.list, file: file, target: UInt64(frames), written: 0, status: noErr))
+            to: CaptureState(
+                io: headUnit, last: nil, capture: capture.list, processed: processed.list, file: file, target: UInt64(frames), written: 0,
+                status: noErr))
         var callback = AURenderCallbackStruct(inputProc: captureInputCallback, inputProcRefCon: UnsafeMutableRawPointer(state))
         try AudioError.check(
             AudioUnitSetProperty(
@@ -86,7 +95,8 @@ final class GraphVoiceRecorder {
         try AudioError.check(ExtAudioFileDispose(file), "Finishing \(output) failed.")
         try staged.commit()
         if status != noErr {
-            throw AudioError(status, "Recording the microphone stopped after \(written) frames (status \(status)); \(output) holds what was written.")
+            throw AudioError(
+                status, "Recording the microphone stopped after \(written) frames (status \(status)); \(output) holds what was written.")
         }
         return "recorded \(written) frames of the processed microphone into \(output)"
     }
