@@ -5,10 +5,12 @@
 # (the dummy backend keeps real time), then prints the unit's xrun count, worst device-thread cycle
 # as % of the period and the canceller's figures. Exit status 0 = ran and 0 xruns. Only the jackd
 # this script started is stopped (by its process id).
-# Usage: scripts/vpio-paced-check.sh [seconds=60] [period-frames=480]   (needs jackd2, libasound2-plugins)
+# Usage: scripts/vpio-paced-check.sh [seconds=60] [period-frames=480] [plain]   (needs jackd2,
+# libasound2-plugins; "plain" runs the same duplex through the plain ALSA I/O unit as the control)
 set -eu
 SECONDS_TO_RUN=${1:-60}
 PERIOD=${2:-480}
+MODE=${3:-voice}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SCRATCH=${SCRATCH:-$ROOT/.build-examples}
 WORK=$(mktemp -d /tmp/vpio-paced-check.XXXXXX)
@@ -48,4 +50,4 @@ while [ $i -lt 20 ]; do
 done
 echo "jackd dummy 48000 Hz / $PERIOD frames (pid $JACKD_PID); running ${SECONDS_TO_RUN} s" >&2
 HOME="$WORK/home" JACK_DEFAULT_SERVER=$SERVER JACK_NO_START_SERVER=1 \
-    "$SCRATCH/release/voice-paced-device" voice_jack "$SECONDS_TO_RUN" "$PERIOD"
+    "$SCRATCH/release/voice-paced-device" voice_jack "$SECONDS_TO_RUN" "$PERIOD" "$MODE"

@@ -3,7 +3,8 @@
 // reference), the input callback renders the processed microphone — then prints the unit's xrun
 // count, worst device-thread cycle and the canceller's figures. scripts/vpio-paced-check.sh runs
 // it over the `jack` PCM and jackd's dummy backend at 10 ms periods.
-// Usage: voice-paced-device PCM SECONDS [PERIOD]
+// Usage: voice-paced-device PCM SECONDS [PERIOD] [plain]   ("plain": the same duplex run through the
+// plain ALSA I/O unit, RemoteIO, as the control)
 import AudioToolbox
 import AUHost
 import Foundation
@@ -71,16 +72,23 @@ let captureMicrophone: AURenderCallback = { refCon, flags, timeStamp, _, frames,
     return status
 }
 
+/// One line on the canceller's figures.
+func cancellerSummary(_ m: AUHostVoiceIOMetrics) -> String {
+    "canceller: reported delay \(String(format: "%.1f", m.mReportedDelay * 1000)) ms, its estimate \(Int(m.mEchoDelay * 1000)) ms,"
+        + " ERLE \(Int(m.mAverageEchoReturnLossEnhancement)) dB (webrtc's average; -100 = no echo heard), figures valid: \(m.mValid != 0)"
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let seconds = Double(arguments[2]) else {
     FileHandle.standardError.write("usage: voice-paced-device PCM SECONDS [PERIOD]\n".data(using: .utf8)!)
     exit(2)
 }
 let period = arguments.count > 3 ? UInt32(arguments[3]) ?? 480 : 480
+let plain = arguments.count > 4 && arguments[4] == "plain"
 let sampleRate: Float64 = 48_000
 
 var description = AudioComponentDescription(
-    componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_VoiceProcessingIO,
+    componentType: kAudioUnitType_Output, componentSubType: plain ? kAudioUnitSubType_RemoteIO : kAudioUnitSubType_VoiceProcessingIO,
     componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
 var found: AudioUnit?
 check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &found), "AudioComponentInstanceNew")
@@ -121,7 +129,12 @@ let started = Date()
 check(AudioOutputUnitStart(io), "AudioOutputUnitStart")
 Thread.sleep(forTimeInterval: seconds)
 let running: UInt32 = getProperty(io, kAudioOutputUnitProperty_IsRunning, 0)
-let metrics: AUHostVoiceIOMetrics = getProperty(io, kAUHostVoiceIOProperty_EchoMetrics, AUHostVoiceIOMetrics())
+// The figures are formatted at once: read into a top-level global and printed later, they came out
+// as zeros in a release build.
+let cancellerLine =
+    plain
+    ? "canceller: none (plain ALSA I/O unit)"
+    : cancellerSummary(getProperty(io, kAUHostVoiceIOProperty_EchoMetrics, AUHostVoiceIOMetrics()))
 let duplexLatency: UInt32 = getProperty(io, kAUHostALSAProperty_DuplexLatencyFrames, 0)
 check(AudioOutputUnitStop(io), "AudioOutputUnitStop")
 let elapsed = Date().timeIntervalSince(started)
@@ -134,17 +147,16 @@ print(
     "device \(arguments[1]), granted \(Int(grantedRate)) Hz, period \(grantedPeriod) frames (\(String(format: "%.0f", periodMicroseconds)) µs) × 2, full duplex"
 )
 print("duplex latency \(duplexLatency) frames")
-print("unit voice-processing I/O (AEC, NS, AGC, high-pass), latency \(String(format: "%.1f", latency * 1000)) ms on the capture side")
+print(
+    "unit \(plain ? "plain ALSA I/O (RemoteIO)" : "voice-processing I/O (AEC, NS, AGC, high-pass)"), latency \(String(format: "%.1f", latency * 1000)) ms on the capture side"
+)
 print(
     "ran \(String(format: "%.1f", elapsed)) s, still running at the end: \(running != 0 ? "yes" : "no"), input callback errors \(state.pointee.inputErrors)"
 )
 print("scheduling \(realTime != 0 ? "SCHED_FIFO" : "normal priority (SCHED_FIFO refused)")")
 print("xruns \(xruns)")
 print(String(format: "worst-render %.1f %% of the period (%.1f µs)", worst * 100, worst * periodMicroseconds))
-print(
-    "canceller: reported delay \(String(format: "%.1f", metrics.mReportedDelay * 1000)) ms, its estimate \(Int(metrics.mEchoDelay * 1000)) ms,"
-        + " ERLE \(Int(metrics.mAverageEchoReturnLossEnhancement)) dB (webrtc's average; -100 = no echo heard), figures valid: \(metrics.mValid != 0)"
-)
+print(cancellerLine)
 AudioUnitUninitialize(io)
 AudioComponentInstanceDispose(io)
 exit(running != 0 && xruns == 0 && state.pointee.inputErrors == 0 ? 0 : 1)
