@@ -163,4 +163,43 @@ final class VoiceProcessingIOTests: XCTestCase {
         )
         XCTAssertGreaterThanOrEqual(r, 0.9, "near end kept (bar: ≥ 0.9)")
     }
+
+    /// What webrtc cannot take is refused at AudioUnitInitialize with the documented status and a
+    /// sentence naming the cause; the devices are closed again (a plain initialize then works).
+    func testCaptureItCannotProcessIsRefusedAtInitialize() throws {
+        ALSAIOTestEnvironment.write([UInt8](repeating: 0, count: 4 * 4 * 4_800), to: "in.raw")
+        let unit = try IO.make(kAudioUnitSubType_VoiceProcessingIO)
+        defer { AudioComponentInstanceDispose(unit) }
+        XCTAssertEqual(IO.setDevice(unit, "aio_duplex"), noErr)
+        XCTAssertEqual(IO.set(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, UInt32(1)), noErr)
+        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(256)), noErr)
+        let four = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 48_000, channels: 4, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1, four), noErr, IO.lastErrorMessage)
+        XCTAssertEqual(AudioUnitInitialize(unit), kAudioUnitErr_FormatNotSupported)
+        XCTAssertTrue(IO.lastErrorMessage.contains("1 or 2 microphone channels"), IO.lastErrorMessage)
+        XCTAssertTrue(IO.lastErrorMessage.contains("granted 4"), IO.lastErrorMessage)
+
+        let mono = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 22_050, channels: 1, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1, mono), noErr, IO.lastErrorMessage)
+        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, Float64(22_050)), noErr)
+        let app22 = AudioStreamBasicDescription.canonical(sampleRate: 22_050, channels: 1)
+        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, app22), noErr)
+        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1, app22), noErr)
+        XCTAssertEqual(AudioUnitInitialize(unit), kAudioUnitErr_FormatNotSupported)
+        XCTAssertTrue(IO.lastErrorMessage.contains("22050.0 Hz is not"), IO.lastErrorMessage)
+
+        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, Float64(48_000)), noErr)
+        let app48 = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 1)
+        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, app48), noErr)
+        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1, app48), noErr)
+        XCTAssertEqual(
+            IO.set(
+                unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1,
+                AudioStreamBasicDescription.linearPCM(
+                    sampleRate: 48_000, channels: 1, bitsPerChannel: 32, isFloat: true, interleaved: true)), noErr)
+        XCTAssertEqual(AudioUnitInitialize(unit), noErr, "after the refusals the devices were closed: " + IO.lastErrorMessage)
+        XCTAssertEqual(AudioUnitUninitialize(unit), noErr)
+    }
 }
