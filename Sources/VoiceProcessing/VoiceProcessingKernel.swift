@@ -31,7 +31,7 @@ public struct VoiceProcessingKernel {
     public let captureChannels: Int
     /// Far-end channels (1 or 2).
     public let referenceChannels: Int
-    /// The most frames one call may pass.
+    /// The block size the output FIFO is sized for (longer calls are processed in pieces).
     public let maximumFrames: Int
     /// The reference being gathered: `referenceChannels` × chunk floats, `referenceFill` valid.
     let reference: UnsafeMutablePointer<Float>
@@ -181,7 +181,7 @@ public struct VoiceProcessingKernel {
         lastError = 0
     }
 
-    /// Feeds the far-end signal: `frames` (≤ maximumFrames) of the non-interleaved float buffers in
+    /// Feeds the far-end signal: `frames` (any number) of the non-interleaved float buffers in
     /// `list`; channels beyond `referenceChannels` are ignored, missing ones are silent. Full
     /// chunks go to the canceller at once.
     ///
@@ -214,13 +214,28 @@ public struct VoiceProcessingKernel {
         }
     }
 
-    /// Processes the microphone: `frames` (≤ maximumFrames) of `input`'s non-interleaved float
+    /// Processes the microphone: `frames` (any number) of `input`'s non-interleaved float
     /// buffers in, the same number of processed frames (one chunk late) into `output`, which may
     /// be the same list. Channels beyond `captureChannels` are left as they are in `output`.
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func process(_ input: UnsafePointer<AudioBufferList>, into output: UnsafeMutablePointer<AudioBufferList>, frames: Int) {
+        // Blocks longer than maximumFrames (which the FIFO is sized for) go through in pieces.
+        var offset = 0
+        while offset < frames {
+            let n = min(frames - offset, maximumFrames)
+            processBlock(input, output, offset: offset, frames: n)
+            offset += n
+        }
+    }
+
+    /// Frames offset..<offset+frames of `input` in, as many processed frames into the same range of
+    /// `output` (frames ≤ maximumFrames).
+    @_noAllocation @_noLocks
+    private mutating func processBlock(
+        _ input: UnsafePointer<AudioBufferList>, _ output: UnsafeMutablePointer<AudioBufferList>, offset: Int, frames: Int
+    ) {
         let inBuffers = bufferArray(input)
         let inCount = Int(input.pointee.mNumberBuffers)
         var done = 0
@@ -229,7 +244,7 @@ public struct VoiceProcessingKernel {
             for c in 0..<captureChannels {
                 let target = microphone + c * chunkFrames + microphoneFill
                 if c < inCount, let data = inBuffers[c].mData {
-                    copyFloats(data.assumingMemoryBound(to: Float.self) + done, to: target, n)
+                    copyFloats(data.assumingMemoryBound(to: Float.self) + offset + done, to: target, n)
                 } else {
                     target.update(repeating: 0, count: n)
                 }
@@ -241,12 +256,12 @@ public struct VoiceProcessingKernel {
                 microphoneFill = 0
             }
         }
-        // The FIFO holds at least `frames` now: it started this call with chunk − fill frames.
+        // The FIFO holds at least `frames` now: it started this block with chunk − fill frames.
         let outBuffers = bufferArray(UnsafePointer(output))
         let outCount = Int(output.pointee.mNumberBuffers)
         let first = min(frames, ringCapacity - ringRead)
         for c in 0..<min(captureChannels, outCount) {
-            guard let data = outBuffers[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
+            guard let data = outBuffers[c].mData?.assumingMemoryBound(to: Float.self).advanced(by: offset) else { continue }
             let ringChannel = ring + c * ringCapacity
             copyFloats(ringChannel + ringRead, to: data, first)
             if first < frames { copyFloats(ringChannel, to: data + first, frames - first) }

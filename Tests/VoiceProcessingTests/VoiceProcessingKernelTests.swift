@@ -51,4 +51,35 @@ final class VoiceProcessingKernelTests: XCTestCase {
         let doubleTalk = bestCorrelation(room.nearEnd, output, room.doubleTalk, lags: near.lag...near.lag)
         print("double talk: correlation with the clean near end \(doubleTalk.r)")
     }
+
+    /// Blocks longer than the kernel was sized for are processed in pieces, with exactly the
+    /// result of blocks of the sized length (noise suppression and high-pass only, which do not
+    /// depend on how the far end interleaves with the microphone).
+    func testBlocksLongerThanTheMaximumGiveTheSameOutput() throws {
+        var settings = VoiceProcessingSettings()
+        settings.echoCancellation = false
+        settings.gainControl = false
+        let room = RoomScenario(rate: 16_000)
+        func run(block: Int) throws -> [Float] {
+            var kernel = try VoiceProcessingKernel(
+                sampleRate: 16_000, captureChannels: 1, referenceChannels: 1, maximumFrames: 100, settings: settings)
+            defer { kernel.release() }
+            let storage = AudioBufferStorage(format: .canonical(sampleRate: 16_000, channels: 1), capacity: UInt32(block))
+            var output: [Float] = []
+            var start = 0
+            while start < 48_000 {
+                storage.prepare(frames: UInt32(block))
+                for i in 0..<block { storage.channel(0)[i] = room.microphone[start + i] }
+                kernel.process(storage.list, into: storage.list, frames: block)
+                output += storage.samples(channel: 0, frames: block)
+                start += block
+            }
+            return output
+        }
+        let long = try run(block: 1_000)
+        let sized = try run(block: 100)
+        XCTAssertEqual(long.count, sized.count)
+        XCTAssertTrue(long == sized, "splitting a long block changed the output")
+        XCTAssertGreaterThan(long.map(abs).max() ?? 0, 0, "the output is not silence")
+    }
 }
