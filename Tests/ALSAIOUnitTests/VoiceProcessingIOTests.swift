@@ -202,4 +202,29 @@ final class VoiceProcessingIOTests: XCTestCase {
         XCTAssertEqual(AudioUnitInitialize(unit), noErr, "after the refusals the devices were closed: " + IO.lastErrorMessage)
         XCTAssertEqual(AudioUnitUninitialize(unit), noErr)
     }
+
+    /// kAUVoiceIOProperty_MuteOutput: the device plays silence while the app's render callback
+    /// still runs; turned off, the far end plays again.
+    func testMuteOutputSilencesThePlayback() throws {
+        let frames = 24_000
+        ALSAIOTestEnvironment.write(float32Bytes([Float](repeating: 0, count: frames + 4_096)), to: "in.raw")
+        let far = (0..<frames).map { Float(($0 * 7_919) % 2_001 - 1_000) / 2_000 }
+        let muted = try VoiceDuplexRun(subType: kAudioUnitSubType_VoiceProcessingIO, far: far, capacity: frames, period: 256, periods: 2) {
+            XCTAssertEqual(IO.set($0, kAUVoiceIOProperty_MuteOutput, kAudioUnitScope_Global, 0, UInt32(1)), noErr)
+        }
+        _ = try muted.run(frames: frames)
+        XCTAssertGreaterThan(muted.farPosition, frames / 2, "the render callback ran while muted")
+        XCTAssertEqual(AudioUnitUninitialize(muted.unit), noErr)
+        let silent = ALSAIOTestEnvironment.read("out.raw")
+        XCTAssertGreaterThan(silent.count, frames * 4)
+        XCTAssertTrue(silent.allSatisfy { $0 == 0 }, "muted output played something")
+
+        let playing = try VoiceDuplexRun(subType: kAudioUnitSubType_VoiceProcessingIO, far: far, capacity: frames, period: 256, periods: 2)
+        _ = try playing.run(frames: frames)
+        XCTAssertEqual(AudioUnitUninitialize(playing.unit), noErr)
+        let played = ALSAIOTestEnvironment.read("out.raw")
+        let offset = 512 * 4  // one playback buffer of silence first
+        XCTAssertTrue(
+            played.dropFirst(offset).prefix(frames * 4).elementsEqual(float32Bytes(far)), "unmuted, the far end plays as rendered")
+    }
 }
