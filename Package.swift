@@ -65,6 +65,7 @@ let package = Package(
             name: "AUHost",
             dependencies: [
                 "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
+                "VoiceProcessing",
             ],
             swiftSettings: swiftSettings),
         /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
@@ -84,7 +85,8 @@ let package = Package(
         // ---- ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
         .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"], swiftSettings: swiftSettings),
         /// The ALSA I/O unit (RemoteIO / HALOutput on Linux) and its provider.
-        .target(name: "ALSAIOUnit", dependencies: ["AUHostCore", "ALSADevice", "DSPKernels"], swiftSettings: swiftSettings),
+        .target(
+            name: "ALSAIOUnit", dependencies: ["AUHostCore", "ALSADevice", "DSPKernels", "VoiceProcessing"], swiftSettings: swiftSettings),
 
         // ---- Real-time DSP kernels and the audio-file layer (independent of the unit model).
         .target(name: "DSPKernels", dependencies: ["AudioToolbox", "CSoxr"], swiftSettings: swiftSettings),
@@ -117,7 +119,8 @@ let package = Package(
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr"], resources: [.copy("Fixtures")],
+            name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr", "VoiceTestSupport"],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LV2HostTests", dependencies: ["LV2Host", "lv2-sweep-child"], exclude: ["Fixtures"],
@@ -160,6 +163,21 @@ let package = Package(
         /// shipped `AudioToolbox` product links them; CorpusTests checks the imports).
         .testTarget(
             name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus",
+            swiftSettings: swiftSettings),
+        // ---- Voice processing (issue 18): webrtc-audio-processing behind a C shim, the chunking
+        // kernel and the offline unit; the ALSA voice-processing unit lives in ALSAIOUnit.
+        systemLibrary("CWebRTCAudioProcessing", pkgConfig: "webrtc-audio-processing", apt: "libwebrtc-audio-processing-dev"),
+        // SwiftPM drops pkg-config's -D flags, so webrtc's two defines are repeated here.
+        .target(
+            name: "CWebRTCProcessing", dependencies: ["CWebRTCAudioProcessing"],
+            cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")],
+            linkerSettings: [.linkedLibrary("stdc++")]),
+        .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "AUHostAtomics", "CWebRTCProcessing"], swiftSettings: swiftSettings),
+        /// Deterministic room signals for the voice-processing bars (C, optimised even in debug builds).
+        .target(name: "RoomSimulation", path: "Tests/RoomSimulation", cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "VoiceTestSupport", dependencies: ["RoomSimulation"], path: "Tests/VoiceTestSupport", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "VoiceProcessingTests", dependencies: ["VoiceProcessing", "AUHost", "TestSupport", "VoiceTestSupport"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]

@@ -36,6 +36,8 @@ let package = Package(
         swiftExample("capture-to-audio-unit", "CaptureToAudioUnit"),
         /// Issue 7's paced bar: an 8-unit graph on the ALSA `jack` PCM (scripts/paced-device-check.sh).
         swiftExample("paced-device", "PacedDevice"),
+        /// Issue 18's paced bar: the voice-processing I/O unit in full duplex (scripts/vpio-paced-check.sh).
+        swiftExample("voice-paced-device", "VoicePacedDevice"),
         /// Runs every example in a scratch HOME with an asoundrc of file PCMs and checks its output.
         .executableTarget(name: "examples-check", path: "Sources/ExamplesCheck"),
     ],

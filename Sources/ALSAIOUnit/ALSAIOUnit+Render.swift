@@ -45,6 +45,9 @@ struct IOContext {
     let appCaptureTime: UnsafeMutablePointer<AudioTimeStamp>
     /// MaximumFramesPerSlice: the most frames one input callback is offered.
     var maxFrames = 1
+    /// The voice-processing unit's state (nil for the plain I/O unit): the captured period is
+    /// processed before anyone reads it, each rendered period is its echo reference.
+    var voice: UnsafeMutablePointer<VoiceIOContext>?
 
     /// Thread: setup.
     init(state: UnsafeMutablePointer<RenderState>) {
@@ -143,7 +146,9 @@ func stamp(_ io: UnsafeMutablePointer<IOContext>, _ sampleTime: Int64) {
 /// tells the app (ioData NULL, as the hosting guide documents).
 let ioCaptured: PCMRenderFunction = { context, sampleTime, frames, buffers in
     guard let context else { return kAudio_ParamError }
-    return capturedPeriod(context.assumingMemoryBound(to: IOContext.self), sampleTime, frames, buffers)
+    let io = context.assumingMemoryBound(to: IOContext.self)
+    if let voice = io.pointee.voice { voiceCaptured(voice, buffers, frames) }
+    return capturedPeriod(io, sampleTime, frames, buffers)
 }
 
 @_noAllocation @_noLocks
@@ -171,7 +176,10 @@ func capturedPeriod(
 /// app's format, with render notifications, and converts it into the device's float channels.
 let ioRenderPlayback: PCMRenderFunction = { context, sampleTime, frames, buffers in
     guard let context else { return kAudio_ParamError }
-    return renderPlayback(context.assumingMemoryBound(to: IOContext.self), sampleTime, frames, buffers)
+    let io = context.assumingMemoryBound(to: IOContext.self)
+    let status = renderPlayback(io, sampleTime, frames, buffers)
+    if let voice = io.pointee.voice { voicePlayed(voice, buffers, frames) }
+    return status
 }
 
 @_noAllocation @_noLocks

@@ -20,7 +20,10 @@ import Foundation
 /// Lifecycle: AudioUnitInitialize opens and configures the PCMs (so granted values are readable
 /// after it); AudioOutputUnitStart runs the device thread; Stop stops it; Uninitialize closes the
 /// PCMs (a `file` PCM finishes its file then).
-public final class ALSAIOUnit: AUBase {
+///
+/// Not final: `VoiceProcessingIOUnit` ('auou' 'vpio') is this unit with processing hooked into
+/// the device thread (`IOContext.voice`).
+public class ALSAIOUnit: AUBase {
     /// AUHost's own identity for the unit.
     public static let identity = AudioComponentDescription(
         type: kAudioUnitType_Output, subType: kAudioUnitSubType_AUHostALSAIO,

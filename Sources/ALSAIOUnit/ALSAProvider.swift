@@ -4,7 +4,8 @@ import AUHostCore
 /// and, with Apple's manufacturer, the documented I/O subtypes RemoteIO, HALOutput and
 /// DefaultOutput, so ported code that asks for any of them (manufacturer Apple or 0) gets the
 /// ALSA unit on the "default" PCM. A separate provider (not part of `BuiltInProvider`) so that
-/// the built-in units do not link alsa-lib.
+/// the built-in units do not link alsa-lib. The voice-processing I/O unit ('auou' 'vpio' 'appl')
+/// is the ALSA unit with webrtc-audio-processing on its input.
 public final class ALSAProvider: ComponentProvider {
     public let name = "alsa"
 
@@ -21,7 +22,10 @@ public final class ALSAProvider: ComponentProvider {
         return [
             Component(
                 description: ALSAIOUnit.identity, aliases: aliases, name: "AUHost: ALSA I/O",
-                version: 0x0001_0000, origin: "built-in (alsa-lib)", unit: { ALSAIOUnit($0) })
+                version: 0x0001_0000, origin: "built-in (alsa-lib)", unit: { ALSAIOUnit($0) }),
+            Component(
+                description: VoiceProcessingIOUnit.voiceIdentity, aliases: [], name: "AUHost: ALSA Voice-Processing I/O",
+                version: 0x0001_0000, origin: "built-in (alsa-lib, webrtc-audio-processing)", unit: { VoiceProcessingIOUnit($0) }),
         ]
     }
 }

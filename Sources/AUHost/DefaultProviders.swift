@@ -3,6 +3,7 @@ import BuiltInUnits
 import PlugInLoader
 import ALSAIOUnit
 import LV2Units
+import VoiceProcessing
 
 /// Installs every provider this build links, in a fixed order (built-in units, SDK plug-ins, LV2).
 /// The registry calls it the first time it is used; the core finds it by name so that it never
@@ -15,4 +16,6 @@ public func installDefaultProviders() {
 }
 
 /// The providers of this build.
-func defaultProviders() -> [ComponentProvider] { [BuiltInProvider(), ALSAProvider(), PlugInProvider(), LV2Provider()] }
+func defaultProviders() -> [ComponentProvider] {
+    [BuiltInProvider(), ALSAProvider(), VoiceProcessingProvider(), PlugInProvider(), LV2Provider()]
+}

@@ -56,6 +56,18 @@ public struct GraphFile {
     public var connections: [Connection] = []
     public var head: Head = .file("out.wav")
     public var headLine = 1
+    /// `"output": {"device": …, "voiceProcessing": {"record": "mic.wav", "agc": false}}`: the head
+    /// is the voice-processing I/O unit, what the graph plays is the echo reference, and the
+    /// processed microphone is recorded into `record` (resolved); nil for the plain ALSA unit.
+    public var voiceProcessing: VoiceProcessingHead?
+
+    /// The voice-processing head's settings (docs/GRAPH-FILES.md).
+    public struct VoiceProcessingHead: Equatable {
+        /// Where the processed microphone is recorded (a path; its extension picks the type).
+        public var record: String
+        /// Automatic gain control (default on, as Apple's unit has it).
+        public var gainControl = true
+    }
 
     /// An empty graph named `path` (empty: made from the command line). Thread: any.
     public init(path: String) { self.path = path }
@@ -289,9 +301,18 @@ public struct GraphFile {
         return (String(text[..<colon]), bus)
     }
 
-    private func parseHead(_ m: LinedJSON.Member) throws -> Head {
+    private mutating func parseHead(_ m: LinedJSON.Member) throws -> Head {
+        if case .object(let fields) = m.value.kind, fields.count == 2, let vp = fields.first(where: { $0.key == "voiceProcessing" }),
+            let device = fields.first(where: { $0.key == "device" })
+        {
+            voiceProcessing = try parseVoiceProcessing(vp)
+            return .device(try string(device))
+        }
         guard case .object(let fields) = m.value.kind, fields.count == 1, let f = fields.first else {
-            throw error(m.value.line, "\"output\" must be {\"file\": \"out.wav\"} or {\"device\": \"PCM name\"}.")
+            throw error(
+                m.value.line,
+                "\"output\" must be {\"file\": \"out.wav\"}, {\"device\": \"PCM name\"} or {\"device\": \"PCM name\", \"voiceProcessing\": {\"record\": \"mic.wav\"}}."
+            )
         }
         switch f.key {
         case "file":
@@ -304,6 +325,39 @@ public struct GraphFile {
         case "device": return .device(try string(f))
         default: throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in \"output\"; use \"file\" or \"device\".")
         }
+    }
+
+    /// `{"record": "mic.wav", "agc": true}` (record required).
+    private func parseVoiceProcessing(_ m: LinedJSON.Member) throws -> VoiceProcessingHead {
+        guard case .object(let fields) = m.value.kind else {
+            throw error(
+                m.value.line,
+                "\"voiceProcessing\" must be {\"record\": \"mic.wav\"} (and optionally \"agc\": false), not \(m.value.typeName).")
+        }
+        var record: String?
+        var gainControl = true
+        for f in fields {
+            switch f.key {
+            case "record":
+                let name = try string(f)
+                guard Self.fileType(name) != nil else {
+                    throw error(
+                        f.value.line, "cannot tell the file type from \"\(Self.shown(name))\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
+                }
+                record = resolve(name)
+            case "agc":
+                guard case .bool(let b) = f.value.kind else {
+                    throw error(f.value.line, "\"agc\" must be true or false, not \(f.value.typeName).")
+                }
+                gainControl = b
+            default:
+                throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in \"voiceProcessing\"; use \"record\" and \"agc\".")
+            }
+        }
+        guard let record else {
+            throw error(m.value.line, "\"voiceProcessing\" needs \"record\": the file the processed microphone goes to.")
+        }
+        return VoiceProcessingHead(record: record, gainControl: gainControl)
     }
 
     /// Every connection names known nodes; at most one connection feeds an input.

@@ -8,7 +8,8 @@ import Foundation
 /// `auhost capture -o FILE [UNIT …]`: the AVCaptureToAudioUnit flow on Linux — the ALSA I/O
 /// unit's input element, through the units in order, into ExtAudioFileWriteAsync. Stops after
 /// `--duration` seconds of captured audio or at Ctrl-C; either way the file is finished (the async
-/// writer drains on dispose).
+/// writer drains on dispose). `--voice-processing` records through the voice-processing I/O unit
+/// instead (CaptureCommand+VoiceProcessing.swift).
 struct CaptureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capture", abstract: "Record from an ALSA device, optionally through units, into a file.")
@@ -31,6 +32,9 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Channels to record.")
     var channels: UInt32 = 2
 
+    @OptionGroup(title: "Voice processing")
+    var voice: VoiceCaptureOptions
+
     func validate() throws {
         guard RenderCommand.fileType(output) != nil else {
             throw ValidationError("Cannot tell the output type from \"\(output)\"; end it in .wav, .aiff, .caf, .flac or .ogg.")
@@ -40,15 +44,14 @@ struct CaptureCommand: ParsableCommand {
         }
         guard (8_000...384_000).contains(rate) else { throw ValidationError("--rate must be 8000…384000 Hz, not \(rate).") }
         guard (1...32).contains(channels) else { throw ValidationError("--channels must be 1…32, not \(channels).") }
+        try voice.validate(rate: rate, channels: channels)
     }
 
     func run() throws {
         let format = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: channels)
         let maxFrames: UInt32 = 4096
-        let io = try AudioUnitInstance(
-            AudioComponentDescription(
-                componentType: kAudioUnitType_Output, componentSubType: OSType(kAudioUnitSubType_AUHostALSAIO),
-                componentManufacturer: kAudioUnitManufacturer_AUHost, componentFlags: 0, componentFlagsMask: 0))
+        let io = try AudioUnitInstance(voice.ioDescription)
+        try voice.configure(io)
         var on: UInt32 = 1, off: UInt32 = 0
         try AudioError.check(
             AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4), "Enabling input failed.")
@@ -146,6 +149,7 @@ struct CaptureCommand: ParsableCommand {
             throw AudioError(
                 kAudioUnitErr_NoConnection, "The device \(device) stopped after \(written) frames; \(output) holds what was captured.")
         }
+        voice.report(io)
         print(
             "Recorded \(written) frames (\(channels) ch, \(Int(rate)) Hz) into \(output)\(interrupt.happened ? " (stopped by Ctrl-C)" : "")."
         )

@@ -44,12 +44,14 @@ final class BuiltGraph {
         let headType: OSType
         switch file.head {
         case .file: headType = kAudioUnitSubType_GenericOutput
-        case .device: headType = OSType(kAudioUnitSubType_AUHostALSAIO)
+        case .device: headType = file.voiceProcessing == nil ? OSType(kAudioUnitSubType_AUHostALSAIO) : kAudioUnitSubType_VoiceProcessingIO
         }
         head = try graph.attach(
             AudioComponentDescription(
                 componentType: kAudioUnitType_Output, componentSubType: headType,
-                componentManufacturer: kAudioUnitManufacturer_AUHost, componentFlags: 0, componentFlagsMask: 0))
+                componentManufacturer: headType == kAudioUnitSubType_VoiceProcessingIO
+                    ? kAudioUnitManufacturer_Apple : kAudioUnitManufacturer_AUHost,
+                componentFlags: 0, componentFlagsMask: 0))
         do { try graph.open() } catch let e as AudioError {
             // Nodes are instantiated in order: the first without a unit is the one that failed.
             let failed = file.nodes.first { n in ((try? graph.unit(nodes[n.name]!)) ?? nil) == nil }
@@ -208,6 +210,7 @@ final class BuiltGraph {
                 throw file.error(
                     file.headLine, "device \"\(name)\": \(LastErrorMessage.current ?? "refused (status \(status))").", status: status)
             }
+            if let voice = file.voiceProcessing { try configureVoiceProcessing(headUnit, voice) }
         }
     }
 

@@ -14,6 +14,12 @@ enum GraphDevicePlayer {
         counter.initialize(to: 0)
         defer { counter.deallocate() }
         try built.graph.addRenderNotify(countRenderedFrames, UnsafeMutableRawPointer(counter))
+        // A voice-processing head records its processed microphone (GraphVoiceProcessing.swift).
+        let recorder = try built.file.voiceProcessing.flatMap { voice in
+            try built.graph.unit(built.head).map {
+                try GraphVoiceRecorder(headUnit: $0, record: voice.record, rate: built.file.sampleRate, frames: frames)
+            }
+        }
         let interrupt = Interrupt()
         try built.graph.start()
         while Int(auhost_atomic_load_u64(counter)) < frames && !interrupt.happened && built.graph.isRunning {
@@ -30,6 +36,7 @@ enum GraphDevicePlayer {
         try built.graph.stop()
         try built.graph.removeRenderNotify(countRenderedFrames, UnsafeMutableRawPointer(counter))
         built.graph.close()  // the file plugin completes its file on close
+        if let recorder { print("Voice processing: \(try recorder.finish()).") }
         if stoppedByDevice {
             throw AudioError(
                 kAudioUnitErr_NoConnection,

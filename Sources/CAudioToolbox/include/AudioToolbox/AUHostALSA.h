@@ -98,6 +98,48 @@ AU_ENUM(AudioUnitPropertyID) {
     kAUHostALSAProperty_RealTimeScheduling = 0x4148000A
 };
 
+/* Voice processing (webrtc-audio-processing 0.3): echo cancellation, noise suppression, gain
+   control and a high-pass filter on the microphone.
+   - 'auou' 'vpio' 'appl' (kAudioUnitSubType_VoiceProcessingIO): the ALSA I/O unit with the
+     processing on input element 1; the signal played through output element 0 is the echo
+     reference. The delay between playback and capture handed to the canceller is the device's
+     duplex latency (kAUHostALSAProperty_DuplexLatencyFrames); the canceller refines it itself.
+     Processing (and MuteOutput) needs input enabled (EnableIO on input scope element 1), 1 or 2
+     capture channels and a device rate divisible by 100; without input it is the plain unit.
+   - 'auou' 'vpof' 'AUHs' (kAudioUnitSubType_AUHostVoiceProcessingOffline): the same processing
+     rendered offline. Input scope element 0 takes the far end (what a loudspeaker would play),
+     input scope element 1 the microphone, each from a render callback or a connection;
+     AudioUnitRender on output element 1 pulls both and gives the processed microphone, on output
+     element 0 the far end of the same time stamp (silent with MuteOutput). Formats: Float32
+     non-interleaved, 1 or 2 channels, one rate divisible by 100 on every element; each output
+     element has its input element's channel count.
+   Both report kAudioUnitProperty_Latency: one 10 ms chunk plus webrtc's own delay (bypass: 0),
+   and take the kAUVoiceIOProperty_ properties of AudioUnitProperties.h. */
+AU_ENUM(OSType) {
+    kAudioUnitSubType_AUHostVoiceProcessingOffline = 'vpof'
+};
+
+/* The canceller's figures (webrtc's own estimates, refreshed once a second of processing). */
+typedef struct AUHostVoiceIOMetrics {
+    /* Echo return loss enhancement, dB: the last second's and the long-term average. */
+    Float64 mEchoReturnLossEnhancement;
+    Float64 mAverageEchoReturnLossEnhancement;
+    /* Echo return loss (far end to microphone echo), dB, long-term average. */
+    Float64 mEchoReturnLoss;
+    /* The canceller's delay estimate (median over the last second), seconds. */
+    Float64 mEchoDelay;
+    /* The delay handed to the canceller (the device's duplex latency; 0 offline), seconds. */
+    Float64 mReportedDelay;
+    /* 1 once the canceller has produced figures, 0 before (the values are then 0). */
+    UInt32 mValid;
+    UInt32 mReserved;
+} AUHostVoiceIOMetrics;
+
+AU_ENUM(AudioUnitPropertyID) {
+    /* AUHostVoiceIOMetrics, read-only, global scope element 0; zeros while uninitialized. */
+    kAUHostVoiceIOProperty_EchoMetrics = 0x41480010
+};
+
 AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 

@@ -259,6 +259,18 @@ AU_ENUM(OSType) {
     kAudioUnitSubType_MIDISynth = 'msyn'
 };
 
+/* Voice-processing I/O unit properties (kAudioUnitSubType_VoiceProcessingIO), global scope,
+   element 0, each a UInt32 0 or 1, settable while the unit runs. */
+AU_ENUM(AudioUnitPropertyID) {
+    /* 1 bypasses all processing: the input element gives the microphone as the plain I/O unit
+       does. Default 0. */
+    kAUVoiceIOProperty_BypassVoiceProcessing = 2100,
+    /* 1 turns automatic gain control on. Default 1. */
+    kAUVoiceIOProperty_VoiceProcessingEnableAGC = 2101,
+    /* 1 silences the output element (the echo reference is silenced with it). Default 0. */
+    kAUVoiceIOProperty_MuteOutput = 2104
+};
+
 AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
