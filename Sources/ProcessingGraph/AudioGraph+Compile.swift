@@ -46,13 +46,13 @@ extension AudioGraph {
                                 + "(kAudioUnitProperty_MaximumFramesPerSlice).")
                     }
                 }
-                // The graph hands sources' buffers to inputs without copying, and renders out of place.
-                // A unit may not answer these (a minimal unit need not): it then allocates its own
-                // input buffers, which the graph fills, and is asked for nothing in place.
+                // The graph hands sources' buffers to inputs without copying (a unit may not answer
+                // this: a minimal unit need not; it then allocates its own input buffers, which the
+                // graph fills). A unit processing in place pulls into its output buffers, and a
+                // source with no other consumer renders straight into them.
                 for key in managed where key.node == id {
                     try setIfAnswered(unit, id, kAudioUnitProperty_ShouldAllocateBuffer, kAudioUnitScope_Input, key.bus, false)
                 }
-                try setIfAnswered(unit, id, kAudioUnitProperty_InPlaceProcessing, kAudioUnitScope_Global, 0, false)
                 try propagateFormats(into: id)
                 try AudioError.check(
                     AudioUnitInitialize(unit),
@@ -178,6 +178,10 @@ extension AudioGraph {
                     outputs: outputs, outputCount: count))
         }
 
+        // Outputs feeding exactly one input: that input may have the source render straight into
+        // its buffers (a chain then works in one buffer, as in-place processing means).
+        var consumers: [BusKey: Int] = [:]
+        for c in connections { consumers[BusKey(node: c.sourceNode, bus: c.sourceOutputNumber), default: 0] += 1 }
         let latency = latencies(joined: joined)
         let inputs = UnsafeMutablePointer<ScheduledInput>.allocate(capacity: max(allPorts.count, 1))
         inputs.initialize(repeating: ScheduledInput(), count: max(allPorts.count, 1))
@@ -196,6 +200,7 @@ extension AudioGraph {
                 entry.sourceNode = src
                 entry.sourceBus = Int(c.sourceOutputNumber)
                 let delay = latencyCompensation ? latency.delay[key] ?? 0 : 0
+                entry.direct = delay == 0 && consumers[BusKey(node: c.sourceNode, bus: c.sourceOutputNumber)] == 1
                 if delay > 0 {
                     entry.delay = .allocate(capacity: 1)
                     entry.delay!.initialize(to: DelayLine(channels: Int(format.bufferCount), delay: delay, maxFrames: maxFrames))

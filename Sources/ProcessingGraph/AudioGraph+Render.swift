@@ -16,6 +16,9 @@ public struct ScheduledInput {
     public var kind: Kind = .none
     public var sourceNode: Int = 0
     public var sourceBus: Int = 0
+    /// The source output feeds only this input (and needs no delay): when the consumer pulls into
+    /// buffers of its own (in place), the source renders straight into them.
+    public var direct = false
     public var callback: AURenderCallback?
     public var callbackRefCon: UnsafeMutableRawPointer?
     /// Latency compensation: a delay line for this input (nil when the path needs none).
@@ -205,6 +208,14 @@ func feedInput(
     case .connection:
         let node = schedule.pointee.nodes + input.pointee.sourceNode
         let output = node.pointee.outputs + input.pointee.sourceBus
+        if input.pointee.direct, hasBuffers(ioData) {
+            var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
+            let render = node.pointee.render, me = node.pointee.renderSelf, bus = UInt32(input.pointee.sourceBus)
+            let buffers = audioBuffers(ioData)
+            for b in 0..<Int(ioData.pointee.mNumberBuffers) { buffers[b].mDataByteSize = frames * output.pointee.bytesPerFrame }
+            // The source unit's render is a render-thread call by contract.
+            return _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, ioData) }
+        }
         let cycle = g.pointee.cycle
         let sampleTime = timeStamp.pointee.mSampleTime
         if output.pointee.renderedCycle != cycle || output.pointee.renderedSampleTime != sampleTime {
@@ -224,6 +235,14 @@ func feedInput(
         guard output.pointee.status == noErr else { return output.pointee.status }
         return deliver(output.pointee, into: ioData, frames: frames, delay: input.pointee.delay)
     }
+}
+
+/// Whether every buffer of a list has memory (the consumer pulls into buffers of its own).
+@_noAllocation @_noLocks
+func hasBuffers(_ list: UnsafeMutablePointer<AudioBufferList>) -> Bool {
+    let buffers = audioBuffers(list)
+    for b in 0..<Int(list.pointee.mNumberBuffers) where buffers[b].mData == nil { return false }
+    return true
 }
 
 /// Hands a rendered output to an input: pointers when the input's mData is NULL (no copy),
