@@ -257,6 +257,16 @@ public struct RenderState {
         return rampRunning ? 1 : max(nextStart - position, 1)
     }
 
+    /// Whether any scheduled change has arrived or is pending (takes the arrivals: call at the
+    /// start of a render call, before ``applyEvents(at:frames:)``).
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public func hasScheduledEvents() -> Bool {
+        events.pointee.takeArrivals()
+        return events.pointee.pendingCount > 0
+    }
+
     /// Moves events that lie beyond this render call into the next one's frame numbering.
     ///
     /// Thread: render.

@@ -261,7 +261,7 @@ private func lv2UnitRunDirect(
 ) -> OSStatus {
     var position = 0
     var next = 0  // the first MIDI event not yet delivered
-    let scheduled = au.pointee.eventCount > 0
+    let scheduled = au.pointee.hasScheduledEvents()
     while position < n {
         let slice = scheduled ? min(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, n - position) : n
         lv2UnitApplyControls(r)
@@ -332,7 +332,7 @@ private func lv2UnitRunFIFO(
 ) -> OSStatus {
     // Parameter changes apply at block boundaries: every change due in this call is applied now.
     var position = 0
-    if au.pointee.eventCount > 0 {
+    if au.pointee.hasScheduledEvents() {
         while position < n { position += max(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, 1) }
         _unsafePerformance { au.pointee.carryEvents(past: n) }
     }

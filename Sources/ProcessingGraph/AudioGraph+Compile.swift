@@ -46,13 +46,15 @@ extension AudioGraph {
                                 + "(kAudioUnitProperty_MaximumFramesPerSlice).")
                     }
                 }
-                // The graph hands sources' buffers to inputs without copying (a unit may not answer
-                // this: a minimal unit need not; it then allocates its own input buffers, which the
-                // graph fills). A unit processing in place pulls into its output buffers, and a
-                // source with no other consumer renders straight into them.
+                // The graph hands sources' buffers to inputs without copying, and renders out of place
+                // (in place, kernels written as `out[i] = in[i] * g` see aliased pointers and lose
+                // their vector loops). A unit may not answer these (a minimal unit need not): it then
+                // allocates its own input buffers, into which a source with no other consumer
+                // renders straight, and is asked for nothing in place.
                 for key in managed where key.node == id {
                     try setIfAnswered(unit, id, kAudioUnitProperty_ShouldAllocateBuffer, kAudioUnitScope_Input, key.bus, false)
                 }
+                try setIfAnswered(unit, id, kAudioUnitProperty_InPlaceProcessing, kAudioUnitScope_Global, 0, false)
                 try propagateFormats(into: id)
                 try AudioError.check(
                     AudioUnitInitialize(unit),
