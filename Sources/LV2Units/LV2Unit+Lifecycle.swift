@@ -54,7 +54,7 @@ extension LV2Unit {
         for k in 0..<r.pointee.outputChannels {
             r.pointee.outputOwn[k].update(repeating: 0, count: Int(instance.configuration.maxBlockLength))
         }
-        midiQueue.pointee.count = 0
+        midiQueue.pointee.clear()
     }
 
     /// After setup code wrote the running plug-in's control ports itself (a preset, restored

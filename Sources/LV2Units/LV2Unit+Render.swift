@@ -4,7 +4,8 @@ import Synchronization
 
 // Everything the render thread touches for an LV2 unit, in one file: the render state (plain
 // memory built at initialize), the MIDI queue, and the render itself. No class references are
-// touched here; the plug-in is reached through its LV2RenderContext.
+// touched here; the plug-in is reached through its LV2RenderContext. MIDI arrives through the
+// unit model's RenderEventQueue (any thread pushes; the cycle takes the arrivals first).
 //
 // A cycle: pull every input element, point the plug-in's audio/CV ports at those buffers and at
 // the output buffers (zero copy; connect_port only for a port whose buffer moved), then run it
@@ -13,20 +14,6 @@ import Synchronization
 // their control port, and with nothing scheduled or queued no event code runs. A plug-in that needs a fixed block length runs from a FIFO instead: input is
 // collected into its own buffers and each full block runs once, which delays the output by
 // exactly one block (reported in the Latency property).
-
-/// One MIDI message waiting for a render call.
-struct LV2UnitMIDIEvent {
-    var offset: Int
-    var length: Int
-    var bytes: (UInt8, UInt8, UInt8)
-}
-
-/// MusicDeviceMIDIEvent's queue: events sorted by offset, for the next render call.
-struct LV2UnitMIDIQueue {
-    static let capacity = 512
-    var events: UnsafeMutablePointer<LV2UnitMIDIEvent>
-    var count = 0
-}
 
 /// The render-time view of an initialized LV2 unit.
 struct LV2UnitRenderState {
@@ -92,23 +79,6 @@ struct LV2UnitRenderState {
 /// A `controlWritten` entry that matches no Float's bit pattern.
 let lv2UnitControlUnwritten = UInt64.max
 
-extension LV2UnitMIDIQueue {
-    /// Inserts an event in offset order (stable); false when full. Thread: render (or setup
-    /// while the unit is not rendering).
-    @_noAllocation @_noLocks
-    mutating func insert(_ event: LV2UnitMIDIEvent) -> Bool {
-        guard count < LV2UnitMIDIQueue.capacity else { return false }
-        var i = count
-        while i > 0 && events[i - 1].offset > event.offset {
-            events[i] = events[i - 1]
-            i -= 1
-        }
-        events[i] = event
-        count += 1
-        return true
-    }
-}
-
 /// The length in bytes of a MIDI message with `status`, 0 for a byte that is not a status.
 @_noAllocation @_noLocks
 func lv2MIDIMessageLength(_ status: UInt8) -> Int {
@@ -123,7 +93,7 @@ func lv2MIDIMessageLength(_ status: UInt8) -> Int {
 /// Renders output element `element` for one AudioUnitRender call. Thread: render.
 @_noAllocation @_noLocks
 func lv2UnitRender(
-    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<RenderEventQueue>,
     _ au: UnsafeMutablePointer<RenderState>, element: Int,
     flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
     frames: UInt32, output: UnsafeMutablePointer<AudioBufferList>
@@ -164,19 +134,20 @@ func lv2UnitRender(
 /// One processing cycle of `frames` frames: pull inputs, run, report meters, check the output.
 @_noAllocation @_noLocks
 private func lv2UnitCycle(
-    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<RenderEventQueue>,
     _ au: UnsafeMutablePointer<RenderState>,
     flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
     frames: UInt32
 ) -> OSStatus {
     let n = Int(frames)
+    midi.pointee.takeArrivals()
     let status = lv2UnitPullInputs(r, au, flags: flags, timeStamp: timeStamp, frames: frames)
     guard status == noErr else { return status }
     if r.pointee.multiElement {
         for k in 0..<r.pointee.outputChannels { r.pointee.outputData[k] = r.pointee.outputStage[k] }
     }
     let ran = r.pointee.fixedBlock > 0 ? lv2UnitRunFIFO(r, midi, au, frames: n) : lv2UnitRunDirect(r, midi, au, frames: n)
-    if midi.pointee.count > 0 { lv2UnitCarryMIDI(midi, past: n) }
+    if midi.pointee.pendingCount > 0 { lv2UnitCarryMIDI(midi, past: n) }
     guard ran == noErr else { return ran }
     for k in 0..<r.pointee.meterCount { r.pointee.meterSlots[k].pointee = r.pointee.meterPorts[k].pointee }
     return lv2UnitCheckFinite(r, frames: n)
@@ -184,14 +155,11 @@ private func lv2UnitCycle(
 
 /// Moves the events beyond this call into the next call's numbering.
 @_noAllocation @_noLocks
-private func lv2UnitCarryMIDI(_ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>, past n: Int) {
-    var kept = 0
-    for i in 0..<midi.pointee.count where midi.pointee.events[i].offset >= n {
-        midi.pointee.events[kept] = midi.pointee.events[i]
-        midi.pointee.events[kept].offset -= n
-        kept += 1
-    }
-    midi.pointee.count = kept
+private func lv2UnitCarryMIDI(_ midi: UnsafeMutablePointer<RenderEventQueue>, past n: Int) {
+    // Pending events are in sample order: those before frame n were delivered.
+    var first = 0
+    while first < midi.pointee.pendingCount && midi.pointee.pending[first].offset < n { first += 1 }
+    midi.pointee.carry(from: first, past: n)
 }
 
 /// Pulls every input element and points `inputData` at its channels; unconnected elements other
@@ -256,7 +224,7 @@ private func lv2UnitApplyControls(_ r: UnsafeMutablePointer<LV2UnitRenderState>)
 /// Runs the slices between parameter changes straight on the cycle's buffers.
 @_noAllocation @_noLocks
 private func lv2UnitRunDirect(
-    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<RenderEventQueue>,
     _ au: UnsafeMutablePointer<RenderState>, frames n: Int
 ) -> OSStatus {
     var position = 0
@@ -284,7 +252,7 @@ private func lv2UnitRunDirect(
 /// due in that range and runs the plug-in once.
 @_noAllocation @_noLocks
 private func lv2UnitRunPiece(
-    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<RenderEventQueue>,
     from start: Int, frames: Int, next: inout Int
 ) -> OSStatus {
     let context = r.pointee.context, connected = r.pointee.connected, inputs = r.pointee.inputChannels
@@ -310,14 +278,16 @@ private func lv2UnitRunPiece(
 /// within the block that starts at cycle frame `blockStart` (earlier ones at frame 0).
 @_noAllocation @_noLocks
 private func lv2UnitDeliverMIDI(
-    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<RenderEventQueue>,
     before end: Int, blockStart: Int, blockFrames: Int, next: inout Int
 ) {
-    while next < midi.pointee.count && midi.pointee.events[next].offset < end {
-        var event = midi.pointee.events[next]
+    while next < midi.pointee.pendingCount && midi.pointee.pending[next].offset < end {
+        let event = midi.pointee.pending[next]
         let frame = min(max(event.offset - blockStart, 0), blockFrames - 1)
-        _ = withUnsafeBytes(of: &event.bytes) { bytes in
-            lv2QueueMIDI(r.pointee.context, frame: Int64(frame), bytes: bytes.baseAddress!, count: event.length)
+        var bytes = (event.status, event.data1, event.data2)
+        let length = lv2MIDIMessageLength(event.status)
+        _ = withUnsafeBytes(of: &bytes) { raw in
+            lv2QueueMIDI(r.pointee.context, frame: Int64(frame), bytes: raw.baseAddress!, count: length)
         }
         next += 1
     }
@@ -327,7 +297,7 @@ private func lv2UnitDeliverMIDI(
 /// the block before, so the unit's output is its input delayed by exactly one block.
 @_noAllocation @_noLocks
 private func lv2UnitRunFIFO(
-    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<LV2UnitMIDIQueue>,
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ midi: UnsafeMutablePointer<RenderEventQueue>,
     _ au: UnsafeMutablePointer<RenderState>, frames n: Int
 ) -> OSStatus {
     // Parameter changes apply at block boundaries: every change due in this call is applied now.

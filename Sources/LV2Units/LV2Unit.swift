@@ -30,7 +30,7 @@ public final class LV2Unit: AUBase {
     /// The running plug-in while initialized.
     public internal(set) var lv2Instance: LV2Instance?
     var renderState: UnsafeMutablePointer<LV2UnitRenderState>?
-    let midiQueue: UnsafeMutablePointer<LV2UnitMIDIQueue>
+    let midiQueue: UnsafeMutablePointer<RenderEventQueue>
     /// Plug-in state to restore at the next initialize (kept across Uninitialize, or from ClassInfo).
     var pendingState: String?
     /// A preset whose non-port state is loaded at the next initialize.
@@ -53,8 +53,7 @@ public final class LV2Unit: AUBase {
             return (LV2UnitLayout(plugin: plugin, sampleRate: sampleRate), plugin.presets, LV2ParameterDescriptor.read(plugin))
         }
         liveWorker = requiresLive
-        midiQueue = .allocate(capacity: 1)
-        midiQueue.initialize(to: LV2UnitMIDIQueue(events: .allocate(capacity: LV2UnitMIDIQueue.capacity)))
+        midiQueue = RenderEventQueue.allocate(capacity: 512)
         super.init(
             description: description, inputs: layout.inputs.count, outputs: layout.outputs.count,
             channels: 2, sampleRate: sampleRate, parameters: layout.controls.map(\.definition))
@@ -67,8 +66,7 @@ public final class LV2Unit: AUBase {
     }
 
     deinit {
-        midiQueue.pointee.events.deallocate()
-        midiQueue.deallocate()
+        RenderEventQueue.deallocate(midiQueue)
     }
 
     /// Canonical Float32 with exactly the element's channel count (LV2 ports are fixed).
@@ -197,14 +195,14 @@ public final class LV2Unit: AUBase {
     }
 
     /// Queues a channel message for the plug-in's MIDI input at `offset` frames into the next
-    /// render call. Thread: render (or setup while the unit is not rendering).
+    /// render call. Thread: any (lock-free).
     public override func midiEvent(status: UInt32, data1: UInt32, data2: UInt32, offset: UInt32) -> OSStatus {
         guard layout.hasMIDIInput else { return kAudio_UnimplementedError }
         let length = lv2MIDIMessageLength(UInt8(truncatingIfNeeded: status))
         guard length > 0, status <= 0xFF else { return kAudio_ParamError }
-        let event = LV2UnitMIDIEvent(
-            offset: Int(offset), length: length,
-            bytes: (UInt8(status), UInt8(truncatingIfNeeded: data1 & 0x7F), UInt8(truncatingIfNeeded: data2 & 0x7F)))
-        return midiQueue.pointee.insert(event) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
+        let event = RenderEvent.midi(
+            status: UInt8(status), data1: UInt8(truncatingIfNeeded: data1 & 0x7F), data2: UInt8(truncatingIfNeeded: data2 & 0x7F),
+            offset: Int(offset))
+        return midiQueue.pointee.push(event) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
     }
 }
