@@ -61,10 +61,12 @@ let package = Package(
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(
-            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"],
+            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "AudioQueueServices"],
             swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
+        /// Audio Queue Services (AudioQueue.h): playback and recording on the ALSA I/O unit, offline render on a generic output.
+        .target(name: "AudioQueueServices", dependencies: ["AUHostCore", "AUHostAtomics"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "auhost",
             dependencies: [
@@ -127,6 +129,9 @@ let package = Package(
             name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
         .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AudioQueueTests", dependencies: ["AUHost", "AudioQueueServices", "ALSATestSupport"], resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
         // ---- Fuzzing (docs/RELIABILITY.md): harness functions, the libFuzzer driver
         // (scripts/fuzz.sh builds it with -sanitize=fuzzer,address), and the replay of every
         // seed and crash in the ordinary test run.

@@ -1,0 +1,176 @@
+import AudioToolbox
+import AudioTypes
+import Foundation
+
+extension AudioQueueObject {
+    /// The engine's level meter, and whether it runs. Thread: any.
+    var meter: LevelMeter { playback?.meter ?? recording!.meter }
+    var meteringEnabled: Bool {
+        playback?.meteringEnabled.load(ordering: .acquiring) ?? recording!.meteringEnabled.load(ordering: .acquiring)
+    }
+
+    /// The size of property `id`'s value.
+    ///
+    /// Thread: setup.
+    func propertySize(_ id: AudioQueuePropertyID) throws -> Int {
+        switch id {
+        case kAudioQueueProperty_IsRunning, kAudioQueueDeviceProperty_NumberChannels, kAudioQueueProperty_MaximumOutputPacketSize,
+            kAudioQueueProperty_EnableLevelMetering, kAudioQueueProperty_DecodeBufferSizeFrames, kAudioQueueProperty_ConverterError,
+            kAudioQueueProperty_EnableTimePitch, kAudioQueueProperty_TimePitchAlgorithm, kAudioQueueProperty_TimePitchBypass:
+            return 4
+        case kAudioQueueDeviceProperty_SampleRate: return 8
+        case kAudioQueueProperty_CurrentDevice: return MemoryLayout<UnsafeRawPointer?>.size
+        case kAudioQueueProperty_StreamDescription: return MemoryLayout<AudioStreamBasicDescription>.size
+        case kAudioQueueProperty_MagicCookie: return lock.withLock { magicCookie.count }
+        case kAudioQueueProperty_ChannelLayout:
+            let stored = lock.withLock { channelLayout.count }
+            if stored > 0 { return stored }
+            throw AudioError(kAudioQueueErr_InvalidProperty, "The queue has no channel layout until one is set.")
+        case kAudioQueueProperty_CurrentLevelMeter, kAudioQueueProperty_CurrentLevelMeterDB:
+            return format.channels * MemoryLayout<AudioQueueLevelMeterState>.size
+        default:
+            throw AudioError(kAudioQueueErr_InvalidProperty, "Audio queue property '\(FourCC.string(id))' is not supported.")
+        }
+    }
+
+    /// Reads property `id` into `out` (at most `size` bytes); returns the bytes written.
+    ///
+    /// Thread: setup.
+    func getProperty(_ id: AudioQueuePropertyID, into out: UnsafeMutableRawPointer, size: Int) throws -> Int {
+        let needed = try propertySize(id)
+        let variable = [kAudioQueueProperty_MagicCookie, kAudioQueueProperty_CurrentLevelMeter, kAudioQueueProperty_CurrentLevelMeterDB].contains(id)
+        guard size >= needed || (variable && size > 0) else {
+            throw AudioError(kAudioQueueErr_InvalidPropertySize, "Audio queue property '\(FourCC.string(id))' needs \(needed) bytes, got \(size).")
+        }
+        func put<T>(_ value: T) -> Int {
+            out.storeBytes(of: value, as: T.self)
+            return MemoryLayout<T>.size
+        }
+        switch id {
+        case kAudioQueueProperty_IsRunning: return put(UInt32(lock.withLock { isRunning } ? 1 : 0))
+        case kAudioQueueDeviceProperty_SampleRate:
+            return put(lock.withLock { () -> Float64 in
+                var rate: Float64 = 0
+                var size = UInt32(8)
+                if let unit { _ = AudioUnitGetProperty(unit, kAUHostALSAProperty_GrantedSampleRate, kAudioUnitScope_Global, 0, &rate, &size) }
+                return rate > 0 ? rate : format.sampleRate
+            })
+        case kAudioQueueDeviceProperty_NumberChannels: return put(UInt32(format.channels))
+        case kAudioQueueProperty_CurrentDevice:
+            return put(Optional(CFBridge.string(lock.withLock { deviceName })))
+        case kAudioQueueProperty_StreamDescription: return put(streamDescription)
+        case kAudioQueueProperty_MaximumOutputPacketSize: return put(UInt32(format.bytesPerFrame))
+        case kAudioQueueProperty_EnableLevelMetering:
+            return put(UInt32(meteringEnabled ? 1 : 0))
+        case kAudioQueueProperty_DecodeBufferSizeFrames: return put(lock.withLock { decodeBufferSizeFrames })
+        case kAudioQueueProperty_ConverterError: return put(Int32(0))
+        case kAudioQueueProperty_EnableTimePitch, kAudioQueueProperty_TimePitchBypass: return put(UInt32(0))
+        case kAudioQueueProperty_TimePitchAlgorithm: return put(kAudioQueueTimePitchAlgorithm_TimeDomain)
+        case kAudioQueueProperty_MagicCookie, kAudioQueueProperty_ChannelLayout:
+            let bytes = lock.withLock { id == kAudioQueueProperty_MagicCookie ? magicCookie : channelLayout }
+            let count = min(bytes.count, size)
+            bytes.withUnsafeBytes { if count > 0 { out.copyMemory(from: $0.baseAddress!, byteCount: count) } }
+            return count
+        default:  // the level meters
+            guard meteringEnabled else {
+                throw AudioError(kAudioQueueErr_InvalidProperty, "Level meters need kAudioQueueProperty_EnableLevelMetering set to 1 first.")
+            }
+            let states = meter.read().map { state in
+                id == kAudioQueueProperty_CurrentLevelMeterDB
+                    ? AudioQueueLevelMeterState(
+                        mAveragePower: LevelMeter.decibels(state.mAveragePower), mPeakPower: LevelMeter.decibels(state.mPeakPower))
+                    : state
+            }
+            let count = min(states.count, size / MemoryLayout<AudioQueueLevelMeterState>.size)
+            for (i, state) in states.prefix(count).enumerated() {
+                out.storeBytes(of: state, toByteOffset: i * MemoryLayout<AudioQueueLevelMeterState>.size, as: AudioQueueLevelMeterState.self)
+            }
+            return count * MemoryLayout<AudioQueueLevelMeterState>.size
+        }
+    }
+
+    /// Sets property `id` from `size` bytes at `data`.
+    ///
+    /// Thread: setup.
+    func setProperty(_ id: AudioQueuePropertyID, _ data: UnsafeRawPointer, size: Int) throws {
+        func value<T>(_: T.Type) throws -> T {
+            guard size >= MemoryLayout<T>.size else {
+                throw AudioError(kAudioQueueErr_InvalidPropertySize, "Audio queue property '\(FourCC.string(id))' needs \(MemoryLayout<T>.size) bytes, got \(size).")
+            }
+            return data.loadUnaligned(as: T.self)
+        }
+        switch id {
+        case kAudioQueueProperty_CurrentDevice:
+            guard let name = try value(Unmanaged<CFString>?.self).flatMap({ String(cfString: $0.takeUnretainedValue()) }), !name.isEmpty else {
+                throw AudioError(kAudioQueueErr_InvalidPropertyValue, "kAudioQueueProperty_CurrentDevice needs an ALSA PCM name (a CFString).")
+            }
+            try lock.withLock {
+                guard unit == nil else {
+                    throw AudioError(kAudioQueueErr_InvalidRunState, "Set the queue's device while it is stopped (it is open on \(deviceName)).")
+                }
+                deviceName = name
+            }
+        case kAudioQueueProperty_EnableLevelMetering:
+            let on = try value(UInt32.self) != 0
+            if on, !meteringEnabled { _ = meter.read() }  // start afresh
+            if let playback { playback.meteringEnabled.store(on, ordering: .releasing) }
+            if let recording { recording.meteringEnabled.store(on, ordering: .releasing) }
+        case kAudioQueueProperty_MagicCookie:
+            let bytes = Array(UnsafeRawBufferPointer(start: data, count: size))
+            lock.withLock { magicCookie = bytes }
+        case kAudioQueueProperty_ChannelLayout:
+            guard size >= MemoryLayout<AudioChannelLayout>.size - MemoryLayout<AudioChannelDescription>.size else {
+                throw AudioError(kAudioQueueErr_InvalidPropertySize, "kAudioQueueProperty_ChannelLayout needs an AudioChannelLayout.")
+            }
+            let bytes = Array(UnsafeRawBufferPointer(start: data, count: size))
+            lock.withLock { channelLayout = bytes }
+        case kAudioQueueProperty_DecodeBufferSizeFrames:
+            let frames = try value(UInt32.self)
+            guard frames > 0 else { throw AudioError(kAudioQueueErr_InvalidPropertyValue, "DecodeBufferSizeFrames must be above 0.") }
+            lock.withLock { decodeBufferSizeFrames = frames }
+        case kAudioQueueProperty_EnableTimePitch, kAudioQueueProperty_TimePitchAlgorithm, kAudioQueueProperty_TimePitchBypass:
+            throw AudioError(
+                kAudioQueueErr_InvalidProperty,
+                "Time-pitch (PlayRate, Pitch) is not implemented by AUHost's audio queue yet.")
+        default:
+            _ = try propertySize(id)
+            throw AudioError(kAudioQueueErr_InvalidProperty, "Audio queue property '\(FourCC.string(id))' is read-only.")
+        }
+    }
+
+    /// Thread: any (a value read under the queue's lock).
+    func parameter(_ id: AudioQueueParameterID) throws -> Float {
+        _ = try Self.checked(id, id == kAudioQueueParam_PlayRate ? 1 : 0)
+        return lock.withLock {
+            switch id {
+            case kAudioQueueParam_Volume: return volume
+            case kAudioQueueParam_Pan: return pan
+            case kAudioQueueParam_VolumeRampTime: return rampTime
+            case kAudioQueueParam_PlayRate: return 1
+            default: return 0
+            }
+        }
+    }
+
+    /// Thread: setup (any thread but the device's).
+    func setParameter(_ id: AudioQueueParameterID, _ value: Float) throws {
+        let value = try Self.checked(id, value)
+        try lock.withLock {
+            switch id {
+            case kAudioQueueParam_Volume:
+                volume = value
+                playback?.setVolume(value)
+            case kAudioQueueParam_Pan:
+                pan = value
+                playback?.panBits.store(value.bitPattern, ordering: .releasing)
+            case kAudioQueueParam_VolumeRampTime:
+                rampTime = value
+                playback?.rampTimeBits.store(value.bitPattern, ordering: .releasing)
+            default:
+                throw AudioError(
+                    kAudioQueueErr_InvalidParameter,
+                    "PlayRate and Pitch need time-pitch (kAudioQueueProperty_EnableTimePitch), which AUHost's queue does not offer yet.")
+            }
+        }
+    }
+}
