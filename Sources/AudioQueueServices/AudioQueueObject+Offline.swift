@@ -30,7 +30,7 @@ extension AudioQueueObject {
             guard let offline else {
                 throw AudioError(kAudioQueueErr_InvalidOfflineMode, "AudioQueueOfflineRender needs AudioQueueSetOfflineRenderFormat first.")
             }
-            guard isRunning else { throw AudioError(kAudioQueueErr_InvalidRunState, "Start the queue before rendering it offline.") }
+            guard hasStarted else { throw AudioError(kAudioQueueErr_InvalidRunState, "Start the queue before rendering it offline.") }
             let slot = try self.slot(buffer)
             let needed = Int(frames) * Int(offline.outputFormat.mBytesPerFrame)
             guard needed <= Int(slot.pointee.buffer.mAudioDataBytesCapacity) else {
@@ -41,7 +41,7 @@ extension AudioQueueObject {
             return (offline, slot)
         }
         slot.pointee.buffer.mAudioDataByteSize = 0
-        guard frames > 0 else { return }
+        guard frames > 0, lock.withLock({ isRunning }) else { return }  // a stopped queue renders nothing
         let produced = try renderer.render(engine: playback!, time: time, frames: Int(frames), into: slot.pointee.buffer.mAudioData)
         slot.pointee.buffer.mAudioDataByteSize = UInt32(produced) * renderer.outputFormat.mBytesPerFrame
         deliverFinishedBuffers()

@@ -219,8 +219,9 @@ OSStatus AudioQueueSetOfflineRenderFormat(AudioQueueRef inAQ, const AudioStreamB
    mAudioDataByteSize; the first call (made with 0 frames, as documented) renders nothing.
    Buffers that finish are returned to the output callback before this returns. Fewer frames than
    asked come back only when the queue was stopped with Stop(false) and its last buffer ends
-   within the call (that call and later ones then return what is left, down to 0); otherwise a
-   queue that runs out of buffers renders silence. */
+   within the call (that call returns what is left; the queue then stops, and later calls return
+   0 frames); otherwise a queue that runs out of buffers renders silence. Before the first Start:
+   kAudioQueueErr_InvalidRunState; without an offline format: kAudioQueueErr_InvalidOfflineMode. */
 OSStatus AudioQueueOfflineRender(AudioQueueRef inAQ, const AudioTimeStamp *inTimestamp, AudioQueueBufferRef ioBuffer,
                                  UInt32 inNumberFrames);
 
