@@ -12,6 +12,7 @@ final class RecordingState: @unchecked Sendable {
     let frames = Atomic<Int>(0)
     var callbackThreads: Set<UInt> = []
     /// Where buffers are written with AudioFileWritePackets when set.
+    var file: AudioFileID?
     var currentPacket: Int64 = 0
     var writeErrors = 0
 
@@ -25,6 +26,14 @@ let recordingCallback: AudioQueueInputCallback = { userData, queue, buffer, star
     if packets > 0 {
         state.recorded += UnsafeRawBufferPointer(start: buffer.pointee.mAudioData, count: bytes)
         state.startTimes.append(startTime.pointee.mSampleTime)
+        if let file = state.file {
+            var count = packets
+            if AudioFileWritePackets(file, false, UInt32(bytes), descriptions, state.currentPacket, &count, buffer.pointee.mAudioData) == noErr {
+                state.currentPacket += Int64(count)
+            } else {
+                state.writeErrors += 1
+            }
+        }
         state.frames.add(Int(packets), ordering: .releasing)
     }
     if state.running.load(ordering: .acquiring) { _ = AudioQueueEnqueueBuffer(queue, buffer, 0, nil) }
@@ -38,6 +47,8 @@ final class AudioQueueRecordingTests: XCTestCase {
     /// faster than any callback, so the infile (1.2 s) fits the three buffers and nothing has to
     /// wait for a buffer to come back. What the buffers received is exactly the infile, frame
     /// for frame, with start times that follow on, and the callbacks ran on the queue's thread.
+    /// The recording is written with AudioFileCreateWithURL / AudioFileWritePackets into a WAV
+    /// file, and reading that file back with AudioFileReadPacketData gives the infile exactly.
     func testRecordingPatternCapturesTheInfileExactly() throws {
         let frames = 57_600
         let samples = testSamples(frames * 2)
@@ -53,6 +64,11 @@ final class AudioQueueRecordingTests: XCTestCase {
         var device: Unmanaged<CFString>? = name
         XCTAssertEqual(AudioQueueSetProperty(q, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
         name.release()
+        let path = AudioQueueTestEnvironment.path("recording.wav")
+        let url = CFURLCreateFromFileSystemRepresentation(nil, path, CFIndex(strlen(path)), false)!
+        var file: AudioFileID?
+        XCTAssertEqual(AudioFileCreateWithURL(url, kAudioFileWAVEType, &format, .eraseFile, &file), noErr, lastErrorMessage)
+        state.file = try XCTUnwrap(file)
         for _ in 0..<3 {
             var buffer: AudioQueueBufferRef?
             XCTAssertEqual(AudioQueueAllocateBuffer(q, 24_000 * 4, &buffer), noErr)
@@ -70,5 +86,21 @@ final class AudioQueueRecordingTests: XCTestCase {
         XCTAssertEqual(Array(state.startTimes.prefix(2)), [0, 24_000], "start times count frames from Start")
         XCTAssertEqual(state.callbackThreads.count, 1)
         XCTAssertFalse(state.callbackThreads.contains(UInt(pthread_self())))
+
+        XCTAssertEqual(state.writeErrors, 0)
+        XCTAssertEqual(AudioFileClose(state.file!), noErr)
+        var reopened: AudioFileID?
+        XCTAssertEqual(AudioFileOpenURL(url, .readPermission, 0, &reopened), noErr, lastErrorMessage)
+        let reader = try XCTUnwrap(reopened)
+        defer { AudioFileClose(reader) }
+        var packetCount: UInt64 = 0
+        var size = UInt32(8)
+        XCTAssertEqual(AudioFileGetProperty(reader, kAudioFilePropertyAudioDataPacketCount, &size, &packetCount), noErr)
+        XCTAssertEqual(Int(packetCount), recorded.count / 2, "every recorded frame is in the file")
+        var fromFile = [Int16](repeating: 0, count: frames * 2)
+        var bytes = UInt32(frames * 4), packets = UInt32(frames)
+        XCTAssertEqual(AudioFileReadPacketData(reader, false, &bytes, nil, 0, &packets, &fromFile), noErr, lastErrorMessage)
+        XCTAssertEqual(packets, UInt32(frames))
+        XCTAssertTrue(fromFile == samples, "the WAV file does not hold the infile exactly")
     }
 }
