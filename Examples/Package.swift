@@ -36,6 +36,10 @@ let package = Package(
         swiftExample("capture-to-audio-unit", "CaptureToAudioUnit"),
         /// Issue 7's paced bar: an 8-unit graph on the ALSA `jack` PCM (scripts/paced-device-check.sh).
         swiftExample("paced-device", "PacedDevice"),
+        /// Seed 002's Audio Queue listings, the guide's play (three buffers) and record patterns.
+        cExample("audio-queue-play", "AudioQueuePlay"),
+        cExample("audio-queue-record", "AudioQueueRecord"),
+        swiftExample("audio-queue-swift", "AudioQueueSwift"),
         /// Runs every example in a scratch HOME with an asoundrc of file PCMs and checks its output.
         .executableTarget(name: "examples-check", path: "Sources/ExamplesCheck"),
     ],

@@ -8,7 +8,9 @@ extension AudioQueueObject {
     /// Thread: setup.
     func start() throws {
         let changed: Bool = try lock.withLock {
-            if stoppingAfterQueued { throw AudioError(kAudioQueueErr_InvalidRunState, "The queue is stopping (Stop(false)); wait for IsRunning to become 0.") }
+            if stoppingAfterQueued && isRunning {
+                throw AudioError(kAudioQueueErr_InvalidRunState, "The queue is stopping (Stop(false)); wait for IsRunning to become 0.")
+            }
             if !isRunning, !isPaused {
                 playback?.framesRendered.store(0, ordering: .relaxed)
                 recording?.framesCaptured.store(0, ordering: .relaxed)
@@ -34,8 +36,11 @@ extension AudioQueueObject {
     /// Thread: setup (the callback thread too).
     func stop(immediately: Bool) throws {
         if !immediately, direction == .output {
+            // Also before Start: the guide's priming may reach the end of a short file and call
+            // Stop(false) from the callback; Start then plays what was queued and stops.
             let asynchronous: Bool = lock.withLock {
-                guard isRunning, !isPaused, !stoppingAfterQueued else { return stoppingAfterQueued }
+                guard !isPaused, !stoppingAfterQueued else { return stoppingAfterQueued }
+                guard isRunning || framesEnqueued > 0 else { return false }
                 stoppingAfterQueued = true
                 playback!.stopAfterQueued.store(1, ordering: .releasing)
                 return true

@@ -178,9 +178,12 @@ OSStatus AudioQueueStart(AudioQueueRef inAQ, const AudioTimeStamp *_Nullable inS
 /* Readies the queue to start; PCM needs no decoding ahead, so this reports the frames enqueued
    (up to inNumberOfFramesToPrepare, or all of them when it is 0). */
 OSStatus AudioQueuePrime(AudioQueueRef inAQ, UInt32 inNumberOfFramesToPrepare, UInt32 *_Nullable outNumberOfFramesPrepared);
-/* inImmediate true: stops now; buffers still enqueued are returned to the callback. false:
-   returns at once; the queue stops after playing (or filling) what is enqueued, then IsRunning
-   listeners fire. */
+/* inImmediate true: stops now; buffers still enqueued are returned to the callback before this
+   returns (a recording queue returns the buffer it was filling with what it holds). false, on a
+   playback queue: returns at once; the queue stops after playing what is enqueued (and the
+   device's own buffer), then IsRunning listeners fire; called before Start with buffers enqueued
+   (a short file's priming), Start plays them and then stops. false on a recording queue stops
+   as true does. */
 OSStatus AudioQueueStop(AudioQueueRef inAQ, Boolean inImmediate);
 /* Stops the device, keeping the enqueued buffers and the play position; Start resumes. */
 OSStatus AudioQueuePause(AudioQueueRef inAQ);
