@@ -46,8 +46,8 @@ final class AudioQueuePlaybackTests: XCTestCase {
     /// device receives every frame exactly once and in order (16-bit samples are exact in the
     /// Float32 device format), then only the silence played while the device buffer drained.
     func testThreeBufferPlaybackDeliversEveryFrameExactlyOnce() throws {
-        let server = try DummyJACKServer(name: "audioqueue-test-\(getpid())")
-        defer { server.kill() }
+        let server = try startJACKServer()
+        defer { stopJACKServer(server) }
         let frames = 48_000 + 1_234  // not a whole number of buffers
         let samples = testSamples(frames * 2)
         let (output, state, _) = try playThreeBuffers(samples, framesPerBuffer: 4_800, device: "aq_paced_out")
@@ -107,8 +107,8 @@ final class AudioQueuePlaybackTests: XCTestCase {
     /// Stop(true) on a paced device stops at once: what was still queued is not played, every
     /// buffer comes back to the callback before Stop returns, and what did play is an exact prefix.
     func testStopImmediatelyDoesNotPlayOutTheQueue() throws {
-        let server = try DummyJACKServer(name: "audioqueue-test-\(getpid())")
-        defer { server.kill() }
+        let server = try startJACKServer()
+        defer { stopJACKServer(server) }
         let frames = 3 * 48_000
         let samples = testSamples(frames * 2)
         let state = PlaybackState(samples: samples, channels: 2, framesPerBuffer: 48_000)

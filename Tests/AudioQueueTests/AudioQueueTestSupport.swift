@@ -17,6 +17,21 @@ let AudioQueueTestEnvironment: ALSATestHome = {
     return ALSATestHome(prefix: "audioqueue-tests", asoundrc: Bundle.module.url(forResource: "Fixtures/asoundrc", withExtension: nil)!)
 }()
 
+/// A JACK server (dummy backend) for the paced tests. JACK keeps at most 8 servers in its
+/// machine-wide registry and reclaims a dead server's slot only when a server of the same name
+/// starts, so these tests use one fixed name and stop the server with SIGTERM (it unregisters),
+/// never leaving a slot behind.
+func startJACKServer() throws -> DummyJACKServer {
+    try DummyJACKServer(name: "auhost-audioqueue-tests")
+}
+
+/// Stops the server gracefully (SIGTERM: it unregisters from JACK's registry).
+func stopJACKServer(_ server: DummyJACKServer) {
+    guard server.process.isRunning else { return }
+    kill(server.process.processIdentifier, SIGTERM)
+    server.process.waitUntilExit()
+}
+
 /// Interleaved signed 16-bit linear PCM.
 func int16Format(channels: UInt32, rate: Double = 48_000) -> AudioStreamBasicDescription {
     AudioStreamBasicDescription(
