@@ -32,6 +32,7 @@ let package = Package(
         benchmark("PlugInOverhead", [.product(name: "AUHostSDKInProcess", package: "sdk")]),
         benchmark("GraphOverhead"),
         benchmark("BuiltInUnitsRender"),
+        benchmark("AudioQueueRender"),
     ],
     swiftLanguageModes: [.v5]
 )
