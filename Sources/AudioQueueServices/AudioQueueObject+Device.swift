@@ -49,7 +49,39 @@ let queueCaptureInput: AURenderCallback = { refCon, flags, timeStamp, _, frames,
     return noErr
 }
 
+/// The I/O unit's IsRunning listener: a stop the queue did not ask for is a device failure,
+/// handed to the callback thread (the unit may call this with the queue's lock held, from Start
+/// or Stop, so it takes no lock itself).
+let queueUnitRunningListener: AudioUnitPropertyListenerProc = { refCon, unit, _, _, _ in
+    let queue = Unmanaged<AudioQueueObject>.fromOpaque(refCon).takeUnretainedValue()
+    var running: UInt32 = 1
+    var size = UInt32(4)
+    guard AudioUnitGetProperty(unit, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0, &running, &size) == noErr,
+        running == 0, queue.unitShouldRun.load(ordering: .acquiring)
+    else { return }
+    queue.deviceFailed.store(true, ordering: .releasing)
+    sem_post(queue.wake)
+}
+
 extension AudioQueueObject {
+    /// Starts the unit, marking it as expected to run.
+    ///
+    /// Thread: setup, under `lock`.
+    func startUnit(_ unit: AudioUnit) -> OSStatus {
+        unitShouldRun.store(true, ordering: .releasing)
+        let status = AudioOutputUnitStart(unit)
+        if status != noErr { unitShouldRun.store(false, ordering: .releasing) }
+        return status
+    }
+
+    /// Stops the unit (a stop the queue asked for: not a failure).
+    ///
+    /// Thread: setup, under `lock`.
+    func stopUnit(_ unit: AudioUnit) {
+        unitShouldRun.store(false, ordering: .releasing)
+        _ = AudioOutputUnitStop(unit)
+    }
+
     /// Canonical Float32, one buffer per channel, at the queue's rate: what the queue hands the unit.
     var processingFormat: AudioStreamBasicDescription {
         AudioStreamBasicDescription(
@@ -127,7 +159,9 @@ extension AudioQueueObject {
             let deviceFrames = Double(frames) * Double(max(count, 1)) * (rate > 0 ? format.sampleRate / rate : 1)
             playback.drainFrames.store(Int(deviceFrames.rounded(.up)), ordering: .relaxed)
         }
-        let started = AudioOutputUnitStart(unit)
+        _ = AudioUnitAddPropertyListener(
+            unit, kAudioOutputUnitProperty_IsRunning, queueUnitRunningListener, Unmanaged.passUnretained(self).toOpaque())
+        let started = startUnit(unit)
         guard started == noErr else {
             _ = AudioUnitUninitialize(unit)
             throw AudioError(kAudioQueueErr_CannotStart, "ALSA device \(deviceName) did not start (\(started)): \(Self.lastUnitMessage)")
@@ -142,7 +176,7 @@ extension AudioQueueObject {
     /// Thread: setup, under `lock`.
     func closeDevice() {
         guard let unit else { return }
-        _ = AudioOutputUnitStop(unit)
+        stopUnit(unit)
         _ = AudioUnitUninitialize(unit)
         AudioComponentInstanceDispose(unit)
         self.unit = nil

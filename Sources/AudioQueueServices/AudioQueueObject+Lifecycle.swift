@@ -17,7 +17,7 @@ extension AudioQueueObject {
             }
             if offline == nil {
                 if let unit {
-                    let status = AudioOutputUnitStart(unit)
+                    let status = startUnit(unit)
                     guard status == noErr else { throw AudioError(kAudioQueueErr_CannotStart, "The device \(deviceName) did not restart (\(status)): \(Self.lastUnitMessage)") }
                 } else {
                     try openDevice()
@@ -72,7 +72,7 @@ extension AudioQueueObject {
     func pause() throws {
         try lock.withLock {
             guard isRunning else { throw AudioError(kAudioQueueErr_InvalidRunState, "Pause needs a started queue.") }
-            if let unit { _ = AudioOutputUnitStop(unit) }
+            if let unit { stopUnit(unit) }
             isPaused = true
         }
     }
@@ -84,7 +84,7 @@ extension AudioQueueObject {
         resetting.store(true, ordering: .releasing)
         let restart: AudioUnit? = lock.withLock {
             let streaming = unit != nil && !isPaused
-            if let unit { _ = AudioOutputUnitStop(unit) }
+            if let unit { stopUnit(unit) }
             playback?.returnEverything()
             recording?.returnEverything()
             stoppingAfterQueued = false
@@ -93,7 +93,7 @@ extension AudioQueueObject {
             return streaming ? unit : nil
         }
         waitForCallbacks()
-        lock.withLock { if let restart, unit == restart { _ = AudioOutputUnitStart(restart) } }
+        lock.withLock { if let restart, unit == restart { _ = startUnit(restart) } }
         resetting.store(false, ordering: .releasing)
     }
 

@@ -40,6 +40,10 @@ public final class AudioQueueObject: @unchecked Sendable {
     var volume: Float = 1, rampTime: Float = 0, pan: Float = 0
     var framesEnqueued = 0
 
+    /// True while the queue expects its I/O unit to run: an IsRunning change to 0 meanwhile means
+    /// the device failed (the unit stopped itself), and `deviceFailed` tells the callback thread.
+    let unitShouldRun = Atomic<Bool>(false)
+    let deviceFailed = Atomic<Bool>(false)
     /// Set while Stop(true), Reset or Dispose hands buffers back: Enqueue is refused meanwhile.
     let resetting = Atomic<Bool>(false)
     let exiting = Atomic<Bool>(false)
@@ -104,6 +108,7 @@ public final class AudioQueueObject: @unchecked Sendable {
                 if lock.withLock({ offline != nil }) { continue }  // OfflineRender returns buffers itself
                 deliverFinishedBuffers()
                 completeStopIfDrained()
+                stopAfterDeviceFailure()
                 acknowledgeBarriers()
             }
             acknowledgeBarriers()
@@ -192,6 +197,30 @@ public final class AudioQueueObject: @unchecked Sendable {
             isRunning = false
             isPaused = false
             return was
+        }
+        deliverFinishedBuffers()
+        if wasRunning { notify(kAudioQueueProperty_IsRunning) }
+    }
+
+    /// After the device failed under a running queue: close it, return every buffer, and tell
+    /// the IsRunning listeners (AUHostCopyLastErrorMessage on a later Start says why).
+    ///
+    /// Thread: the callback thread.
+    func stopAfterDeviceFailure() {
+        guard deviceFailed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let wasRunning: Bool = lock.withLock {
+            guard unit != nil, unitShouldRun.load(ordering: .acquiring) else { return false }
+            closeDevice()
+            playback?.returnEverything()
+            recording?.returnEverything()
+            stoppingAfterQueued = false
+            framesEnqueued = 0
+            markDiscontinuity()
+            defer {
+                isRunning = false
+                isPaused = false
+            }
+            return isRunning
         }
         deliverFinishedBuffers()
         if wasRunning { notify(kAudioQueueProperty_IsRunning) }

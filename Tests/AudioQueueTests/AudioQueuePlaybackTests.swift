@@ -132,6 +132,37 @@ final class AudioQueuePlaybackTests: XCTestCase {
         XCTAssertTrue(output == expected, "what played is not an exact prefix of the signal")
     }
 
+    /// A device that disappears under a playing queue stops it: the IsRunning listeners hear 0
+    /// (from the queue's thread), every buffer comes back, and the queue's IsRunning reads 0.
+    /// (The JACK server is killed to make the device vanish, then started again under the same
+    /// name and stopped gracefully, which frees its slot in JACK's registry.)
+    func testDeviceFailureStopsTheQueueAndReturnsItsBuffers() throws {
+        var server = try startJACKServer()
+        let state = PlaybackState(samples: testSamples(3 * 48_000 * 2), channels: 2, framesPerBuffer: 48_000)
+        let (queue, buffers) = try makePlaybackQueue(state, format: int16Format(channels: 2), device: "aq_jack")
+        defer { XCTAssertEqual(AudioQueueDispose(queue, true), noErr) }
+        for buffer in buffers { state.fill(queue, buffer) }
+        state.done = true
+        XCTAssertTrue(AudioQueueTestEnvironment.wait(upTo: 15) { AudioQueueStart(queue, nil) == noErr }, lastErrorMessage)
+        var time = AudioTimeStamp()
+        XCTAssertTrue(
+            AudioQueueTestEnvironment.wait { AudioQueueGetCurrentTime(queue, nil, &time, nil) == noErr && time.mSampleTime >= 4_800 },
+            "the paced device did not play")
+        server.kill()
+        XCTAssertTrue(AudioQueueTestEnvironment.wait { state.stopped.load(ordering: .acquiring) }, "IsRunning listeners did not hear the failure")
+        XCTAssertTrue(AudioQueueTestEnvironment.wait { state.callbacks == 3 }, "the buffers did not come back")
+        var running: UInt32 = 1
+        var size = UInt32(4)
+        XCTAssertEqual(AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size), noErr)
+        XCTAssertEqual(running, 0)
+
+        server = try startJACKServer()  // same name: reclaims the killed server's registry slot
+        XCTAssertTrue(
+            AudioQueueTestEnvironment.wait(upTo: 15) { AudioQueueStart(queue, nil) == noErr }, "Start reopens the device: \(lastErrorMessage)")
+        XCTAssertEqual(AudioQueueStop(queue, true), noErr)
+        stopJACKServer(server)
+    }
+
     /// Buffer misuse answers the documented codes.
     func testBufferMisuseAnswersDocumentedErrors() throws {
         let state = PlaybackState(samples: testSamples(100), channels: 2, framesPerBuffer: 64)

@@ -133,7 +133,8 @@ typedef void (*AudioQueueInputCallback)(void *_Nullable inUserData, AudioQueueRe
                                         const AudioTimeStamp *inStartTime, UInt32 inNumberPacketDescriptions,
                                         const AudioStreamPacketDescription *_Nullable inPacketDescs);
 /* Called when a property changes (IsRunning: on the thread that started or stopped the queue, or
-   on the queue's thread when a Stop(false) finishes or the device fails). */
+   on the queue's thread when a Stop(false) finishes or the device fails; a failed device stops
+   the queue and returns its buffers, and the next Start reopens the device). */
 typedef void (*AudioQueuePropertyListenerProc)(void *_Nullable inUserData, AudioQueueRef inAQ, AudioQueuePropertyID inID);
 
 /* Creates a playback queue for inFormat on the ALSA I/O unit. inFlags must be 0. */
