@@ -64,8 +64,9 @@ extension AudioQueueObject {
             return put(UInt32(meteringEnabled ? 1 : 0))
         case kAudioQueueProperty_DecodeBufferSizeFrames: return put(lock.withLock { decodeBufferSizeFrames })
         case kAudioQueueProperty_ConverterError: return put(Int32(0))
-        case kAudioQueueProperty_EnableTimePitch, kAudioQueueProperty_TimePitchBypass: return put(UInt32(0))
-        case kAudioQueueProperty_TimePitchAlgorithm: return put(kAudioQueueTimePitchAlgorithm_TimeDomain)
+        case kAudioQueueProperty_EnableTimePitch: return put(UInt32(playback?.timePitch == nil ? 0 : 1))
+        case kAudioQueueProperty_TimePitchBypass: return put(UInt32(playback?.timePitch?.bypass.load(ordering: .relaxed) == true ? 1 : 0))
+        case kAudioQueueProperty_TimePitchAlgorithm: return put(lock.withLock { timePitchAlgorithm })
         case kAudioQueueProperty_MagicCookie, kAudioQueueProperty_ChannelLayout:
             let bytes = lock.withLock { id == kAudioQueueProperty_MagicCookie ? magicCookie : channelLayout }
             let count = min(bytes.count, size)
@@ -128,10 +129,43 @@ extension AudioQueueObject {
             let frames = try value(UInt32.self)
             guard frames > 0 else { throw AudioError(kAudioQueueErr_InvalidPropertyValue, "DecodeBufferSizeFrames must be above 0.") }
             lock.withLock { decodeBufferSizeFrames = frames }
-        case kAudioQueueProperty_EnableTimePitch, kAudioQueueProperty_TimePitchAlgorithm, kAudioQueueProperty_TimePitchBypass:
-            throw AudioError(
-                kAudioQueueErr_InvalidProperty,
-                "Time-pitch (PlayRate, Pitch) is not implemented by AUHost's audio queue yet.")
+        case kAudioQueueProperty_EnableTimePitch:
+            let on = try value(UInt32.self) != 0
+            guard let playback else {
+                throw AudioError(kAudioQueueErr_InvalidQueueType, "Time-pitch is for playback queues (this one records).")
+            }
+            try lock.withLock {
+                guard unit == nil, !isRunning else {
+                    throw AudioError(kAudioQueueErr_InvalidRunState, "Enable time-pitch while the queue is stopped.")
+                }
+                guard on != (playback.timePitch != nil) else { return }
+                playback.setTimePitch(on)
+                playback.timePitch?.algorithm.store(timePitchAlgorithm, ordering: .relaxed)
+                playback.timePitch?.playRateBits.store(playRate.bitPattern, ordering: .relaxed)
+                playback.timePitch?.pitchBits.store(pitch.bitPattern, ordering: .relaxed)
+            }
+        case kAudioQueueProperty_TimePitchAlgorithm:
+            let algorithm = try value(UInt32.self)
+            guard [kAudioQueueTimePitchAlgorithm_Spectral, kAudioQueueTimePitchAlgorithm_TimeDomain, kAudioQueueTimePitchAlgorithm_Varispeed]
+                .contains(algorithm)
+            else {
+                throw AudioError(kAudioQueueErr_InvalidPropertyValue, "Time-pitch algorithm '\(FourCC.string(algorithm))' does not exist.")
+            }
+            lock.withLock {
+                timePitchAlgorithm = algorithm
+                playback?.timePitch?.algorithm.store(algorithm, ordering: .releasing)
+            }
+        case kAudioQueueProperty_TimePitchBypass:
+            let bypassed = try value(UInt32.self) != 0
+            try lock.withLock {
+                guard let timePitch = playback?.timePitch else {
+                    throw AudioError(kAudioQueueErr_InvalidRunState, "TimePitchBypass needs kAudioQueueProperty_EnableTimePitch set to 1 first.")
+                }
+                guard unit == nil, !isRunning else {
+                    throw AudioError(kAudioQueueErr_InvalidRunState, "Bypass time-pitch while the queue is stopped.")
+                }
+                timePitch.bypass.store(bypassed, ordering: .releasing)
+            }
         default:
             _ = try propertySize(id)
             throw AudioError(kAudioQueueErr_InvalidProperty, "Audio queue property '\(FourCC.string(id))' is read-only.")
@@ -140,14 +174,14 @@ extension AudioQueueObject {
 
     /// Thread: any (a value read under the queue's lock).
     func parameter(_ id: AudioQueueParameterID) throws -> Float {
-        _ = try Self.checked(id, id == kAudioQueueParam_PlayRate ? 1 : 0)
-        return lock.withLock {
+        try lock.withLock {
             switch id {
             case kAudioQueueParam_Volume: return volume
             case kAudioQueueParam_Pan: return pan
             case kAudioQueueParam_VolumeRampTime: return rampTime
-            case kAudioQueueParam_PlayRate: return 1
-            default: return 0
+            case kAudioQueueParam_PlayRate: return playRate
+            case kAudioQueueParam_Pitch: return pitch
+            default: throw AudioError(kAudioQueueErr_InvalidParameter, "Audio queue parameter \(id) does not exist.")
             }
         }
     }
@@ -167,9 +201,18 @@ extension AudioQueueObject {
                 rampTime = value
                 playback?.rampTimeBits.store(value.bitPattern, ordering: .releasing)
             default:
-                throw AudioError(
-                    kAudioQueueErr_InvalidParameter,
-                    "PlayRate and Pitch need time-pitch (kAudioQueueProperty_EnableTimePitch), which AUHost's queue does not offer yet.")
+                guard let timePitch = playback?.timePitch else {
+                    throw AudioError(
+                        kAudioQueueErr_InvalidParameter,
+                        "PlayRate and Pitch need time-pitch: set kAudioQueueProperty_EnableTimePitch to 1 first (while stopped).")
+                }
+                if id == kAudioQueueParam_PlayRate {
+                    playRate = value
+                    timePitch.playRateBits.store(value.bitPattern, ordering: .releasing)
+                } else {
+                    pitch = value
+                    timePitch.pitchBits.store(value.bitPattern, ordering: .releasing)
+                }
             }
         }
     }

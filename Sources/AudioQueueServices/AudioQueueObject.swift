@@ -37,7 +37,8 @@ public final class AudioQueueObject: @unchecked Sendable {
     var decodeBufferSizeFrames: UInt32 = 2048
     var timelines: [UnsafeMutableRawPointer: Bool] = [:]
     var offline: OfflineRenderer?
-    var volume: Float = 1, rampTime: Float = 0, pan: Float = 0
+    var volume: Float = 1, rampTime: Float = 0, pan: Float = 0, playRate: Float = 1, pitch: Float = 0
+    var timePitchAlgorithm = kAudioQueueTimePitchAlgorithm_TimeDomain
     var framesEnqueued = 0
 
     /// True while the queue expects its I/O unit to run: an IsRunning change to 0 meanwhile means

@@ -15,6 +15,10 @@ final class PlaybackEngine: @unchecked Sendable {
     /// Posted by the render thread when there is something for the callback thread.
     let wake: UnsafeMutablePointer<sem_t>
     let meter: LevelMeter
+    /// PlayRate and Pitch (kAudioQueueProperty_EnableTimePitch), and the scratch buffers that
+    /// feed it; set only while no render call can run.
+    private(set) var timePitch: TimePitch?
+    private var timePitchInput: UnsafeMutableAudioBufferListPointer?
 
     // Set by setup threads, read by the render thread.
     /// The Volume and Pan asked for, with a generation so that a repeated value still restarts a ramp.
@@ -57,6 +61,29 @@ final class PlaybackEngine: @unchecked Sendable {
         meter = LevelMeter(channels: format.channels)
     }
 
+    /// Turns time-pitch on or off. Only while no render call can run (device closed, no
+    /// OfflineRender in progress).
+    ///
+    /// Thread: setup.
+    func setTimePitch(_ enabled: Bool) {
+        if let input = timePitchInput {
+            for c in 0..<input.count { free(input[c].mData) }
+            free(input.unsafeMutablePointer)
+            timePitchInput = nil
+        }
+        timePitch = enabled ? TimePitch(channels: format.channels, sampleRate: format.sampleRate) : nil
+        if enabled {
+            let input = AudioBufferList.allocate(maximumBuffers: format.channels)
+            for c in 0..<format.channels {
+                input[c] = AudioBuffer(
+                    mNumberChannels: 1, mDataByteSize: UInt32(TimePitch.chunkFrames * 4), mData: calloc(TimePitch.chunkFrames, 4))
+            }
+            timePitchInput = input
+        }
+    }
+
+    deinit { setTimePitch(false) }
+
     /// Asks for `value` as the new Volume (ramped over VolumeRampTime).
     ///
     /// Thread: setup.
@@ -73,25 +100,23 @@ final class PlaybackEngine: @unchecked Sendable {
         renderThread.store(UInt(pthread_self()), ordering: .relaxed)
         let out = UnsafeMutableAudioBufferListPointer(ioData)
         followSettings()
-        let panGains = gainsForPan()
         var done = 0
-        while done < frames {
-            if current == nil, !takeNextBuffer() { break }
-            let slot = current!
-            let n = min(frames - done, end - position)
-            let data = UnsafeRawPointer(slot.pointee.buffer.mAudioData)
-            for f in 0..<n {
-                let gain = nextGain()
-                let source = (position + f) * format.channels
-                for c in 0..<min(out.count, format.channels) {
-                    out[c].mData!.assumingMemoryBound(to: Float.self)[done + f] =
-                        format.load(data, source + c) * gain * (c == 0 ? panGains.0 : c == 1 ? panGains.1 : 1)
+        if let timePitch, timePitch.isActive {
+            timePitch.followSettings()
+            while done < frames {
+                done += timePitch.receive(into: out, offset: done, frames: frames - done)
+                if done >= frames { break }
+                let fed = pull(frames: TimePitch.chunkFrames, into: timePitchInput!, offset: 0)
+                if fed > 0 {
+                    timePitch.put(timePitchInput!, frames: fed)
+                } else if stopAfterQueued.load(ordering: .acquiring) == 1, current == nil, incoming.isEmpty, !timePitch.flushed {
+                    timePitch.flushOnce()  // the end of the queued audio: push SoundTouch's tail out
+                } else {
+                    break
                 }
             }
-            if meteringEnabled.load(ordering: .relaxed) { meter.accumulate(out, offset: done, frames: n) }
-            position += n
-            done += n
-            if position >= end { finishCurrent() }
+        } else {
+            done = pull(frames: frames, into: out, offset: 0)
         }
         for c in 0..<out.count {
             guard let samples = out[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
@@ -101,17 +126,48 @@ final class PlaybackEngine: @unchecked Sendable {
                 (samples + done).update(repeating: 0, count: frames - done)
             }
         }
-        if meteringEnabled.load(ordering: .relaxed) { meter.publish() }
+        if meteringEnabled.load(ordering: .relaxed) {
+            meter.accumulate(out, offset: 0, frames: done)
+            meter.publish()
+        }
         framesFromBuffers &+= done
         if done < frames { noteSilence(frames - done) }
         framesRendered.add(frames, ordering: .releasing)
         return done
     }
 
+    /// Copies up to `frames` frames from the enqueued buffers into `out` at `offset` with
+    /// Volume (and its ramp) and Pan applied, returning finished buffers; returns the frames copied.
+    ///
+    /// Thread: render.
+    @inline(__always)
+    private func pull(frames: Int, into out: UnsafeMutableAudioBufferListPointer, offset: Int) -> Int {
+        let panGains = gainsForPan()
+        var done = 0
+        while done < frames {
+            if current == nil, !takeNextBuffer() { break }
+            guard let slot = current else { continue }  // a buffer trimmed to nothing finished at once
+            let n = min(frames - done, end - position)
+            let data = UnsafeRawPointer(slot.pointee.buffer.mAudioData)
+            for f in 0..<n {
+                let gain = nextGain()
+                let source = (position + f) * format.channels
+                for c in 0..<min(out.count, format.channels) {
+                    out[c].mData!.assumingMemoryBound(to: Float.self)[offset + done + f] =
+                        format.load(data, source + c) * gain * (c == 0 ? panGains.0 : c == 1 ? panGains.1 : 1)
+                }
+            }
+            position += n
+            done += n
+            if position >= end { finishCurrent() }
+        }
+        return done
+    }
+
     /// Whether nothing is playing or waiting to play.
     ///
     /// Thread: render.
-    var isExhausted: Bool { current == nil && incoming.isEmpty }
+    var isExhausted: Bool { current == nil && incoming.isEmpty && (timePitch?.isEmpty ?? true) }
 
     /// Returns the buffer in progress and every waiting one to `finished`, and forgets the play
     /// position and any ramp. Only while no render call runs (device stopped).
@@ -123,6 +179,7 @@ final class PlaybackEngine: @unchecked Sendable {
             _ = finished.push(UnsafeMutableRawPointer(slot))
         }
         while let pointer = incoming.pop() { _ = finished.push(pointer) }
+        timePitch?.clear()
         rampFramesLeft = 0
         volume = targetVolume
         silenceAfterLast = 0

@@ -18,6 +18,10 @@
  *     AudioQueueOfflineRender, on the thread that calls it.
  *   - Volume multiplies samples exactly (Float32); VolumeRampTime ramps linearly over that many
  *     seconds; Pan is a balance (-1 left … +1 right: the far side is scaled by 1 - |pan|).
+ *   - PlayRate and Pitch run through SoundTouch (LGPL) once kAudioQueueProperty_EnableTimePitch
+ *     is 1 (set while stopped): Spectral and TimeDomain change speed keeping pitch (both use
+ *     SoundTouch's time-domain stretcher), Varispeed changes both as tape does (Pitch is then
+ *     ignored). Without EnableTimePitch they answer kAudioQueueErr_InvalidParameter.
  *   - Level meters: per channel, the peak and the RMS ("average power") of the samples played
  *     (or recorded) since the meter was last read, after Volume and Pan; CurrentLevelMeter in
  *     linear amplitude, CurrentLevelMeterDB in dBFS (20·log10; silence is -inf clipped to -120).
@@ -80,9 +84,9 @@ AU_ENUM(AudioQueuePropertyID) {
     kAudioQueueProperty_CurrentLevelMeterDB = 'aqmd',     /* AudioQueueLevelMeterState[channels], read-only */
     kAudioQueueProperty_DecodeBufferSizeFrames = 'dcbf',  /* UInt32 */
     kAudioQueueProperty_ConverterError = 'qcve',          /* SInt32, read-only */
-    kAudioQueueProperty_EnableTimePitch = 'q_tp',         /* UInt32 0/1; set before the first buffer is allocated */
+    kAudioQueueProperty_EnableTimePitch = 'q_tp',         /* UInt32 0/1; set while stopped */
     kAudioQueueProperty_TimePitchAlgorithm = 'qtpa',      /* UInt32, one of kAudioQueueTimePitchAlgorithm_* */
-    kAudioQueueProperty_TimePitchBypass = 'qtpb'          /* UInt32 0/1 */
+    kAudioQueueProperty_TimePitchBypass = 'qtpb'          /* UInt32 0/1; set while stopped, after EnableTimePitch */
 };
 
 AU_ENUM(UInt32) {
