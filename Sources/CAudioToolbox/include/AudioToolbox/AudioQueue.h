@@ -74,7 +74,8 @@ AU_ENUM(AudioQueuePropertyID) {
     kAudioQueueProperty_IsRunning = 'aqrn',               /* UInt32, read-only; listeners fire on start and stop */
     kAudioQueueDeviceProperty_SampleRate = 'aqsr',        /* Float64, read-only (the granted rate once started) */
     kAudioQueueDeviceProperty_NumberChannels = 'aqdc',    /* UInt32, read-only */
-    kAudioQueueProperty_CurrentDevice = 'aqcd',           /* CFStringRef: the ALSA PCM name; set while stopped */
+    kAudioQueueProperty_CurrentDevice = 'aqcd',           /* CFStringRef: the ALSA PCM name; set while stopped;
+                                                             reading returns a new string (CFRelease it) */
     kAudioQueueProperty_MagicCookie = 'aqmc',             /* void *: stored and returned (PCM needs none) */
     kAudioQueueProperty_MaximumOutputPacketSize = 'xops', /* UInt32, read-only */
     kAudioQueueProperty_StreamDescription = 'aqft',       /* AudioStreamBasicDescription, read-only */
