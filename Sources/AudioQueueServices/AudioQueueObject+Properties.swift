@@ -140,9 +140,11 @@ extension AudioQueueObject {
                 }
                 guard on != (playback.timePitch != nil) else { return }
                 playback.setTimePitch(on)
-                playback.timePitch?.algorithm.store(timePitchAlgorithm, ordering: .relaxed)
-                playback.timePitch?.playRateBits.store(playRate.bitPattern, ordering: .relaxed)
-                playback.timePitch?.pitchBits.store(pitch.bitPattern, ordering: .relaxed)
+                if let timePitch = playback.timePitch {
+                    timePitch.algorithm.store(timePitchAlgorithm, ordering: .relaxed)
+                    timePitch.playRateBits.store(playRate.bitPattern, ordering: .relaxed)
+                    timePitch.pitchBits.store(pitch.bitPattern, ordering: .relaxed)
+                }
             }
         case kAudioQueueProperty_TimePitchAlgorithm:
             let algorithm = try value(UInt32.self)
@@ -153,7 +155,7 @@ extension AudioQueueObject {
             }
             lock.withLock {
                 timePitchAlgorithm = algorithm
-                playback?.timePitch?.algorithm.store(algorithm, ordering: .releasing)
+                if let timePitch = playback?.timePitch { timePitch.algorithm.store(algorithm, ordering: .releasing) }
             }
         case kAudioQueueProperty_TimePitchBypass:
             let bypassed = try value(UInt32.self) != 0
