@@ -115,7 +115,8 @@ extension AudioQueueObject {
         func set<T>(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ value: T) throws {
             let status = withUnsafeBytes(of: value) { AudioUnitSetProperty(unit, id, scope, element, $0.baseAddress, UInt32($0.count)) }
             guard status == noErr else {
-                throw AudioError(kAudioQueueErr_CannotStart, "The ALSA I/O unit refused property \(id) (\(status)): \(Self.lastUnitMessage)")
+                throw AudioError(
+                    kAudioQueueErr_CannotStart, "The ALSA I/O unit refused property \(id) (\(status)): \(Self.lastUnitMessage)")
             }
         }
         let name = CFBridge.string(deviceName)
@@ -126,7 +127,9 @@ extension AudioQueueObject {
         case .output:
             try set(kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, processingFormat)
             let refCon = Unmanaged.passUnretained(playback!).toOpaque()
-            try set(kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, AURenderCallbackStruct(inputProc: queuePlaybackRender, inputProcRefCon: refCon))
+            try set(
+                kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                AURenderCallbackStruct(inputProc: queuePlaybackRender, inputProcRefCon: refCon))
         case .input:
             try set(kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, UInt32(1))
             try set(kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, UInt32(0))

@@ -18,7 +18,10 @@ extension AudioQueueObject {
             if offline == nil {
                 if let unit {
                     let status = startUnit(unit)
-                    guard status == noErr else { throw AudioError(kAudioQueueErr_CannotStart, "The device \(deviceName) did not restart (\(status)): \(Self.lastUnitMessage)") }
+                    guard status == noErr else {
+                        throw AudioError(
+                            kAudioQueueErr_CannotStart, "The device \(deviceName) did not restart (\(status)): \(Self.lastUnitMessage)")
+                    }
                 } else {
                     try openDevice()
                 }

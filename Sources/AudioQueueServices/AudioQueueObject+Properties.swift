@@ -38,9 +38,11 @@ extension AudioQueueObject {
     /// Thread: setup.
     func getProperty(_ id: AudioQueuePropertyID, into out: UnsafeMutableRawPointer, size: Int) throws -> Int {
         let needed = try propertySize(id)
-        let variable = [kAudioQueueProperty_MagicCookie, kAudioQueueProperty_CurrentLevelMeter, kAudioQueueProperty_CurrentLevelMeterDB].contains(id)
+        let variable = [kAudioQueueProperty_MagicCookie, kAudioQueueProperty_CurrentLevelMeter, kAudioQueueProperty_CurrentLevelMeterDB]
+            .contains(id)
         guard size >= needed || (variable && size > 0) else {
-            throw AudioError(kAudioQueueErr_InvalidPropertySize, "Audio queue property '\(FourCC.string(id))' needs \(needed) bytes, got \(size).")
+            throw AudioError(
+                kAudioQueueErr_InvalidPropertySize, "Audio queue property '\(FourCC.string(id))' needs \(needed) bytes, got \(size).")
         }
         func put<T>(_ value: T) -> Int {
             out.storeBytes(of: value, as: T.self)
@@ -49,12 +51,15 @@ extension AudioQueueObject {
         switch id {
         case kAudioQueueProperty_IsRunning: return put(UInt32(lock.withLock { isRunning } ? 1 : 0))
         case kAudioQueueDeviceProperty_SampleRate:
-            return put(lock.withLock { () -> Float64 in
-                var rate: Float64 = 0
-                var size = UInt32(8)
-                if let unit { _ = AudioUnitGetProperty(unit, kAUHostALSAProperty_GrantedSampleRate, kAudioUnitScope_Global, 0, &rate, &size) }
-                return rate > 0 ? rate : format.sampleRate
-            })
+            return put(
+                lock.withLock { () -> Float64 in
+                    var rate: Float64 = 0
+                    var size = UInt32(8)
+                    if let unit {
+                        _ = AudioUnitGetProperty(unit, kAUHostALSAProperty_GrantedSampleRate, kAudioUnitScope_Global, 0, &rate, &size)
+                    }
+                    return rate > 0 ? rate : format.sampleRate
+                })
         case kAudioQueueDeviceProperty_NumberChannels: return put(UInt32(format.channels))
         case kAudioQueueProperty_CurrentDevice:
             return put(Optional(CFBridge.string(lock.withLock { deviceName })))
@@ -74,7 +79,8 @@ extension AudioQueueObject {
             return count
         default:  // the level meters
             guard meteringEnabled else {
-                throw AudioError(kAudioQueueErr_InvalidProperty, "Level meters need kAudioQueueProperty_EnableLevelMetering set to 1 first.")
+                throw AudioError(
+                    kAudioQueueErr_InvalidProperty, "Level meters need kAudioQueueProperty_EnableLevelMetering set to 1 first.")
             }
             let states = meter.read().map { state in
                 id == kAudioQueueProperty_CurrentLevelMeterDB
@@ -84,7 +90,8 @@ extension AudioQueueObject {
             }
             let count = min(states.count, size / MemoryLayout<AudioQueueLevelMeterState>.size)
             for (i, state) in states.prefix(count).enumerated() {
-                out.storeBytes(of: state, toByteOffset: i * MemoryLayout<AudioQueueLevelMeterState>.size, as: AudioQueueLevelMeterState.self)
+                out.storeBytes(
+                    of: state, toByteOffset: i * MemoryLayout<AudioQueueLevelMeterState>.size, as: AudioQueueLevelMeterState.self)
             }
             return count * MemoryLayout<AudioQueueLevelMeterState>.size
         }
@@ -96,18 +103,23 @@ extension AudioQueueObject {
     func setProperty(_ id: AudioQueuePropertyID, _ data: UnsafeRawPointer, size: Int) throws {
         func value<T>(_: T.Type) throws -> T {
             guard size >= MemoryLayout<T>.size else {
-                throw AudioError(kAudioQueueErr_InvalidPropertySize, "Audio queue property '\(FourCC.string(id))' needs \(MemoryLayout<T>.size) bytes, got \(size).")
+                throw AudioError(
+                    kAudioQueueErr_InvalidPropertySize,
+                    "Audio queue property '\(FourCC.string(id))' needs \(MemoryLayout<T>.size) bytes, got \(size).")
             }
             return data.loadUnaligned(as: T.self)
         }
         switch id {
         case kAudioQueueProperty_CurrentDevice:
-            guard let name = try value(Unmanaged<CFString>?.self).flatMap({ String(cfString: $0.takeUnretainedValue()) }), !name.isEmpty else {
-                throw AudioError(kAudioQueueErr_InvalidPropertyValue, "kAudioQueueProperty_CurrentDevice needs an ALSA PCM name (a CFString).")
+            guard let name = try value(Unmanaged<CFString>?.self).flatMap({ String(cfString: $0.takeUnretainedValue()) }), !name.isEmpty
+            else {
+                throw AudioError(
+                    kAudioQueueErr_InvalidPropertyValue, "kAudioQueueProperty_CurrentDevice needs an ALSA PCM name (a CFString).")
             }
             try lock.withLock {
                 guard unit == nil else {
-                    throw AudioError(kAudioQueueErr_InvalidRunState, "Set the queue's device while it is stopped (it is open on \(deviceName)).")
+                    throw AudioError(
+                        kAudioQueueErr_InvalidRunState, "Set the queue's device while it is stopped (it is open on \(deviceName)).")
                 }
                 deviceName = name
             }
@@ -148,8 +160,9 @@ extension AudioQueueObject {
             }
         case kAudioQueueProperty_TimePitchAlgorithm:
             let algorithm = try value(UInt32.self)
-            guard [kAudioQueueTimePitchAlgorithm_Spectral, kAudioQueueTimePitchAlgorithm_TimeDomain, kAudioQueueTimePitchAlgorithm_Varispeed]
-                .contains(algorithm)
+            guard
+                [kAudioQueueTimePitchAlgorithm_Spectral, kAudioQueueTimePitchAlgorithm_TimeDomain, kAudioQueueTimePitchAlgorithm_Varispeed]
+                    .contains(algorithm)
             else {
                 throw AudioError(kAudioQueueErr_InvalidPropertyValue, "Time-pitch algorithm '\(FourCC.string(algorithm))' does not exist.")
             }
@@ -161,7 +174,8 @@ extension AudioQueueObject {
             let bypassed = try value(UInt32.self) != 0
             try lock.withLock {
                 guard let timePitch = playback?.timePitch else {
-                    throw AudioError(kAudioQueueErr_InvalidRunState, "TimePitchBypass needs kAudioQueueProperty_EnableTimePitch set to 1 first.")
+                    throw AudioError(
+                        kAudioQueueErr_InvalidRunState, "TimePitchBypass needs kAudioQueueProperty_EnableTimePitch set to 1 first.")
                 }
                 guard unit == nil, !isRunning else {
                     throw AudioError(kAudioQueueErr_InvalidRunState, "Bypass time-pitch while the queue is stopped.")

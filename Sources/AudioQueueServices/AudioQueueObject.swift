@@ -258,7 +258,8 @@ public final class AudioQueueObject: @unchecked Sendable {
         try lock.withLock {
             let slot = try slot(buffer)
             guard slot.pointee.enqueued == 0 else {
-                throw AudioError(kAudioQueueErr_BufferInQueue, "The buffer is still enqueued; free it after the queue returns it (or after Stop/Reset).")
+                throw AudioError(
+                    kAudioQueueErr_BufferInQueue, "The buffer is still enqueued; free it after the queue returns it (or after Stop/Reset).")
             }
             slots.remove(UnsafeMutableRawPointer(slot))
             QueueBufferSlot.free(slot)
@@ -292,7 +293,8 @@ public final class AudioQueueObject: @unchecked Sendable {
                 guard slot.pointee.buffer.mAudioDataByteSize <= slot.pointee.buffer.mAudioDataBytesCapacity else {
                     throw AudioError(
                         kAudioQueueErr_InvalidBuffer,
-                        "mAudioDataByteSize \(slot.pointee.buffer.mAudioDataByteSize) exceeds the buffer's capacity \(slot.pointee.buffer.mAudioDataBytesCapacity).")
+                        "mAudioDataByteSize \(slot.pointee.buffer.mAudioDataByteSize) exceeds the buffer's capacity \(slot.pointee.buffer.mAudioDataBytesCapacity)."
+                    )
                 }
                 for event in events {
                     switch event.mID {

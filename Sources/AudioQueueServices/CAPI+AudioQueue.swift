@@ -112,10 +112,14 @@ public func _AudioQueueEnqueueBufferWithParameters(
 ) -> OSStatus {
     withQueue(handle) { queue in
         if let startTime, startTime.pointee.mFlags.rawValue != 0 {
-            throw AudioError(kAudioQueueErr_InvalidParameter, "Scheduled start times are not offered: pass NULL (or a time stamp with no valid fields).")
+            throw AudioError(
+                kAudioQueueErr_InvalidParameter, "Scheduled start times are not offered: pass NULL (or a time stamp with no valid fields).")
         }
-        guard eventCount == 0 || events != nil else { throw AudioError(kAudio_ParamError, "inParamValues is NULL but inNumParamValues is \(eventCount).") }
-        try queue.enqueue(buffer, trimStart: trimStart, trimEnd: trimEnd, events: UnsafeBufferPointer(start: events, count: Int(eventCount)))
+        guard eventCount == 0 || events != nil else {
+            throw AudioError(kAudio_ParamError, "inParamValues is NULL but inNumParamValues is \(eventCount).")
+        }
+        try queue.enqueue(
+            buffer, trimStart: trimStart, trimEnd: trimEnd, events: UnsafeBufferPointer(start: events, count: Int(eventCount)))
         if let actualStartTime { actualStartTime.pointee = AudioTimeStamp() }
     }
 }
@@ -216,9 +220,11 @@ public func _AudioQueueRemovePropertyListener(
         guard let proc else { throw AudioError(kAudio_ParamError, "inProc is NULL.") }
         let key = unsafeBitCast(proc, to: UnsafeRawPointer.self)
         let removed: Bool = queue.lock.withLock {
-            guard let index = queue.listeners.firstIndex(where: {
-                $0.id == id && unsafeBitCast($0.proc, to: UnsafeRawPointer.self) == key && $0.userData == userData
-            }) else { return false }
+            guard
+                let index = queue.listeners.firstIndex(where: {
+                    $0.id == id && unsafeBitCast($0.proc, to: UnsafeRawPointer.self) == key && $0.userData == userData
+                })
+            else { return false }
             queue.listeners.remove(at: index)
             return true
         }
@@ -254,7 +260,9 @@ public func _AudioQueueGetCurrentTime(
 ) -> OSStatus {
     withQueue(handle) { queue in
         let broken: Bool = try queue.lock.withLock {
-            guard queue.hasStarted else { throw AudioError(kAudioQueueErr_InvalidRunState, "The queue has no time before its first Start.") }
+            guard queue.hasStarted else {
+                throw AudioError(kAudioQueueErr_InvalidRunState, "The queue has no time before its first Start.")
+            }
             guard let timeline else { return false }
             let key = UnsafeMutableRawPointer(timeline)
             guard let flag = queue.timelines[key] else { throw AudioError(kAudio_ParamError, "The timeline is not this queue's.") }

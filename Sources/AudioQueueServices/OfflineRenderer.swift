@@ -34,7 +34,8 @@ final class OfflineRenderer {
         func set<T>(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ value: T) throws {
             let status = withUnsafeBytes(of: value) { AudioUnitSetProperty(unit, id, scope, 0, $0.baseAddress, UInt32($0.count)) }
             guard status == noErr else {
-                throw AudioError(kAudioQueueErr_InvalidPropertyValue, "Offline render format refused (\(status)): \(AudioQueueObject.lastUnitMessage)")
+                throw AudioError(
+                    kAudioQueueErr_InvalidPropertyValue, "Offline render format refused (\(status)): \(AudioQueueObject.lastUnitMessage)")
             }
         }
         try set(kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, queue.processingFormat)
@@ -68,7 +69,8 @@ final class OfflineRenderer {
         while done < frames {
             let n = min(frames - done, Int(maximumSlice))
             list[0] = AudioBuffer(
-                mNumberChannels: outputFormat.mChannelsPerFrame, mDataByteSize: UInt32(n * bytesPerFrame), mData: data + done * bytesPerFrame)
+                mNumberChannels: outputFormat.mChannelsPerFrame, mDataByteSize: UInt32(n * bytesPerFrame),
+                mData: data + done * bytesPerFrame)
             var flags = AudioUnitRenderActionFlags()
             var stamp = AudioTimeStamp()
             stamp.mSampleTime = (time.mFlags.contains(.sampleTimeValid) ? time.mSampleTime : 0) + Double(done)

@@ -25,7 +25,8 @@ public func _AudioFileCreateWithURL(
         guard let fileType = AudioFileType(fileTypeID: type), [.wave, .aiff, .caf].contains(fileType) else {
             throw AudioError(
                 kAudioFileUnsupportedFileTypeError,
-                "AudioFileCreateWithURL writes WAVE, AIFF and caff files of linear PCM, not '\(FourCC.string(type))' (\(path)); use ExtAudioFileCreateWithURL for FLAC and Ogg.")
+                "AudioFileCreateWithURL writes WAVE, AIFF and caff files of linear PCM, not '\(FourCC.string(type))' (\(path)); use ExtAudioFileCreateWithURL for FLAC and Ogg."
+            )
         }
         guard format.pointee.mFormatID == kAudioFormatLinearPCM, format.pointee.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0 else {
             throw AudioError(kAudioFileUnsupportedDataFormatError, "AudioFileCreateWithURL writes interleaved linear PCM (\(path)).")
@@ -34,7 +35,8 @@ public func _AudioFileCreateWithURL(
         guard bigEndian == (fileType == .aiff) || format.pointee.mBitsPerChannel == 8 else {
             throw AudioError(
                 kAudioFileUnsupportedDataFormatError,
-                "A \(fileType.rawValue) file holds \(fileType == .aiff ? "big" : "little")-endian samples; set kAudioFormatFlagIsBigEndian accordingly (\(path)).")
+                "A \(fileType.rawValue) file holds \(fileType == .aiff ? "big" : "little")-endian samples; set kAudioFormatFlagIsBigEndian accordingly (\(path))."
+            )
         }
         let dataFormat = try AudioFileDataFormat(format.pointee, path: path)
         if flags & AudioFileFlags.eraseFile.rawValue == 0 && FileManager.default.fileExists(atPath: path) {
@@ -59,11 +61,14 @@ public func _AudioFileSetProperty(_ handle: OpaquePointer?, _ id: UInt32, _ size
         case kAudioFilePropertyChannelLayout:
             let header = MemoryLayout<AudioChannelLayout>.size - MemoryLayout<AudioChannelDescription>.size
             guard Int(size) >= header else {
-                throw AudioError(kAudioFileBadPropertySizeError, "kAudioFilePropertyChannelLayout needs an AudioChannelLayout (\(header)+ bytes).")
+                throw AudioError(
+                    kAudioFileBadPropertySizeError, "kAudioFilePropertyChannelLayout needs an AudioChannelLayout (\(header)+ bytes).")
             }
             let descriptions = data.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
             guard Int(size) >= header + Int(descriptions) * MemoryLayout<AudioChannelDescription>.size else {
-                throw AudioError(kAudioFileBadPropertySizeError, "The AudioChannelLayout declares \(descriptions) descriptions but \(size) bytes hold fewer.")
+                throw AudioError(
+                    kAudioFileBadPropertySizeError,
+                    "The AudioChannelLayout declares \(descriptions) descriptions but \(size) bytes hold fewer.")
             }
             file.lock.withLock { file.channelLayout = bytes }
         default:
@@ -82,7 +87,8 @@ func readPackets(_ handle: OpaquePointer?, start: Int64, packets: UInt32, byteLi
     return try file.withPacketFile { reader in
         guard let bytesPerFrame = reader.pcmBytesPerFrame else {
             throw AudioError(
-                kAudioFileOperationNotSupportedError, "\(file.path) holds compressed data: read it with ExtAudioFile (packets of FLAC/Vorbis are not offered).")
+                kAudioFileOperationNotSupportedError,
+                "\(file.path) holds compressed data: read it with ExtAudioFile (packets of FLAC/Vorbis are not offered).")
         }
         let count = min(Int(packets), byteLimit.map { $0 / bytesPerFrame } ?? Int(packets))
         let got = try reader.readPCMFrames(from: start, count: count, into: out, bigEndian: file.dataIsBigEndian)
@@ -98,7 +104,8 @@ public func _AudioFileReadPacketData(
 ) -> OSStatus {
     LastErrorMessage.status {
         guard let ioNumBytes, let ioNumPackets else { throw AudioError(kAudio_ParamError, "ioNumBytes and ioNumPackets must not be NULL.") }
-        let (packets, bytes) = try readPackets(handle, start: start, packets: ioNumPackets.pointee, byteLimit: Int(ioNumBytes.pointee), into: out)
+        let (packets, bytes) = try readPackets(
+            handle, start: start, packets: ioNumPackets.pointee, byteLimit: Int(ioNumBytes.pointee), into: out)
         ioNumPackets.pointee = packets
         ioNumBytes.pointee = bytes
     }
@@ -111,7 +118,9 @@ public func _AudioFileReadPackets(
     _ out: UnsafeMutableRawPointer?
 ) -> OSStatus {
     LastErrorMessage.status {
-        guard let outNumBytes, let ioNumPackets else { throw AudioError(kAudio_ParamError, "outNumBytes and ioNumPackets must not be NULL.") }
+        guard let outNumBytes, let ioNumPackets else {
+            throw AudioError(kAudio_ParamError, "outNumBytes and ioNumPackets must not be NULL.")
+        }
         let (packets, bytes) = try readPackets(handle, start: start, packets: ioNumPackets.pointee, byteLimit: nil, into: out)
         ioNumPackets.pointee = packets
         outNumBytes.pointee = bytes
@@ -120,7 +129,8 @@ public func _AudioFileReadPackets(
 
 @_cdecl("AudioFileReadBytes")
 public func _AudioFileReadBytes(
-    _ handle: OpaquePointer?, _ useCache: UInt8, _ start: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ out: UnsafeMutableRawPointer?
+    _ handle: OpaquePointer?, _ useCache: UInt8, _ start: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>?,
+    _ out: UnsafeMutableRawPointer?
 ) -> OSStatus {
     LastErrorMessage.status {
         let file = try AudioFileReference.from(handle)
@@ -143,7 +153,9 @@ public func _AudioFileReadBytes(
             return available
         }
         ioNumBytes.pointee = UInt32(copied)
-        if copied == 0 && wanted > 0 { throw AudioError(kAudioFileEndOfFileError, "Byte \(start) is at or past the end of \(file.path)'s audio data.") }
+        if copied == 0 && wanted > 0 {
+            throw AudioError(kAudioFileEndOfFileError, "Byte \(start) is at or past the end of \(file.path)'s audio data.")
+        }
     }
 }
 
@@ -157,7 +169,8 @@ func writePackets(_ handle: OpaquePointer?, start: Int64, packets: Int, bytes: I
     try file.withPacketFile { writer in
         let bytesPerFrame = writer.pcmBytesPerFrame ?? 0
         if let bytes, bytes < packets * bytesPerFrame {
-            throw AudioError(kAudio_ParamError, "\(packets) packets of \(file.path) need \(packets * bytesPerFrame) bytes; \(bytes) were given.")
+            throw AudioError(
+                kAudio_ParamError, "\(packets) packets of \(file.path) need \(packets * bytesPerFrame) bytes; \(bytes) were given.")
         }
         try writer.writePCMFrames(at: start, count: packets, from: data, bigEndian: file.dataIsBigEndian)
     }
@@ -185,8 +198,10 @@ public func _AudioFileWriteBytes(
         guard bytesPerFrame > 0, start % Int64(bytesPerFrame) == 0, Int(ioNumBytes.pointee) % bytesPerFrame == 0 else {
             throw AudioError(
                 kAudioFileInvalidPacketOffsetError,
-                "AudioFileWriteBytes writes whole frames of \(bytesPerFrame) bytes to \(file.path); byte \(start), \(ioNumBytes.pointee) bytes is not.")
+                "AudioFileWriteBytes writes whole frames of \(bytesPerFrame) bytes to \(file.path); byte \(start), \(ioNumBytes.pointee) bytes is not."
+            )
         }
-        try writePackets(handle, start: start / Int64(bytesPerFrame), packets: Int(ioNumBytes.pointee) / bytesPerFrame, bytes: nil, from: data)
+        try writePackets(
+            handle, start: start / Int64(bytesPerFrame), packets: Int(ioNumBytes.pointee) / bytesPerFrame, bytes: nil, from: data)
     }
 }

@@ -36,7 +36,8 @@ final class AudioFilePacketTests: XCTestCase {
                     packet += Int64(count)
                 }
                 var count = UInt32(1)
-                XCTAssertEqual(AudioFileWritePackets(writer, false, 4, nil, 5, &count, raw.baseAddress!), kAudioFileInvalidPacketOffsetError)
+                XCTAssertEqual(
+                    AudioFileWritePackets(writer, false, 4, nil, 5, &count, raw.baseAddress!), kAudioFileInvalidPacketOffsetError)
                 _ = try XCTUnwrap(raw.baseAddress)
             }
             var channelLayout = AudioChannelLayout()
@@ -106,7 +107,8 @@ final class AudioFilePacketTests: XCTestCase {
         XCTAssertTrue(lastErrorMessage.contains("exists.wav"), lastErrorMessage)
         var mp3 = format
         mp3.mFormatID = kAudioFormatMPEGLayer3
-        XCTAssertEqual(AudioFileCreateWithURL(url("x.wav"), kAudioFileWAVEType, &mp3, .eraseFile, &file), kAudioFileUnsupportedDataFormatError)
+        XCTAssertEqual(
+            AudioFileCreateWithURL(url("x.wav"), kAudioFileWAVEType, &mp3, .eraseFile, &file), kAudioFileUnsupportedDataFormatError)
         var opened: AudioFileID?
         XCTAssertEqual(AudioFileOpenURL(url("exists.wav"), .readPermission, 0, &opened), noErr)
         var count = UInt32(1)

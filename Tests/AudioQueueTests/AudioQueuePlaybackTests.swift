@@ -36,7 +36,8 @@ final class AudioQueuePlaybackTests: XCTestCase {
         var size = UInt32(4)
         XCTAssertEqual(AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size), noErr)
         XCTAssertEqual(running, 0)
-        XCTAssertEqual(state.isRunningChanges.load(ordering: .relaxed), 2, "IsRunning listeners fire on Start and when Stop(false) completes")
+        XCTAssertEqual(
+            state.isRunningChanges.load(ordering: .relaxed), 2, "IsRunning listeners fire on Start and when Stop(false) completes")
         let object = Unmanaged<AudioQueueObject>.fromOpaque(UnsafeRawPointer(queue)).takeUnretainedValue()
         let renderThread = object.playback!.renderThread.load(ordering: .acquiring)
         return (float32Values(AudioQueueTestEnvironment.read("out.raw")), state, renderThread)
@@ -149,7 +150,8 @@ final class AudioQueuePlaybackTests: XCTestCase {
             AudioQueueTestEnvironment.wait { AudioQueueGetCurrentTime(queue, nil, &time, nil) == noErr && time.mSampleTime >= 4_800 },
             "the paced device did not play")
         server.kill()
-        XCTAssertTrue(AudioQueueTestEnvironment.wait { state.stopped.load(ordering: .acquiring) }, "IsRunning listeners did not hear the failure")
+        XCTAssertTrue(
+            AudioQueueTestEnvironment.wait { state.stopped.load(ordering: .acquiring) }, "IsRunning listeners did not hear the failure")
         XCTAssertTrue(AudioQueueTestEnvironment.wait { state.callbacks == 3 }, "the buffers did not come back")
         var running: UInt32 = 1
         var size = UInt32(4)
@@ -158,7 +160,8 @@ final class AudioQueuePlaybackTests: XCTestCase {
 
         server = try startJACKServer()  // same name: reclaims the killed server's registry slot
         XCTAssertTrue(
-            AudioQueueTestEnvironment.wait(upTo: 15) { AudioQueueStart(queue, nil) == noErr }, "Start reopens the device: \(lastErrorMessage)")
+            AudioQueueTestEnvironment.wait(upTo: 15) { AudioQueueStart(queue, nil) == noErr },
+            "Start reopens the device: \(lastErrorMessage)")
         XCTAssertEqual(AudioQueueStop(queue, true), noErr)
         stopJACKServer(server)
     }

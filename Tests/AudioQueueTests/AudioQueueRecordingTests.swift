@@ -28,7 +28,9 @@ let recordingCallback: AudioQueueInputCallback = { userData, queue, buffer, star
         state.startTimes.append(startTime.pointee.mSampleTime)
         if let file = state.file {
             var count = packets
-            if AudioFileWritePackets(file, false, UInt32(bytes), descriptions, state.currentPacket, &count, buffer.pointee.mAudioData) == noErr {
+            if AudioFileWritePackets(file, false, UInt32(bytes), descriptions, state.currentPacket, &count, buffer.pointee.mAudioData)
+                == noErr
+            {
                 state.currentPacket += Int64(count)
             } else {
                 state.writeErrors += 1
@@ -62,7 +64,8 @@ final class AudioQueueRecordingTests: XCTestCase {
         defer { XCTAssertEqual(AudioQueueDispose(q, true), noErr) }
         let name = CFBridge.string("aq_raw_in")
         var device: Unmanaged<CFString>? = name
-        XCTAssertEqual(AudioQueueSetProperty(q, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
+        XCTAssertEqual(
+            AudioQueueSetProperty(q, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
         name.release()
         let path = AudioQueueTestEnvironment.path("recording.wav")
         let url = CFURLCreateFromFileSystemRepresentation(nil, path, CFIndex(strlen(path)), false)!

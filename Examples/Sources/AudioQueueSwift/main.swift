@@ -124,7 +124,8 @@ func record(device: String, frames: Int64, path: String) {
     let recorder = Recorder(frames: frames)
     let userData = Unmanaged.passUnretained(recorder).toOpaque()
     var format = AudioStreamBasicDescription(
-        mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kLinearPCMFormatFlagIsSignedInteger | kLinearPCMFormatFlagIsPacked,
+        mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM,
+        mFormatFlags: kLinearPCMFormatFlagIsSignedInteger | kLinearPCMFormatFlagIsPacked,
         mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
     var queue: AudioQueueRef?
     check(AudioQueueNewInput(&format, handleInputBuffer, userData, nil, nil, 0, &queue), "AudioQueueNewInput")

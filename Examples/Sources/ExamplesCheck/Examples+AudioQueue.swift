@@ -52,7 +52,9 @@ func checkPlayback(_ workspace: Workspace, program: String, arguments: [String],
     guard played == frames else { throw CheckFailure("played \(played) packets, \(frames) expected") }
     let received = workspace.readFloats("out.raw")
     let expected = interleaved(frames).map { $0 * volume }
-    guard received.count >= expected.count else { throw CheckFailure("the device received \(received.count / 2) frames, \(frames) expected") }
+    guard received.count >= expected.count else {
+        throw CheckFailure("the device received \(received.count / 2) frames, \(frames) expected")
+    }
     if let difference = firstDifference(Array(received.prefix(expected.count)), from: 0, expected) { throw CheckFailure(difference) }
     guard received.dropFirst(expected.count).allSatisfy({ $0 == 0 }) else { throw CheckFailure("something other than silence followed") }
     return "three-buffer playback of a 16-bit WAV = file × \(volume) for all \(frames) frames, then silence; Stop(false) ended it"
@@ -81,11 +83,13 @@ let audioQueueExamples: [Example] = [
     Example(name: "audio-queue-play") { workspace in
         writeInt16WAV(int16Signal(43_200), channels: 2, rate: 48_000, to: workspace.path("in.wav"))
         let summary = try checkPlayback(
-            workspace, program: "audio-queue-play", arguments: [workspace.path("in.wav"), "example_out", "0.5"], frames: 43_200, volume: 0.5)
+            workspace, program: "audio-queue-play", arguments: [workspace.path("in.wav"), "example_out", "0.5"], frames: 43_200, volume: 0.5
+        )
         let output = try workspace.run("audio-queue-play", [workspace.path("in.wav"), "example_out", "1"])
         let peak = interleaved(43_200).map(abs).max()!
         guard let printed = printedValues(output)["peak-db0"].flatMap(Double.init), abs(printed - 20 * log10(Double(peak))) < 0.01 else {
-            throw CheckFailure("listing 2-16's peak printed \(printedValues(output)["peak-db0"] ?? "nothing"), expected \(20 * log10(Double(peak))) dB")
+            throw CheckFailure(
+                "listing 2-16's peak printed \(printedValues(output)["peak-db0"] ?? "nothing"), expected \(20 * log10(Double(peak))) dB")
         }
         return summary + "; listing 2-16's peak meter = max |signal| in dB"
     },
