@@ -226,7 +226,8 @@ final class PlaybackEngine: @unchecked Sendable {
     @inline(__always)
     private func startRamp(to value: Float) {
         targetVolume = value
-        let frames = Int(Double(Float(bitPattern: rampTimeBits.load(ordering: .relaxed))) * format.sampleRate)
+        // Rounded: 0.01 s as a Float32 is 0.00999999977 s, which must still be 480 frames at 48 kHz.
+        let frames = Int((Double(Float(bitPattern: rampTimeBits.load(ordering: .relaxed))) * format.sampleRate).rounded())
         if frames <= 0 {
             volume = value
             rampFramesLeft = 0

@@ -78,6 +78,39 @@ final class AudioQueueOfflineRenderTests: XCTestCase {
         XCTAssertTrue(values == expected, "trim or volume is not exact")
     }
 
+    /// Pan is a balance (pan 0.5 scales the left channel by exactly 0.5 and leaves the right
+    /// alone), and VolumeRampTime ramps linearly: from 1 to 0 over 0.01 s at 48 kHz (480 frames),
+    /// frame f of the ramp has gain 1 - (f + 1) / 480 (within 1e-5 for the Float32 steps), then 0.
+    func testPanIsABalanceAndVolumeRampsLinearly() throws {
+        let frames = 2_000
+        let ones = [Int16](repeating: 16_384, count: frames * 2)  // 0.5 in every sample
+        let state = PlaybackState(samples: ones, channels: 2, framesPerBuffer: frames)
+        state.done = true
+        let (queue, buffers) = try makePlaybackQueue(state, format: int16Format(channels: 2), device: nil)
+        defer { XCTAssertEqual(AudioQueueDispose(queue, true), noErr) }
+        var offlineFormat = float32Format(channels: 2)
+        XCTAssertEqual(AudioQueueSetOfflineRenderFormat(queue, &offlineFormat, nil), noErr)
+        ones.withUnsafeBytes { buffers[0].pointee.mAudioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        buffers[0].pointee.mAudioDataByteSize = UInt32(frames * 4)
+        XCTAssertEqual(AudioQueueEnqueueBuffer(queue, buffers[0], 0, nil), noErr)
+        XCTAssertEqual(AudioQueueSetParameter(queue, kAudioQueueParam_Pan, 0.5), noErr)
+        XCTAssertEqual(AudioQueueSetParameter(queue, kAudioQueueParam_VolumeRampTime, 0.01), noErr)
+        XCTAssertEqual(AudioQueueStart(queue, nil), noErr)
+        var capture: AudioQueueBufferRef?
+        XCTAssertEqual(AudioQueueAllocateBuffer(queue, UInt32(frames * 8), &capture), noErr)
+        var time = AudioTimeStamp()
+        XCTAssertEqual(AudioQueueOfflineRender(queue, &time, capture!, 100), noErr)
+        XCTAssertEqual(AudioQueueSetParameter(queue, kAudioQueueParam_Volume, 0), noErr)  // ramps from the next cycle
+        XCTAssertEqual(AudioQueueOfflineRender(queue, &time, capture!, 1_000), noErr)
+        let out = UnsafeBufferPointer(start: capture!.pointee.mAudioData.assumingMemoryBound(to: Float.self), count: 2_000)
+        for f in 0..<1_000 {
+            let gain: Float = f < 480 ? 1 - Float(f + 1) / 480 : 0
+            XCTAssertEqual(out[2 * f], 0.25 * gain, accuracy: 1e-5, "left, frame \(f) of the ramp")
+            XCTAssertEqual(out[2 * f + 1], 0.5 * gain, accuracy: 1e-5, "right, frame \(f) of the ramp")
+        }
+        XCTAssertTrue(out[958..<2_000].allSatisfy { $0 == 0 }, "the ramp ends exactly at 0")
+    }
+
     /// Level metering: a 1 kHz sine of amplitude 0.5 (a whole number of cycles) reads a peak of
     /// -6.02 dBFS and an average (RMS) power of -9.03 dBFS within 0.1 dB, and 0.5 / 0.354 linear.
     func testLevelMeterReadsPeakAndRMSOfASineWithinATenthOfADecibel() throws {
