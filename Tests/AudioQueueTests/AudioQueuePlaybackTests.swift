@@ -133,6 +133,40 @@ final class AudioQueuePlaybackTests: XCTestCase {
         XCTAssertTrue(output == expected, "what played is not an exact prefix of the signal")
     }
 
+    /// Pause stops the device but keeps the queue started (IsRunning stays 1, no buffer comes
+    /// back, the time stands still); Start resumes from where it was.
+    func testPauseHoldsThePositionAndStartResumes() throws {
+        let server = try startJACKServer()
+        defer { stopJACKServer(server) }
+        let state = PlaybackState(samples: testSamples(3 * 48_000 * 2), channels: 2, framesPerBuffer: 48_000)
+        let (queue, buffers) = try makePlaybackQueue(state, format: int16Format(channels: 2), device: "aq_jack")
+        defer { XCTAssertEqual(AudioQueueDispose(queue, true), noErr) }
+        for buffer in buffers { state.fill(queue, buffer) }
+        state.done = true
+        XCTAssertTrue(AudioQueueTestEnvironment.wait(upTo: 15) { AudioQueueStart(queue, nil) == noErr }, lastErrorMessage)
+        var time = AudioTimeStamp()
+        XCTAssertTrue(
+            AudioQueueTestEnvironment.wait { AudioQueueGetCurrentTime(queue, nil, &time, nil) == noErr && time.mSampleTime >= 4_800 },
+            "the paced device did not play")
+        XCTAssertEqual(AudioQueuePause(queue), noErr)
+        XCTAssertEqual(AudioQueueGetCurrentTime(queue, nil, &time, nil), noErr)
+        let pausedAt = time.mSampleTime
+        usleep(100_000)  // the paced device would have played 4,800 frames meanwhile
+        XCTAssertEqual(AudioQueueGetCurrentTime(queue, nil, &time, nil), noErr)
+        XCTAssertEqual(time.mSampleTime, pausedAt, "a paused queue's time stands still")
+        var running: UInt32 = 0
+        var size = UInt32(4)
+        XCTAssertEqual(AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size), noErr)
+        XCTAssertEqual(running, 1, "a paused queue is still started")
+        XCTAssertEqual(state.callbacks, 0, "Pause returns no buffer")
+        XCTAssertEqual(AudioQueueStart(queue, nil), noErr, lastErrorMessage)
+        XCTAssertTrue(
+            AudioQueueTestEnvironment.wait { AudioQueueGetCurrentTime(queue, nil, &time, nil) == noErr && time.mSampleTime > pausedAt },
+            "Start did not resume")
+        XCTAssertEqual(AudioQueueStop(queue, true), noErr)
+        XCTAssertEqual(state.callbacks, 3)
+    }
+
     /// A device that disappears under a playing queue stops it: the IsRunning listeners hear 0
     /// (from the queue's thread), every buffer comes back, and the queue's IsRunning reads 0.
     /// (The JACK server is killed to make the device vanish, then started again under the same

@@ -191,7 +191,8 @@ OSStatus AudioQueuePrime(AudioQueueRef inAQ, UInt32 inNumberOfFramesToPrepare, U
    (a short file's priming), Start plays them and then stops. false on a recording queue stops
    as true does. */
 OSStatus AudioQueueStop(AudioQueueRef inAQ, Boolean inImmediate);
-/* Stops the device, keeping the enqueued buffers and the play position; Start resumes. */
+/* Stops the device, keeping the enqueued buffers and the play position (IsRunning stays 1);
+   Start resumes. The device's own buffer (periods × period frames) is dropped, not replayed. */
 OSStatus AudioQueuePause(AudioQueueRef inAQ);
 /* Makes sure everything enqueued will be played (nothing is held back for decoding here). */
 OSStatus AudioQueueFlush(AudioQueueRef inAQ);
