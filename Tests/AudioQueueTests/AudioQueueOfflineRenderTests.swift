@@ -111,6 +111,39 @@ final class AudioQueueOfflineRenderTests: XCTestCase {
         XCTAssertTrue(out[958..<2_000].allSatisfy { $0 == 0 }, "the ramp ends exactly at 0")
     }
 
+    /// GetCurrentTime counts the frames rendered since Start; a timeline reports a discontinuity
+    /// once after a Reset, and a disposed timeline is refused.
+    func testCurrentTimeAndTimelineDiscontinuity() throws {
+        let state = PlaybackState(samples: [], channels: 2, framesPerBuffer: 1)
+        state.done = true
+        let (queue, buffers) = try makePlaybackQueue(state, format: int16Format(channels: 2), device: nil)
+        defer { XCTAssertEqual(AudioQueueDispose(queue, true), noErr) }
+        var offlineFormat = int16Format(channels: 2)
+        XCTAssertEqual(AudioQueueSetOfflineRenderFormat(queue, &offlineFormat, nil), noErr)
+        var timeline: AudioQueueTimelineRef?
+        XCTAssertEqual(AudioQueueCreateTimeline(queue, &timeline), noErr)
+        XCTAssertEqual(AudioQueueStart(queue, nil), noErr)
+        var capture: AudioQueueBufferRef?
+        XCTAssertEqual(AudioQueueAllocateBuffer(queue, 4_096, &capture), noErr)
+        var time = AudioTimeStamp()
+        XCTAssertEqual(AudioQueueOfflineRender(queue, &time, capture!, 1_000), noErr)
+        XCTAssertEqual(AudioQueueOfflineRender(queue, &time, capture!, 24), noErr)
+        var now = AudioTimeStamp()
+        var discontinuity: DarwinBoolean = true
+        XCTAssertEqual(AudioQueueGetCurrentTime(queue, timeline, &now, &discontinuity), noErr)
+        XCTAssertEqual(now.mSampleTime, 1_024)
+        XCTAssertTrue(now.mFlags.contains(.sampleTimeValid))
+        XCTAssertFalse(discontinuity.boolValue)
+        XCTAssertEqual(AudioQueueReset(queue), noErr)
+        XCTAssertEqual(AudioQueueGetCurrentTime(queue, timeline, &now, &discontinuity), noErr)
+        XCTAssertTrue(discontinuity.boolValue, "Reset broke the timeline")
+        XCTAssertEqual(AudioQueueGetCurrentTime(queue, timeline, &now, &discontinuity), noErr)
+        XCTAssertFalse(discontinuity.boolValue, "reported once")
+        XCTAssertEqual(AudioQueueDisposeTimeline(queue, timeline!), noErr)
+        XCTAssertEqual(AudioQueueGetCurrentTime(queue, timeline, &now, &discontinuity), kAudio_ParamError)
+        _ = buffers
+    }
+
     /// Level metering: a 1 kHz sine of amplitude 0.5 (a whole number of cycles) reads a peak of
     /// -6.02 dBFS and an average (RMS) power of -9.03 dBFS within 0.1 dB, and 0.5 / 0.354 linear.
     func testLevelMeterReadsPeakAndRMSOfASineWithinATenthOfADecibel() throws {

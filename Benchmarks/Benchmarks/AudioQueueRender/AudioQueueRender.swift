@@ -21,7 +21,7 @@ struct QueueRig {
     let capture: AudioQueueBufferRef
     var time = AudioTimeStamp()
 
-    init(metering: Bool) {
+    init(metering: Bool, playRate: Float? = nil) {
         var format = AudioStreamBasicDescription(
             mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
             mBytesPerPacket: 8, mFramesPerPacket: 1, mBytesPerFrame: 8, mChannelsPerFrame: 2, mBitsPerChannel: 32, mReserved: 0)
@@ -29,6 +29,11 @@ struct QueueRig {
         precondition(AudioQueueNewOutput(&format, requeue, nil, nil, nil, 0, &q) == noErr)
         queue = q!
         precondition(AudioQueueSetOfflineRenderFormat(queue, &format, nil) == noErr)
+        if let playRate {
+            var on: UInt32 = 1
+            precondition(AudioQueueSetProperty(queue, kAudioQueueProperty_EnableTimePitch, &on, 4) == noErr)
+            precondition(AudioQueueSetParameter(queue, kAudioQueueParam_PlayRate, playRate) == noErr)
+        }
         var on: UInt32 = metering ? 1 : 0
         precondition(AudioQueueSetProperty(queue, kAudioQueueProperty_EnableLevelMetering, &on, 4) == noErr)
         precondition(AudioQueueSetParameter(queue, kAudioQueueParam_Volume, 0.5) == noErr)
@@ -59,6 +64,16 @@ let benchmarks: @Sendable () -> Void = {
     let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [
         .mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0])
     ]
+    Benchmark(
+        "AudioQueueOfflineRender: 512 stereo frames, callback re-enqueues, time-pitch at PlayRate 1.5",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput], scalingFactor: .kilo, thresholds: zeroAllocations)
+    ) { benchmark in
+        var rig = QueueRig(metering: false, playRate: 1.5)
+        for _ in 0..<10 { rig.cycle() }  // steady state
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { rig.cycle() }
+        benchmark.stopMeasurement()
+    }
     for metering in [false, true] {
         Benchmark(
             "AudioQueueOfflineRender: 512 stereo frames, callback re-enqueues\(metering ? ", metering on" : "")",
