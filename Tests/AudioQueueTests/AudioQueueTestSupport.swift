@@ -83,7 +83,9 @@ final class PlaybackState: @unchecked Sendable {
     var queue: AudioQueueRef?
     var nextFrame = 0
     var done = false
-    var callbacks = 0
+    /// Buffers returned to the callback (read by the test thread while callbacks run).
+    let callbackCount = Atomic<Int>(0)
+    var callbacks: Int { callbackCount.load(ordering: .acquiring) }
     var callbackThreads: Set<UInt> = []
     let isRunningChanges = Atomic<Int>(0)
     let stopped = Atomic<Bool>(false)
@@ -117,7 +119,7 @@ final class PlaybackState: @unchecked Sendable {
 
 let playbackCallback: AudioQueueOutputCallback = { userData, queue, buffer in
     let state = Unmanaged<PlaybackState>.fromOpaque(userData!).takeUnretainedValue()
-    state.callbacks += 1
+    state.callbackCount.add(1, ordering: .releasing)
     state.callbackThreads.insert(UInt(pthread_self()))
     if !state.done { state.fill(queue, buffer) }
 }
