@@ -49,16 +49,13 @@ let queueCaptureInput: AURenderCallback = { refCon, flags, timeStamp, _, frames,
     return noErr
 }
 
-/// The I/O unit's IsRunning listener: a stop the queue did not ask for is a device failure,
-/// handed to the callback thread (the unit may call this with the queue's lock held, from Start
-/// or Stop, so it takes no lock itself).
-let queueUnitRunningListener: AudioUnitPropertyListenerProc = { refCon, unit, _, _, _ in
+/// The I/O unit's IsRunning listener: while the queue expects the unit to run, any change is
+/// handed to the callback thread, which reads IsRunning and treats 0 as a device failure. The
+/// listener itself calls nothing on the unit and takes no lock (the unit may call it from Start or
+/// Stop, with its own lock or the queue's held).
+let queueUnitRunningListener: AudioUnitPropertyListenerProc = { refCon, _, _, _, _ in
     let queue = Unmanaged<AudioQueueObject>.fromOpaque(refCon).takeUnretainedValue()
-    var running: UInt32 = 1
-    var size = UInt32(4)
-    guard AudioUnitGetProperty(unit, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0, &running, &size) == noErr,
-        running == 0, queue.unitShouldRun.load(ordering: .acquiring)
-    else { return }
+    guard queue.unitShouldRun.load(ordering: .acquiring) else { return }
     queue.deviceFailed.store(true, ordering: .releasing)
     sem_post(queue.wake)
 }

@@ -41,8 +41,8 @@ public final class AudioQueueObject: @unchecked Sendable {
     var timePitchAlgorithm = kAudioQueueTimePitchAlgorithm_TimeDomain
     var framesEnqueued = 0
 
-    /// True while the queue expects its I/O unit to run: an IsRunning change to 0 meanwhile means
-    /// the device failed (the unit stopped itself), and `deviceFailed` tells the callback thread.
+    /// True while the queue expects its I/O unit to run: an IsRunning change meanwhile sets
+    /// `deviceFailed` for the callback thread, which reads IsRunning (0: the device failed).
     let unitShouldRun = Atomic<Bool>(false)
     let deviceFailed = Atomic<Bool>(false)
     /// Set while Stop(true), Reset or Dispose hands buffers back: Enqueue is refused meanwhile.
@@ -210,7 +210,11 @@ public final class AudioQueueObject: @unchecked Sendable {
     func stopAfterDeviceFailure() {
         guard deviceFailed.exchange(false, ordering: .acquiringAndReleasing) else { return }
         let wasRunning: Bool = lock.withLock {
-            guard unit != nil, unitShouldRun.load(ordering: .acquiring) else { return false }
+            guard let unit, unitShouldRun.load(ordering: .acquiring) else { return false }
+            var running: UInt32 = 1
+            var size = UInt32(4)
+            let status = AudioUnitGetProperty(unit, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0, &running, &size)
+            guard status == noErr, running == 0 else { return false }  // a start, not a failure
             closeDevice()
             playback?.returnEverything()
             recording?.returnEverything()
