@@ -121,3 +121,6 @@ examples: examples-build
 	$(EXAMPLES_BUILD)/debug/examples-check
 examples-build: deps
 	$(SWIFT) build --package-path Examples --scratch-path $(EXAMPLES_BUILD)
+
+## The Audio Queue examples (issue 16) join check-c's C examples.
+C_EXAMPLES += audio-queue-play:AudioQueuePlay audio-queue-record:AudioQueueRecord

@@ -65,7 +65,7 @@ let package = Package(
             name: "AUHost",
             dependencies: [
                 "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
-                "VoiceProcessing",
+                "VoiceProcessing", "AudioQueueServices",
             ],
             swiftSettings: swiftSettings),
         /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
@@ -75,6 +75,9 @@ let package = Package(
         .target(name: "JACKMIDIInput", dependencies: ["AUHost", "CJACK", "AUHostAtomics"], swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
+        /// Audio Queue Services (AudioQueue.h): playback and recording on the ALSA I/O unit, offline render on a generic output.
+        .target(name: "AudioQueueServices", dependencies: ["AUHostCore", "AUHostAtomics", "CSoundTouch"], swiftSettings: swiftSettings),
+        systemLibrary("CSoundTouch", pkgConfig: "soundtouch", apt: "libsoundtouch-dev"),
         .executableTarget(
             name: "auhost",
             dependencies: [
@@ -145,6 +148,9 @@ let package = Package(
             name: "MusicPlayerServicesTests",
             dependencies: ["AUHost", "PlugInLoader", "TestSupport", "JACKMIDIInput", "CJACK", "ALSATestSupport", "AUHostAtomics"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AudioQueueTests", dependencies: ["AUHost", "AudioQueueServices", "ALSATestSupport"], resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
         // ---- Fuzzing (docs/RELIABILITY.md): harness functions, the libFuzzer driver
         // (scripts/fuzz.sh builds it with -sanitize=fuzzer,address), and the replay of every

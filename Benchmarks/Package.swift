@@ -33,6 +33,7 @@ let package = Package(
         benchmark("GraphOverhead"),
         benchmark("BuiltInUnitsRender"),
         benchmark("VoiceProcessingRender"),
+        benchmark("AudioQueueRender"),
     ],
     swiftLanguageModes: [.v5]
 )

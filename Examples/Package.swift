@@ -38,6 +38,10 @@ let package = Package(
         swiftExample("paced-device", "PacedDevice"),
         /// Issue 18's paced bar: the voice-processing I/O unit in full duplex (scripts/vpio-paced-check.sh).
         swiftExample("voice-paced-device", "VoicePacedDevice"),
+        /// Seed 002's Audio Queue listings, the guide's play (three buffers) and record patterns.
+        cExample("audio-queue-play", "AudioQueuePlay"),
+        cExample("audio-queue-record", "AudioQueueRecord"),
+        swiftExample("audio-queue-swift", "AudioQueueSwift"),
         /// Runs every example in a scratch HOME with an asoundrc of file PCMs and checks its output.
         .executableTarget(name: "examples-check", path: "Sources/ExamplesCheck"),
     ],

@@ -24,6 +24,7 @@
 #include <AudioToolbox/AUGraph.h>
 #include <AudioToolbox/CAShow.h>
 #include <AudioToolbox/AudioFile.h>
+#include <AudioToolbox/AudioQueue.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
 #include <AudioToolbox/AudioUnitFilePlayer.h>
 #include <AudioToolbox/MusicPlayer.h>
