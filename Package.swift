@@ -61,7 +61,7 @@ let package = Package(
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(
-            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader"],
+            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "AudioConverterServices"],
             swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
@@ -94,6 +94,10 @@ let package = Package(
         // ---- SDK plug-ins: the ABI header shared with SDK/, and the provider that loads them.
         .target(name: "AUHostPlugInABI", dependencies: ["CAudioToolbox"], path: "SDK/Sources/AUHostPlugInABI"),
         .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI"], swiftSettings: swiftSettings),
+
+        // ---- Audio Converter Services (AudioConverter.h) and Audio File Stream Services: PCM through ConverterKernel, codecs through their libraries.
+        systemLibrary("CCodecs", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
+        .target(name: "AudioConverterServices", dependencies: ["AudioTypes", "DSPKernels", "CCodecs"], swiftSettings: swiftSettings),
 
         // ---- Tests.
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
@@ -145,6 +149,7 @@ let package = Package(
         .testTarget(
             name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus",
             swiftSettings: swiftSettings),
+        .testTarget(name: "AudioConverterServicesTests", dependencies: ["AudioConverterServices", "AudioToolbox", "CCodecs", "DSPKernels"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -26,5 +26,6 @@
 #include <AudioToolbox/AudioFile.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
 #include <AudioToolbox/AudioUnitFilePlayer.h>
+#include <AudioToolbox/AudioConverter.h>
 
 #endif
