@@ -61,7 +61,7 @@ let package = Package(
 
         // ---- Composition: every provider registered; what `import AUHost` gives.
         .target(
-            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "AudioConverterServices"],
+            name: "AUHost", dependencies: ["AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "AudioConverterServices", "AudioFileStreamServices"],
             swiftSettings: swiftSettings),
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
@@ -98,6 +98,7 @@ let package = Package(
         // ---- Audio Converter Services (AudioConverter.h) and Audio File Stream Services: PCM through ConverterKernel, codecs through their libraries.
         systemLibrary("CCodecs", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         .target(name: "AudioConverterServices", dependencies: ["AudioTypes", "DSPKernels", "CCodecs"], swiftSettings: swiftSettings),
+        .target(name: "AudioFileStreamServices", dependencies: ["AudioTypes", "AudioConverterServices", "CCodecs"], swiftSettings: swiftSettings),
 
         // ---- Tests.
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
@@ -149,6 +150,7 @@ let package = Package(
         .testTarget(
             name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus",
             swiftSettings: swiftSettings),
+        .testTarget(name: "AudioFileStreamServicesTests", dependencies: ["AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioConverterServicesTests", dependencies: ["AudioConverterServices", "AudioToolbox", "CCodecs", "DSPKernels"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]

@@ -27,5 +27,6 @@
 #include <AudioToolbox/ExtendedAudioFile.h>
 #include <AudioToolbox/AudioUnitFilePlayer.h>
 #include <AudioToolbox/AudioConverter.h>
+#include <AudioToolbox/AudioFileStream.h>
 
 #endif
