@@ -39,7 +39,7 @@ enum CompressedFormat {
     /// The largest packet of `format` in bytes (a bound for buffer sizing). Thread: any.
     static func maximumPacketSize(_ format: AudioStreamBasicDescription) -> UInt32 {
         switch format.mFormatID {
-        case kAudioFormatMPEGLayer3: 2_881  // MPEG-2.5 layer III at 160 kbit/s, 8 kHz, padded
+        case kAudioFormatMPEGLayer3: 1_441  // layer III: 320 kbit/s at 32 kHz (or 160 at 8 kHz), padded
         case kAudioFormatFLAC: 65_535 * 8 * 4 + 64  // a verbatim block of the largest size
         case kAudioFormatOpus: 1_275 * 3 * 255  // RFC 6716 frame bound × frames × streams
         default: 65_307  // one Ogg packet of 255 full segments, as large as Vorbis packets get in practice
