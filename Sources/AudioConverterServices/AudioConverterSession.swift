@@ -180,3 +180,21 @@ struct PendingInput {
     var bytesPerFrame = 0
     var frames = 0
 }
+
+/// Direct entry points for the AudioFileStream fuzz harness: the cookie and one packet through the
+/// decoder, without an input procedure. Thread: setup.
+extension AudioConverterSession {
+    public func setCookieForFuzzing(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress else { return }
+        try set(kAudioConverterDecompressionMagicCookie, base, size: bytes.count)
+    }
+
+    /// Decodes one packet; returns the frames it gave.
+    public func decodeForFuzzing(_ packet: UnsafeRawBufferPointer) throws -> Int {
+        try prepare()
+        guard let decoder, let decoded else { return 0 }
+        decoded.removeAll()
+        try decoder.decode(packet, into: decoded)
+        return decoded.frameCount
+    }
+}

@@ -8,6 +8,7 @@ public enum FuzzRegistry {
         ("AudioFile", AudioFileFuzz.run),
         ("CAPIFuzz", CAPIFuzz.run),
         ("RenderNotifyFuzz", RenderNotifyFuzz.run),
+        ("AudioFileStream", AudioFileStreamFuzz.run),
     ]
 
     /// The harness called `name`. Thread: any.
