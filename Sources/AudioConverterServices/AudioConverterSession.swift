@@ -39,7 +39,7 @@ public final class AudioConverterSession {
     /// kAudioConverterErr_FormatNotSupported for an output that is not linear PCM in a layout
     /// AUHost converts, or an input that is neither that nor MP3/FLAC/Vorbis/Opus;
     /// kAudioConverterErr_Input/OutputSampleRateOutOfRange for rates that are not positive and
-    /// finite or more than 64 times apart.
+    /// finite or more than 64 times apart. Thread: setup.
     public init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription) throws {
         guard input.mSampleRate.isFinite, input.mSampleRate > 0, input.mSampleRate <= 1_536_000 else {
             throw AudioError(kAudioConverterErr_InputSampleRateOutOfRange, "The source format's sample rate \(input.mSampleRate) Hz is not a rate (0 < rate ≤ 1536000).")
@@ -158,6 +158,7 @@ public final class AudioConverterSession {
     }
 
     /// AudioConverterReset: forget everything buffered; the next fill starts a new stream.
+    /// Thread: setup.
     public func reset() {
         release()
         decoder?.reset()

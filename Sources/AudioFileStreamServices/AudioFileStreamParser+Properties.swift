@@ -5,11 +5,12 @@ import AudioTypes
 extension AudioFileStreamParser {
     /// The size of `property`. Throws kAudioFileStreamError_UnsupportedProperty for one this
     /// parser does not have, kAudioFileStreamError_DataUnavailable while it is not known yet.
+    /// Thread: setup.
     public func propertySize(_ property: AudioFileStreamPropertyID) throws -> Int {
         try propertyValue(property).count
     }
 
-    /// The bytes of `property`'s value.
+    /// The bytes of `property`'s value (throws as ``propertySize(_:)``). Thread: setup.
     public func propertyValue(_ property: AudioFileStreamPropertyID) throws -> [UInt8] {
         func bytes<T>(_ value: T?) throws -> [UInt8] {
             guard let value else {
@@ -42,6 +43,7 @@ extension AudioFileStreamParser {
     }
 
     /// PacketToFrame / FrameToPacket for formats with a constant number of frames per packet.
+    /// Thread: setup.
     public func translate(_ property: AudioFileStreamPropertyID, _ value: inout AudioFramePacketTranslation) throws {
         guard let format = properties.dataFormat, format.mFramesPerPacket > 0 else {
             throw AudioError(kAudioFileStreamError_ValueUnknown, "The stream's packets do not hold a constant number of frames, so packets and frames do not translate.")

@@ -49,13 +49,14 @@ public final class AudioFileStreamParser {
     /// The most bytes a header or packet may need held at once (16 MiB).
     static let maximumHeldBytes = 16 << 20
 
+    /// A parser that has seen no bytes yet. Thread: setup.
     public init(fileTypeHint: AudioFileTypeID = 0) {
         self.fileTypeHint = fileTypeHint
     }
 
     /// Parses `bytes` (an empty buffer marks the end of the stream). Throws an AudioError with
     /// kAudioFileStreamError_UnsupportedFileType, _UnsupportedDataFormat or _InvalidFile; after
-    /// an error the stream refuses further bytes with the same error.
+    /// an error the stream refuses further bytes with the same error. Thread: setup.
     public func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool = false) throws {
         if let failure { throw failure }
         do {
@@ -78,7 +79,7 @@ public final class AudioFileStreamParser {
         }
     }
 
-    /// The byte offset (from the data offset) to read from for `packet`.
+    /// The byte offset (from the data offset) to read from for `packet`. Thread: setup.
     public func seek(toPacket packet: Int64) throws -> (offset: Int64, estimated: Bool) {
         guard let container, properties.readyToProducePackets else {
             throw AudioError(kAudioFileStreamError_DataUnavailable, "The stream cannot seek before its packets are ready (ReadyToProducePackets).")
