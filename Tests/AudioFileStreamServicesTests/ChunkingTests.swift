@@ -10,7 +10,7 @@ final class ChunkingTests: XCTestCase {
             let file = try StreamFixtures.file(name)
             let whole = try parse(file)
             XCTAssertTrue(whole.properties.readyToProducePackets, name)
-            XCTAssertGreaterThan(whole.packetSizes.count + whole.pcmPackets, 10, "\(name): the audio comes out as packets")
+            XCTAssertGreaterThanOrEqual(whole.packetSizes.count + whole.pcmPackets, 9, "\(name): the audio comes out as packets (flac24, the fewest, has 9 frames)")
             var rng = SplitMix64(state: UInt64(name.hashValue.magnitude))
             var mismatches = 0
             for round in 0..<1_000 {

@@ -1,3 +1,4 @@
+import AudioToolbox
 import Foundation
 import XCTest
 
@@ -12,7 +13,8 @@ enum StreamFixtures {
 
     /// name → file contents; built on first use.
     nonisolated(unsafe) static var cache: [String: [UInt8]] = [:]
-    static let lock = NSLock()
+    /// Recursive: a fixture may be made from another (caf-flac from flac).
+    static let lock = NSRecursiveLock()
 
     /// The fixture `name` (wav16, wav24, wavf32, aiff, aifc-sowt, caf, mp3, flac, flac24, ogg-vorbis, ogg-opus).
     static func file(_ name: String) throws -> [UInt8] {
@@ -24,7 +26,7 @@ enum StreamFixtures {
         }
     }
 
-    static let all = ["wav16", "wav24", "wavf32", "aiff", "aifc-sowt", "caf", "mp3", "flac", "flac24", "ogg-vorbis", "ogg-opus"]
+    static let all = ["wav16", "wav24", "wavf32", "aiff", "aifc-sowt", "caf", "caf-flac", "mp3", "flac", "flac24", "ogg-vorbis", "ogg-opus"]
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
@@ -44,6 +46,7 @@ enum StreamFixtures {
         case "wavf32": try run("sox", source, "-e", "floating-point", "-b", "32", out + ".wav")
         case "aiff": try run("sox", source, out + ".aiff")
         case "aifc-sowt": return try sowtAIFC(from: read(source))
+        case "caf-flac": return try flacCAF(packetTableFirst: true)
         case "caf": try run("sox", source, out + ".caf")
         case "mp3": try run("lame", "--quiet", "-b", "128", source, out + ".mp3")
         case "flac": try run("flac", "--silent", "-f", "-o", out + ".flac", source)
@@ -94,5 +97,29 @@ enum StreamFixtures {
         body += Array("COMM".utf8) + be32(common.count) + common
         body += Array("SSND".utf8) + be32(pcm.count + 8) + be32(0) + be32(0) + pcm
         return Array("FORM".utf8) + be32(body.count) + body
+    }
+
+    /// The FLAC fixture's frames in a CAF file (desc, kuki, pakt, data), written here: variable-size
+    /// packets, so the packet table must come before the data for streaming (or after: a file
+    /// that cannot be streamed, kAudioFileStreamError_NotOptimized).
+    static func flacCAF(packetTableFirst: Bool) throws -> [UInt8] {
+        let flac = try file("flac")
+        let record = try parse(flac)
+        let format = try XCTUnwrap(record.properties.dataFormat)
+        func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+        func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] { Array(id.utf8) + be(UInt64(body.count), 8) + body }
+        func varint(_ v: UInt32) -> [UInt8] {
+            var groups = [UInt8(v & 0x7F)]
+            var rest = v >> 7
+            while rest > 0 { groups.insert(UInt8(rest & 0x7F) | 0x80, at: 0); rest >>= 7 }
+            return groups
+        }
+        let desc = be(format.mSampleRate.bitPattern, 8) + be(UInt64(kAudioFormatFLAC), 4) + be(1, 4) + be(0, 4)
+            + be(4_096, 4) + be(2, 4) + be(0, 4)
+        let packets = UInt64(record.packetSizes.count)
+        let table = be(packets, 8) + be(44_100, 8) + be(0, 4) + be(packets * 4_096 - 44_100, 4) + record.packetSizes.flatMap(varint)
+        let data = chunk("data", be(0, 4) + record.bytes)
+        let head = Array("caff".utf8) + be(1, 2) + be(0, 2) + chunk("desc", desc) + chunk("kuki", record.properties.magicCookie ?? [])
+        return packetTableFirst ? head + chunk("pakt", table) + data : head + data + chunk("pakt", table)
     }
 }

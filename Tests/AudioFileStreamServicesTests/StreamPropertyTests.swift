@@ -100,6 +100,22 @@ final class StreamPropertyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(opus.packetFrames.count, 50)
     }
 
+    func testFLACInCAFGivesTheSamePacketsAndCookieAsTheFLACFile() throws {
+        let flac = try parse(try StreamFixtures.file("flac"))
+        let caf = try parse(try StreamFixtures.file("caf-flac"))
+        XCTAssertEqual(caf.properties.fileFormat, kAudioFileCAFType)
+        XCTAssertEqual(caf.properties.dataFormat?.mFormatID, kAudioFormatFLAC)
+        XCTAssertEqual(caf.properties.magicCookie, flac.properties.magicCookie)
+        XCTAssertEqual(caf.packetSizes, flac.packetSizes)
+        XCTAssertEqual(caf.bytes, flac.bytes)
+        XCTAssertEqual(caf.properties.audioDataPacketCount, UInt64(flac.packetSizes.count))
+        XCTAssertEqual(caf.properties.packetSizeUpperBound, flac.packetSizes.max())
+        // Packet table after the data: not streamable.
+        XCTAssertThrowsError(try parse(try StreamFixtures.flacCAF(packetTableFirst: false))) {
+            XCTAssertEqual(($0 as? AudioError)?.status, kAudioFileStreamError_NotOptimized)
+        }
+    }
+
     func testBadStreamsGiveTheDocumentedErrors() throws {
         func status(_ bytes: [UInt8]) -> OSStatus {
             do {
