@@ -116,6 +116,19 @@ final class StreamPropertyTests: XCTestCase {
         }
     }
 
+    /// The fuzzer's seeds are valid streams (so mutations start from files that parse to the end).
+    func testEveryFuzzSeedParsesToPackets() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/Corpus/AudioFileStream")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertGreaterThanOrEqual(names.count, 12)
+        for name in names {
+            let record = try parse(StreamFixtures.read(folder.appendingPathComponent(name).path))
+            XCTAssertTrue(record.properties.readyToProducePackets, name)
+            XCTAssertGreaterThan(record.packetSizes.count + record.pcmPackets, 0, name)
+        }
+    }
+
     func testBadStreamsGiveTheDocumentedErrors() throws {
         func status(_ bytes: [UInt8]) -> OSStatus {
             do {
