@@ -150,8 +150,9 @@ let package = Package(
         .testTarget(
             name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus",
             swiftSettings: swiftSettings),
-        .testTarget(name: "AudioFileStreamServicesTests", dependencies: ["AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs"], swiftSettings: swiftSettings),
-        .testTarget(name: "AudioConverterServicesTests", dependencies: ["AudioConverterServices", "AudioToolbox", "CCodecs", "DSPKernels"], swiftSettings: swiftSettings),
+        .target(name: "CodecTestSupport", dependencies: ["AudioConverterServices", "AudioToolbox"], path: "Tests/CodecTestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "AudioFileStreamServicesTests", dependencies: ["AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs", "CodecTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioConverterServicesTests", dependencies: ["AudioConverterServices", "AudioToolbox", "CodecTestSupport"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]
 )

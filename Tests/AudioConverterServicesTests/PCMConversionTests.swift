@@ -1,5 +1,6 @@
 import AudioConverterServices
 import AudioToolbox
+import CodecTestSupport
 import Foundation
 import XCTest
 

@@ -1,6 +1,7 @@
 import AudioConverterServices
 import AudioFileStreamServices
 import AudioToolbox
+import CodecTestSupport
 import AudioTypes
 import CCodecs
 import XCTest

@@ -2,9 +2,11 @@ import AudioConverterServices
 import AudioToolbox
 import XCTest
 
+/// Test support for the AudioConverter and AudioFileStream tests (shared by both targets).
+///
 /// Feeds a converter from memory through AudioConverterFillComplexBuffer, as a C caller would:
 /// PCM bytes in chunks of `chunkFrames`, or compressed packets with their descriptions.
-final class ConverterSource {
+public final class ConverterSource {
     let bytes: [UInt8]
     let bytesPerFrame: Int
     let chunkFrames: Int
@@ -16,13 +18,15 @@ final class ConverterSource {
     var descriptions: UnsafeMutablePointer<AudioStreamPacketDescription> = .allocate(capacity: 64)
     var calls = 0
 
-    init(bytes: [UInt8], bytesPerFrame: Int, chunkFrames: Int = 1000) {
+    /// PCM bytes handed out `chunkFrames` frames at a time. Thread: setup.
+    public init(bytes: [UInt8], bytesPerFrame: Int, chunkFrames: Int = 1000) {
         self.bytes = bytes
         self.bytesPerFrame = bytesPerFrame
         self.chunkFrames = chunkFrames
     }
 
-    init(bytes: [UInt8], packets: [Range<Int>], packetsPerCall: Int = 1) {
+    /// Compressed packets (byte ranges of `bytes`) handed out `packetsPerCall` at a time. Thread: setup.
+    public init(bytes: [UInt8], packets: [Range<Int>], packetsPerCall: Int = 1) {
         self.bytes = bytes
         self.packets = packets
         self.packetsPerCall = packetsPerCall
@@ -33,7 +37,8 @@ final class ConverterSource {
     deinit { descriptions.deallocate() }
 }
 
-private let sourceProc: AudioConverterComplexInputDataProc = { _, ioPackets, ioData, outDescriptions, userData in
+/// The input procedure over a ConverterSource (user data: the source, unretained).
+public let converterSourceProc: AudioConverterComplexInputDataProc = { _, ioPackets, ioData, outDescriptions, userData in
     let source = Unmanaged<ConverterSource>.fromOpaque(userData!).takeUnretainedValue()
     source.calls += 1
     let list = UnsafeMutableAudioBufferListPointer(ioData)
@@ -70,7 +75,8 @@ private let sourceProc: AudioConverterComplexInputDataProc = { _, ioPackets, ioD
 
 /// Runs FillComplexBuffer until the converter gives no more (asking `request` frames per call);
 /// returns the interleaved output bytes. Fails the test on any status but noErr.
-func drain(
+/// Thread: setup.
+public func drain(
     _ converter: AudioConverterRef, _ source: ConverterSource, output format: AudioStreamBasicDescription,
     request: Int = 4096, file: StaticString = #filePath, line: UInt = #line
 ) -> [UInt8] {
@@ -84,7 +90,7 @@ func drain(
             var list = AudioBufferList(
                 mNumberBuffers: 1,
                 mBuffers: AudioBuffer(mNumberChannels: format.mChannelsPerFrame, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-            return AudioConverterFillComplexBuffer(converter, sourceProc, user, &frames, &list, nil)
+            return AudioConverterFillComplexBuffer(converter, converterSourceProc, user, &frames, &list, nil)
         }
         XCTAssertEqual(status, noErr, "FillComplexBuffer", file: file, line: line)
         if status != noErr || frames == 0 { break }
@@ -93,7 +99,8 @@ func drain(
     return out
 }
 
-func makeConverter(
+/// Thread: setup.
+public func makeConverter(
     _ input: AudioStreamBasicDescription, _ output: AudioStreamBasicDescription,
     file: StaticString = #filePath, line: UInt = #line
 ) throws -> AudioConverterRef {
@@ -103,7 +110,8 @@ func makeConverter(
     return try XCTUnwrap(converter, file: file, line: line)
 }
 
-func pcm(_ rate: Double, _ channels: UInt32, bits: UInt32, float: Bool, interleaved: Bool = true, bigEndian: Bool = false) -> AudioStreamBasicDescription {
+/// Linear PCM of the given layout. Thread: any.
+public func pcm(_ rate: Double, _ channels: UInt32, bits: UInt32, float: Bool, interleaved: Bool = true, bigEndian: Bool = false) -> AudioStreamBasicDescription {
     var flags: AudioFormatFlags = kAudioFormatFlagIsPacked | (float ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger)
     if !interleaved { flags |= kAudioFormatFlagIsNonInterleaved }
     if bigEndian { flags |= kAudioFormatFlagIsBigEndian }
@@ -114,9 +122,11 @@ func pcm(_ rate: Double, _ channels: UInt32, bits: UInt32, float: Bool, interlea
 }
 
 extension Array where Element == UInt8 {
-    func reinterpreted<T>(as: T.Type) -> [T] {
+    /// The bytes as values of `T`. Thread: any.
+    public func reinterpreted<T>(as: T.Type) -> [T] {
         withUnsafeBytes { Array<T>($0.bindMemory(to: T.self)) }
     }
 }
 
-func bytes<T>(of values: [T]) -> [UInt8] { values.withUnsafeBytes { Array($0) } }
+/// Thread: any.
+public func bytes<T>(of values: [T]) -> [UInt8] { values.withUnsafeBytes { Array($0) } }

@@ -2,12 +2,13 @@ import Foundation
 
 /// Least-squares fit of a·sin + b·cos (+ DC) at a known frequency, for measuring amplitudes and
 /// the residual (everything that is not the fundamental: harmonics, noise).
-struct SineFit {
-    let amplitude: Double
-    let residualPower: Double
-    let signalPower: Double
+public struct SineFit {
+    public let amplitude: Double
+    public let residualPower: Double
+    public let signalPower: Double
 
-    init(_ samples: ArraySlice<Float>, frequency: Double, sampleRate: Double) {
+    /// Thread: any.
+    public init(_ samples: ArraySlice<Float>, frequency: Double, sampleRate: Double) {
         let w = 2 * Double.pi * frequency / sampleRate
         // Normal equations for basis (sin, cos, 1).
         var m = [[Double]](repeating: [0, 0, 0], count: 3)
@@ -56,7 +57,8 @@ struct SineFit {
 }
 
 /// `count` samples of amplitude·sin(2π f n / rate).
-func sine(frequency: Double, sampleRate: Double, count: Int, amplitude: Double = 0.5) -> [Float] {
+/// Thread: any.
+public func sine(frequency: Double, sampleRate: Double, count: Int, amplitude: Double = 0.5) -> [Float] {
     (0..<count).map { Float(amplitude * sin(2 * Double.pi * frequency * Double($0) / sampleRate)) }
 }
 
