@@ -65,7 +65,7 @@ let package = Package(
             name: "AUHost",
             dependencies: [
                 "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
-                "VoiceProcessing", "AudioQueueServices",
+                "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices",
             ],
             swiftSettings: swiftSettings),
         /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
@@ -110,6 +110,11 @@ let package = Package(
         // ---- SDK plug-ins: the ABI header shared with SDK/, and the provider that loads them.
         .target(name: "AUHostPlugInABI", dependencies: ["CAudioToolbox"], path: "SDK/Sources/AUHostPlugInABI"),
         .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI"], swiftSettings: swiftSettings),
+
+        // ---- Audio Converter Services (AudioConverter.h) and Audio File Stream Services: PCM through ConverterKernel, codecs through their libraries.
+        systemLibrary("CCodecs", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
+        .target(name: "AudioConverterServices", dependencies: ["AudioTypes", "DSPKernels", "CCodecs"], swiftSettings: swiftSettings),
+        .target(name: "AudioFileStreamServices", dependencies: ["AudioTypes", "AudioConverterServices", "CCodecs"], swiftSettings: swiftSettings),
 
         // ---- Tests.
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
@@ -157,7 +162,7 @@ let package = Package(
         // seed and crash in the ordinary test run.
         .target(
             name: "FuzzHarnesses",
-            dependencies: ["GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "AUHostAtomics"],
+            dependencies: ["GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "AUHostAtomics", "AudioFileStreamServices", "AudioConverterServices"],
             path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
         .executableTarget(name: "auhost-fuzz", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/Driver", swiftSettings: swiftSettings),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/ReplayTests", swiftSettings: swiftSettings),
@@ -185,6 +190,9 @@ let package = Package(
         .testTarget(
             name: "VoiceProcessingTests", dependencies: ["VoiceProcessing", "AUHost", "TestSupport", "VoiceTestSupport"],
             swiftSettings: swiftSettings),
+        .target(name: "CodecTestSupport", dependencies: ["AudioConverterServices", "AudioToolbox"], path: "Tests/CodecTestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "AudioFileStreamServicesTests", dependencies: ["AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs", "CodecTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioConverterServicesTests", dependencies: ["AudioConverterServices", "AudioToolbox", "CodecTestSupport"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]
 )

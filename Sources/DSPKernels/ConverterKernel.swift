@@ -187,6 +187,21 @@ public struct ConverterKernel: ~Copyable {
         return progressed
     }
 
+    /// At the end of the input: hands the resampler what is pending, then drains its tail into
+    /// the FIFO (as far as the FIFO has room). Returns whether anything was added; call it until
+    /// it returns false. Without a resampler there is no tail: false.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public mutating func flushResampler() -> Bool {
+        guard let resampler else { return false }
+        if pendingFrames > 0 && drainPending() { return true }
+        for c in 0..<outputChannels { fifoWritePointers[c] = fifo + c * fifoCapacity + fifoCount }
+        let produced = resampler.pointee.flush(outputs: fifoWritePointers, outputCapacity: fifoCapacity - fifoCount)
+        fifoCount += produced
+        return produced > 0
+    }
+
     /// Drops the oldest `frames` FIFO frames (all of them when fewer are held): converted output
     /// nobody took, for a converter fed by a device rather than pulled.
     ///

@@ -94,6 +94,35 @@ final class CorpusTests: XCTestCase {
         XCTAssertEqual(swapped, (0..<1024).flatMap { [right[$0], left[$0]] })
     }
 
+    func testStreamedWAVIsParsedInPiecesAndResampledThroughAudioConverter() {
+        // A 16-bit stereo WAV of 4410 frames at 44.1 kHz (a 441 Hz sine, half scale) fed in 333-byte
+        // pieces, converted to Float32 interleaved at 48 kHz: 4800 frames, the sine at 0.5.
+        let frames = 4_410
+        var pcm: [Int16] = []
+        for i in 0..<frames {
+            let s = Int16((0.5 * sin(2 * Double.pi * 441 * Double(i) / 44_100) * 32_767).rounded())
+            pcm += [s, s]
+        }
+        func le(_ v: UInt32, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32($0))) } }
+        let data = pcm.withUnsafeBytes { Array($0) }
+        let wav = Array("RIFF".utf8) + le(UInt32(36 + data.count), 4) + Array("WAVEfmt ".utf8) + le(16, 4) + le(1, 2) + le(2, 2)
+            + le(44_100, 4) + le(44_100 * 4, 4) + le(4, 2) + le(16, 2) + Array("data".utf8) + le(UInt32(data.count), 4) + data
+        let output = AudioStreamBasicDescription(
+            mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagsNativeFloatPacked,
+            mBytesPerPacket: 8, mFramesPerPacket: 1, mBytesPerFrame: 8, mChannelsPerFrame: 2, mBitsPerChannel: 32, mReserved: 0)
+        let player = StreamedFilePlayer(outputFormat: output)
+        let samples = player.play(wav, chunk: 333)
+        XCTAssertEqual(player.status, noErr)
+        XCTAssertEqual(player.packetCount, UInt32(frames))
+        XCTAssertEqual(samples.count / 2, 4_800)
+        // Away from the ends, sample k is the sine at k / 48000 (libsoxr keeps the output aligned).
+        for k in stride(from: 500, to: 4_300, by: 7) {
+            let expected = Float(0.5 * sin(2 * Double.pi * 441 * Double(k) / 48_000)) * 32_767 / 32_768
+            XCTAssertEqual(samples[2 * k], expected, accuracy: 2e-4, "frame \(k)")
+            XCTAssertEqual(samples[2 * k + 1], samples[2 * k], "frame \(k)")
+        }
+    }
+
     // MARK: Graphs and connections
 
     func testAUGraphMixerPulledOfflineThroughTheGenericOutputScalesEachBusByItsVolume() {

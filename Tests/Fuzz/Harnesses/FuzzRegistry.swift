@@ -9,6 +9,7 @@ public enum FuzzRegistry {
         ("CAPIFuzz", CAPIFuzz.run),
         ("RenderNotifyFuzz", RenderNotifyFuzz.run),
         ("MIDIFile", MIDIFileFuzz.run),
+        ("AudioFileStream", AudioFileStreamFuzz.run),
     ]
 
     /// The harness called `name`. Thread: any.

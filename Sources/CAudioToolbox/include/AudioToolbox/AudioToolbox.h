@@ -28,5 +28,7 @@
 #include <AudioToolbox/ExtendedAudioFile.h>
 #include <AudioToolbox/AudioUnitFilePlayer.h>
 #include <AudioToolbox/MusicPlayer.h>
+#include <AudioToolbox/AudioConverter.h>
+#include <AudioToolbox/AudioFileStream.h>
 
 #endif
