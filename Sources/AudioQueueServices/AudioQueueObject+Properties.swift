@@ -130,7 +130,10 @@ extension AudioQueueObject {
             if let recording { recording.meteringEnabled.store(on, ordering: .releasing) }
         case kAudioQueueProperty_MagicCookie:
             let bytes = Array(UnsafeRawBufferPointer(start: data, count: size))
-            lock.withLock { magicCookie = bytes }
+            try lock.withLock {
+                try decoder?.setCookie(bytes)  // a compressed queue's decoder checks it now
+                magicCookie = bytes
+            }
         case kAudioQueueProperty_ChannelLayout:
             guard size >= MemoryLayout<AudioChannelLayout>.size - MemoryLayout<AudioChannelDescription>.size else {
                 throw AudioError(kAudioQueueErr_InvalidPropertySize, "kAudioQueueProperty_ChannelLayout needs an AudioChannelLayout.")
