@@ -32,6 +32,20 @@ final class AudioQueueCompressedPlaybackTests: XCTestCase {
         XCTAssertTrue(reference.map { Int16($0 * 32_768) } == source.reinterpretedInt16, "and equals the converter's decode")
     }
 
+    /// Ogg Vorbis and Ogg Opus (headers in the cookie) play the converter's decode exactly too.
+    func testVorbisAndOpusPlayExactlyWhatTheConverterDecodes() throws {
+        for (kind, id, rate) in [("ogg", kAudioFormatVorbis, 44_100.0), ("opus", kAudioFormatOpus, 48_000.0)] {
+            let stream = try CompressedFixture.stream(kind)
+            XCTAssertEqual(stream.format.mFormatID, id, kind)
+            XCTAssertFalse(stream.cookie.isEmpty, "\(kind) carries its headers as the cookie")
+            let reference = try CompressedFixture.converterDecode(stream)
+            XCTAssertGreaterThan(reference.count, Int(rate) * 2 * 9 / 10, "\(kind): the converter decoded about 1 s of stereo")
+            let samples = float32Values(try playOffline(stream, as: float32Format(channels: 2, rate: rate), passDescriptions: true))
+            XCTAssertEqual(samples.count, reference.count, "\(kind): samples played")
+            XCTAssertTrue(samples == reference, "\(kind): the queue changed the decoded samples")
+        }
+    }
+
     /// A compressed format the converter cannot decode is refused with 'fmt?' (and so is a
     /// compressed recording queue: nothing encodes); a cookie that does not fit the format is
     /// refused by SetProperty with kAudioQueueErr_InvalidPropertyValue; VBR packets enqueued
@@ -171,7 +185,7 @@ let silentCallback: AudioQueueOutputCallback = { _, _, _ in }
 let silentInputCallback: AudioQueueInputCallback = { _, _, _, _, _, _ in }
 
 /// The fixtures: a 1-second stereo 44.1 kHz 16-bit signal (two sines) made with sox, encoded with
-/// lame and flac (scripts/debian-packages.txt), parsed with Audio File Stream Services.
+/// lame, flac, oggenc and opusenc (scripts/debian-packages.txt), parsed with Audio File Stream Services.
 enum CompressedFixture {
     static let directory: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-aq-compressed-\(getpid())")
@@ -202,15 +216,16 @@ enum CompressedFixture {
         }
     }
 
-    /// The fixture `kind` (mp3 or flac) parsed into packets.
+    /// The fixture `kind` (mp3, flac, ogg (Vorbis) or opus) parsed into packets.
     static func stream(_ kind: String) throws -> CompressedStream {
         try makeSource()
         let file = path("fixture." + kind)
         if !FileManager.default.fileExists(atPath: file) {
-            if kind == "mp3" {
-                try run("lame", "--quiet", "-b", "128", path("source.wav"), file)
-            } else {
-                try run("flac", "--silent", "-f", "-o", file, path("source.wav"))
+            switch kind {
+            case "mp3": try run("lame", "--quiet", "-b", "128", path("source.wav"), file)
+            case "ogg": try run("oggenc", "--quiet", "-o", file, path("source.wav"))
+            case "opus": try run("opusenc", "--quiet", path("source.wav"), file)
+            default: try run("flac", "--silent", "-f", "-o", file, path("source.wav"))
             }
         }
         return try parse(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
