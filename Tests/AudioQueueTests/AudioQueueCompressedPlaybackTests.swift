@@ -1,4 +1,5 @@
 import AUHost
+@testable import AudioQueueServices
 import Foundation
 import XCTest
 
@@ -30,6 +31,54 @@ final class AudioQueueCompressedPlaybackTests: XCTestCase {
         XCTAssertTrue(played == source, "FLAC through the queue differs from the source PCM")
         let reference = try CompressedFixture.converterDecode(stream)
         XCTAssertTrue(reference.map { Int16($0 * 32_768) } == source.reinterpretedInt16, "and equals the converter's decode")
+    }
+
+    /// The same MP3 on a device (the ALSA file PCM): the decoded audio fits the three buffers
+    /// (the unpaced `null` device cannot starve it), the device receives the converter's decode
+    /// exactly (Float32 device format, gain 1) followed only by silence, and the callbacks run on
+    /// the queue's thread, never on the device's.
+    func testMP3OnTheALSAFilePCMReceivesTheConverterDecode() throws {
+        _ = AudioQueueTestEnvironment.directory
+        let stream = try CompressedFixture.stream("mp3")
+        let reference = try CompressedFixture.converterDecode(stream)
+        let state = CompressedPlaybackState(stream: stream, passDescriptions: true)
+        let user = Unmanaged.passUnretained(state).toOpaque()
+        var description = stream.format
+        var created: AudioQueueRef?
+        XCTAssertEqual(AudioQueueNewOutput(&description, compressedPlaybackCallback, user, nil, nil, 0, &created), noErr, lastErrorMessage)
+        let queue = try XCTUnwrap(created)
+        defer { XCTAssertEqual(AudioQueueDispose(queue, true), noErr) }
+        let name = CFBridge.string("aq_raw_out")
+        defer { name.release() }
+        var device: Unmanaged<CFString>? = name
+        XCTAssertEqual(
+            AudioQueueSetProperty(queue, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
+        for _ in 0..<3 {
+            var buffer: AudioQueueBufferRef?
+            XCTAssertEqual(AudioQueueAllocateBufferWithPacketDescriptions(queue, 16_384, 32, &buffer), noErr)
+            compressedPlaybackCallback(user, queue, try XCTUnwrap(buffer))
+        }
+        XCTAssertEqual(state.nextPacket, stream.packets.count, "the whole file fits the three buffers")
+        XCTAssertTrue(state.stopped, "and the priming callback already asked for Stop(false)")
+        var prepared: UInt32 = 0
+        XCTAssertEqual(AudioQueuePrime(queue, 0, &prepared), noErr)
+        XCTAssertEqual(Int(prepared), reference.count / 2, "Prime counts the decoded frames")
+        XCTAssertEqual(AudioQueueStart(queue, nil), noErr, lastErrorMessage)
+        let stopped = AudioQueueTestEnvironment.wait {
+            var running: UInt32 = 1
+            var size = UInt32(4)
+            return AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size) == noErr && running == 0
+        }
+        XCTAssertTrue(stopped, "Stop(false) completed")
+        XCTAssertNil(state.failure)
+        let output = float32Values(AudioQueueTestEnvironment.read("out.raw"))
+        XCTAssertGreaterThanOrEqual(output.count, reference.count)
+        XCTAssertTrue(Array(output.prefix(reference.count)) == reference, "the device received other samples than the converter's decode")
+        XCTAssertTrue(output.dropFirst(reference.count).allSatisfy { $0 == 0 }, "only silence follows")
+        let object = Unmanaged<AudioQueueObject>.fromOpaque(UnsafeRawPointer(queue)).takeUnretainedValue()
+        let renderThread = object.playback!.renderThread.load(ordering: .acquiring)
+        XCTAssertNotEqual(renderThread, 0)
+        XCTAssertFalse(state.callbackThreads.contains(renderThread), "a callback ran on the device thread")
     }
 
     /// Ogg Vorbis and Ogg Opus (headers in the cookie) play the converter's decode exactly too.
@@ -139,6 +188,7 @@ final class CompressedPlaybackState: @unchecked Sendable {
     var callbacks = 0
     var stopped = false
     var failure: String?
+    var callbackThreads: Set<UInt> = []
 
     init(stream: CompressedStream, passDescriptions: Bool) {
         self.stream = stream
@@ -151,6 +201,7 @@ final class CompressedPlaybackState: @unchecked Sendable {
 let compressedPlaybackCallback: AudioQueueOutputCallback = { userData, queue, buffer in
     let state = Unmanaged<CompressedPlaybackState>.fromOpaque(userData!).takeUnretainedValue()
     state.callbacks += 1
+    state.callbackThreads.insert(UInt(pthread_self()))
     let packets = state.stream.packets
     guard state.nextPacket < packets.count else {
         if !state.stopped {
