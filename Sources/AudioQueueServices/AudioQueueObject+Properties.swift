@@ -68,7 +68,7 @@ extension AudioQueueObject {
         case kAudioQueueProperty_EnableLevelMetering:
             return put(UInt32(meteringEnabled ? 1 : 0))
         case kAudioQueueProperty_DecodeBufferSizeFrames: return put(lock.withLock { decodeBufferSizeFrames })
-        case kAudioQueueProperty_ConverterError: return put(Int32(0))
+        case kAudioQueueProperty_ConverterError: return put(Int32(lock.withLock { decoder?.lastError ?? noErr }))
         case kAudioQueueProperty_EnableTimePitch: return put(UInt32(playback?.timePitch == nil ? 0 : 1))
         case kAudioQueueProperty_TimePitchBypass: return put(UInt32(playback?.timePitch?.bypass.load(ordering: .relaxed) == true ? 1 : 0))
         case kAudioQueueProperty_TimePitchAlgorithm: return put(lock.withLock { timePitchAlgorithm })

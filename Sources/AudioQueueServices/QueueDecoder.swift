@@ -13,6 +13,8 @@ final class QueueDecoder {
     let pcmFormat: AudioStreamBasicDescription
     let compressedFormat: AudioStreamBasicDescription
     private let converter: AudioConverterRef
+    /// The last status the converter failed with (kAudioQueueProperty_ConverterError); noErr when none.
+    private(set) var lastError: OSStatus = noErr
     /// Decoded frames of the buffer being enqueued (reused; grows to the largest buffer).
     private var output: [Float] = []
 
@@ -121,6 +123,7 @@ final class QueueDecoder {
             frames += Int(got)
             if status == Self.bufferExhausted { break }
             guard status == noErr else {
+                lastError = status
                 throw AudioError(
                     status, "Audio queue: the '\(FourCC.string(compressedFormat.mFormatID))' buffer did not decode: \(LastErrorMessage.current ?? "status \(status)")")
             }
