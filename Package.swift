@@ -76,7 +76,7 @@ let package = Package(
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
         /// Audio Queue Services (AudioQueue.h): playback and recording on the ALSA I/O unit, offline render on a generic output.
-        .target(name: "AudioQueueServices", dependencies: ["AUHostCore", "AUHostAtomics", "CSoundTouch"], swiftSettings: swiftSettings),
+        .target(name: "AudioQueueServices", dependencies: ["AUHostCore", "AUHostAtomics", "CSoundTouch", "AudioConverterServices"], swiftSettings: swiftSettings),
         systemLibrary("CSoundTouch", pkgConfig: "soundtouch", apt: "libsoundtouch-dev"),
         .executableTarget(
             name: "auhost",

@@ -111,9 +111,9 @@ public final class AudioFileStreamParser {
         } else if head.matches("OggS") {
             parser = OggStreamParser()
             publish(\.fileFormat, kAudioFileOggType, kAudioFileStreamProperty_FileFormat)
-        } else if head.matches("ID3") || MP3FrameHeader(head) != nil || fileTypeHint == mp3FileType {
+        } else if head.matches("ID3") || MP3FrameHeader(head) != nil || fileTypeHint == kAudioFileMP3Type {
             parser = MP3StreamParser()
-            publish(\.fileFormat, mp3FileType, kAudioFileStreamProperty_FileFormat)
+            publish(\.fileFormat, kAudioFileMP3Type, kAudioFileStreamProperty_FileFormat)
         } else {
             throw AudioError(
                 kAudioFileStreamError_UnsupportedFileType,

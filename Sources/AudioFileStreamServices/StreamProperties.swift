@@ -41,6 +41,3 @@ public struct StreamProperties: Equatable {
     }
 }
 
-/// The file type AudioFile.h names MP3 files with (kAudioFileMP3Type); spelled here until
-/// AudioFile.h declares it.
-let mp3FileType: AudioFileTypeID = 0x4D50_4733  // 'MPG3'

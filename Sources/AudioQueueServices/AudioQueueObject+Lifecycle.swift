@@ -57,6 +57,7 @@ extension AudioQueueObject {
             recording?.returnEverything()
             stoppingAfterQueued = false
             framesEnqueued = 0
+            decoder?.reset()  // the next buffer starts a new stream
             markDiscontinuity()
             defer {
                 isRunning = false
@@ -92,6 +93,7 @@ extension AudioQueueObject {
             recording?.returnEverything()
             stoppingAfterQueued = false
             framesEnqueued = 0
+            decoder?.reset()  // the next buffer starts a new stream
             markDiscontinuity()
             return streaming ? unit : nil
         }

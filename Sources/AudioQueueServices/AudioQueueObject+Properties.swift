@@ -68,7 +68,7 @@ extension AudioQueueObject {
         case kAudioQueueProperty_EnableLevelMetering:
             return put(UInt32(meteringEnabled ? 1 : 0))
         case kAudioQueueProperty_DecodeBufferSizeFrames: return put(lock.withLock { decodeBufferSizeFrames })
-        case kAudioQueueProperty_ConverterError: return put(Int32(0))
+        case kAudioQueueProperty_ConverterError: return put(Int32(lock.withLock { decoder?.lastError ?? noErr }))
         case kAudioQueueProperty_EnableTimePitch: return put(UInt32(playback?.timePitch == nil ? 0 : 1))
         case kAudioQueueProperty_TimePitchBypass: return put(UInt32(playback?.timePitch?.bypass.load(ordering: .relaxed) == true ? 1 : 0))
         case kAudioQueueProperty_TimePitchAlgorithm: return put(lock.withLock { timePitchAlgorithm })
@@ -130,7 +130,10 @@ extension AudioQueueObject {
             if let recording { recording.meteringEnabled.store(on, ordering: .releasing) }
         case kAudioQueueProperty_MagicCookie:
             let bytes = Array(UnsafeRawBufferPointer(start: data, count: size))
-            lock.withLock { magicCookie = bytes }
+            try lock.withLock {
+                try decoder?.setCookie(bytes)  // a compressed queue's decoder checks it now
+                magicCookie = bytes
+            }
         case kAudioQueueProperty_ChannelLayout:
             guard size >= MemoryLayout<AudioChannelLayout>.size - MemoryLayout<AudioChannelDescription>.size else {
                 throw AudioError(kAudioQueueErr_InvalidPropertySize, "kAudioQueueProperty_ChannelLayout needs an AudioChannelLayout.")

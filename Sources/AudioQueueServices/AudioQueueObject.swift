@@ -18,6 +18,8 @@ public final class AudioQueueObject: @unchecked Sendable {
     let inputCallback: AudioQueueInputCallback?
     let userData: UnsafeMutableRawPointer?
     let playback: PlaybackEngine?
+    /// Compressed playback queues: decodes each buffer when it is enqueued (nil for PCM).
+    let decoder: QueueDecoder?
     let recording: RecordingEngine?
     let wake: UnsafeMutablePointer<sem_t>
     let lock = NSLock()
@@ -61,7 +63,19 @@ public final class AudioQueueObject: @unchecked Sendable {
     ) throws {
         self.direction = direction
         streamDescription = description
-        format = try QueueSampleFormat(description)
+        if QueueDecoder.decodes(description) {
+            guard direction == .output else {
+                throw AudioError(
+                    kAudioFileUnsupportedDataFormatError,
+                    "Audio queue format '\(FourCC.string(description.mFormatID))': recording queues record linear PCM (encoding is not offered).")
+            }
+            let decoder = try QueueDecoder(description)
+            self.decoder = decoder
+            format = try QueueSampleFormat(decoder.pcmFormat)
+        } else {
+            decoder = nil
+            format = try QueueSampleFormat(description)
+        }
         outputCallback = output
         inputCallback = input
         self.userData = userData
@@ -193,6 +207,7 @@ public final class AudioQueueObject: @unchecked Sendable {
             closeDevice()
             playback.stopAfterQueued.store(0, ordering: .relaxed)
             playback.drained.store(0, ordering: .relaxed)
+            decoder?.reset()  // a later Start plays a new stream
             markDiscontinuity()
             let was = isRunning
             isRunning = false
@@ -220,6 +235,7 @@ public final class AudioQueueObject: @unchecked Sendable {
             recording?.returnEverything()
             stoppingAfterQueued = false
             framesEnqueued = 0
+            decoder?.reset()
             markDiscontinuity()
             defer {
                 isRunning = false
@@ -274,7 +290,9 @@ public final class AudioQueueObject: @unchecked Sendable {
     ///
     /// Thread: setup (any thread but the device's).
     func enqueue(
-        _ buffer: UnsafeMutablePointer<AudioQueueBuffer>?, trimStart: UInt32 = 0, trimEnd: UInt32 = 0,
+        _ buffer: UnsafeMutablePointer<AudioQueueBuffer>?,
+        descriptions: UnsafeBufferPointer<AudioStreamPacketDescription> = UnsafeBufferPointer(start: nil, count: 0),
+        trimStart: UInt32 = 0, trimEnd: UInt32 = 0,
         events: UnsafeBufferPointer<AudioQueueParameterEvent> = UnsafeBufferPointer(start: nil, count: 0)
     ) throws {
         guard !resetting.load(ordering: .acquiring) else {
@@ -311,7 +329,15 @@ public final class AudioQueueObject: @unchecked Sendable {
                             "Parameter \(event.mID) cannot travel with a buffer here (Volume, VolumeRampTime and Pan can).")
                     }
                 }
-                framesEnqueued += Int(slot.pointee.buffer.mAudioDataByteSize) / format.bytesPerFrame
+                if let decoder {
+                    // The buffer's own descriptions serve when none are passed (as Apple documents).
+                    let own = UnsafeBufferPointer(
+                        start: slot.pointee.buffer.mPacketDescriptions,
+                        count: Int(min(slot.pointee.buffer.mPacketDescriptionCount, slot.pointee.buffer.mPacketDescriptionCapacity)))
+                    framesEnqueued += try decoder.decode(slot, descriptions: descriptions.isEmpty ? own : descriptions)
+                } else {
+                    framesEnqueued += Int(slot.pointee.buffer.mAudioDataByteSize) / format.bytesPerFrame
+                }
             } else {
                 slot.pointee.buffer.mAudioDataByteSize = 0
             }

@@ -100,7 +100,12 @@ public func _AudioQueueEnqueueBuffer(
     _ handle: OpaquePointer?, _ buffer: UnsafeMutablePointer<AudioQueueBuffer>?, _ descriptionCount: UInt32,
     _ descriptions: UnsafePointer<AudioStreamPacketDescription>?
 ) -> OSStatus {
-    withQueue(handle) { try $0.enqueue(buffer) }
+    withQueue(handle) { queue in
+        guard descriptionCount == 0 || descriptions != nil else {
+            throw AudioError(kAudio_ParamError, "inPacketDescs is NULL but inNumPacketDescs is \(descriptionCount).")
+        }
+        try queue.enqueue(buffer, descriptions: UnsafeBufferPointer(start: descriptions, count: Int(descriptionCount)))
+    }
 }
 
 @_cdecl("AudioQueueEnqueueBufferWithParameters")
@@ -118,8 +123,11 @@ public func _AudioQueueEnqueueBufferWithParameters(
         guard eventCount == 0 || events != nil else {
             throw AudioError(kAudio_ParamError, "inParamValues is NULL but inNumParamValues is \(eventCount).")
         }
+        guard descriptionCount == 0 || descriptions != nil else {
+            throw AudioError(kAudio_ParamError, "inPacketDescs is NULL but inNumPacketDescs is \(descriptionCount).")
+        }
         try queue.enqueue(
-            buffer, trimStart: trimStart, trimEnd: trimEnd, events: UnsafeBufferPointer(start: events, count: Int(eventCount)))
+            buffer, descriptions: UnsafeBufferPointer(start: descriptions, count: Int(descriptionCount)), trimStart: trimStart, trimEnd: trimEnd, events: UnsafeBufferPointer(start: events, count: Int(eventCount)))
         if let actualStartTime { actualStartTime.pointee = AudioTimeStamp() }
     }
 }

@@ -148,7 +148,7 @@ final class PlaybackEngine: @unchecked Sendable {
             if current == nil, !takeNextBuffer() { break }
             guard let slot = current else { continue }  // a buffer trimmed to nothing finished at once
             let n = min(frames - done, end - position)
-            let data = UnsafeRawPointer(slot.pointee.buffer.mAudioData)
+            let data = slot.pointee.decoded.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(slot.pointee.buffer.mAudioData)
             for f in 0..<n {
                 let gain = nextGain()
                 let source = (position + f) * format.channels
@@ -194,7 +194,8 @@ final class PlaybackEngine: @unchecked Sendable {
     private func takeNextBuffer() -> Bool {
         guard let pointer = incoming.pop() else { return false }
         let slot = pointer.assumingMemoryBound(to: QueueBufferSlot.self)
-        let frames = Int(slot.pointee.buffer.mAudioDataByteSize) / format.bytesPerFrame
+        let frames =
+            slot.pointee.decoded != nil ? Int(slot.pointee.decodedFrames) : Int(slot.pointee.buffer.mAudioDataByteSize) / format.bytesPerFrame
         position = min(Int(slot.pointee.trimStart), frames)
         end = max(position, frames - Int(slot.pointee.trimEnd))
         current = slot

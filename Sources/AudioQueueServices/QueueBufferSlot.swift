@@ -18,6 +18,11 @@ struct QueueBufferSlot {
     var rampTime: Float32
     /// Recording: when the first frame was captured.
     var startTime: AudioTimeStamp
+    /// Compressed queues: the buffer's packets decoded at enqueue (Float32 interleaved), which the
+    /// engine plays instead of mAudioData; nil for PCM queues.
+    var decoded: UnsafeMutablePointer<Float>?
+    var decodedFrames: UInt32
+    var decodedCapacity: Int
 
     /// Allocates a slot with `capacity` bytes of audio and `packetDescriptions` descriptions.
     ///
@@ -37,7 +42,7 @@ struct QueueBufferSlot {
                     mAudioDataBytesCapacity: capacity, mAudioData: data, mAudioDataByteSize: 0, mUserData: nil,
                     mPacketDescriptionCapacity: packetDescriptions, mPacketDescriptions: descriptions, mPacketDescriptionCount: 0),
                 owner: owner, enqueued: 0, trimStart: 0, trimEnd: 0, volume: .nan, pan: .nan, rampTime: .nan,
-                startTime: AudioTimeStamp()))
+                startTime: AudioTimeStamp(), decoded: nil, decodedFrames: 0, decodedCapacity: 0))
         return slot
     }
 
@@ -47,7 +52,22 @@ struct QueueBufferSlot {
     static func free(_ slot: UnsafeMutablePointer<QueueBufferSlot>) {
         slot.pointee.buffer.mAudioData.deallocate()
         slot.pointee.buffer.mPacketDescriptions?.deallocate()
+        slot.pointee.decoded?.deallocate()
         slot.deinitialize(count: 1)
         slot.deallocate()
+    }
+
+    /// Copies `frames` decoded frames into the slot's decoded storage (grown when too small).
+    ///
+    /// Thread: setup, while the slot is not enqueued (the render thread does not hold it).
+    static func storeDecoded(_ samples: [Float], frames: Int, channels: Int, in slot: UnsafeMutablePointer<QueueBufferSlot>) {
+        let count = frames * channels
+        if slot.pointee.decodedCapacity < max(count, 1) {
+            slot.pointee.decoded?.deallocate()
+            slot.pointee.decoded = .allocate(capacity: max(count, 1))
+            slot.pointee.decodedCapacity = max(count, 1)
+        }
+        samples.withUnsafeBufferPointer { slot.pointee.decoded!.update(from: $0.baseAddress!, count: count) }
+        slot.pointee.decodedFrames = UInt32(frames)
     }
 }

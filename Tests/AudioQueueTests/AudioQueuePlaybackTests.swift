@@ -218,10 +218,10 @@ final class AudioQueuePlaybackTests: XCTestCase {
         XCTAssertEqual(AudioQueueFreeBuffer(queue, buffers[0]), kAudioQueueErr_InvalidBuffer, "freed twice")
         var time = AudioTimeStamp()
         XCTAssertEqual(AudioQueueGetCurrentTime(queue, nil, &time, nil), kAudioQueueErr_InvalidRunState, "no time before Start")
-        var mp3 = int16Format(channels: 2)
-        mp3.mFormatID = kAudioFormatMPEGLayer3
+        var aac = int16Format(channels: 2)
+        aac.mFormatID = kAudioFormatMPEG4AAC  // compressed, and not one the converter decodes (MP3 now plays)
         var other: AudioQueueRef?
-        XCTAssertEqual(AudioQueueNewOutput(&mp3, playbackCallback, nil, nil, nil, 0, &other), kAudioFileUnsupportedDataFormatError)
+        XCTAssertEqual(AudioQueueNewOutput(&aac, playbackCallback, nil, nil, nil, 0, &other), kAudioFileUnsupportedDataFormatError)
         XCTAssertNil(other)
     }
 

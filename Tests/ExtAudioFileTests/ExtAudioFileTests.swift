@@ -183,7 +183,7 @@ final class ExtAudioFileTests: XCTestCase {
 
         let mp3 = directory + "/x.mp3"
         XCTAssertEqual(
-            ExtAudioFileCreateWithPath(mp3, 0x4D50_4733, &format, nil, AudioFileFlags.eraseFile.rawValue, &file),
+            ExtAudioFileCreateWithPath(mp3, kAudioFileMP3Type, &format, nil, AudioFileFlags.eraseFile.rawValue, &file),
             kAudioFileUnsupportedFileTypeError)
         XCTAssertTrue(lastMessage().contains(mp3), lastMessage())
     }

@@ -28,6 +28,22 @@ AU_ENUM(AudioFileTypeID) {
     kAudioFileRF64Type = 'RF64',
     kAudioFileCAFType = 'caff',
     kAudioFileFLACType = 'flac',
+    /* Apple's other documented IDs. AUHost reads MP3 ('MPG3') through Audio File Stream Services
+       and the Audio Converter; the others are named so that code spelling them compiles. */
+    kAudioFileSoundDesigner2Type = 'Sd2f',
+    kAudioFileNextType = 'NeXT',
+    kAudioFileMP3Type = 'MPG3',
+    kAudioFileMP2Type = 'MPG2',
+    kAudioFileMP1Type = 'MPG1',
+    kAudioFileAC3Type = 'ac-3',
+    kAudioFileAAC_ADTSType = 'adts',
+    kAudioFileMPEG4Type = 'mp4f',
+    kAudioFileM4AType = 'm4af',
+    kAudioFileM4BType = 'm4bf',
+    kAudioFile3GPType = '3gpp',
+    kAudioFile3GP2Type = '3gp2',
+    kAudioFileAMRType = 'amrf',
+    kAudioFileLATMInLOASType = 'loas',
     /* Not one of Apple's documented IDs (Apple has no Ogg writer): AUHost's code for Ogg/Vorbis. */
     kAudioFileOggType = 'Oggs'
 };

@@ -6,10 +6,14 @@
  * element; offline render (AudioQueueSetOfflineRenderFormat) runs on a generic output unit.
  * kAudioQueueProperty_CurrentDevice names the ALSA PCM ("default" unless set).
  *   - Formats: linear PCM, interleaved, signed integer 16/24/32 bits or Float32/Float64
- *     (big- or little-endian as the flags say). Other formats answer
- *     'fmt?' (kAudioFileUnsupportedDataFormatError, Apple's kAudioFormatUnsupportedDataFormatError)
- *     from AudioQueueNewOutput/NewInput:
- *     compressed formats wait for Audio Converter Services.
+ *     (big- or little-endian as the flags say); playback queues also take MP3, FLAC, Vorbis and
+ *     Opus (kAudioFormatMPEGLayer3, _FLAC, _Vorbis, _Opus), decoded through Audio Converter
+ *     Services when each buffer is enqueued (the device thread only sees PCM). Their packets need
+ *     descriptions (passed to Enqueue, or the buffer's own mPacketDescriptions when 0 and NULL
+ *     are passed: kAudio_ParamError otherwise) and the cookie goes in kAudioQueueProperty_MagicCookie
+ *     (checked when set: kAudioQueueErr_InvalidPropertyValue). Other formats, and compressed
+ *     recording (nothing encodes), answer 'fmt?' (kAudioFileUnsupportedDataFormatError, Apple's
+ *     kAudioFormatUnsupportedDataFormatError) from AudioQueueNewOutput/NewInput.
  *   - Callbacks run on a thread the queue owns, never on the device thread: the device thread
  *     only copies from buffers handed over through a lock-free queue and hands finished ones
  *     back through another. AUHost has no CFRunLoop; a run loop passed to NewOutput/NewInput is
@@ -76,7 +80,7 @@ AU_ENUM(AudioQueuePropertyID) {
     kAudioQueueDeviceProperty_NumberChannels = 'aqdc',    /* UInt32, read-only */
     kAudioQueueProperty_CurrentDevice = 'aqcd',           /* CFStringRef: the ALSA PCM name; set while stopped;
                                                              reading returns a new string (CFRelease it) */
-    kAudioQueueProperty_MagicCookie = 'aqmc',             /* void *: stored and returned (PCM needs none) */
+    kAudioQueueProperty_MagicCookie = 'aqmc',             /* void *: the decoder's cookie (PCM needs none) */
     kAudioQueueProperty_MaximumOutputPacketSize = 'xops', /* UInt32, read-only */
     kAudioQueueProperty_StreamDescription = 'aqft',       /* AudioStreamBasicDescription, read-only */
     kAudioQueueProperty_ChannelLayout = 'aqcl',           /* AudioChannelLayout: stored and returned */
@@ -163,9 +167,11 @@ OSStatus AudioQueueAllocateBufferWithPacketDescriptions(AudioQueueRef inAQ, UInt
 /* A buffer still enqueued answers kAudioQueueErr_BufferInQueue. */
 OSStatus AudioQueueFreeBuffer(AudioQueueRef inAQ, AudioQueueBufferRef inBuffer);
 
-/* Playback: plays mAudioDataByteSize bytes (whole frames); an empty buffer answers
-   kAudioQueueErr_BufferEmpty. Recording: hands an empty buffer to be filled. [any thread but the
-   device's; typically the callback] */
+/* Playback: plays mAudioDataByteSize bytes (whole frames; compressed: the packets, decoded now,
+   a packet that does not decode answers the converter's status, also in
+   kAudioQueueProperty_ConverterError); an empty buffer answers kAudioQueueErr_BufferEmpty.
+   Recording: hands an empty buffer to be filled. [any thread but the device's; typically the
+   callback] */
 OSStatus AudioQueueEnqueueBuffer(AudioQueueRef inAQ, AudioQueueBufferRef inBuffer, UInt32 inNumPacketDescs,
                                  const AudioStreamPacketDescription *_Nullable inPacketDescs);
 /* As AudioQueueEnqueueBuffer, skipping inTrimFramesAtStart and inTrimFramesAtEnd frames of the
@@ -181,7 +187,7 @@ OSStatus AudioQueueEnqueueBufferWithParameters(AudioQueueRef inAQ, AudioQueueBuf
 
 /* Starts (or resumes) the device now; inStartTime must be NULL. */
 OSStatus AudioQueueStart(AudioQueueRef inAQ, const AudioTimeStamp *_Nullable inStartTime);
-/* Readies the queue to start; PCM needs no decoding ahead, so this reports the frames enqueued
+/* Readies the queue to start; buffers are decoded when enqueued, so this reports the frames enqueued
    (up to inNumberOfFramesToPrepare, or all of them when it is 0). */
 OSStatus AudioQueuePrime(AudioQueueRef inAQ, UInt32 inNumberOfFramesToPrepare, UInt32 *_Nullable outNumberOfFramesPrepared);
 /* inImmediate true: stops now; buffers still enqueued are returned to the callback before this
@@ -194,7 +200,7 @@ OSStatus AudioQueueStop(AudioQueueRef inAQ, Boolean inImmediate);
 /* Stops the device, keeping the enqueued buffers and the play position (IsRunning stays 1);
    Start resumes. The device's own buffer (periods × period frames) is dropped, not replayed. */
 OSStatus AudioQueuePause(AudioQueueRef inAQ);
-/* Makes sure everything enqueued will be played (nothing is held back for decoding here). */
+/* Makes sure everything enqueued will be played (nothing is held back: buffers are decoded when enqueued). */
 OSStatus AudioQueueFlush(AudioQueueRef inAQ);
 /* Returns every enqueued buffer to the callback and clears the play position and ramps. */
 OSStatus AudioQueueReset(AudioQueueRef inAQ);
