@@ -3,8 +3,8 @@ import AudioToolbox
 
 /// Native FLAC: "fLaC", metadata blocks (STREAMINFO first; the rest skipped unheld), then frames.
 /// A frame has no length field: it ends where its CRC-16 closes and either the next frame's
-/// header (with a valid CRC-8) begins, or STREAMINFO's sample count says it is the last, or the
-/// stream ends (ParseBytes with 0 bytes).
+/// header (with a valid CRC-8) begins, or STREAMINFO's sample count says it is the last and the
+/// bytes end there or a tag follows, or the stream ends (ParseBytes with 0 bytes).
 final class FLACStreamParser: ContainerParser {
     enum State { case magic, blockHeader, streamInfo(Int, last: Bool), skipping(Int64, last: Bool), frames }
     var state = State.magic
@@ -120,8 +120,10 @@ final class FLACStreamParser: ContainerParser {
             var position = scanned  // crc is the CRC-16 of the frame's first `position` bytes
             while true {
                 if crc == 0 && position > header.length + 2 {
-                    if isLast { end = position; break }
                     let rest = all[(all.startIndex + position)...].prefix(16)
+                    // The last frame ends where the bytes do or a tag begins: a CRC that comes out
+                    // 0 by chance inside it (once in 65,536 bytes) is followed by more frame bytes.
+                    if isLast && (rest.isEmpty || FLACStreamParser.startsTag(rest)) { end = position; break }
                     if FLACFrameHeader(rest, info) != nil { end = position; break }
                     if rest.count < 16 && FLACFrameHeader.couldStart(rest) && !endOfStream { break }
                 }
@@ -144,6 +146,11 @@ final class FLACStreamParser: ContainerParser {
             queue.consume(frameEnd)
             scanned = 0; crc = 0
         }
+    }
+
+    /// Whether bytes after the last frame begin a tag (ID3v1 "TAG", ID3v2 "ID3", "APETAGEX").
+    static func startsTag(_ bytes: ArraySlice<UInt8>) -> Bool {
+        [Array("TAG".utf8), Array("ID3".utf8), Array("APETAGEX".utf8)].contains { bytes.starts(with: $0) }
     }
 
     func discontinuity(_ stream: AudioFileStreamParser) {

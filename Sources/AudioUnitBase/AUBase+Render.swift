@@ -160,8 +160,9 @@ public struct RenderState {
         let (odd, raw, previousThread) = _unsafePerformance { () -> (Bool, UnsafeMutableRawPointer?, UInt64) in
             let odd = auhost_atomic_load_u64(&channel.pointee.generation) & 1 != 0
             _ = odd ? auhost_atomic_add_u64(&channel.pointee.readersOdd, 1) : auhost_atomic_add_u64(&channel.pointee.readersEven, 1)
-            let previousThread = auhost_atomic_load_u64(&channel.pointee.renderingThread)
-            auhost_atomic_store_u64(&channel.pointee.renderingThread, UInt64(pthread_self()))
+            // Relaxed: only a thread asking about itself compares it (no fence on the render path).
+            let previousThread = auhost_atomic_load_u64_relaxed(&channel.pointee.renderingThread)
+            auhost_atomic_store_u64_relaxed(&channel.pointee.renderingThread, UInt64(pthread_self()))
             return (odd, auhost_atomic_load_pointer(&channel.pointee.configuration), previousThread)
         }
         let section = RenderSection(odd: odd, previous: channel.pointee.current, previousThread: previousThread)
@@ -177,7 +178,7 @@ public struct RenderState {
         let channel = self.channel
         channel.pointee.current = section.previous
         _unsafePerformance {
-            auhost_atomic_store_u64(&channel.pointee.renderingThread, section.previousThread)
+            auhost_atomic_store_u64_relaxed(&channel.pointee.renderingThread, section.previousThread)
             _ =
                 section.odd
                 ? auhost_atomic_add_u64(&channel.pointee.readersOdd, UInt64.max)

@@ -518,7 +518,7 @@ open class AUBase {
     ///
     /// Thread: any.
     public var isInsideRender: Bool {
-        auhost_atomic_load_u64(&state.pointee.channel.pointee.renderingThread) == UInt64(pthread_self())
+        auhost_atomic_load_u64_relaxed(&state.pointee.channel.pointee.renderingThread) == UInt64(pthread_self())
     }
 
     /// Publishes the setup side's notifications, input sources, bypass and in-place flags as a new

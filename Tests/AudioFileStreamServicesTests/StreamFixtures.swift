@@ -33,11 +33,11 @@ enum StreamFixtures {
     private static func make(_ name: String) throws -> [UInt8] {
         let source = path("source.wav")
         if !FileManager.default.fileExists(atPath: source) {
-            try run("sox", "-n", "-r", "44100", "-c", "2", "-b", "16", source, "synth", "1", "sine", "441", "sine", "1000", "vol", "0.5")
+            try run("sox", "-R", "-n", "-r", "44100", "-c", "2", "-b", "16", source, "synth", "1", "sine", "441", "sine", "1000", "vol", "0.5")
         }
         let source24 = path("source24.wav")
         if name == "flac24" || name == "wav24", !FileManager.default.fileExists(atPath: source24) {
-            try run("sox", "-n", "-r", "48000", "-c", "2", "-b", "24", source24, "synth", "0.7", "sine", "441", "sine", "1000", "vol", "0.5")
+            try run("sox", "-R", "-n", "-r", "48000", "-c", "2", "-b", "24", source24, "synth", "0.7", "sine", "441", "sine", "1000", "vol", "0.5")
         }
         let out = path(name)
         switch name {
