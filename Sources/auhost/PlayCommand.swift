@@ -57,6 +57,7 @@ struct PlayCommand: ParsableCommand {
         var spec: GraphFile
         if let graph {
             spec = try GraphFile.load(graph)
+            try GraphMIDI.refuse(spec, in: "play --graph")
             if case .device(let name) = spec.head, device == nil {
                 spec.head = .device(name)
             } else {

@@ -7,9 +7,10 @@ import GraphFileFormat
 /// rendered the frames asked for (counted by a post-render notification) or Ctrl-C, then stops.
 enum GraphDevicePlayer {
     /// Plays `frames` frames; returns how many the device took and the xruns it recovered.
+    /// `whenStarted` runs once the device runs (a graph file's MIDI player starts there).
     ///
     /// Thread: setup.
-    static func play(_ built: BuiltGraph, frames: Int) throws -> (played: Int, xruns: UInt32) {
+    static func play(_ built: BuiltGraph, frames: Int, whenStarted: () throws -> Void = {}) throws -> (played: Int, xruns: UInt32) {
         let counter = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         counter.initialize(to: 0)
         defer { counter.deallocate() }
@@ -22,6 +23,10 @@ enum GraphDevicePlayer {
         }
         let interrupt = Interrupt()
         try built.graph.start()
+        do { try whenStarted() } catch {
+            try? built.graph.stop()
+            throw error
+        }
         while Int(auhost_atomic_load_u64(counter)) < frames && !interrupt.happened && built.graph.isRunning {
             usleep(2_000)
         }
