@@ -94,7 +94,7 @@ enum GraphRunLength {
     /// Thread: setup.
     static func perform(_ built: BuiltGraph, frames: Int, input: LoadedAudio?, midi: GraphMIDISource? = nil, what: String) throws {
         let file = built.file
-        defer { midi?.stop() }
+        defer { midi?.dispose() }
         switch file.head {
         case .file(let path):
             try midi?.start()
@@ -103,7 +103,7 @@ enum GraphRunLength {
                 "Rendered \(frames) frames of \(what) into \(path) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz;"
                     + " latency \(latency) frames compensated).")
         case .device(let name):
-            let result = try GraphDevicePlayer.play(built, frames: frames, whenStarted: { try midi?.start() })
+            let result = try GraphDevicePlayer.play(built, frames: frames, start: midi.map { m in { try m.start() } }, beforeClose: { midi?.dispose() })
             print(
                 "Played \(result.played) frames of \(what) on \(name) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz; \(result.xruns) xruns)."
             )

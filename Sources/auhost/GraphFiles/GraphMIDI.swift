@@ -10,6 +10,7 @@ import JACKMIDIInput
 final class GraphMIDISource {
     let sequence: MusicSequence
     let player: MusicPlayer
+    private var disposed = false
     /// The sequence's length in seconds (its longest track, tempo track included).
     let seconds: Double
 
@@ -52,7 +53,16 @@ final class GraphMIDISource {
         seconds = GraphMIDI.length(of: sequence)
     }
 
-    deinit {
+    deinit { dispose() }
+
+    /// Stops and disposes the player and sequence. Must run before the graph closes: disposing
+    /// the player releases its sounding notes on the instrument's unit.
+    ///
+    /// Thread: setup.
+    func dispose() {
+        guard !disposed else { return }
+        disposed = true
+        MusicPlayerStop(player)
         DisposeMusicPlayer(player)
         DisposeMusicSequence(sequence)
     }
@@ -62,9 +72,6 @@ final class GraphMIDISource {
     func start() throws {
         try AudioError.check(MusicPlayerStart(player), LastErrorMessage.current ?? "MusicPlayerStart failed.")
     }
-
-    /// Thread: setup.
-    func stop() { MusicPlayerStop(player) }
 }
 
 /// A graph file's `"midiInputs"`: one JACK client per input ("auhost-NODE", port midi_in),
