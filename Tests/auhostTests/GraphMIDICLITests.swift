@@ -52,6 +52,25 @@ final class GraphMIDICLITests: XCTestCase {
     }
 
     func testRunPlaysTheMIDIFileOnADeviceHead() throws {
+        let graph = try write(pianoGraph(output: #"{"device": "graph_midi_out"}"#))
+        let samples = try playOnFileDevice(["run", graph, "--seconds", "1"])
+        XCTAssertGreaterThanOrEqual(samples.count / 2, 48_000, "the second asked for reached the device")
+        // MusicPlayerStart starts the device: its first cycle is beat 0, so the note is on its frame.
+        XCTAssertEqual(samples.firstIndex { $0 != 0 }.map { $0 / 2 }, 350, "the first note at its frame on the device head")
+    }
+
+    /// `play FILE --graph`: the audio file (silence here) and the graph's MIDI file play together,
+    /// as long as the longer of them.
+    func testPlayGraphPlaysItsMIDIFileAlongWithTheAudioFile() throws {
+        try WAV.writeFloat([Float](repeating: 0, count: 4_800), rate: 48_000, to: path("silence.wav"))
+        let graph = try write(pianoGraph(output: #"{"file": "unused.wav"}"#))
+        let samples = try playOnFileDevice(["play", path("silence.wav"), "--graph", graph, "--device", "graph_midi_out"])
+        XCTAssertGreaterThanOrEqual(samples.count / 2, Int(9.756_802_38 * 48_000), "the whole MIDI file, not the 0.1 s of audio")
+        XCTAssertEqual(samples.firstIndex { $0 != 0 }.map { $0 / 2 }, 350)
+    }
+
+    /// Runs the CLI with an ALSA file device (raw Float32 through the null PCM) and returns what it wrote.
+    func playOnFileDevice(_ arguments: [String]) throws -> [Float] {
         try """
         pcm.graph_midi_out {
             type file
@@ -60,16 +79,12 @@ final class GraphMIDICLITests: XCTestCase {
             format "raw"
         }
         """.write(to: dir.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
-        let graph = try write(pianoGraph(output: #"{"device": "graph_midi_out"}"#))
-        let r = try CLI.run(["run", graph, "--seconds", "1"], environment: ["HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
+        let r = try CLI.run(arguments, environment: ["HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
         XCTAssertEqual(r.status, 0, r.stderr)
         let bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent("out.raw")))
-        let samples = stride(from: 0, to: bytes.count - 3, by: 4).map { i in
+        return stride(from: 0, to: bytes.count - 3, by: 4).map { i in
             Float(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
         }
-        XCTAssertGreaterThanOrEqual(samples.count / 2, 48_000, "the second asked for reached the device")
-        // MusicPlayerStart starts the device: its first cycle is beat 0, so the note is on its frame.
-        XCTAssertEqual(samples.firstIndex { $0 != 0 }.map { $0 / 2 }, 350, "the first note at its frame on the device head")
     }
 
     func testMalformedMIDIKeysAreReportedByLine() throws {

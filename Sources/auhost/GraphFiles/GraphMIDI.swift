@@ -105,7 +105,7 @@ final class GraphMIDIInputs {
 }
 
 enum GraphMIDI {
-    /// `render --graph`, `play --graph` and `bench --graph` feed an audio file and play no MIDI:
+    /// `render --graph` and `bench --graph` feed an audio file and play no MIDI:
     /// a graph file with MIDI keys is refused there rather than played silently without them.
     ///
     /// Thread: setup.
