@@ -69,8 +69,19 @@ final class GraphMIDICLITests: XCTestCase {
         XCTAssertEqual(samples.firstIndex { $0 != 0 }.map { $0 / 2 }, 350)
     }
 
-    /// Runs the CLI with an ALSA file device (raw Float32 through the null PCM) and returns what it wrote.
-    func playOnFileDevice(_ arguments: [String]) throws -> [Float] {
+    /// A live input on a device head with no JACK server to answer: the input's line and the cause.
+    func testAMIDIInputWithoutAJACKServerIsNamedWithItsLine() throws {
+        let graph = try write(
+            pianoGraph(output: #"{"device": "graph_midi_out"}"#, extra: "\n  \"midiInputs\": [{\"jack\": \"keyboard\", \"node\": \"piano\"}],"))
+        try deviceConfiguration()
+        let r = try CLI.run(
+            ["run", graph, "--seconds", "1"],
+            environment: ["HOME": dir.path, "XDG_CONFIG_HOME": dir.path, "JACK_DEFAULT_SERVER": "auhost-no-such-server-\(getpid())"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("\(graph):6: MIDI input \"keyboard\": No JACK server answered"), r.stderr)
+    }
+
+    func deviceConfiguration() throws {
         try """
         pcm.graph_midi_out {
             type file
@@ -79,6 +90,11 @@ final class GraphMIDICLITests: XCTestCase {
             format "raw"
         }
         """.write(to: dir.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+    }
+
+    /// Runs the CLI with an ALSA file device (raw Float32 through the null PCM) and returns what it wrote.
+    func playOnFileDevice(_ arguments: [String]) throws -> [Float] {
+        try deviceConfiguration()
         let r = try CLI.run(arguments, environment: ["HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
         XCTAssertEqual(r.status, 0, r.stderr)
         let bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent("out.raw")))

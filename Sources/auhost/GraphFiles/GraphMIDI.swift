@@ -74,7 +74,8 @@ final class GraphMIDISource {
     }
 }
 
-/// A graph file's `"midiInputs"`: one JACK client per input ("auhost-NODE", port midi_in),
+/// A graph file's `"midiInputs"`: one JACK client per input ("auhost-NODE", port midi_in; see
+/// GraphMIDI.clientName),
 /// connected from the named port or client and routed to the instrument node. Live input needs
 /// a device head: an offline run has no "now" for it to arrive in.
 final class GraphMIDIInputs {
@@ -93,7 +94,7 @@ final class GraphMIDIInputs {
             }
             try GraphMIDI.requireInstrument(built, input.node, line: input.line)
             do {
-                let jack = try JACKMIDIInput(clientName: "auhost-\(input.node)", timeout: 2)
+                let jack = try JACKMIDIInput(clientName: GraphMIDI.clientName(input.node), timeout: 2)
                 try jack.connect(from: input.jack)
                 try jack.route(to: built.handle.handle, node: built.nodes[input.node]!)
                 inputs.append(jack)
@@ -105,6 +106,15 @@ final class GraphMIDIInputs {
 }
 
 enum GraphMIDI {
+    /// "auhost-NODE" as JACK takes client names: letters, digits, "-" and "_" (":" separates
+    /// ports), at most 31 characters (JACK allows 63; it appends "-01" to a name in use).
+    ///
+    /// Thread: any.
+    static func clientName(_ node: String) -> String {
+        let safe = String(node.unicodeScalars.prefix(24).map { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "_" ? Character($0) : "-" })
+        return "auhost-" + safe
+    }
+
     /// `render --graph` and `bench --graph` feed an audio file and play no MIDI:
     /// a graph file with MIDI keys is refused there rather than played silently without them.
     ///
