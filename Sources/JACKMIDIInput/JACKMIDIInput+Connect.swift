@@ -12,8 +12,11 @@ extension JACKMIDIInput {
         let ports = midiOutputPorts()
         let chosen = source.contains(":") ? ports.filter { $0 == source } : ports.filter { $0.hasPrefix(source + ":") }
         guard !chosen.isEmpty else {
-            let known = ports.isEmpty ? "JACK has no MIDI output ports" : "JACK's MIDI output ports are " + ports.prefix(20).joined(separator: ", ")
-            throw AudioError(kAudioUnitErr_NoConnection, "No JACK MIDI output port \(source.contains(":") ? "is" : "belongs to") \"\(source)\"; \(known).")
+            let known =
+                ports.isEmpty ? "JACK has no MIDI output ports" : "JACK's MIDI output ports are " + ports.prefix(20).joined(separator: ", ")
+            throw AudioError(
+                kAudioUnitErr_NoConnection,
+                "No JACK MIDI output port \(source.contains(":") ? "is" : "belongs to") \"\(source)\"; \(known).")
         }
         for port in chosen {
             let status = jack_connect(client, port, portName)

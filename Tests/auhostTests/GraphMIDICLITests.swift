@@ -48,7 +48,10 @@ final class GraphMIDICLITests: XCTestCase {
         // The first note (tick 7 at 120 BPM) starts on frame 350, as MIDICLITests finds for render --midi.
         XCTAssertEqual(graph.firstIndex { $0 != 0 }.map { $0 / 2 }, 350)
         XCTAssertEqual(graph.count, unit.count)
-        XCTAssertTrue(graph == unit, "bit-identical to render --midi; first difference at sample \(String(describing: zip(graph, unit).enumerated().first { $0.element.0 != $0.element.1 }?.offset))")
+        XCTAssertTrue(
+            graph == unit,
+            "bit-identical to render --midi; first difference at sample \(String(describing: zip(graph, unit).enumerated().first { $0.element.0 != $0.element.1 }?.offset))"
+        )
     }
 
     func testRunPlaysTheMIDIFileOnADeviceHead() throws {
@@ -72,7 +75,8 @@ final class GraphMIDICLITests: XCTestCase {
     /// A live input on a device head with no JACK server to answer: the input's line and the cause.
     func testAMIDIInputWithoutAJACKServerIsNamedWithItsLine() throws {
         let graph = try write(
-            pianoGraph(output: #"{"device": "graph_midi_out"}"#, extra: "\n  \"midiInputs\": [{\"jack\": \"keyboard\", \"node\": \"piano\"}],"))
+            pianoGraph(
+                output: #"{"device": "graph_midi_out"}"#, extra: "\n  \"midiInputs\": [{\"jack\": \"keyboard\", \"node\": \"piano\"}],"))
         try deviceConfiguration()
         let r = try CLI.run(
             ["run", graph, "--seconds", "1"],

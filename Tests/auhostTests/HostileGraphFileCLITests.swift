@@ -135,7 +135,8 @@ final class HostileGraphFileCLITests: XCTestCase {
                 if let midi = (object["midi"] as? [String: Any])?["file"] as? String {
                     try? FileManager.default.removeItem(atPath: path(midi))
                     try FileManager.default.copyItem(
-                        at: docs.deletingLastPathComponent().appendingPathComponent("Tests/MusicPlayerServicesTests/Fixtures/tempo-changes.mid"),
+                        at: docs.deletingLastPathComponent().appendingPathComponent(
+                            "Tests/MusicPlayerServicesTests/Fixtures/tempo-changes.mid"),
                         to: URL(fileURLWithPath: path(midi)))
                 }
                 let file = path("\(name)-\(i + 1).json")

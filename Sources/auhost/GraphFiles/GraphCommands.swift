@@ -79,7 +79,9 @@ enum GraphRunLength {
     /// plus the nodes' tail.
     ///
     /// Thread: setup.
-    static func frames(_ file: GraphFile, seconds: Double?, input: LoadedAudio?, midiSeconds: Double? = nil, built: BuiltGraph) throws -> Int {
+    static func frames(_ file: GraphFile, seconds: Double?, input: LoadedAudio?, midiSeconds: Double? = nil, built: BuiltGraph) throws
+        -> Int
+    {
         if let s = seconds ?? file.seconds { return Int((s * file.sampleRate).rounded()) }
         guard input != nil || midiSeconds != nil else {
             throw file.error(
@@ -103,7 +105,8 @@ enum GraphRunLength {
                 "Rendered \(frames) frames of \(what) into \(path) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz;"
                     + " latency \(latency) frames compensated).")
         case .device(let name):
-            let result = try GraphDevicePlayer.play(built, frames: frames, start: midi.map { m in { try m.start() } }, beforeClose: { midi?.dispose() })
+            let result = try GraphDevicePlayer.play(
+                built, frames: frames, start: midi.map { m in { try m.start() } }, beforeClose: { midi?.dispose() })
             print(
                 "Played \(result.played) frames of \(what) on \(name) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz; \(result.xruns) xruns)."
             )

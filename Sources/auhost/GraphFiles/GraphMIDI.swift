@@ -35,8 +35,10 @@ final class GraphMIDISource {
             guard let url = CFURLCreateFromFileSystemRepresentation(nil, midi.file, midi.file.utf8.count, false) else {
                 throw AudioError(kAudio_BadFilePathError, "\(midi.file) is not a file path.")
             }
-            try AudioError.check(MusicSequenceFileLoad(sequence, url, .anyType, []), LastErrorMessage.current ?? "Cannot load \(midi.file).")
-            try AudioError.check(MusicSequenceSetAUGraph(sequence, built.handle.handle), LastErrorMessage.current ?? "MusicSequenceSetAUGraph")
+            try AudioError.check(
+                MusicSequenceFileLoad(sequence, url, .anyType, []), LastErrorMessage.current ?? "Cannot load \(midi.file).")
+            try AudioError.check(
+                MusicSequenceSetAUGraph(sequence, built.handle.handle), LastErrorMessage.current ?? "MusicSequenceSetAUGraph")
             var count: UInt32 = 0
             MusicSequenceGetTrackCount(sequence, &count)
             for i in 0..<count {
@@ -111,7 +113,8 @@ enum GraphMIDI {
     ///
     /// Thread: any.
     static func clientName(_ node: String) -> String {
-        let safe = String(node.unicodeScalars.prefix(24).map { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "_" ? Character($0) : "-" })
+        let safe = String(
+            node.unicodeScalars.prefix(24).map { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "_" ? Character($0) : "-" })
         return "auhost-" + safe
     }
 
