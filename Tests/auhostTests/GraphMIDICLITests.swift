@@ -120,6 +120,10 @@ final class GraphMIDICLITests: XCTestCase {
             (#""midiInputs": [{"jack": "x", "node": "piano", "channel": 1}],"#, 5, #"unknown key "channel" in a MIDI input"#),
             (#""midiInputs": [{"jack": "x", "node": "piano"}],"#, 5, #""midiInputs" take live MIDI and need a device head"#),
             (#""midi": {"file": "missing.mid", "node": "piano"},"#, 5, "\"midi\": there is no MIDI file at \(path("missing.mid"))"),
+            (
+                #""midi": {"file": ".", "node": "piano"},"#, 5,
+                "\"midi\": \(dir.path)/. is not a regular file (a FIFO, socket, device or folder)"
+            ),
         ]
         for (key, line, message) in cases {
             let graph = try write(

@@ -27,9 +27,9 @@ final class GraphMIDISource {
         var madePlayer: MusicPlayer?
         try AudioError.check(NewMusicPlayer(&madePlayer), "NewMusicPlayer")
         player = madePlayer!
-        guard FileManager.default.fileExists(atPath: midi.file) else {
+        if let problem = GraphMIDI.unreadable(midi.file) {
             DisposeMusicPlayer(player); DisposeMusicSequence(sequence)
-            throw file.error(midi.line, "\"midi\": there is no MIDI file at \(midi.file).", status: kAudio_FileNotFoundError)
+            throw file.error(midi.line, "\"midi\": \(problem.message)", status: problem.status)
         }
         do {
             guard let url = CFURLCreateFromFileSystemRepresentation(nil, midi.file, midi.file.utf8.count, false) else {
@@ -108,6 +108,26 @@ final class GraphMIDIInputs {
 }
 
 enum GraphMIDI {
+    /// The largest MIDI file a graph plays (Standard MIDI Files are kilobytes; this bounds what
+    /// MusicSequenceFileLoad reads into memory).
+    static let maximumFileBytes = 16 << 20
+
+    /// Why `path` cannot be loaded (missing, not a regular file — a FIFO would block the read —
+    /// or too large), or nil.
+    ///
+    /// Thread: setup.
+    static func unreadable(_ path: String) -> (message: String, status: OSStatus)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return ("there is no MIDI file at \(path).", kAudio_FileNotFoundError) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            return ("\(path) is not a regular file (a FIFO, socket, device or folder); give a Standard MIDI File.", kAudio_ParamError)
+        }
+        guard Int(status.st_size) <= maximumFileBytes else {
+            return ("\(path) has \(status.st_size) bytes; a MIDI file may have at most \(maximumFileBytes).", kAudio_ParamError)
+        }
+        return nil
+    }
+
     /// "auhost-NODE" as JACK takes client names: letters, digits, "-" and "_" (":" separates
     /// ports), at most 31 characters (JACK allows 63; it appends "-01" to a name in use).
     ///
