@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "auhost",
             dependencies: [
-                "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat",
+                "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", "JACKMIDIInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: swiftSettings),
 

@@ -60,6 +60,11 @@ public struct GraphFile {
     /// is the voice-processing I/O unit, what the graph plays is the echo reference, and the
     /// processed microphone is recorded into `record` (resolved); nil for the plain ALSA unit.
     public var voiceProcessing: VoiceProcessingHead?
+    /// `"midi": {"file": "song.mid", "node": "piano"}`: a Standard MIDI File every track of which
+    /// plays into one instrument node (GraphFile+MIDI.swift).
+    public var midi: MIDISource?
+    /// `"midiInputs": [{"jack": "client:port", "node": "piano"}]`: live JACK MIDI into instruments.
+    public var midiInputs: [MIDIInput] = []
 
     /// The voice-processing head's settings (docs/GRAPH-FILES.md).
     public struct VoiceProcessingHead: Equatable {
@@ -145,10 +150,13 @@ public struct GraphFile {
             case "nodes": file.nodes = try file.parseNodes(m); sawNodes = true
             case "connections": file.connections = try file.parseConnections(m)
             case "output": file.head = try file.parseHead(m); file.headLine = m.line; sawHead = true
+            case "midi": file.midi = try file.parseMIDI(m)
+            case "midiInputs": file.midiInputs = try file.parseMIDIInputs(m)
             default:
                 throw file.error(
                     m.line,
-                    "unknown key \"\(m.key)\"; a graph file has sampleRate, channels, block, seconds, input, nodes, connections and output."
+                    "unknown key \"\(Self.shown(m.key))\"; a graph file has sampleRate, channels, block, seconds, input, nodes, connections,"
+                        + " output, midi and midiInputs."
                 )
             }
         }
@@ -157,6 +165,7 @@ public struct GraphFile {
             throw file.error(root.line, "the graph has no \"output\"; give {\"file\": \"out.wav\"} or {\"device\": \"default\"}.")
         }
         try file.checkConnections()
+        try file.checkMIDINodes()
         return file
     }
 
@@ -195,7 +204,7 @@ public struct GraphFile {
         return Int(n)
     }
 
-    private func string(_ m: LinedJSON.Member) throws -> String {
+    func string(_ m: LinedJSON.Member) throws -> String {
         guard case .string(let s) = m.value.kind, !s.isEmpty else {
             throw error(m.value.line, "\"\(m.key)\" must be a non-empty string, not \(m.value.typeName).")
         }

@@ -27,7 +27,7 @@ public final class JACKMIDIInput {
         var unit: AudioUnit?
     }
 
-    private let client: OpaquePointer
+    let client: OpaquePointer
     private let shared: UnsafeMutablePointer<Shared>
     private var routedGraph: AUGraph?
     /// The input port's full name ("client:midi_in"), for jack_connect.

@@ -63,6 +63,7 @@ struct BenchCommand: ParsableCommand {
         func noise() -> Float { seed = seed &* 1_664_525 &+ 1_013_904_223; return Float(Int32(bitPattern: seed)) / Float(Int32.max) * 0.5 }
         if let graph {
             var file = try GraphFile.load(graph)
+            try GraphMIDI.refuse(file, in: "bench --graph")
             file.sampleRate = Self.sampleRate
             file.block = block
             file.head = .file("/dev/null.wav")  // a generic-output head; nothing is written

@@ -98,29 +98,7 @@ final class MIDIPlayback {
     }
 
     /// The seconds until the longest track (tempo track included) ends.
-    var seconds: Double {
-        var count: UInt32 = 0
-        MusicSequenceGetTrackCount(sequence!, &count)
-        var tracks: [MusicTrack?] = []
-        var tempo: MusicTrack?
-        MusicSequenceGetTempoTrack(sequence!, &tempo)
-        tracks.append(tempo)
-        for i in 0..<count {
-            var t: MusicTrack?
-            MusicSequenceGetIndTrack(sequence!, i, &t)
-            tracks.append(t)
-        }
-        let beats =
-            tracks.compactMap { $0 }.map { track -> Double in
-                var length: MusicTimeStamp = 0
-                var size = UInt32(8)
-                MusicTrackGetProperty(track, UInt32(kSequenceTrackProperty_TrackLength), &length, &size)
-                return length
-            }.max() ?? 0
-        var seconds: Float64 = 0
-        MusicSequenceGetSecondsForBeats(sequence!, beats, &seconds)
-        return seconds
-    }
+    var seconds: Double { GraphMIDI.length(of: sequence!) }
 
     /// Renders `frames` frames through the generic output head into `output`. Thread: setup.
     func render(frames total: Int, block: UInt32, to output: String) throws {

@@ -71,7 +71,11 @@ struct PlayCommand: ParsableCommand {
         spec.sampleRate = input.sampleRate
         spec.seconds = nil
         let built = try BuiltGraph(spec, input: input.samples, inputFrames: input.frames)
-        let frames = input.frames + RenderCommand.frames(seconds: built.tailSeconds, rate: input.sampleRate)
-        try GraphRunLength.perform(built, frames: frames, input: input, what: file)
+        // A graph file's "midi" and "midiInputs" play along (GraphMIDI.swift).
+        let liveInputs = try GraphMIDIInputs(built)
+        let midi = try spec.midi.map { try GraphMIDISource(built, $0) }
+        let frames = try GraphRunLength.frames(spec, seconds: nil, input: input, midiSeconds: midi?.seconds, built: built)
+        try GraphRunLength.perform(built, frames: frames, input: input, midi: midi, what: file)
+        withExtendedLifetime(liveInputs) {}
     }
 }

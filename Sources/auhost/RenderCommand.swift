@@ -150,6 +150,7 @@ struct RenderCommand: ParsableCommand {
     private func renderGraph(_ path: String) throws {
         let input = self.input!
         var file = try GraphFile.load(path)
+        try GraphMIDI.refuse(file, in: "render --graph")
         let source = try LoadedAudio.load(input)
         file.sampleRate = source.sampleRate
         file.head = .file(output)

@@ -131,6 +131,14 @@ final class HostileGraphFileCLITests: XCTestCase {
                 if let input = object["input"] as? String {
                     try WAV.writeFloat((0..<4_800).map { Float(sin(Double($0) * 0.05)) * 0.3 }, rate: 48_000, to: path(input))
                 }
+                // A MIDI file an example names is the mido-written fixture of MusicPlayerServicesTests.
+                if let midi = (object["midi"] as? [String: Any])?["file"] as? String {
+                    try? FileManager.default.removeItem(atPath: path(midi))
+                    try FileManager.default.copyItem(
+                        at: docs.deletingLastPathComponent().appendingPathComponent(
+                            "Tests/MusicPlayerServicesTests/Fixtures/tempo-changes.mid"),
+                        to: URL(fileURLWithPath: path(midi)))
+                }
                 let file = path("\(name)-\(i + 1).json")
                 try json.write(toFile: file, atomically: true, encoding: .utf8)
                 let r = try CLI.run(["run", file, "--seconds", "0.2"])

@@ -7,7 +7,10 @@ import GraphFileFormat
 /// file fed to the source nodes. Open and initialized when `init` returns.
 final class BuiltGraph {
     let file: GraphFile
-    let graph = AudioGraph()
+    /// Made by NewAUGraph (and disposed with the BuiltGraph), so C-API users such as
+    /// MusicSequenceSetAUGraph and JACKMIDIInput reach the same graph (GraphHandle below).
+    let handle = GraphHandle()
+    let graph: AudioGraph
     let head: AUNode
     private(set) var nodes: [String: AUNode] = [:]
     private(set) var components: [String: Component] = [:]
@@ -24,6 +27,7 @@ final class BuiltGraph {
     /// Thread: setup.
     init(_ file: GraphFile, input: AudioBufferStorage? = nil, inputFrames: Int = 0, initialize: Bool = true) throws {
         self.file = file
+        graph = handle.graph
         for n in file.nodes {
             do { components[n.name] = try UnitLookup.component(n.unit) } catch let e as AudioError {
                 throw file.error(n.line, "node \"\(GraphFile.shown(n.name))\": \(e.message)", status: e.status)
@@ -229,6 +233,24 @@ final class BuiltGraph {
         var size: UInt32 = 4
         return AudioUnitGetProperty(unit, kAudioUnitProperty_ElementCount, scope, 0, &count, &size) == noErr ? count : 0
     }
+}
+
+/// An AUGraph made by NewAUGraph and the AudioGraph its handle points at (CAPI+AUGraph.swift:
+/// "An AUGraph handle points at an AudioGraph"); DisposeAUGraph when the owner goes.
+final class GraphHandle {
+    let handle: AUGraph
+    let graph: AudioGraph
+
+    /// Thread: setup.
+    init() {
+        var made: AUGraph?
+        // NewAUGraph fails only for a NULL out pointer.
+        _ = NewAUGraph(&made)
+        handle = made!
+        graph = Unmanaged<AudioGraph>.fromOpaque(UnsafeRawPointer(made!)).takeUnretainedValue()
+    }
+
+    deinit { DisposeAUGraph(handle) }
 }
 
 /// An input file held in memory, played once into a source node's bus 0 (silence after its end).

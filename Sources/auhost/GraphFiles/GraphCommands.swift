@@ -27,6 +27,8 @@ struct GraphShowCommand: ParsableCommand {
         case .device(let name): print("  output = node \(built.head): ALSA device \(name)")
         }
         if !built.sources.isEmpty { print("  input feeds: \(built.sources.joined(separator: ", "))") }
+        if let midi = file.midi { print("  midi: \(midi.file) plays into \(midi.node)") }
+        for input in file.midiInputs { print("  MIDI input: JACK \(input.jack) plays into \(input.node)") }
     }
 }
 
@@ -62,37 +64,49 @@ struct RunCommand: ParsableCommand {
         // Without an input file the source node hears silence (an effect needs something to pull).
         let feed = input?.samples ?? AudioBufferStorage(format: .canonical(sampleRate: file.sampleRate, channels: 1), capacity: 1)
         let built = try BuiltGraph(file, input: feed, inputFrames: input?.frames ?? 0)
-        let frames = try GraphRunLength.frames(file, seconds: seconds, input: input, built: built)
-        try GraphRunLength.perform(built, frames: frames, input: input, what: graph)
+        // Live inputs first: they refuse an output-file head before a MIDI file is loaded.
+        let liveInputs = try GraphMIDIInputs(built)
+        let midi = try file.midi.map { try GraphMIDISource(built, $0) }
+        let frames = try GraphRunLength.frames(file, seconds: seconds, input: input, midiSeconds: midi?.seconds, built: built)
+        try GraphRunLength.perform(built, frames: frames, input: input, midi: midi, what: graph)
+        withExtendedLifetime(liveInputs) {}
     }
 }
 
 /// How long a graph runs, and running it to its head.
 enum GraphRunLength {
-    /// `seconds`, else the file's, else the input's length plus the nodes' tail.
+    /// `seconds`, else the file's, else the longer of the input's and the MIDI file's length,
+    /// plus the nodes' tail.
     ///
     /// Thread: setup.
-    static func frames(_ file: GraphFile, seconds: Double?, input: LoadedAudio?, built: BuiltGraph) throws -> Int {
+    static func frames(_ file: GraphFile, seconds: Double?, input: LoadedAudio?, midiSeconds: Double? = nil, built: BuiltGraph) throws
+        -> Int
+    {
         if let s = seconds ?? file.seconds { return Int((s * file.sampleRate).rounded()) }
-        guard let input else {
-            throw file.error(file.headLine, "the graph has no \"input\" to take its length from; give \"seconds\" (or --seconds).")
+        guard input != nil || midiSeconds != nil else {
+            throw file.error(
+                file.headLine, "the graph has no \"input\" or \"midi\" to take its length from; give \"seconds\" (or --seconds).")
         }
-        return input.frames + RenderCommand.frames(seconds: built.tailSeconds, rate: file.sampleRate)
+        let midiFrames = midiSeconds.map { Int(($0 * file.sampleRate).rounded()) } ?? 0
+        return max(input?.frames ?? 0, midiFrames) + RenderCommand.frames(seconds: built.tailSeconds, rate: file.sampleRate)
     }
 
     /// Renders to the output file or plays on the device, and says what it did.
     ///
     /// Thread: setup.
-    static func perform(_ built: BuiltGraph, frames: Int, input: LoadedAudio?, what: String) throws {
+    static func perform(_ built: BuiltGraph, frames: Int, input: LoadedAudio?, midi: GraphMIDISource? = nil, what: String) throws {
         let file = built.file
+        defer { midi?.dispose() }
         switch file.head {
         case .file(let path):
+            try midi?.start()
             let latency = try GraphFileRenderer.render(built, frames: frames, to: path, encodingLike: input?.encoding)
             print(
                 "Rendered \(frames) frames of \(what) into \(path) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz;"
                     + " latency \(latency) frames compensated).")
         case .device(let name):
-            let result = try GraphDevicePlayer.play(built, frames: frames)
+            let result = try GraphDevicePlayer.play(
+                built, frames: frames, start: midi.map { m in { try m.start() } }, beforeClose: { midi?.dispose() })
             print(
                 "Played \(result.played) frames of \(what) on \(name) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz; \(result.xruns) xruns)."
             )

@@ -7,9 +7,14 @@ import GraphFileFormat
 /// rendered the frames asked for (counted by a post-render notification) or Ctrl-C, then stops.
 enum GraphDevicePlayer {
     /// Plays `frames` frames; returns how many the device took and the xruns it recovered.
+    /// `start` starts the graph (a graph file's MIDI player does it with MusicPlayerStart, so that
+    /// its first cycle is the sequence's beat 0); `beforeClose` runs once the device stopped,
+    /// before the units go (the player is disposed there).
     ///
     /// Thread: setup.
-    static func play(_ built: BuiltGraph, frames: Int) throws -> (played: Int, xruns: UInt32) {
+    static func play(
+        _ built: BuiltGraph, frames: Int, start: (() throws -> Void)? = nil, beforeClose: () -> Void = {}
+    ) throws -> (played: Int, xruns: UInt32) {
         let counter = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         counter.initialize(to: 0)
         defer { counter.deallocate() }
@@ -21,7 +26,11 @@ enum GraphDevicePlayer {
             }
         }
         let interrupt = Interrupt()
-        try built.graph.start()
+        do { try start.map { try $0() } ?? built.graph.start() } catch {
+            try? built.graph.stop()
+            beforeClose()
+            throw error
+        }
         while Int(auhost_atomic_load_u64(counter)) < frames && !interrupt.happened && built.graph.isRunning {
             usleep(2_000)
         }
@@ -34,6 +43,7 @@ enum GraphDevicePlayer {
             } ?? 0
         let stoppedByDevice = !built.graph.isRunning && Int(auhost_atomic_load_u64(counter)) < frames && !interrupt.happened
         try built.graph.stop()
+        beforeClose()
         try built.graph.removeRenderNotify(countRenderedFrames, UnsafeMutableRawPointer(counter))
         built.graph.close()  // the file plugin completes its file on close
         if let recorder { print("Voice processing: \(try recorder.finish()).") }

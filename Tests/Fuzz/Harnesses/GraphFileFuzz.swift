@@ -14,6 +14,10 @@ public enum GraphFileFuzz {
             precondition(!file.nodes.isEmpty && (1...64).contains(file.channels) && (1...65_536).contains(file.block))
             precondition(file.sampleRate.isFinite && file.seconds.map { $0 > 0 && $0 <= 86_400 } ?? true)
             for n in file.nodes { _ = GraphFile.shown(n.name) + GraphFile.shown(n.unit) }
+            // The MIDI keys name nodes the graph has (the builder looks them up unchecked).
+            let names = Set(file.nodes.map(\.name))
+            precondition(file.midi.map { names.contains($0.node) && !$0.file.isEmpty } ?? true)
+            precondition(file.midiInputs.count <= GraphFile.maximumMIDIInputs && file.midiInputs.allSatisfy { names.contains($0.node) })
         } catch let error as AudioError {
             precondition(error.message.hasPrefix("fuzz.json:"), "an error without FILE:LINE: \(error.message)")
             // A message never echoes more than a few hundred characters of the input.
