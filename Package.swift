@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "ALSADeviceTests", dependencies: ["ALSADevice", "ALSATestSupport"],
             resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "DSPKernelsTests", dependencies: ["DSPKernels"], swiftSettings: swiftSettings),
+        .testTarget(name: "DSPKernelsTests", dependencies: ["DSPKernels", "SignalTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "DSPKernels"], swiftSettings: swiftSettings),
         .testTarget(name: "AUHostCoreTests", dependencies: ["AUHost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
@@ -190,7 +190,11 @@ let package = Package(
         .testTarget(
             name: "VoiceProcessingTests", dependencies: ["VoiceProcessing", "AUHost", "TestSupport", "VoiceTestSupport"],
             swiftSettings: swiftSettings),
-        .target(name: "CodecTestSupport", dependencies: ["AudioConverterServices", "AudioToolbox"], path: "Tests/CodecTestSupport", swiftSettings: swiftSettings),
+        /// A sine fitted to measured samples (amplitude, THD+N), for the DSP and codec tests.
+        .target(name: "SignalTestSupport", path: "Tests/SignalTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "CodecTestSupport", dependencies: ["AudioConverterServices", "AudioToolbox", "SignalTestSupport"], path: "Tests/CodecTestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(name: "AudioFileStreamServicesTests", dependencies: ["AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs", "CodecTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioConverterServicesTests", dependencies: ["AudioConverterServices", "AudioToolbox", "CodecTestSupport"], swiftSettings: swiftSettings),
     ],

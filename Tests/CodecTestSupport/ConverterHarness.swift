@@ -1,4 +1,5 @@
 import AudioConverterServices
+@_exported import SignalTestSupport
 import AudioToolbox
 import XCTest
 

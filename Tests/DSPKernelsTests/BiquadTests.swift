@@ -1,4 +1,5 @@
 import XCTest
+import SignalTestSupport
 @testable import DSPKernels
 import AudioToolbox
 

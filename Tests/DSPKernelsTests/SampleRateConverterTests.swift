@@ -1,4 +1,5 @@
 import XCTest
+import SignalTestSupport
 import Glibc
 import Foundation
 @testable import DSPKernels
