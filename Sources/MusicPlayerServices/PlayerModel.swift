@@ -1,4 +1,5 @@
 import AUHostAtomics
+import AUHostCore
 import AudioTypes
 import Foundation
 
@@ -102,7 +103,7 @@ final class PlayerModel {
         guard let graph = attachedGraph else { return }
         AUGraphRemoveRenderNotify(graph, musicPlayerRenderNotify, UnsafeMutableRawPointer(state))
         attachedGraph = nil
-        if let current = state.pointee.current { releaseSoundingNotes(current, cursor: state.pointee.cursor) }
+        if let current = state.pointee.current { releaseSoundingNotesOnLiveUnits(current, cursor: state.pointee.cursor) }
         state.pointee.current = nil
         state.pointee.cursor = 0
         state.store(.published, 0)
@@ -112,6 +113,16 @@ final class PlayerModel {
     }
 
     // MARK: Internals
+
+    /// releaseSoundingNotes for a setup thread, skipping units already disposed (an application
+    /// may dispose its graph before the player).
+    private func releaseSoundingNotesOnLiveUnits(_ view: UnsafeMutablePointer<ScheduleView>, cursor: Int) {
+        for i in 0..<cursor {
+            let e = view.pointee.entries[i]
+            guard e.pairedOff >= Int32(truncatingIfNeeded: cursor), let unit = e.unit, ComponentInstance.from(unit) != nil else { continue }
+            MusicDeviceMIDIEvent(unit, UInt32(0x80 | (e.status & 0x0F)), UInt32(e.data1), 0, 0)
+        }
+    }
 
     private func sequenceAndGraph() throws -> (SequenceModel, AUGraph) {
         guard let sequence else { throw AudioError(kAudioToolboxErr_NoSequence, "The player has no sequence (MusicPlayerSetSequence).") }

@@ -246,6 +246,28 @@ final class MusicPlayerTests: XCTestCase {
         XCTAssertEqual(after, [Float](repeating: 0, count: 512), "released at the next cycle's first frame (no release time)")
     }
 
+    /// An application may dispose its graph before its player: the player's release of the notes
+    /// still sounding must not reach the freed units (it skips them).
+    func testDisposingThePlayerAfterItsGraphIsSafe() throws {
+        var graph: InstrumentGraph? = try sineSynthGraph(sampleRate: 48_000)
+        var sequence: MusicSequence?
+        NewMusicSequence(&sequence)
+        defer { DisposeMusicSequence(sequence!) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence!, &track)
+        var note = MIDINoteMessage(channel: 0, note: 69, velocity: 127, releaseVelocity: 0, duration: 100)
+        XCTAssertEqual(MusicTrackNewMIDINoteEvent(track!, 0, &note), noErr)
+        MusicSequenceSetAUGraph(sequence!, graph!.graph!)
+        var player: MusicPlayer?
+        NewMusicPlayer(&player)
+        MusicPlayerSetSequence(player!, sequence!)
+        XCTAssertEqual(MusicPlayerStart(player!), noErr, lastMessage())
+        let playing = try graph!.render(1024, block: 512)
+        XCTAssertNotEqual(playing[1023], 0, "the long note sounds")
+        graph = nil  // DisposeAUGraph: the instrument is gone while its note sounds
+        XCTAssertEqual(DisposeMusicPlayer(player!), noErr)
+    }
+
     func testAnLV2InstrumentRendersTheFileIdenticallyAtEveryBlockSize() throws {
         let piano = try XCTUnwrap(
             findComponent(type: kAudioUnitType_MusicDevice, nameSuffix: "MDA Piano"), "mda Piano (mda-lv2) in LV2_PATH")
