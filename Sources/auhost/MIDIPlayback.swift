@@ -74,6 +74,8 @@ final class MIDIPlayback {
         try AudioError.check(AUGraphConnectNodeInput(graph, instrumentNode, 0, headNode, 0), LastErrorMessage.current ?? "connect")
         try AudioError.check(AUGraphInitialize(graph), "The graph did not initialize: \(LastErrorMessage.current ?? "")")
 
+        // Checked before the read: a FIFO would block MusicSequenceFileLoad.
+        if let problem = GraphMIDI.unreadable(midi) { throw AudioError(problem.status, problem.message) }
         try AudioError.check(NewMusicSequence(&sequence), "NewMusicSequence")
         guard let url = CFURLCreateFromFileSystemRepresentation(nil, midi, midi.utf8.count, false) else {
             throw AudioError(kAudio_BadFilePathError, "\(midi) is not a file path.")

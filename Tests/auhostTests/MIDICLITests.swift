@@ -59,5 +59,11 @@ final class MIDICLITests: XCTestCase {
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("is not a valid Standard MIDI File"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output), "no output is left behind")
+        // A FIFO with no writer is refused before it is read (reading it would block forever).
+        let fifo = home.appendingPathComponent("fifo.mid").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        r = try CLI.run(["render", "--midi", fifo, "MDA Piano", "-o", output])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("is not a regular file"), r.stderr)
     }
 }
