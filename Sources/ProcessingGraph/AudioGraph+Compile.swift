@@ -135,8 +135,7 @@ extension AudioGraph {
             ports[key]
             ?? {
                 let p = UnsafeMutablePointer<InputPort>.allocate(capacity: 1)
-                p.initialize(to: InputPort(graph: render, id: allPorts.count))
-                allPorts.append(p)
+                p.initialize(to: InputPort(graph: render, id: ports.count))
                 ports[key] = p
                 return p
             }()
@@ -185,8 +184,8 @@ extension AudioGraph {
         var consumers: [BusKey: Int] = [:]
         for c in connections { consumers[BusKey(node: c.sourceNode, bus: c.sourceOutputNumber), default: 0] += 1 }
         let latency = latencies(joined: joined)
-        let inputs = UnsafeMutablePointer<ScheduledInput>.allocate(capacity: max(allPorts.count, 1))
-        inputs.initialize(repeating: ScheduledInput(), count: max(allPorts.count, 1))
+        let inputs = UnsafeMutablePointer<ScheduledInput>.allocate(capacity: max(ports.count, 1))
+        inputs.initialize(repeating: ScheduledInput(), count: max(ports.count, 1))
         for interaction in interactions {
             let key = interaction.destination
             guard let port = ports[key], let dst = index[key.node], let dstUnit = joined[dst].unit else { continue }
@@ -222,7 +221,7 @@ extension AudioGraph {
         schedule.initialize(
             to: Schedule(
                 nodes: scheduled, nodeCount: joined.count, inputs: inputs,
-                portCount: allPorts.count, latencyFrames: latency.total, sampleRate: headSampleRate))
+                portCount: ports.count, latencyFrames: latency.total, sampleRate: headSampleRate))
         return schedule
     }
 

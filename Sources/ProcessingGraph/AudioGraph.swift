@@ -36,8 +36,9 @@ public final class AudioGraph {
     /// The render side; its address is stable for the graph's life.
     let render: UnsafeMutablePointer<GraphRenderState>
     /// Input ports the graph manages: their render callback is the trampoline, refCon the port.
+    /// (Ports are never removed while the graph lives: a port's id is its creation index, so the
+    /// ids are 0..<ports.count and a schedule's input table is indexed by them.)
     var ports: [BusKey: UnsafeMutablePointer<InputPort>] = [:]
-    var allPorts: [UnsafeMutablePointer<InputPort>] = []
     /// Buses whose trampoline is installed on the unit.
     var attached: Set<BusKey> = []
     /// The schedule last published (setup side's view).
@@ -71,7 +72,7 @@ public final class AudioGraph {
 
     deinit {
         dispose()
-        for port in allPorts { port.deallocate() }
+        for port in ports.values { port.deallocate() }
         render.deallocate()
     }
 

@@ -31,7 +31,14 @@ enum GraphDevicePlayer {
             beforeClose()
             throw error
         }
-        while Int(auhost_atomic_load_u64(counter)) < frames && !interrupt.happened && built.graph.isRunning {
+        // Capture runs behind playback by the device's buffering: a recorder gets up to two more
+        // seconds to receive as many frames as were played.
+        var grace = 1_000
+        while !interrupt.happened && built.graph.isRunning {
+            if Int(auhost_atomic_load_u64(counter)) >= frames {
+                guard let recorder, recorder.recordedFrames < frames, grace > 0 else { break }
+                grace -= 1
+            }
             usleep(2_000)
         }
         let xruns: UInt32 =

@@ -87,6 +87,9 @@ final class GraphVoiceRecorder {
                 UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "Setting the input callback failed.")
     }
 
+    /// Frames written so far. Thread: any.
+    var recordedFrames: Int { Int(auhost_atomic_load_u64(&state.pointee.written)) }
+
     /// Finishes the file (the graph has stopped) and says what was recorded. Thread: setup.
     func finish() throws -> String {
         let written = auhost_atomic_load_u64(&state.pointee.written)
