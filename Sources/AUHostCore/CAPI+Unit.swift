@@ -7,8 +7,9 @@ import AudioUnitBase
 // instance, under its setup lock; render-thread calls take the handle as given, without a lock.
 
 /// Runs a setup call on a live instance's method for `selector`, holding the instance's setup
-/// lock unless `serialised` is false: for SysEx (a render-thread call) and the notification list
-/// calls, which have their own lock and may wait for the render thread to leave a notification.
+/// lock unless `serialised` is false (SysEx, a render-thread call). A call made from inside the
+/// unit's own render (a callback or notification that reads a property) does not take the lock:
+/// the lock's holder may be waiting for that very render to leave the unit's configuration.
 private func dispatch<F>(
     _ unit: AudioUnit?, _ selector: Int16, _ type: F.Type, serialised: Bool = true,
     _ call: (F, UnsafeMutableRawPointer) -> OSStatus
@@ -19,8 +20,9 @@ private func dispatch<F>(
         LastErrorMessage.set(notLive)
         return badComponentInstance
     }
-    if serialised { instance.setupLock.lock() }
-    defer { if serialised { instance.setupLock.unlock() } }
+    let locks = serialised && !(instance.unit?.isInsideRender ?? false)
+    if locks { instance.setupLock.lock() }
+    defer { if locks { instance.setupLock.unlock() } }
     guard instance.isOpen else {
         LastErrorMessage.set(notLive)
         return badComponentInstance
@@ -135,12 +137,12 @@ public func _AudioUnitRemovePropertyListenerWithUserData(
 
 @_cdecl("AudioUnitAddRenderNotify")
 public func _AudioUnitAddRenderNotify(_ unit: AudioUnit?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
-    dispatch(unit, kAudioUnitAddRenderNotifySelect, AudioUnitAddRenderNotifyProc.self, serialised: false) { $0($1, proc, refCon) }
+    dispatch(unit, kAudioUnitAddRenderNotifySelect, AudioUnitAddRenderNotifyProc.self) { $0($1, proc, refCon) }
 }
 
 @_cdecl("AudioUnitRemoveRenderNotify")
 public func _AudioUnitRemoveRenderNotify(_ unit: AudioUnit?, _ proc: AURenderCallback?, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
-    dispatch(unit, kAudioUnitRemoveRenderNotifySelect, AudioUnitRemoveRenderNotifyProc.self, serialised: false) { $0($1, proc, refCon) }
+    dispatch(unit, kAudioUnitRemoveRenderNotifySelect, AudioUnitRemoveRenderNotifyProc.self) { $0($1, proc, refCon) }
 }
 
 @_cdecl("AudioUnitReset")

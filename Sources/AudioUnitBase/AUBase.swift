@@ -43,8 +43,8 @@ open class AUBase {
     /// BypassEffect and InPlaceProcessing, setup side (published with the configuration).
     var bypassed = false
     var processesInPlace = true
-    /// Serialises configuration changes (setup threads only; the render thread never takes it).
-    /// Notification changes are not serialised by the instance's setup lock, hence their own.
+    /// Serialises configuration changes (setup threads only; the render thread never takes it)
+    /// for callers that reach the unit without the C dispatch's setup lock.
     private let configurationLock = NSLock()
     /// AUPreset records handed out by FactoryPresets; they live as long as the unit.
     lazy var factoryPresetArray: CFArray? = makeFactoryPresetArray()

@@ -59,6 +59,66 @@ final class ConcurrentSetupTests: XCTestCase {
     }
 }
 
+/// Reads the unit's output format from inside its own render (what a sloppy host does in a render
+/// callback), then writes silence.
+let formatReadingCallback: AURenderCallback = { refCon, _, _, _, frames, ioData in
+    let unit = OpaquePointer(refCon)
+    var format = AudioStreamBasicDescription()
+    var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+    _ = AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, &size)
+    for buffer in UnsafeMutableAudioBufferListPointer(ioData!) {
+        buffer.mData!.assumingMemoryBound(to: Float.self).update(repeating: Float(format.mChannelsPerFrame), count: Int(frames))
+    }
+    return noErr
+}
+
+extension ConcurrentSetupTests {
+    /// A set that publishes a configuration waits for the render in progress to leave it; a
+    /// property read made from inside that render must not wait for the set's lock in turn
+    /// (it would never get it). Bypass toggled 2,000 times while the render callback reads the
+    /// format every cycle: both finish, and every rendered block carries the format it read.
+    func testPropertyReadsFromInsideTheRenderDoNotDeadlockWithSets() throws {
+        let f = try GainFixture(maxFrames: 256)
+        var callback = AURenderCallbackStruct(inputProc: formatReadingCallback, inputProcRefCon: UnsafeMutableRawPointer(f.unit))
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                f.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), noErr)
+        // Not freed on a deadlock: the stuck threads still hold them.
+        let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        stop.initialize(to: 0)
+        let wrong = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        wrong.initialize(to: 0)
+        let renderer = Thread {
+            while auhost_atomic_load_u64(stop) == 0 {
+                if f.render(64) != noErr || f.left(64).contains(where: { $0 != 2 }) { _ = auhost_atomic_add_u64(wrong, 1) }
+            }
+            _ = auhost_atomic_add_u64(stop, 1)
+        }
+        renderer.start()
+        let unit = f.unit
+        let setter = DispatchSemaphore(value: 0)
+        let failures = FailureLog()
+        DispatchQueue.global().async {
+            for i in 0..<2_000 {
+                var bypass = UInt32(i % 2)
+                failures.check(AudioUnitSetProperty(unit, kAudioUnitProperty_BypassEffect, kAudioUnitScope_Global, 0, &bypass, 4), 0, i)
+            }
+            setter.signal()
+        }
+        guard setter.wait(timeout: .now() + 60) == .success else {
+            // Deadlocked: the threads stay stuck (and their memory with them); report and leave.
+            return XCTFail("the sets did not finish in 60 s: a set and the render's property read wait for each other")
+        }
+        auhost_atomic_store_u64(stop, 1)
+        while auhost_atomic_load_u64(stop) == 1 { usleep(100) }
+        XCTAssertEqual(failures.messages, [])
+        XCTAssertEqual(auhost_atomic_load_u64(wrong), 0, "blocks that failed or did not carry the format read (2 channels)")
+        stop.deallocate()
+        wrong.deallocate()
+    }
+}
+
 /// One of the setup calls the four threads make, chosen by iteration.
 private func setupCall(_ unit: AudioUnit, thread: Int, iteration: Int, counter: UnsafeMutablePointer<Int>) -> OSStatus {
     switch (thread + iteration) % 8 {
