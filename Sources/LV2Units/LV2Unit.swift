@@ -185,13 +185,14 @@ public final class LV2Unit: AUBase {
     // MARK: Render
 
     /// Thread: render.
+    @_noAllocation @_noLocks
     public override func renderBus(
         _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
         timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
         output: UnsafeMutablePointer<AudioBufferList>
     ) -> OSStatus {
         guard let r = renderState else { return kAudioUnitErr_Uninitialized }
-        return lv2UnitRender(r, midiQueue, state, element: Int(bus), flags: flags, timeStamp: timeStamp, frames: frames, output: output)
+        return lv2UnitRender(r, midiQueue, renderState(), element: Int(bus), flags: flags, timeStamp: timeStamp, frames: frames, output: output)
     }
 
     /// Queues a channel message for the plug-in's MIDI input at `offset` frames into the next

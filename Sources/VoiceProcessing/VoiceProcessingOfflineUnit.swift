@@ -111,13 +111,14 @@ public final class VoiceProcessingOfflineUnit: AUBase {
     }
 
     /// Thread: render.
+    @_noAllocation @_noLocks
     public override func renderBus(
         _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
         timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
         output: UnsafeMutablePointer<AudioBufferList>
     ) -> OSStatus {
         // A plain function in the render file, checked there.
-        renderOfflineVoice(context, state, bus, flags, timeStamp, frames, output)
+        renderOfflineVoice(context, renderState(), bus, flags, timeStamp, frames, output)
     }
 
     public override func startIO() throws {
