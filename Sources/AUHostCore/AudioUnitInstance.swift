@@ -55,20 +55,29 @@ public final class AudioUnitInstance {
         try AudioError.check(AudioUnitReset(handle, kAudioUnitScope_Global, 0), LastErrorMessage.current ?? "Reset failed.")
     }
 
-    /// A fixed-size property value.
+    /// A fixed-size property value. A value of another size than T's is refused
+    /// (kAudio_ParamError). An Optional T reads its wrapped type: `(try? unit.property(id)) ?? 0`
+    /// infers T = UInt32?, which would otherwise read 4 bytes into a 5-byte Optional.
     ///
     /// Thread: setup.
     public func property<T>(
         _ id: AudioUnitPropertyID, scope: AudioUnitScope = kAudioUnitScope_Global,
         element: AudioUnitElement = 0, as: T.Type = T.self
     ) throws -> T {
-        let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        if let optional = T.self as? any OptionalPropertyValue.Type {
+            return try optional.read(self, id, scope, element) as! T
+        }
+        let value = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
         defer { value.deallocate() }
         var size = UInt32(MemoryLayout<T>.size)
         try AudioError.check(
             AudioUnitGetProperty(handle, id, scope, element, value, &size),
             LastErrorMessage.current ?? "Could not read \(propertyName(id)).")
-        return value.pointee
+        guard size == MemoryLayout<T>.size else {
+            throw AudioError(
+                kAudio_ParamError, "\(propertyName(id)) is \(size) bytes, not the \(MemoryLayout<T>.size) bytes of \(T.self).")
+        }
+        return value.load(as: T.self)
     }
 
     /// Sets a fixed-size property value.
@@ -197,5 +206,16 @@ public final class AudioUnitInstance {
         frames: UInt32, _ buffers: UnsafeMutablePointer<AudioBufferList>
     ) -> OSStatus {
         AudioUnitRender(handle, &flags, &timeStamp, bus, frames, buffers)
+    }
+}
+
+/// Lets ``AudioUnitInstance/property(_:scope:element:as:)`` read an Optional as its wrapped type.
+protocol OptionalPropertyValue {
+    static func read(_ unit: AudioUnitInstance, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) throws -> Self
+}
+
+extension Optional: OptionalPropertyValue {
+    static func read(_ unit: AudioUnitInstance, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) throws -> Self {
+        try unit.property(id, scope: scope, element: element, as: Wrapped.self)
     }
 }
