@@ -77,7 +77,8 @@ extension AudioGraph {
     /// the graph renders serially.
     func compileParallelPlan(joined: [Node], index: [AUNode: Int]) -> UnsafeMutablePointer<ParallelPlan>? {
         lastSerialReason = nil
-        guard threadCount > 0 else {
+        planOrder = []
+        guard threadCount > 0 || profiling else {
             lastSerialReason = "the graph's thread count is 0"
             return nil
         }
@@ -149,7 +150,7 @@ extension AudioGraph {
             longest[n] = before + (isPinned(n) ? 0 : 1)
         }
         let critical = longest.values.max() ?? 0
-        guard unpinned.count >= 2, critical < unpinned.count else {
+        guard profiling || (unpinned.count >= 2 && critical < unpinned.count) else {
             lastSerialReason =
                 unpinned.count < 2
                 ? "fewer than two of its nodes can render on a worker"
@@ -186,6 +187,8 @@ extension AudioGraph {
             lastSerialReason = "the head's input is not fed by the graph"
             return nil
         }
+        planOrder = order
+        planSources = sources.mapValues { $0.filter(tasks.contains) }
         let plan = UnsafeMutablePointer<ParallelPlan>.allocate(capacity: 1)
         plan.initialize(
             to: ParallelPlan(
@@ -195,7 +198,7 @@ extension AudioGraph {
                 sources: table(readySources, 0), sourceCount: readySources.count,
                 queue: ReadyQueue(slots: table([Int32](repeating: 0, count: count), 0), stamps: table([UInt64](repeating: 0, count: count), 0), capacity: count),
                 headPort: headPort.pointee.id, workers: workersWanted, pool: workerPool,
-                taskSeconds: table([Double](repeating: 0, count: count), 0)))
+                taskSeconds: table([Double](repeating: 0, count: count), 0), timing: profiling))
         return plan
     }
 
@@ -232,6 +235,65 @@ extension AudioGraph {
             }
         }
         return false
+    }
+
+    // MARK: Profiling
+
+    /// Renders `cycles` cycles through `renderCycle` (which pulls the head) with every node that
+    /// the parallel phase renders timed, and returns each one's median time and the critical path.
+    /// The graph renders with its own thread count while measured (a serial graph on the head's
+    /// thread alone, through the parallel scheduler); its schedule is restored afterwards.
+    /// Nil when no node can be timed (a graph without a head, or one rendered serially for a
+    /// reason the scheduler cannot set aside, given in ``serialReason``).
+    ///
+    /// Thread: setup (the caller renders on its own thread; nothing else may render meanwhile).
+    public func profile(cycles: Int, _ renderCycle: () throws -> Void) throws -> RenderProfile? {
+        lock.lock()
+        guard isInitialized else {
+            lock.unlock()
+            throw AudioError(kAUGraphErr_CannotDoInCurrentContext, "Profile an initialized graph (AUGraphInitialize first).")
+        }
+        profiling = true
+        let timed: UnsafeMutablePointer<Schedule>
+        do { timed = try compileSchedule() } catch {
+            profiling = false
+            lock.unlock()
+            throw error
+        }
+        publish(timed)
+        waitForRetired()
+        let order = planOrder, sources = planSources
+        let plan = timed.pointee.parallel
+        lock.unlock()
+        defer {
+            lock.lock()
+            profiling = false
+            if let schedule = try? compileSchedule() { publish(schedule) }
+            waitForRetired()
+            lock.unlock()
+        }
+        guard let plan, !order.isEmpty else { return nil }
+        var samples = [[Double]](repeating: [], count: order.count)
+        for _ in 0..<max(cycles, 1) {
+            try renderCycle()
+            for t in 0..<order.count { samples[t].append(plan.pointee.taskSeconds[t]) }
+        }
+        let median = samples.map { $0.sorted()[$0.count / 2] }
+        var path: [AUNode: (seconds: Double, previous: AUNode?)] = [:]
+        for (t, n) in order.enumerated() {
+            let before = (sources[n] ?? []).compactMap { s in path[s].map { (s, $0.seconds) } }.max { $0.1 < $1.1 }
+            path[n] = ((before?.1 ?? 0) + median[t], before?.0)
+        }
+        var critical: [AUNode] = []
+        var cursor = path.max { $0.value.seconds < $1.value.seconds }?.key
+        while let n = cursor { critical.insert(n, at: 0); cursor = path[n]?.previous }
+        lock.lock()
+        let names = order.map { describe($0) }
+        lock.unlock()
+        return RenderProfile(
+            nodes: order.enumerated().map { RenderProfile.NodeTime(node: $1, name: names[$0], seconds: median[$0]) },
+            criticalPath: critical, criticalSeconds: critical.compactMap { n in order.firstIndex(of: n).map { median[$0] } }.reduce(0, +),
+            totalSeconds: median.reduce(0, +))
     }
 
     // MARK: Worker threads
@@ -302,4 +364,24 @@ func makeWorkerPool() -> UnsafeMutablePointer<WorkerPool> {
 func freeWorkerPool(_ pool: UnsafeMutablePointer<WorkerPool>) {
     pool.pointee.stop.deallocate()
     pool.deallocate()
+}
+
+/// What ``AudioGraph/profile(cycles:_:)`` measured.
+public struct RenderProfile {
+    public struct NodeTime {
+        public let node: AUNode
+        /// "node 3 (AUHost SDK: Saturator)".
+        public let name: String
+        /// Median seconds per cycle (a converting node's time includes the nodes it pulls).
+        public let seconds: Double
+    }
+    /// The timed nodes in the serial pull order.
+    public var nodes: [NodeTime]
+    /// The chain of nodes whose times add up most: no thread count renders a cycle faster.
+    public var criticalPath: [AUNode]
+    public var criticalSeconds: Double
+    /// All the timed work of a cycle.
+    public var totalSeconds: Double
+    /// The best speed-up threads could give (total work / critical path).
+    public var parallelism: Double { criticalSeconds > 0 ? totalSeconds / criticalSeconds : 1 }
 }

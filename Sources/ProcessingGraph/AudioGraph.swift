@@ -63,6 +63,11 @@ public final class AudioGraph {
     let workerPool = makeWorkerPool()
     /// The running workers (started at initialize, stopped at uninitialize).
     var workerThreads: [pthread_t] = []
+    /// While ``profile(cycles:_:)`` measures: every graph gets a plan, and its tasks are timed.
+    var profiling = false
+    /// The last plan's tasks (serial pull order) and the tasks each waits for (for profiles).
+    var planOrder: [AUNode] = []
+    var planSources: [AUNode: [AUNode]] = [:]
 
     struct Retired {
         let schedule: UnsafeMutablePointer<Schedule>
