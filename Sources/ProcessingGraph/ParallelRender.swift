@@ -17,6 +17,8 @@ import Glibc
 // application's callbacks run on the render thread in the order they always did.
 
 /// One node the parallel phase renders (with, for a converting node, all the nodes it pulls).
+///
+/// Thread: built on a setup thread, then read-only on the render and worker threads.
 public struct ParallelTask {
     /// Index in the schedule's nodes.
     public var node: Int32
@@ -35,6 +37,8 @@ public struct ParallelTask {
 /// A bounded multi-producer multi-consumer queue of ready task indices. Every task is pushed at
 /// most once per run, so a slot is written once per run; the run number sits in the high half of
 /// both indices, so a thread still holding a previous run's index fails its compare-exchange.
+///
+/// Thread: render and worker threads (allocated on a setup thread).
 public struct ReadyQueue {
     public var slots: UnsafeMutablePointer<Int32>
     /// The run that last wrote each slot (published after the slot: a reader checks it first).
@@ -45,6 +49,8 @@ public struct ReadyQueue {
 }
 
 /// The parallel part of a compiled schedule; its counters change per run, the rest is immutable.
+///
+/// Thread: compiled and freed on setup threads; the counters are the render and worker threads'.
 public struct ParallelPlan {
     public var tasks: UnsafeMutablePointer<ParallelTask>
     public var taskCount: Int
@@ -75,6 +81,9 @@ public struct ParallelPlan {
 
 /// A graph's worker threads and what they share with the head's thread. Fixed in memory for the
 /// graph's life (the render side reaches it through schedules).
+///
+/// Thread: workers started and stopped on setup threads; the words are shared by the head's
+/// thread and the workers (atomics only).
 public struct WorkerPool {
     public static let capacity = 64
     /// Futex word: bumped to start a run (or to make a worker look at its stop flag).

@@ -219,6 +219,40 @@ final class ParallelRenderTests: XCTestCase {
         }
     }
 
+    /// Two sources' callbacks advance one shared counter: the output depends on the order they run
+    /// in, which must be the serial pull order (bus 0's branch first), on the pulling thread.
+    func testInputCallbacksRunOnThePullingThreadInTheSerialOrder() throws {
+        try assertIdentical("callbacks sharing a counter") { f in
+            let shared = Counter()
+            var branches: [AUNode] = []
+            for factor: Float in [0.3, 1.7] {
+                let source = try f.add(TestGainUnit.description)
+                var cb = shared.callback
+                XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, source, 0, &cb), noErr)
+                branches.append(try self.branch(f, from: source, [factor, 0.9]))
+            }
+            self.toHead(f, try self.sum(f, inputs: branches))
+            return [shared]
+        }
+        let f = try GraphFixture()
+        XCTAssertEqual(AUGraphSetRenderThreadCount(f.graph!, 4), noErr)
+        let record = ThreadRecord()
+        var branches: [AUNode] = []
+        for _ in 0..<3 {
+            let source = try f.add(TestGainUnit.description)
+            var cb = AURenderCallbackStruct(inputProc: recordThread, inputProcRefCon: Unmanaged.passUnretained(record).toOpaque())
+            XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, source, 0, &cb), noErr)
+            branches.append(try branch(f, from: source, [1, 1]))
+        }
+        toHead(f, try sum(f, inputs: branches))
+        XCTAssertEqual(AUGraphInitialize(f.graph!), noErr)
+        XCTAssertNil(graphObject(f.graph!).serialReason)
+        record.expected = pthread_self()
+        for _ in 0..<50 { XCTAssertEqual(f.pull(256), noErr) }
+        XCTAssertEqual(record.calls, 150)
+        XCTAssertEqual(record.elsewhere, 0, "callbacks run on a worker")
+    }
+
     // MARK: Serial fallbacks
 
     func testAChainRendersSerially() throws {
@@ -274,4 +308,21 @@ private let renderInnerGraph: AURenderCallback = { refCon, flags, timeStamp, _, 
     var head: AudioUnit?
     AUGraphNodeInfo(inner.graph!, inner.head, nil, &head)
     return AudioUnitRender(head!, flags, timeStamp, 0, frames, ioData!)
+}
+
+/// Which threads an input callback ran on (only ever touched by the pulling thread, or the test fails).
+final class ThreadRecord {
+    var expected = pthread_self()
+    var calls = 0
+    var elsewhere = 0
+}
+
+private let recordThread: AURenderCallback = { refCon, _, _, _, frames, ioData in
+    let record = Unmanaged<ThreadRecord>.fromOpaque(refCon).takeUnretainedValue()
+    record.calls += 1
+    if pthread_equal(record.expected, pthread_self()) == 0 { record.elsewhere += 1 }
+    for buffer in UnsafeMutableAudioBufferListPointer(ioData!) {
+        buffer.mData!.initializeMemory(as: Float.self, repeating: 0.5, count: Int(frames))
+    }
+    return noErr
 }
