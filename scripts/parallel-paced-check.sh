@@ -47,4 +47,9 @@ fi
 echo "jackd '$SERVER' dummy 48000 Hz / $PERIOD frames (pid $JACKD_PID)${BUSY_PID:+; a core busy with yes (pid $BUSY_PID)}; $THREADS render threads; playing ${SECONDS_TO_PLAY} s" >&2
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 HOME="$WORK/home" JACK_DEFAULT_SERVER=$SERVER JACK_NO_START_SERVER=1 \
-    "$SCRATCH/release/parallel-paced-device" paced_jack "$SECONDS_TO_PLAY" "$PERIOD" "$THREADS"
+    "$SCRATCH/release/parallel-paced-device" paced_jack "$SECONDS_TO_PLAY" "$PERIOD" "$THREADS" &
+PLAYER_PID=$!
+# The worker threads copy the device thread's scheduling: list the process's real-time threads.
+sleep 2
+echo "SCHED_FIFO threads of the player: $(ps -L -o cls=,rtprio= -p "$PLAYER_PID" 2>/dev/null | awk '$1 == "FF" { n++; p = $2 } END { printf "%d (priority %s)", n, p }')" >&2
+wait "$PLAYER_PID"

@@ -2,7 +2,7 @@
 // an AUHost extension) plays through an ALSA PCM at 64-frame periods, 48 kHz, then prints the I/O
 // unit's xrun count and worst render time. A sine callback feeds a mixer; eight branches (delay →
 // iPod EQ → N-band EQ → delay, each with its own settings) take its output and meet in an
-// 8-input multichannel mixer before the ALSA I/O unit: 34 units, of which the 32 branch units
+// 8-input multichannel mixer before the ALSA I/O unit: 35 units, of which the 32 branch units
 // render on any of the threads. scripts/parallel-paced-check.sh runs it over the `jack` PCM and
 // jackd's dummy backend.  Usage: parallel-paced-device PCM SECONDS [PERIOD] [THREADS]
 import AudioToolbox
