@@ -341,6 +341,12 @@ extension AudioGraph {
         return workerThreads.count
     }
 
+    /// Cycles rendered through the parallel phase since the graph was made (tests and tools use it
+    /// to tell a parallel graph from one that fell back to the serial pull).
+    ///
+    /// Thread: any.
+    public var parallelRunCount: UInt64 { auhost_atomic_load_u64(&workerPool.pointee.run) }
+
     /// Whether a worker was refused the head thread's real-time scheduling.
     ///
     /// Thread: any.

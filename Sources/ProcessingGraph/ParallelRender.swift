@@ -126,9 +126,10 @@ func runParallelPhase(
     _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32
 ) {
     let pool = plan.pointee.pool
-    pool.pointee.run = pool.pointee.run &+ 1
-    if pool.pointee.run == 0 { pool.pointee.run = 1 }
-    let run = pool.pointee.run
+    var run = pool.pointee.run &+ 1
+    if run == 0 { run = 1 }
+    // Atomic: setup threads read it (AudioGraph.parallelRunCount).
+    _unsafePerformance { auhost_atomic_store_u64(&pool.pointee.run, run) }
     if run & 255 == 1 { adoptHeadScheduling(pool) }
     for t in 0..<plan.pointee.taskCount { plan.pointee.pending[t] = UInt32(plan.pointee.tasks[t].waitsFor) }
     plan.pointee.remaining = UInt32(plan.pointee.taskCount)

@@ -121,6 +121,7 @@ final class StressTests: XCTestCase, @unchecked Sendable {
         XCTAssertEqual(torn, 0, "blocks mixing two topologies")
         XCTAssertEqual(unexpected, 0, "blocks matching no published topology")
         XCTAssertEqual(failures, 0, "render calls that failed")
+        if threads > 0 { XCTAssertGreaterThan(graphObject(f.graph!).parallelRunCount, 0, "some cycles rendered in parallel") }
         XCTAssertEqual(f.pull(64), noErr)
         XCTAssertEqual(f.left(64), Array(repeating: expected, count: 64))
     }
