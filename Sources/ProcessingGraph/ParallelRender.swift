@@ -153,9 +153,9 @@ func runParallelPhase(
     participate(plan, pool, run: run, head: true)
     _unsafePerformance { auhost_atomic_store_pointer(&pool.pointee.job, nil) }
     plan.pointee.ranCycle = cycle
-    guard workers else { return }
     // Workers leave as soon as they see no task remaining; one preempted inside the run is waited
-    // for on a futex, since the schedule it reads may be retired once this cycle ends.
+    // for on a futex, since the schedule it reads may be retired once this cycle ends. (Checked
+    // even when this plan wakes no worker: one woken for an earlier run may still be joining.)
     var spins = 0
     while true {
         let busy = _unsafePerformance { auhost_atomic_load_u32(&pool.pointee.busy) }
