@@ -115,12 +115,30 @@ func timedCycle(_ rig: Rig) throws -> Double {
     return monotonicSeconds() - start
 }
 
-/// Serial and parallel rigs of each shape, one cycle each in turn; medians and minima compared.
+/// The speed-ups at the thread's normal priority, then (when the system allows it) with the
+/// rendering thread at SCHED_FIFO priority 10, as a device thread runs: the worker copies the
+/// policy, so other processes on a busy machine cannot preempt it while it holds a task.
 func printRatios() throws {
+    try printRatios(scheduling: "normal priority")
+    var param = sched_param()
+    param.sched_priority = 10
+    guard sched_setscheduler(0, SCHED_FIFO, &param) == 0 else {
+        print("  (SCHED_FIFO refused: no real-time figures)")
+        return
+    }
+    defer {
+        var normal = sched_param()
+        sched_setscheduler(0, SCHED_OTHER, &normal)
+    }
+    try printRatios(scheduling: "SCHED_FIFO 10")
+}
+
+/// Serial and parallel rigs of each shape, one cycle each in turn; medians and minima compared.
+func printRatios(scheduling: String) throws {
     let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
     print(
-        "ParallelGraph speed-ups: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load); 512 stereo frames per cycle;"
-            + " 400 cycles of each, alternating")
+        "ParallelGraph speed-ups (\(scheduling)): \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load);"
+            + " 512 stereo frames per cycle; 400 cycles of each, alternating")
     for shape in shapes {
         let serial = try Rig(branches: shape.branches, depth: shape.depth, threads: 0)
         let parallel = try Rig(branches: shape.branches, depth: shape.depth, threads: 2)
