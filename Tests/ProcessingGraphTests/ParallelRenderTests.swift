@@ -267,6 +267,30 @@ final class ParallelRenderTests: XCTestCase {
         XCTAssertEqual(f.left(64), (0..<64).map { Float($0) * 3 })
     }
 
+    /// A node a format converter pulls (with time stamps of its own) that also feeds another node
+    /// could be rendered by two threads at once: such a graph renders serially, and correctly.
+    func testANodeSharedByAConverterAndAnotherNodeRendersSerially() throws {
+        let f = try GraphFixture()
+        XCTAssertEqual(AUGraphSetRenderThreadCount(f.graph!, 2), noErr)
+        var alive: [AnyObject] = []
+        let source = try rampSource(f, gain: 1, &alive)
+        let converter = try f.add(
+            AudioComponentDescription(
+                componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_AUConverter,
+                componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0))
+        XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, source, 0, converter, 0), noErr)
+        let other = try gain(f, 2, after: source)
+        let third = try branch(f, from: other, [1])
+        toHead(f, try sum(f, inputs: [converter, other, third]))
+        XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
+        let reason = try XCTUnwrap(graphObject(f.graph!).serialReason)
+        XCTAssertTrue(reason.contains("feeds both the converting"), reason)
+        XCTAssertEqual(f.pull(64), noErr)
+        XCTAssertEqual(f.left(64), (0..<64).map { Float($0) * 5 }, "1 (converted, same format) + 2 + 2")
+        XCTAssertEqual(graphObject(f.graph!).parallelRunCount, 0)
+        withExtendedLifetime(alive) {}
+    }
+
     func testThreadCountIsBoundedAndAdoptedWhileInitialized() throws {
         let f = try GraphFixture()
         var threads: UInt32 = 0
