@@ -158,6 +158,11 @@ extension AudioGraph {
             return nil
         }
 
+        guard let headPort = ports[BusKey(node: head.id, bus: 0)] else {
+            lastSerialReason = "the head's input is not fed by the graph"
+            return nil
+        }
+
         // Tables.
         let slot = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         let count = order.count
@@ -183,10 +188,6 @@ extension AudioGraph {
         }
         let pinnedOrder = order.enumerated().filter { isPinned($0.element) }.map { Int32($0.offset) }
         let readySources = order.enumerated().filter { !isPinned($0.element) && taskTable[$0.offset].waitsFor == 0 }.map { Int32($0.offset) }
-        guard let headPort = ports[BusKey(node: head.id, bus: 0)] else {
-            lastSerialReason = "the head's input is not fed by the graph"
-            return nil
-        }
         planOrder = order
         planSources = sources.mapValues { $0.filter(tasks.contains) }
         let plan = UnsafeMutablePointer<ParallelPlan>.allocate(capacity: 1)
