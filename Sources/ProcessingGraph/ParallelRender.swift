@@ -130,7 +130,9 @@ func runParallelPhase(
     if run == 0 { run = 1 }
     // Atomic: setup threads read it (AudioGraph.parallelRunCount).
     _unsafePerformance { auhost_atomic_store_u64(&pool.pointee.run, run) }
-    if run & 255 == 1 { adoptHeadScheduling(pool) }
+    // Every run at first (a device thread may be made real-time just after its first cycles),
+    // then every 256th.
+    if run <= 64 || run & 255 == 1 { adoptHeadScheduling(pool) }
     for t in 0..<plan.pointee.taskCount { plan.pointee.pending[t] = UInt32(plan.pointee.tasks[t].waitsFor) }
     plan.pointee.remaining = UInt32(plan.pointee.taskCount)
     plan.pointee.queue.head = (run & 0xffff_ffff) << 32
@@ -287,7 +289,8 @@ func pop(_ plan: UnsafeMutablePointer<ParallelPlan>, run: UInt64) -> Int32? {
 }
 
 /// Records the head thread's scheduling policy for the workers to copy (SCHED_FIFO when the
-/// device thread has it). Two system calls, no lock; done on a run's first cycle and every 256.
+/// device thread has it). Two system calls, no lock; done on a pool's first 64 runs, then every
+/// 256th.
 ///
 /// Thread: render (the head's).
 @_noAllocation @_noLocks
