@@ -34,7 +34,8 @@ test: deps
 ## notifies added and removed NOTIFY_CHURN_CYCLES times while the unit renders, a running graph
 ## gaining and losing notifies for NOTIFY_CHURN_S seconds, property sets from 4 threads at once
 ## (SETUP_STRESS_ITERATIONS each) on one rendering unit, the real-time event queue with four
-## producers, and the graph's random-change stress.
+## producers, the graph's random-change stress (serially and on two threads) and the parallel
+## graph shapes (ParallelRenderTests: workers and the head's thread share memos and counters).
 NOTIFY_CHURN_CYCLES ?= 100000
 NOTIFY_CHURN_S ?= 10
 SETUP_STRESS_ITERATIONS ?= 5000
@@ -43,7 +44,7 @@ tsan: deps
 	AUHOST_NOTIFY_CHURN_CYCLES=$(NOTIFY_CHURN_CYCLES) AUHOST_NOTIFY_CHURN_SECONDS=$(NOTIFY_CHURN_S) \
 	AUHOST_SETUP_STRESS_ITERATIONS=$(SETUP_STRESS_ITERATIONS) LV2_PATH=$$(scripts/test-lv2-path.sh) $(SWIFT) test --skip-build \
 		--sanitize=thread --scratch-path .build-tsan \
-		--filter 'RenderNotifyChurnTests|GraphRenderNotifyChurnTests|ConcurrentSetupTests|RenderEventQueueTests|StressTests'
+		--filter 'RenderNotifyChurnTests|GraphRenderNotifyChurnTests|ConcurrentSetupTests|RenderEventQueueTests|StressTests|ParallelRenderTests'
 
 ## install: headers, libauhost.so and auhost.pc under PREFIX (C hosts: cc prog.c $$(pkg-config --cflags --libs auhost)).
 install: deps

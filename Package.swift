@@ -53,7 +53,8 @@ let package = Package(
 
         // ---- Processing graphs (AUGraph).
         .target(name: "AUHostAtomics"),
-        .target(name: "ProcessingGraph", dependencies: ["AUHostCore", "AUHostAtomics"], swiftSettings: swiftSettings),
+        .target(name: "AUHostWorkers"),
+        .target(name: "ProcessingGraph", dependencies: ["AUHostCore", "AUHostAtomics", "AUHostWorkers"], swiftSettings: swiftSettings),
 
         // ---- Providers.
         .target(name: "BuiltInUnits", dependencies: ["AUHostCore", "DSPKernels", "ExtAudioFile"], swiftSettings: swiftSettings),

@@ -34,6 +34,7 @@ let package = Package(
         benchmark("BuiltInUnitsRender"),
         benchmark("VoiceProcessingRender"),
         benchmark("AudioQueueRender"),
+        benchmark("ParallelGraph"),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -38,6 +38,8 @@ let package = Package(
         swiftExample("paced-device", "PacedDevice"),
         /// Issue 18's paced bar: the voice-processing I/O unit in full duplex (scripts/vpio-paced-check.sh).
         swiftExample("voice-paced-device", "VoicePacedDevice"),
+        /// Issue 15's paced bar: an 8-branch graph on two render threads (scripts/parallel-paced-check.sh).
+        swiftExample("parallel-paced-device", "ParallelPacedDevice"),
         /// Seed 002's Audio Queue listings, the guide's play (three buffers) and record patterns.
         cExample("audio-queue-play", "AudioQueuePlay"),
         cExample("audio-queue-record", "AudioQueueRecord"),

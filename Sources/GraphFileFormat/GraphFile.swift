@@ -65,6 +65,9 @@ public struct GraphFile {
     public var midi: MIDISource?
     /// `"midiInputs": [{"jack": "client:port", "node": "piano"}]`: live JACK MIDI into instruments.
     public var midiInputs: [MIDIInput] = []
+    /// `"threads": N`: threads that render the graph, the head's included (0 serial, at most 64);
+    /// nil keeps the graph's default (one per core). AUGraphSetRenderThreadCount.
+    public var threads: Int?
 
     /// The voice-processing head's settings (docs/GRAPH-FILES.md).
     public struct VoiceProcessingHead: Equatable {
@@ -152,11 +155,12 @@ public struct GraphFile {
             case "output": file.head = try file.parseHead(m); file.headLine = m.line; sawHead = true
             case "midi": file.midi = try file.parseMIDI(m)
             case "midiInputs": file.midiInputs = try file.parseMIDIInputs(m)
+            case "threads": file.threads = try file.integer(m, in: 0...64)
             default:
                 throw file.error(
                     m.line,
                     "unknown key \"\(Self.shown(m.key))\"; a graph file has sampleRate, channels, block, seconds, input, nodes, connections,"
-                        + " output, midi and midiInputs."
+                        + " output, midi, midiInputs and threads."
                 )
             }
         }

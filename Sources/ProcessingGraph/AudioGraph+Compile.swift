@@ -221,7 +221,8 @@ extension AudioGraph {
         schedule.initialize(
             to: Schedule(
                 nodes: scheduled, nodeCount: joined.count, inputs: inputs,
-                portCount: ports.count, latencyFrames: latency.total, sampleRate: headSampleRate))
+                portCount: ports.count, latencyFrames: latency.total, sampleRate: headSampleRate,
+                parallel: compileParallelPlan(joined: joined, index: index)))
         return schedule
     }
 
@@ -264,6 +265,7 @@ extension AudioGraph {
             s.inputs[p].scratch?.deallocate()
         }
         s.inputs.deallocate()
+        if let plan = s.parallel { freeParallelPlan(plan) }
         schedule.deallocate()
     }
 

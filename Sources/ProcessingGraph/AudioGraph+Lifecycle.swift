@@ -15,6 +15,7 @@ extension AudioGraph {
         try open()
         try joinNodes()
         try installHeadNotifications()
+        resizeWorkers(to: workersWanted)
         publish(try compileSchedule())
         isInitialized = true
     }
@@ -28,6 +29,7 @@ extension AudioGraph {
         publish(nil)
         waitForRetired()
         removeHeadNotifications()
+        resizeWorkers(to: 0)
         for key in attached { detach(key) }
         attached.removeAll()
         for i in nodes.indices {
@@ -47,6 +49,7 @@ extension AudioGraph {
         guard isInitialized else { return true }  // uninitialized graphs have no schedule to swap
         try joinNodes()
         try installHeadNotifications()
+        resizeWorkers(to: workersWanted)
         publish(try compileSchedule())
         if blocking { waitForRetired() } else { collectRetired() }
         return true

@@ -39,6 +39,8 @@ public struct ScheduledOutput {
     /// The sample time of the last render: a converting consumer (an output unit or format
     /// converter that resamples) pulls several times in one cycle, each with a later time stamp.
     public var renderedSampleTime: Double = 0
+    /// The frame count of the last render (a memo serves only a pull of the same size).
+    public var renderedFrames: UInt32 = 0
     public var status: OSStatus = noErr
 }
 
@@ -63,6 +65,8 @@ public struct Schedule {
     public var latencyFrames: Int
     /// The head's sample rate (for the CPU load).
     public var sampleRate: Double
+    /// Set when the graph renders on several threads (ParallelRender.swift); nil renders serially.
+    public var parallel: UnsafeMutablePointer<ParallelPlan>? = nil
 }
 
 /// A per-channel ring delay used for latency compensation.
@@ -206,9 +210,18 @@ func feedInput(
         // The application's callback runs on the render thread by contract.
         return _unsafePerformance { renderCallbackCall(callback)(input.pointee.callbackRefCon, flags, timeStamp, bus, frames, ioData) }
     case .connection:
+        let cycle = g.pointee.cycle
+        if let plan = schedule.pointee.parallel, port.pointee.id == plan.pointee.headPort, plan.pointee.ranCycle != cycle {
+            // The head's first pull of the cycle: every task is rendered first, on all threads.
+            runParallelPhase(schedule, plan, cycle: cycle, timeStamp, frames)
+        }
         let node = schedule.pointee.nodes + input.pointee.sourceNode
         let output = node.pointee.outputs + input.pointee.sourceBus
-        if input.pointee.direct, hasBuffers(ioData) {
+        let sampleTime = timeStamp.pointee.mSampleTime
+        let rendered =
+            output.pointee.renderedCycle == cycle && output.pointee.renderedSampleTime == sampleTime
+            && output.pointee.renderedFrames == frames
+        if !rendered, input.pointee.direct, hasBuffers(ioData) {
             var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
             let render = node.pointee.render, me = node.pointee.renderSelf, bus = UInt32(input.pointee.sourceBus)
             let buffers = audioBuffers(ioData)
@@ -216,9 +229,7 @@ func feedInput(
             // The source unit's render is a render-thread call by contract.
             return _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, ioData) }
         }
-        let cycle = g.pointee.cycle
-        let sampleTime = timeStamp.pointee.mSampleTime
-        if output.pointee.renderedCycle != cycle || output.pointee.renderedSampleTime != sampleTime {
+        if !rendered {
             let list = output.pointee.list
             let buffers = audioBuffers(list)
             for b in 0..<output.pointee.bufferCount {
@@ -231,6 +242,7 @@ func feedInput(
             output.pointee.status = _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, list) }
             output.pointee.renderedCycle = cycle
             output.pointee.renderedSampleTime = sampleTime
+            output.pointee.renderedFrames = frames
         }
         guard output.pointee.status == noErr else { return output.pointee.status }
         return deliver(output.pointee, into: ioData, frames: frames, delay: input.pointee.delay)

@@ -55,6 +55,19 @@ public final class AudioGraph {
     var inputBlocks: [BusKey: InputBlockBox] = [:]
     /// Frames rendered through ``render(frames:into:)`` (its time stamps).
     var renderedFrames: Double = 0
+    /// Threads that render the graph (``renderThreads``; AudioGraph+Parallel.swift).
+    var threadCount = AudioGraph.defaultRenderThreads
+    /// Why the last compiled schedule renders serially (nil: it renders in parallel).
+    var lastSerialReason: String?
+    /// The worker threads' shared state; its address is stable for the graph's life.
+    let workerPool = makeWorkerPool()
+    /// The running workers (started at initialize, stopped at uninitialize).
+    var workerThreads: [pthread_t] = []
+    /// While ``profile(cycles:_:)`` measures: every graph gets a plan, and its tasks are timed.
+    var profiling = false
+    /// The last plan's tasks (serial pull order) and the tasks each waits for (for profiles).
+    var planOrder: [AUNode] = []
+    var planSources: [AUNode: [AUNode]] = [:]
 
     struct Retired {
         let schedule: UnsafeMutablePointer<Schedule>
@@ -73,6 +86,8 @@ public final class AudioGraph {
     deinit {
         dispose()
         for port in ports.values { port.deallocate() }
+        resizeWorkers(to: 0)
+        freeWorkerPool(workerPool)
         render.deallocate()
     }
 

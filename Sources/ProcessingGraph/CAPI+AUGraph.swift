@@ -214,6 +214,16 @@ public func _AUGraphSetLatencyCompensation(_ h: AUGraph?, _ enabled: UInt8) -> O
     call(h) { $0.latencyCompensation = enabled != 0 }
 }
 
+@_cdecl("AUGraphSetRenderThreadCount")
+public func _AUGraphSetRenderThreadCount(_ h: AUGraph?, _ threads: UInt32) -> OSStatus {
+    call(h) { try $0.setRenderThreads(Int(threads)) }
+}
+
+@_cdecl("AUGraphGetRenderThreadCount")
+public func _AUGraphGetRenderThreadCount(_ h: AUGraph?, _ o: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    call(h) { g in try out(o, "outThreads").pointee = UInt32(g.renderThreads) }
+}
+
 @_cdecl("AUGraphGetLatency")
 public func _AUGraphGetLatency(_ h: AUGraph?, _ o: UnsafeMutablePointer<Float64>?) -> OSStatus {
     call(h) { g in try out(o, "outSeconds").pointee = Double(g.latencyFrames) / g.headSampleRate }

@@ -26,12 +26,16 @@ struct BenchCommand: ParsableCommand {
     @Option(help: .hidden)
     var traceChildBlocks: Int?
 
+    @Option(help: "Threads that render the graph, the head's included: 0 serial, at most 64 (default: the file's \"threads\", else one per core).")
+    var threads: Int?
+
     static let tracer = "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0"
     static let sampleRate = 48_000.0
 
     func validate() throws {
         guard (unit == nil) != (graph == nil) else { throw ValidationError("Name one UNIT or one --graph FILE.") }
         guard (1...65_536).contains(block) else { throw ValidationError("--block must be 1…65536 frames, not \(block).") }
+        if let threads, !(0...64).contains(threads) { throw ValidationError("--threads must be 0…64, not \(threads).") }
         guard frames >= Int(block) && frames <= 100_000_000 else {
             throw ValidationError("--frames must be at least one block (\(block)) and at most 100000000.")
         }
@@ -67,6 +71,7 @@ struct BenchCommand: ParsableCommand {
             file.sampleRate = Self.sampleRate
             file.block = block
             file.head = .file("/dev/null.wav")  // a generic-output head; nothing is written
+            if let threads { file.threads = threads }
             let input = AudioBufferStorage(
                 format: .canonical(sampleRate: Self.sampleRate, channels: 1), capacity: UInt32(frames + 16 * Int(block)))
             let total = frames + 16 * Int(block)
@@ -81,18 +86,17 @@ struct BenchCommand: ParsableCommand {
             let frames = block
             var timeStamp = AudioTimeStamp()
             timeStamp.mFlags = .sampleTimeValid
-            return (
-                "graph \(graph) (\(file.nodes.count) nodes)",
-                {
-                    withExtendedLifetime(built) {}  // the closure keeps the graph (and so the head) alive
-                    out.prepare(frames: frames)
-                    var flags: AudioUnitRenderActionFlags = []
-                    try AudioError.check(
-                        AudioUnitRender(head, &flags, &timeStamp, 0, frames, out.list),
-                        LastErrorMessage.current ?? "The graph failed to render.")
-                    timeStamp.mSampleTime += Double(frames)
-                }
-            )
+            let renderBlock = {
+                withExtendedLifetime(built) {}  // the closure keeps the graph (and so the head) alive
+                out.prepare(frames: frames)
+                var flags: AudioUnitRenderActionFlags = []
+                try AudioError.check(
+                    AudioUnitRender(head, &flags, &timeStamp, 0, frames, out.list),
+                    LastErrorMessage.current ?? "The graph failed to render.")
+                timeStamp.mSampleTime += Double(frames)
+            }
+            if traceChildBlocks == nil { try GraphProfileReport.print(built, cycles: 200, renderBlock) }
+            return ("graph \(graph) (\(file.nodes.count) nodes)", renderBlock)
         }
         let component = try UnitLookup.component(unit!)
         let rig = try OfflineUnitRig(component: component, sampleRate: Self.sampleRate, channels: 2, maxFrames: block)

@@ -31,7 +31,11 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Choose a factory preset of UNIT.")
     var preset: String?
 
+    @Option(help: "Threads that render the graph, the head's included: 0 serial, at most 64 (default: the file's \"threads\", else one per core).")
+    var threads: Int?
+
     func validate() throws {
+        if let threads, !(0...64).contains(threads) { throw ValidationError("--threads must be 0…64, not \(threads).") }
         if midi != nil {
             guard unit == nil, graph == nil else {
                 throw ValidationError("With --midi, name only the instrument: auhost play --midi FILE.mid INSTRUMENT.")
@@ -70,6 +74,7 @@ struct PlayCommand: ParsableCommand {
         }
         spec.sampleRate = input.sampleRate
         spec.seconds = nil
+        if let threads { spec.threads = threads }
         let built = try BuiltGraph(spec, input: input.samples, inputFrames: input.frames)
         // A graph file's "midi" and "midiInputs" play along (GraphMIDI.swift).
         let liveInputs = try GraphMIDIInputs(built)

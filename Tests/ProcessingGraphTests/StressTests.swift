@@ -6,8 +6,16 @@ import TestSupport
 /// disconnect, add, remove and update operations. Every rendered block must be whole: all its
 /// samples equal, and equal to the output of a topology the setup thread published.
 final class StressTests: XCTestCase, @unchecked Sendable {
-    func testTenThousandChangesWhileRendering() throws {
+    /// Serially (every node on the rendering thread, as Apple's AUGraph renders).
+    func testTenThousandChangesWhileRendering() throws { try changesWhileRendering(threads: 0) }
+
+    /// On two threads (the rendering one and a worker): schedules with and without a parallel
+    /// plan (one connected gain is a chain) are swapped while the worker renders.
+    func testTenThousandChangesWhileRenderingOnTwoThreads() throws { try changesWhileRendering(threads: 2) }
+
+    private func changesWhileRendering(threads: UInt32) throws {
         let f = try GraphFixture()
+        XCTAssertEqual(AUGraphSetRenderThreadCount(f.graph!, threads), noErr)
         // A constant source (1.0) fans out to up to four gains of 1, 2, 4, 8, summed in a mixer: the
         // output value names the set of connected paths exactly.
         let constant: AURenderCallback = { _, _, _, _, frames, ioData in
@@ -113,6 +121,7 @@ final class StressTests: XCTestCase, @unchecked Sendable {
         XCTAssertEqual(torn, 0, "blocks mixing two topologies")
         XCTAssertEqual(unexpected, 0, "blocks matching no published topology")
         XCTAssertEqual(failures, 0, "render calls that failed")
+        if threads > 0 { XCTAssertGreaterThan(graphObject(f.graph!).parallelRunCount, 0, "some cycles rendered in parallel") }
         XCTAssertEqual(f.pull(64), noErr)
         XCTAssertEqual(f.left(64), Array(repeating: expected, count: 64))
     }

@@ -76,6 +76,7 @@ final class BuiltGraph {
         }
         try connect(input: input, inputFrames: inputFrames)
         try configureHead()
+        if let threads = file.threads { try graph.setRenderThreads(threads) }
         guard initialize else { return }
         do { try graph.initialize() } catch let e as AudioError {
             throw file.error(file.headLine, "the graph did not initialize: \(e.message)", status: e.status)

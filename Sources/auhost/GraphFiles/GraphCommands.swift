@@ -43,7 +43,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seconds to render (default: the graph's \"seconds\", else its input's length plus the tail).")
     var seconds: Double?
 
+    @Option(help: "Threads that render the graph, the head's included: 0 serial, at most 64 (default: the file's \"threads\", else one per core).")
+    var threads: Int?
+
     func validate() throws {
+        if let threads, !(0...64).contains(threads) { throw ValidationError("--threads must be 0…64, not \(threads).") }
         if let seconds, !(seconds > 0 && seconds <= 86_400) {
             throw ValidationError("--seconds must be more than 0 and at most a day, not \(seconds).")
         }
@@ -51,6 +55,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var file = try GraphFile.load(graph)
+        if let threads { file.threads = threads }
         if case .file(let output) = file.head, let input = file.input {
             do { try StagedOutput.refuseOverwriting(input: input, with: output) } catch let e as AudioError {
                 throw file.error(file.headLine, e.message.prefix(1).lowercased() + e.message.dropFirst(), status: e.status)

@@ -101,6 +101,17 @@ OSStatus AUGraphRemoveRenderNotify(AUGraph inGraph, AURenderCallback inCallback,
 OSStatus AUGraphSetLatencyCompensation(AUGraph inGraph, Boolean inEnabled);
 /* [any thread] The graph's total latency at the head's input, in seconds, for the schedule in use. */
 OSStatus AUGraphGetLatency(AUGraph inGraph, Float64 *outSeconds);
+/* AUHost extension: parallel rendering. The number of threads that render the graph, the head's
+   own included: 0 renders every node on the head's thread (as Apple's AUGraph does); 1 uses the
+   parallel scheduler on the head's thread alone; N adds N - 1 worker threads (started at
+   AUGraphInitialize, real-time when the head's thread is). Independent branches then render at
+   once, with output bit-identical to the serial schedule; nodes fed by an input callback still
+   render on the head's thread, in the serial order. A graph with nothing to gain (a chain) renders
+   serially. Default: the number of CPU cores. At most 64 (kAudio_ParamError beyond). [setup] An
+   initialized graph adopts a new count at once. */
+OSStatus AUGraphSetRenderThreadCount(AUGraph inGraph, UInt32 inThreads);
+/* [any thread] The thread count set (or the default). */
+OSStatus AUGraphGetRenderThreadCount(AUGraph inGraph, UInt32 *outThreads);
 
 AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
