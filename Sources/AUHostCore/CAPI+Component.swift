@@ -61,8 +61,23 @@ public func _AudioComponentInstantiate(
     _ userData: UnsafeMutableRawPointer?
 ) {
     var instance: AudioComponentInstance?
-    let status = _AudioComponentInstanceNew(component, &instance)
+    let status: OSStatus
+    if AudioComponentInstantiationOptions(rawValue: options).contains(.loadOutOfProcess) {
+        status = newInstance(component, outOfProcess: true, &instance)
+    } else {
+        status = _AudioComponentInstanceNew(component, &instance)
+    }
     handler?(instance, status, userData)
+}
+
+/// AudioComponentInstanceNew, or its out-of-process form (AUHostIsolation.h).
+func newInstance(_ component: AudioComponent?, outOfProcess: Bool, _ out: inout AudioComponentInstance?) -> OSStatus {
+    out = nil
+    guard let c = Component.from(component) else {
+        LastErrorMessage.set("AudioComponentInstantiate was given no component or one the registry does not know.")
+        return component == nil ? kAudio_ParamError : badComponentInstance
+    }
+    return LastErrorMessage.status { out = try ComponentInstance(component: c, outOfProcess: outOfProcess).open() }
 }
 
 @_cdecl("AudioComponentInstanceDispose")

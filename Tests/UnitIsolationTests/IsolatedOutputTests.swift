@@ -1,0 +1,116 @@
+import AUHost
+import LV2Units
+import UnitIsolation
+import XCTest
+
+/// Out of process, a unit's output is the same as in process, sample for sample: the shared block
+/// carries the input, the parameter changes (at their offsets) and MIDI exactly.
+final class IsolatedOutputTests: XCTestCase {
+    /// Deterministic effects of the test LV2_PATH (scripts/test-lv2-path.sh): mda, swh and the
+    /// LV2 examples, with a parameter each to change mid-render (nil: none).
+    static let effects: [(uri: String, parameterIndex: Int?)] = [
+        ("http://lv2plug.in/plugins/eg-amp", 0),
+        ("http://drobilla.net/plugins/mda/Ambience", 0),
+        ("http://drobilla.net/plugins/mda/Delay", 1),
+        ("http://drobilla.net/plugins/mda/Overdrive", 0),
+        ("http://drobilla.net/plugins/mda/Combo", 1),
+        ("http://drobilla.net/plugins/mda/Leslie", nil),
+        ("http://drobilla.net/plugins/mda/RingMod", 0),
+        ("http://drobilla.net/plugins/mda/Limiter", 0),
+        ("http://plugin.org.uk/swh-plugins/comb", 0),
+        ("http://plugin.org.uk/swh-plugins/decimator", 0),
+        ("http://plugin.org.uk/swh-plugins/dcRemove", nil),
+    ]
+
+    func lv2Component(_ uri: String) throws -> AudioComponent {
+        try XCTUnwrap(LV2Provider.component(uri: uri)?.handle, "\(uri) is not on LV2_PATH (run with LV2_PATH=$(scripts/test-lv2-path.sh))")
+    }
+
+    /// Renders 24 blocks of 512 frames; at block 8 the chosen parameter moves to the middle of its
+    /// range at frame 100 of the block, as a scheduled (offset) change.
+    func render(_ component: AudioComponent, outOfProcess: Bool, parameterIndex: Int?) throws -> [[Float]] {
+        let rig = try IsolationRig(try instantiate(component, outOfProcess: outOfProcess))
+        var parameter: (id: AudioUnitParameterID, value: Float)?
+        if let parameterIndex {
+            var size: UInt32 = 0
+            try AudioError.check(AudioUnitGetPropertyInfo(rig.unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &size, nil), "list")
+            var ids = [AudioUnitParameterID](repeating: 0, count: Int(size) / 4)
+            try AudioError.check(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size), "list")
+            let id = ids[parameterIndex]
+            var info = AudioUnitParameterInfo()
+            var infoSize = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
+            try AudioError.check(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize), "info")
+            info.cfNameString?.release()
+            parameter = (id, (info.minValue + info.maxValue) / 2)
+        }
+        return try rig.render(blocks: 24, frames: 512) { block in
+            if block == 8, let parameter {
+                XCTAssertEqual(AudioUnitSetParameter(rig.unit, parameter.id, kAudioUnitScope_Global, 0, parameter.value, 100), noErr)
+            }
+        }
+    }
+
+    func testTenLV2EffectsRenderBitIdenticalOutOfProcess() throws {
+        for (uri, parameterIndex) in Self.effects {
+            let component = try lv2Component(uri)
+            let inProcess = try render(component, outOfProcess: false, parameterIndex: parameterIndex)
+            let isolated = try render(component, outOfProcess: true, parameterIndex: parameterIndex)
+            XCTAssertEqual(isolated.count, inProcess.count, uri)
+            XCTAssertFalse(inProcess.allSatisfy { $0.allSatisfy { $0 == 0 } }, "\(uri) rendered silence in process")
+            for c in inProcess.indices where c < isolated.count {
+                let firstDifference = inProcess[c].indices.first { $0 >= isolated[c].count || isolated[c][$0].bitPattern != inProcess[c][$0].bitPattern }
+                XCTAssertNil(firstDifference, "\(uri) channel \(c) differs out of process from frame \(firstDifference ?? -1)")
+            }
+        }
+    }
+
+    /// An instrument gets its MIDI through the block's event list at the same offsets.
+    func testInstrumentPlaysTheSameNotesOutOfProcess() throws {
+        let component = try lv2Component("http://drobilla.net/plugins/mda/DX10")
+        func play(_ outOfProcess: Bool) throws -> [[Float]] {
+            let rig = try IsolationRig(try instantiate(component, outOfProcess: outOfProcess))
+            return try rig.render(blocks: 16, frames: 512) { block in
+                if block == 1 { XCTAssertEqual(MusicDeviceMIDIEvent(rig.unit, 0x90, 60, 100, 37), noErr) }
+                if block == 9 { XCTAssertEqual(MusicDeviceMIDIEvent(rig.unit, 0x80, 60, 0, 200), noErr) }
+            }
+        }
+        let inProcess = try play(false), isolated = try play(true)
+        XCTAssertTrue(inProcess[0].contains { $0 != 0 }, "the note sounds in process")
+        XCTAssertEqual(isolated.count, inProcess.count)
+        for c in inProcess.indices where c < isolated.count {
+            let differing = zip(isolated[c], inProcess[c]).filter { $0.bitPattern != $1.bitPattern }.count
+            XCTAssertEqual(isolated[c].count, inProcess[c].count)
+            XCTAssertEqual(differing, 0, "channel \(c): \(differing) samples differ out of process")
+        }
+    }
+
+    /// The proxy answers the unit's parameters as the unit does.
+    func testParametersAreMirrored() throws {
+        let component = try lv2Component("http://drobilla.net/plugins/mda/Delay")
+        let local = try instantiate(component, outOfProcess: false)
+        let remote = try instantiate(component, outOfProcess: true)
+        defer {
+            AudioComponentInstanceDispose(local)
+            AudioComponentInstanceDispose(remote)
+        }
+        XCTAssertEqual(AUHostIsolatedUnitIsOutOfProcess(remote), 1)
+        XCTAssertEqual(AUHostIsolatedUnitIsOutOfProcess(local), 0)
+        func parameters(_ unit: AudioUnit) throws -> [String] {
+            var size: UInt32 = 0
+            try AudioError.check(AudioUnitGetPropertyInfo(unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &size, nil), "list")
+            var ids = [AudioUnitParameterID](repeating: 0, count: Int(size) / 4)
+            try AudioError.check(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size), "list")
+            return try ids.map { id in
+                var info = AudioUnitParameterInfo()
+                var infoSize = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
+                try AudioError.check(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize), "info")
+                let name = info.cfNameString.map { CFBridge.value(UnsafeRawPointer($0.toOpaque()))?.stringValue ?? "" } ?? ""
+                info.cfNameString?.release()
+                var value: Float = 0
+                try AudioError.check(AudioUnitGetParameter(unit, id, kAudioUnitScope_Global, 0, &value), "value")
+                return "\(id) \(name) \(info.minValue)…\(info.maxValue) default \(info.defaultValue) now \(value)"
+            }
+        }
+        XCTAssertEqual(try parameters(remote), try parameters(local))
+    }
+}
