@@ -80,6 +80,16 @@ func newInstance(_ component: AudioComponent?, outOfProcess: Bool, _ out: inout 
     return LastErrorMessage.status { out = try ComponentInstance(component: c, outOfProcess: outOfProcess).open() }
 }
 
+/// Makes an AudioUnit of `component`, in this process or in a child process of its own
+/// (AUHostIsolation.h); throws with the documented status and the reason.
+///
+/// Thread: setup.
+public func makeAudioUnit(_ component: Component, outOfProcess: Bool) throws -> AudioUnit {
+    var unit: AudioComponentInstance?
+    try AudioError.check(newInstance(component.handle, outOfProcess: outOfProcess, &unit), LastErrorMessage.current ?? "Could not make \(component.name).")
+    return unit!
+}
+
 @_cdecl("AudioComponentInstanceDispose")
 public func _AudioComponentInstanceDispose(_ instance: AudioComponentInstance?) -> OSStatus {
     guard let instance else { return kAudio_ParamError }

@@ -216,6 +216,11 @@ private func isolatedExchange(
     c.pointee.cycles &+= 1
     c.pointee.warm = true
     let status = header.pointee.status
+    // An LV2 unit silences NaN and infinities itself and says so with this status.
+    if status == kAudioUnitErr_InvalidOfflineRender {
+        if isolatedRecordFault(c, au, .nonFinite, at: sampleTime) { _unsafePerformance { auhost_iso_pidfd_kill(c.pointee.pidfd) } }
+        return IsolatedCycleState.faulted
+    }
     if status != noErr { return status }
     for bus in 0..<c.pointee.outputCount {
         let index = c.pointee.inputCount + bus

@@ -88,7 +88,7 @@ void auhost_iso_pidfd_kill(int pidfd);
 
 /* In the child, first thing: dies with SIGKILL when the parent `parent` does (PR_SET_PDEATHSIG,
    checked against a parent that died before it was set) and can never gain privileges
-   (PR_SET_NO_NEW_PRIVS). 0, or -1 when the parent is already gone. Thread: the child's main. */
+   (PR_SET_NO_NEW_PRIVS), and leaves no core file. 0, or -1 when the parent is already gone. Thread: the child's main. */
 int auhost_iso_sandbox_child(pid_t parent);
 
 /* A bounded multi-producer, single-consumer ring of MIDI messages (host side: MusicDeviceMIDIEvent
