@@ -208,7 +208,7 @@ let package = Package(
             name: "auhost-unit-host", dependencies: ["AUHost", "UnitIsolation", "CUnitIsolation", "LV2Units", "LV2Host", "PlugInLoader"],
             path: "Sources/UnitHostChild", swiftSettings: swiftSettings),
         .testTarget(
-            name: "UnitIsolationTests", dependencies: ["AUHost", "UnitIsolation", "TestSupport", "auhost-unit-host", "LV2Units"],
+            name: "UnitIsolationTests", dependencies: ["AUHost", "UnitIsolation", "TestSupport", "auhost-unit-host", "LV2Units", "PlugInLoader"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]

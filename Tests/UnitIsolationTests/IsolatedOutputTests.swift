@@ -84,6 +84,25 @@ final class IsolatedOutputTests: XCTestCase {
         }
     }
 
+    /// A built-in unit: the child finds it in its own registry (built-in units come first, so no
+    /// plug-in is read there).
+    func testBuiltInDelayRendersBitIdenticalOutOfProcess() throws {
+        var desc = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay, manufacturer: kAudioUnitManufacturer_Apple)
+        let component = try XCTUnwrap(AudioComponentFindNext(nil, &desc))
+        func render(_ outOfProcess: Bool) throws -> [[Float]] {
+            let rig = try IsolationRig(try instantiate(component, outOfProcess: outOfProcess))
+            return try rig.render(blocks: 20, frames: 512) { block in
+                if block == 5 { XCTAssertEqual(AudioUnitSetParameter(rig.unit, kDelayParam_WetDryMix, kAudioUnitScope_Global, 0, 80, 64), noErr) }
+            }
+        }
+        let inProcess = try render(false), isolated = try render(true)
+        XCTAssertEqual(isolated.count, inProcess.count)
+        for c in inProcess.indices where c < isolated.count {
+            XCTAssertEqual(isolated[c].count, inProcess[c].count)
+            XCTAssertEqual(zip(isolated[c], inProcess[c]).filter { $0.bitPattern != $1.bitPattern }.count, 0, "channel \(c)")
+        }
+    }
+
     /// The proxy answers the unit's parameters as the unit does.
     func testParametersAreMirrored() throws {
         let component = try lv2Component("http://drobilla.net/plugins/mda/Delay")
