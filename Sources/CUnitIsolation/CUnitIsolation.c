@@ -72,6 +72,9 @@ int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], i
     int block = fcntl(block_fd, F_DUPFD_CLOEXEC, 10);
     int status = control < 0 || block < 0 ? errno : 0;
     if (!status) {
+        /* No input and no output of its own; standard error stays the host's, for plug-ins' diagnostics. */
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
         posix_spawn_file_actions_adddup2(&actions, control, AUHOST_ISO_CONTROL_FD);
         posix_spawn_file_actions_adddup2(&actions, block, AUHOST_ISO_BLOCK_FD);
         posix_spawn_file_actions_addclosefrom_np(&actions, AUHOST_ISO_BLOCK_FD + 1);

@@ -76,7 +76,7 @@ int auhost_iso_socketpair(int fds[2]);
 int auhost_iso_socket_timeout(int fd, int milliseconds);
 
 /* Starts `path` with argv/envp, the control socket as fd 3 and the block as fd 4 and every other
-   descriptor closed, default signal dispositions and an empty signal mask. 0 and *pid, or an
+   descriptor closed but standard error (standard input and output are /dev/null), default signal dispositions and an empty signal mask. 0 and *pid, or an
    errno value. Thread: setup. */
 int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid);
 

@@ -43,6 +43,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seconds to render (default: the graph's \"seconds\", else its input's length plus the tail).")
     var seconds: Double?
 
+    @Flag(help: "Run every node out of process, as \"isolated\": true does (AUHostIsolation.h).")
+    var isolate = false
+
     func validate() throws {
         if let seconds, !(seconds > 0 && seconds <= 86_400) {
             throw ValidationError("--seconds must be more than 0 and at most a day, not \(seconds).")
@@ -51,6 +54,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var file = try GraphFile.load(graph)
+        if isolate { for i in file.nodes.indices { file.nodes[i].isolated = true } }
         if case .file(let output) = file.head, let input = file.input {
             do { try StagedOutput.refuseOverwriting(input: input, with: output) } catch let e as AudioError {
                 throw file.error(file.headLine, e.message.prefix(1).lowercased() + e.message.dropFirst(), status: e.status)
