@@ -21,7 +21,9 @@ final class UnitHostProcess {
     /// The wait status once the child ended (read after `exited` is signalled).
     private(set) var waitStatus: Int32 = 0
 
-    /// The child executable: `$AUHOST_UNIT_HOST`, else `auhost-unit-host` beside the running program.
+    /// The child executable: `$AUHOST_UNIT_HOST`, else `auhost-unit-host` beside the running
+    /// program, else where `make install` puts it for the installed library
+    /// (`PREFIX/libexec/auhost/`, found from libauhost's own folder `PREFIX/lib`).
     ///
     /// Thread: any.
     static func childPath() -> String {
@@ -29,7 +31,15 @@ final class UnitHostProcess {
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let executable = length > 0 ? String(cString: buffer) : ""
-        return (executable as NSString).deletingLastPathComponent + "/auhost-unit-host"
+        let beside = (executable as NSString).deletingLastPathComponent + "/auhost-unit-host"
+        if access(beside, X_OK) == 0 { return beside }
+        if let name = auhost_iso_image_path() {
+            let library = (String(cString: name) as NSString).deletingLastPathComponent
+            for candidate in [library + "/auhost-unit-host", library + "/../libexec/auhost/auhost-unit-host"] where access(candidate, X_OK) == 0 {
+                return candidate
+            }
+        }
+        return beside
     }
 
     /// Spawns a child for `component`; `onExit` runs on the watcher thread with the wait status

@@ -2,8 +2,8 @@
  * AUHostIsolation.h — AUHost extension (not part of Apple's API): units out of process.
  *
  * AudioComponentInstantiate(component, kAudioComponentInstantiation_LoadOutOfProcess, …) makes
- * the unit live in a child process (`auhost-unit-host`, found beside the running program or at
- * $AUHOST_UNIT_HOST) that loads that one component only: an LV2 plug-in from its own bundle, an
+ * the unit live in a child process (`auhost-unit-host`: $AUHOST_UNIT_HOST, else beside the
+ * running program, else PREFIX/libexec/auhost/ for an installed libauhost) that loads that one component only: an LV2 plug-in from its own bundle, an
  * SDK plug-in from its own folder, or a built-in unit. The AudioUnit handle works with every call
  * of the C API. Setup calls travel over a socket; audio, parameter changes and MIDI through one
  * shared-memory block, with one futex wake each way per render cycle.
