@@ -181,6 +181,7 @@ public final class IsolatedUnit: AUBase {
         if let process, auhost_iso_load(&cycle.pointee.fault) == 0 { _ = try? process.call(.reset) }
     }
 
+    @_noAllocation @_noLocks
     public override func renderBus(
         _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
         frames: UInt32, output: UnsafeMutablePointer<AudioBufferList>
@@ -297,11 +298,19 @@ public final class IsolatedUnit: AUBase {
         cycle.pointee.header = nil
         cycle.pointee.audio = nil
         old?.terminate()
-        let started = try IsolatedUnit.start(component)
+        let started: (process: UnitHostProcess, shape: UnitShape, box: ExitBox)
+        do { started = try IsolatedUnit.start(component) } catch {
+            // No child: the unit stays faulted, and says why.
+            faultWhile = "restarting (\((error as? AudioError)?.message ?? "\(error)"))"
+            auhost_iso_store(&cycle.pointee.fault, IsolationFault.protocolBroken.rawValue)
+            throw error
+        }
         guard started.shape.inputFormats.count == inputFormats.count, started.shape.outputFormats.count == outputFormats.count,
             started.shape.parameters.map(\.definition.id) == shape.parameters.map(\.definition.id)
         else {
             started.process.terminate()
+            faultWhile = "restarting (the new process reported other elements or parameters)"
+            auhost_iso_store(&cycle.pointee.fault, IsolationFault.protocolBroken.rawValue)
             throw AudioError(kAudioUnitErr_FailedInitialization, "\(component.name) came back with other elements or parameters; make a new instance.")
         }
         faultWhile = nil
