@@ -34,6 +34,7 @@ let package = Package(
         benchmark("BuiltInUnitsRender"),
         benchmark("VoiceProcessingRender"),
         benchmark("AudioQueueRender"),
+        benchmark("IsolatedUnit", [.product(name: "LV2Units", package: root)]),
     ],
     swiftLanguageModes: [.v5]
 )
