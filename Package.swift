@@ -23,7 +23,7 @@ let package = Package(
         .library(name: "auhost-capi", type: .dynamic, targets: ["AudioToolbox", "AUHost"]),
         /// The command-line tool.
         .executable(name: "auhost", targets: ["auhost"]),
-        /// The child process of out-of-process units (AUHostIsolation.h); installed beside auhost.
+        /// The child process of out-of-process units (AUHostIsolation.h); `make install` puts it in PREFIX/libexec/auhost.
         .executable(name: "auhost-unit-host", targets: ["auhost-unit-host"]),
         /// The unit model and the plug-in ABI header, compiled into every SDK plug-in (SDK/Package.swift).
         .library(name: "AUHostUnitModel", targets: ["AudioUnitBase", "AUHostPlugInABI"]),
