@@ -119,9 +119,9 @@ public final class IsolatedUnit: AUBase {
     public override func allocateRenderResources() throws {
         lock.lock()
         defer { lock.unlock() }
-        guard let process, auhost_iso_load(&cycle.pointee.fault) == 0 else {
-            throw AudioError(kAudioComponentErr_InstanceInvalidated, faultDescription ?? "\(component.name) has no process.")
-        }
+        // A unit that faulted earlier initializes and renders silence (a graph holding it renders
+        // on); a restart configures its new child.
+        guard let process, auhost_iso_load(&cycle.pointee.fault) == 0 else { return }
         try configureChild(process)
     }
 

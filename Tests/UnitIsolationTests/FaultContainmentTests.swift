@@ -25,7 +25,7 @@ final class FaultContainmentTests: XCTestCase {
         let graph = AudioGraph()
         let faulty = try graph.attach(try FaultFixtures.component(fixture).description, outOfProcess: true)
         let gain = try graph.attach(TestGainUnit.description)
-        let sum = try graph.attach(TestSumUnit.registered.description)
+        let sum = try graph.attach(IsolationSumUnit.registered.description)
         let output = try graph.attach(AudioComponentDescription(type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput, manufacturer: kAudioUnitManufacturer_Apple))
         try graph.open()
         let mono = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 1)
@@ -115,6 +115,23 @@ final class FaultContainmentTests: XCTestCase {
         for i in 0..<Self.faultCycle { try cycle(100 + i, faultyGood: true) }
         try graph.uninitialize()
         graph.close()
+    }
+
+    /// A faulted unit uninitialized and initialized again (as a graph being reconfigured does)
+    /// initializes and stays silent; a restart then brings its plug-in back.
+    func testAFaultedUnitReinitializesSilentlyUntilRestarted() throws {
+        let rig = try IsolationRig(try makeAudioUnit(try FaultFixtures.component("nan"), outOfProcess: true), maxFrames: 256)
+        let good = try rig.render(blocks: Self.faultCycle, frames: 256)
+        XCTAssertTrue(good[0].contains { $0 != 0 })
+        let faulted = try rig.render(blocks: 2, frames: 256)
+        XCTAssertEqual(faulted[0].map(abs).max(), 0)
+        XCTAssertEqual(AudioUnitUninitialize(rig.unit), noErr)
+        XCTAssertEqual(AudioUnitInitialize(rig.unit), noErr, LastErrorMessage.current ?? "")
+        XCTAssertEqual(try rig.render(blocks: 2, frames: 256)[0].map(abs).max(), 0, "still silent")
+        XCTAssertEqual(AUHostIsolatedUnitRestart(rig.unit), noErr, LastErrorMessage.current ?? "")
+        let back = try rig.render(blocks: 1, frames: 256)[0]
+        let start = Int(rig.time.mSampleTime) - 256
+        XCTAssertEqual(back.indices.filter { back[$0] != testSignal(start + $0, 0) }.count, 0, "the restarted plug-in copies its input again")
     }
 
     func testCrashInRun() throws {

@@ -35,8 +35,8 @@ enum FaultFixtures {
 
 /// A unit with two mono inputs whose output is their sum, for graphs that show one branch going
 /// silent while the other renders on. Registered in this process.
-final class TestSumUnit: AUBase {
-    static let description = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: FourCC.code("tsum")!, manufacturer: FourCC.code("AUHt")!)
+final class IsolationSumUnit: AUBase {
+    static let description = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: FourCC.code("isum")!, manufacturer: FourCC.code("AUHt")!)
 
     init(_ description: AudioComponentDescription) {
         super.init(description: description, inputs: 2, outputs: 1, channels: 1, sampleRate: 48_000)
@@ -59,8 +59,8 @@ final class TestSumUnit: AUBase {
 
     static let registered: Component = {
         var d = description
-        let handle = AudioComponentRegister(&d, AUHostConstantString("AUHost Tests: Sum")!.takeUnretainedValue(), 0x0001_0000) { d in
-            AUBase.makePlugIn(TestSumUnit(d.pointee))
+        let handle = AudioComponentRegister(&d, AUHostConstantString("AUHost Isolation Tests: Sum")!.takeUnretainedValue(), 0x0001_0000) { d in
+            AUBase.makePlugIn(IsolationSumUnit(d.pointee))
         }
         return Component.from(handle)!
     }()
