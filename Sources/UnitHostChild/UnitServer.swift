@@ -127,6 +127,16 @@ final class UnitServer {
             try check(
                 AudioUnitSetProperty(unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &ref, UInt32(MemoryLayout<UnsafeRawPointer?>.size)),
                 "Restoring ClassInfo")
+        case .setFactoryPreset:
+            var preset = AUPreset(presetNumber: try r.i32(), presetName: nil)
+            try check(
+                AudioUnitSetProperty(unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
+                "Choosing factory preset \(preset.presetNumber)")
+            var w = ByteWriter()
+            let values = try describe(unit).parameters.map(\.value)
+            w.u32(UInt32(values.count))
+            values.forEach { w.f32($0) }
+            return w.bytes
         case .quit:
             break
         }
@@ -181,10 +191,22 @@ final class UnitServer {
                 parameters.append((d, value))
             }
         }
+        var presets: [(number: Int32, name: String)] = []
+        var array: Unmanaged<CFArray>?
+        var presetsSize = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+        if AudioUnitGetProperty(unit, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &array, &presetsSize) == noErr,
+            let cfArray = array?.takeRetainedValue()
+        {
+            presets = (0..<CFArrayGetCount(cfArray)).compactMap { i in
+                guard let raw = CFArrayGetValueAtIndex(cfArray, i) else { return nil }
+                let preset = raw.assumingMemoryBound(to: AUPreset.self).pointee
+                return (preset.presetNumber, String(cfString: preset.presetName?.takeUnretainedValue()) ?? "")
+            }
+        }
         return UnitShape(
             name: "", inputFormats: try formats(kAudioUnitScope_Input), outputFormats: try formats(kAudioUnitScope_Output),
             channelCapabilities: capabilities, latency: seconds(kAudioUnitProperty_Latency), tailTime: seconds(kAudioUnitProperty_TailTime),
-            parameters: parameters)
+            parameters: parameters, factoryPresets: presets)
     }
 
     private func mapAudio(inputs: [Int], outputs: [Int], frames: Int, bytes: Int) throws {

@@ -115,6 +115,33 @@ public final class IsolatedUnit: AUBase {
     public override var channelCapabilities: [AUChannelInfo] { shape.channelCapabilities }
     public override var latency: Double { shape.latency }
     public override var tailTime: Double { shape.tailTime }
+    public override var factoryPresets: [(number: Int32, name: String)] { shape.factoryPresets }
+
+    /// Has the child apply the preset, then takes the parameter values it left (the next cycle
+    /// sends them back unchanged).
+    public override func applyFactoryPreset(_ number: Int32) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let process, auhost_iso_load(&cycle.pointee.fault) == 0 else {
+            throw AudioError(kAudioComponentErr_InstanceInvalidated, faultDescription ?? "\(component.name) has no process.")
+        }
+        var reply: [UInt8] = []
+        try withChild(process, "choosing a factory preset") {
+            var w = ByteWriter()
+            w.i32(number)
+            reply = try process.call(.setFactoryPreset, w.bytes)
+        }
+        var r = ByteReader(reply)
+        let count = Int(try r.u32())
+        guard count == shape.parameters.count else {
+            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "\(component.name) answered \(count) parameter values for \(shape.parameters.count) parameters.")
+        }
+        for p in shape.parameters {
+            let value = try r.f32()
+            // Refused (non-finite or out of range) values leave the proxy's value as it was.
+            _ = setParameter(p.definition.id, value: value)
+        }
+    }
 
     public override func allocateRenderResources() throws {
         lock.lock()

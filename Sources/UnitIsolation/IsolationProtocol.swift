@@ -25,6 +25,8 @@ public enum IsolationOpcode: UInt32 {
     /// (binary property list) → status.
     case setClassInfo = 9
     case quit = 10
+    /// (preset number) → the parameter values after it, in the order `describe` listed them.
+    case setFactoryPreset = 11
 }
 
 /// The most bytes one message may carry (a ClassInfo of a large plug-in fits easily).
@@ -156,12 +158,14 @@ public struct UnitShape {
     public var latency: Double
     public var tailTime: Double
     public var parameters: [(definition: ParameterDefinition, value: Float)]
+    public var factoryPresets: [(number: Int32, name: String)]
 
     public init(
         name: String, inputFormats: [AudioStreamBasicDescription], outputFormats: [AudioStreamBasicDescription],
         channelCapabilities: [AUChannelInfo], latency: Double, tailTime: Double,
-        parameters: [(definition: ParameterDefinition, value: Float)]
+        parameters: [(definition: ParameterDefinition, value: Float)], factoryPresets: [(number: Int32, name: String)] = []
     ) {
+        self.factoryPresets = factoryPresets
         self.name = name
         self.inputFormats = inputFormats
         self.outputFormats = outputFormats
@@ -195,6 +199,11 @@ public struct UnitShape {
             w.f32(d.defaultValue)
             w.u32(d.flags.rawValue)
             w.f32(value)
+        }
+        w.u32(UInt32(factoryPresets.count))
+        for p in factoryPresets {
+            w.i32(p.number)
+            w.string(p.name)
         }
         return w.bytes
     }
@@ -232,6 +241,7 @@ public struct UnitShape {
                 .subtracting([.flag_HasCFNameString, .flag_CFNameRelease, .flag_ValuesHaveStrings])
             return (d, value)
         }
+        factoryPresets = try (0..<count("factory presets", limit: 4096)).map { _ in (try r.i32(), try r.string()) }
         guard r.isAtEnd else { throw IsolationProtocolError("the unit's description has trailing bytes") }
     }
 }
