@@ -254,6 +254,51 @@ public final class IsolatedUnit: AUBase {
         cycle.pointee.deadlineSeconds = seconds
     }
 
+    // MARK: State
+
+    /// The child unit's own extra state (what its ClassInfo holds beyond parameters, e.g. an LV2
+    /// plug-in's state or the iPod EQ's curve), so that ClassInfo reads the same in and out of
+    /// process. Empty when the unit has faulted.
+    public override func saveExtraState() -> [String: PropertyListValue] {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let process, auhost_iso_load(&cycle.pointee.fault) == 0,
+            let bytes = try? process.call(.getClassInfo), let plist = try? PropertyListValue(propertyListData: bytes),
+            case .dictionary(let extra)? = plist["auhost-state"]
+        else { return [:] }
+        return extra
+    }
+
+    /// Restores extra state in the child: its ClassInfo with this unit's parameter values (restored
+    /// just before) and `state`, applied there in the child unit's own order; then takes the
+    /// parameter values the child ended with (state may carry some).
+    public override func restoreExtraState(_ state: [String: PropertyListValue]) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let process, auhost_iso_load(&cycle.pointee.fault) == 0 else {
+            throw AudioError(kAudioComponentErr_InstanceInvalidated, faultDescription ?? "\(component.name) has no process.")
+        }
+        try withChild(process, "restoring its state") {
+            guard case .dictionary(var info) = try PropertyListValue(propertyListData: try process.call(.getClassInfo)) else {
+                throw AudioError(kAudioUnitErr_InvalidPropertyValue, "\(component.name) answered a ClassInfo that is not a dictionary.")
+            }
+            if var data = info[kAUPresetDataKey]?.dataValue, data.count % 16 == 0 {
+                func word(_ i: Int) -> UInt32 { data[i..<i + 4].reduce(0) { ($0 << 8) | UInt32($1) } }
+                for r in stride(from: 0, to: data.count, by: 16) where word(r) == kAudioUnitScope_Global && word(r + 4) == 0 {
+                    guard let value = try? parameter(word(r + 8)) else { continue }
+                    data.replaceSubrange(r + 12..<r + 16, with: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value.bitPattern >> $0) })
+                }
+                info[kAUPresetDataKey] = .data(data)
+            }
+            info["auhost-state"] = .dictionary(state)
+            var w = ByteWriter()
+            w.data(try PropertyListValue.dictionary(info).propertyListData(binary: true))
+            _ = try process.call(.setClassInfo, w.bytes)
+            let shape = try UnitShape(decoding: try process.call(.describe))
+            for p in shape.parameters { _ = setParameter(p.definition.id, value: p.value) }
+        }
+    }
+
     // MARK: Faults and restarts
 
     /// The fault, or `.none`.

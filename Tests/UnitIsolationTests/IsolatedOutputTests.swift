@@ -135,6 +135,34 @@ final class IsolatedOutputTests: XCTestCase {
         XCTAssertNotEqual(plain[0].map(\.bitPattern), isolated[0].map(\.bitPattern), "the preset is heard")
     }
 
+    /// ClassInfo carries the child unit's own state: saved in process, restored out of process
+    /// (the iPod EQ's chosen curve lives in its extra state), the isolated unit renders the same
+    /// and saves the same state back.
+    func testClassInfoMovesBetweenInAndOutOfProcess() throws {
+        var desc = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ, manufacturer: kAudioUnitManufacturer_Apple)
+        let component = try XCTUnwrap(Component.from(AudioComponentFindNext(nil, &desc)))
+        let local = try AudioUnitInstance(component, outOfProcess: false)
+        var preset = AUPreset(presetNumber: 5, presetName: nil)
+        try AudioError.check(
+            AudioUnitSetProperty(local.handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
+            LastErrorMessage.current ?? "preset")
+        let saved = try local.classInfo()
+        XCTAssertNotNil(saved["auhost-state"], "the iPod EQ keeps extra state")
+        let remote = try AudioUnitInstance(component, outOfProcess: true)
+        try remote.setClassInfo(saved)
+        XCTAssertEqual(try remote.classInfo()["auhost-state"], saved["auhost-state"])
+        func render(_ unit: AudioUnitInstance) throws -> [[Float]] {
+            // The rig disposes its unit: give it its own handle's owner by keeping `unit` alive.
+            let rig = try IsolationRig(unit.handle, owned: false)
+            return try rig.render(blocks: 12, frames: 512)
+        }
+        let a = try render(local), b = try render(remote)
+        XCTAssertEqual(b.count, a.count)
+        for c in a.indices where c < b.count {
+            XCTAssertEqual(zip(a[c], b[c]).filter { $0.bitPattern != $1.bitPattern }.count, 0, "channel \(c)")
+        }
+    }
+
     /// The proxy answers the unit's parameters as the unit does.
     func testParametersAreMirrored() throws {
         let component = try lv2Component("http://drobilla.net/plugins/mda/Delay")

@@ -47,8 +47,15 @@ final class IsolationRig {
 
     /// `deadline`: kAUHostIsolatedUnitProperty_RenderDeadline for an out-of-process unit; tests
     /// other than the hang's use a long one, so that a busy machine never looks like a hung child.
-    init(_ unit: AudioUnit, maxFrames: UInt32 = 512, sampleRate: Double = 48_000, deadline: Double = 30, initialize: Bool = true) throws {
+    /// Whether the rig disposes the unit.
+    let owned: Bool
+
+    init(
+        _ unit: AudioUnit, owned: Bool = true, maxFrames: UInt32 = 512, sampleRate: Double = 48_000, deadline: Double = 30,
+        initialize: Bool = true
+    ) throws {
         self.unit = unit
+        self.owned = owned
         if AUHostIsolatedUnitIsOutOfProcess(unit) != 0 {
             var seconds = deadline
             try AudioError.check(AudioUnitSetProperty(unit, kAUHostIsolatedUnitProperty_RenderDeadline, kAudioUnitScope_Global, 0, &seconds, 8), "deadline")
@@ -89,7 +96,7 @@ final class IsolationRig {
         if initialize { try AudioError.check(AudioUnitInitialize(unit), LastErrorMessage.current ?? "AudioUnitInitialize") }
     }
 
-    deinit { AudioComponentInstanceDispose(unit) }
+    deinit { if owned { AudioComponentInstanceDispose(unit) } }
 
     /// Renders one block into `storage`; returns the status.
     func renderBlock(_ frames: UInt32) -> OSStatus {

@@ -17,7 +17,10 @@
  * What crosses the process boundary: stream formats (canonical Float32 non-interleaved, sent at
  * AudioUnitInitialize), MaximumFramesPerSlice, global-scope parameters (their list, info and
  * values; changes reach the child sample-accurately at the next render cycle), MIDI channel
- * messages, Reset. ClassInfo holds the parameters.
+ * messages, Reset, factory presets (FactoryPresets, PresentPreset) and ClassInfo (the parameters
+ * and the child unit's own state, in the same form as in process, so state moves either way).
+ * Not forwarded: other properties (a unit's custom ones, element-scope parameters, SysEx,
+ * BypassEffect); such a unit answers as a plain AUBase would.
  */
 #ifndef AUHOST_AUHOSTISOLATION_H
 #define AUHOST_AUHOSTISOLATION_H
