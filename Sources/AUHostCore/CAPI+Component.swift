@@ -86,7 +86,8 @@ func newInstance(_ component: AudioComponent?, outOfProcess: Bool, _ out: inout 
 /// Thread: setup.
 public func makeAudioUnit(_ component: Component, outOfProcess: Bool) throws -> AudioUnit {
     var unit: AudioComponentInstance?
-    try AudioError.check(newInstance(component.handle, outOfProcess: outOfProcess, &unit), LastErrorMessage.current ?? "Could not make \(component.name).")
+    try AudioError.check(
+        newInstance(component.handle, outOfProcess: outOfProcess, &unit), LastErrorMessage.current ?? "Could not make \(component.name).")
     return unit!
 }
 

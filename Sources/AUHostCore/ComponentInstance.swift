@@ -37,7 +37,8 @@ public final class ComponentInstance {
         let plugIn: UnsafeMutablePointer<AudioComponentPlugInInterface>
         if outOfProcess {
             guard let factory = Component.outOfProcessFactory else {
-                throw AudioError(kAudioComponentErr_NotPermitted, "This program cannot load units out of process (it does not link UnitIsolation).")
+                throw AudioError(
+                    kAudioComponentErr_NotPermitted, "This program cannot load units out of process (it does not link UnitIsolation).")
             }
             plugIn = try factory(component)
         } else {

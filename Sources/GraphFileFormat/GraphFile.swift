@@ -261,7 +261,8 @@ public struct GraphFile {
                         }
                     }
                 default:
-                    throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in a node; a node has name, unit, parameters, preset and isolated.")
+                    throw error(
+                        f.line, "unknown key \"\(Self.shown(f.key))\" in a node; a node has name, unit, parameters, preset and isolated.")
                 }
             }
             guard !node.unit.isEmpty else {

@@ -30,7 +30,8 @@ func loadComponent(_ description: AudioComponentDescription, origin: String) thr
     if origin.hasPrefix("/") && origin.hasSuffix(".so") {
         let folder = (origin as NSString).deletingLastPathComponent
         guard let component = PlugInProvider(folders: [folder]).components().first(where: { $0.description == description }) else {
-            throw AudioError(kAudioComponentErr_UnsupportedType, "No SDK plug-in in \(folder) has the description \(description.tripleString).")
+            throw AudioError(
+                kAudioComponentErr_UnsupportedType, "No SDK plug-in in \(folder) has the description \(description.tripleString).")
         }
         return ComponentRegistry.shared.register(component)
     }
@@ -39,5 +40,6 @@ func loadComponent(_ description: AudioComponentDescription, origin: String) thr
     }
     throw AudioError(
         kAudioComponentErr_UnsupportedType,
-        "The component \(description.tripleString) (\(origin)) cannot be loaded out of process: only built-in units, SDK plug-ins and LV2 plug-ins can.")
+        "The component \(description.tripleString) (\(origin)) cannot be loaded out of process: only built-in units, SDK plug-ins and LV2 plug-ins can."
+    )
 }

@@ -86,11 +86,14 @@ final class UnitServer {
             let scope = try r.u32(), element = try r.u32()
             var format = try r.format()
             try check(
-                AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, element, &format, UInt32(MemoryLayout.size(ofValue: format))),
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_StreamFormat, scope, element, &format, UInt32(MemoryLayout.size(ofValue: format))),
                 "Setting the stream format")
         case .setMaximumFrames:
             var frames = try r.u32()
-            try check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "Setting MaximumFramesPerSlice")
+            try check(
+                AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4),
+                "Setting MaximumFramesPerSlice")
         case .initialize:
             let inputs = try (0..<Int(try r.u32())).map { _ in Int(try r.u32()) }
             let outputs = try (0..<Int(try r.u32())).map { _ in Int(try r.u32()) }
@@ -98,9 +101,12 @@ final class UnitServer {
             let bytes = Int(try r.u32())
             try mapAudio(inputs: inputs, outputs: outputs, frames: frames, bytes: bytes)
             for bus in inputs.indices {
-                var callback = AURenderCallbackStruct(inputProc: childInputCallback, inputProcRefCon: UnsafeMutableRawPointer(bitPattern: bus + 1))
+                var callback = AURenderCallbackStruct(
+                    inputProc: childInputCallback, inputProcRefCon: UnsafeMutableRawPointer(bitPattern: bus + 1))
                 try check(
-                    AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, UInt32(bus), &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size)),
+                    AudioUnitSetProperty(
+                        unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, UInt32(bus), &callback,
+                        UInt32(MemoryLayout<AURenderCallbackStruct>.size)),
                     "Setting the input callback")
             }
             try check(AudioUnitInitialize(unit), "Initialize")
@@ -125,12 +131,14 @@ final class UnitServer {
             defer { object.release() }
             var ref: UnsafeRawPointer? = UnsafeRawPointer(object.toOpaque())
             try check(
-                AudioUnitSetProperty(unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &ref, UInt32(MemoryLayout<UnsafeRawPointer?>.size)),
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &ref, UInt32(MemoryLayout<UnsafeRawPointer?>.size)),
                 "Restoring ClassInfo")
         case .setFactoryPreset:
             var preset = AUPreset(presetNumber: try r.i32(), presetName: nil)
             try check(
-                AudioUnitSetProperty(unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
                 "Choosing factory preset \(preset.presetNumber)")
             var w = ByteWriter()
             let values = try describe(unit).parameters.map(\.value)
@@ -153,7 +161,8 @@ final class UnitServer {
             try (0..<min(count(scope), Int(AUHOST_ISO_MAX_BUSES))).map { e in
                 var f = AudioStreamBasicDescription()
                 var size = UInt32(MemoryLayout.size(ofValue: f))
-                try check(AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, scope, UInt32(e), &f, &size), "Reading a stream format")
+                try check(
+                    AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, scope, UInt32(e), &f, &size), "Reading a stream format")
                 return f
             }
         }
@@ -164,9 +173,11 @@ final class UnitServer {
         }
         var capabilities: [AUChannelInfo] = []
         var size: UInt32 = 0
-        if AudioUnitGetPropertyInfo(unit, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &size, nil) == noErr, size > 0 {
+        if AudioUnitGetPropertyInfo(unit, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &size, nil) == noErr, size > 0
+        {
             capabilities = [AUChannelInfo](repeating: AUChannelInfo(), count: Int(size) / MemoryLayout<AUChannelInfo>.size)
-            if AudioUnitGetProperty(unit, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &capabilities, &size) != noErr {
+            if AudioUnitGetProperty(unit, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &capabilities, &size) != noErr
+            {
                 capabilities = []
             }
         }
@@ -174,11 +185,15 @@ final class UnitServer {
         size = 0
         if AudioUnitGetPropertyInfo(unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &size, nil) == noErr, size > 0 {
             var ids = [AudioUnitParameterID](repeating: 0, count: Int(size) / 4)
-            try check(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size), "Reading the parameter list")
+            try check(
+                AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size),
+                "Reading the parameter list")
             for id in ids {
                 var info = AudioUnitParameterInfo()
                 var infoSize = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-                try check(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize), "Reading parameter \(id)")
+                try check(
+                    AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize),
+                    "Reading parameter \(id)")
                 var name = withUnsafeBytes(of: info.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                 if let cf = info.cfNameString {
                     if let s = CFBridge.value(UnsafeRawPointer(cf.toOpaque()))?.stringValue { name = s }
@@ -186,7 +201,8 @@ final class UnitServer {
                 }
                 var value: Float = 0
                 try check(AudioUnitGetParameter(unit, id, kAudioUnitScope_Global, 0, &value), "Reading parameter \(id)")
-                var d = ParameterDefinition(id: id, name: name, unit: info.unit, min: info.minValue, max: info.maxValue, default: info.defaultValue)
+                var d = ParameterDefinition(
+                    id: id, name: name, unit: info.unit, min: info.minValue, max: info.maxValue, default: info.defaultValue)
                 d.flags = info.flags
                 parameters.append((d, value))
             }
@@ -215,7 +231,8 @@ final class UnitServer {
         else { throw AudioError(kAudio_ParamError, "The audio layout the host sent is inconsistent.") }
         if let audio { munmap(audio, audioBytes) }
         audio = nil
-        guard let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, blockFD, off_t(auhost_iso_header_size())), mapped != MAP_FAILED
+        guard let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, blockFD, off_t(auhost_iso_header_size())),
+            mapped != MAP_FAILED
         else { throw AudioError(kAudio_MemFullError, "The shared audio block could not be mapped (\(String(cString: strerror(errno)))).") }
         audio = mapped
         audioBytes = bytes
@@ -281,7 +298,8 @@ final class UnitServer {
         for (bus, list) in outputLists.enumerated() {
             let buffers = UnsafeMutableAudioBufferListPointer(list)
             for c in 0..<outputChannels[bus] {
-                buffers[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: frames * 4, mData: UnsafeMutableRawPointer(outputChannel(bus, c)))
+                buffers[c] = AudioBuffer(
+                    mNumberChannels: 1, mDataByteSize: frames * 4, mData: UnsafeMutableRawPointer(outputChannel(bus, c)))
             }
             var flags = AudioUnitRenderActionFlags(rawValue: 0)
             let status = AudioUnitRender(unit, &flags, &timeStamp, UInt32(bus), frames, list)

@@ -197,7 +197,8 @@ private func isolatedExchange(
         auhost_iso_store(&header.pointee.request, request)
         auhost_iso_futex_wake(&header.pointee.request)
     }
-    var budget = c.pointee.deadlineSeconds > 0
+    var budget =
+        c.pointee.deadlineSeconds > 0
         ? c.pointee.deadlineSeconds : max(0.75 * Double(frames) / max(c.pointee.sampleRate, 1), 0.002)
     if !c.pointee.warm { budget = max(budget, IsolatedCycleState.firstCycleDeadline) }
     let start = _unsafePerformance { auhost_iso_now_ns() }

@@ -70,7 +70,8 @@ public final class IsolatedUnit: AUBase {
         } catch {
             process.terminate()
             throw AudioError(
-                kAudioUnitErr_FailedInitialization, "\(component.name) (\(component.origin)) out of process: \(error) (\(box.summary ?? "its process is running"))."
+                kAudioUnitErr_FailedInitialization,
+                "\(component.name) (\(component.origin)) out of process: \(error) (\(box.summary ?? "its process is running"))."
             )
         }
     }
@@ -134,7 +135,9 @@ public final class IsolatedUnit: AUBase {
         var r = ByteReader(reply)
         let count = Int(try r.u32())
         guard count == shape.parameters.count else {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "\(component.name) answered \(count) parameter values for \(shape.parameters.count) parameters.")
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue,
+                "\(component.name) answered \(count) parameter values for \(shape.parameters.count) parameters.")
         }
         for p in shape.parameters {
             let value = try r.f32()
@@ -158,8 +161,16 @@ public final class IsolatedUnit: AUBase {
         let outputs = outputFormats.map { Int($0.mChannelsPerFrame) }
         let frames = Int(maxFramesPerSlice)
         try withChild(process, "setting the stream formats") {
-            for (i, f) in inputFormats.enumerated() { try send(process, .setFormat) { $0.u32(kAudioUnitScope_Input); $0.u32(UInt32(i)); $0.format(f) } }
-            for (i, f) in outputFormats.enumerated() { try send(process, .setFormat) { $0.u32(kAudioUnitScope_Output); $0.u32(UInt32(i)); $0.format(f) } }
+            for (i, f) in inputFormats.enumerated() {
+                try send(process, .setFormat) {
+                    $0.u32(kAudioUnitScope_Input); $0.u32(UInt32(i)); $0.format(f)
+                }
+            }
+            for (i, f) in outputFormats.enumerated() {
+                try send(process, .setFormat) {
+                    $0.u32(kAudioUnitScope_Output); $0.u32(UInt32(i)); $0.format(f)
+                }
+            }
             try send(process, .setMaximumFrames) { $0.u32(UInt32(frames)) }
         }
         let floats = (inputs + outputs).reduce(0, +) * frames
@@ -249,7 +260,8 @@ public final class IsolatedUnit: AUBase {
         guard id == kAUHostIsolatedUnitProperty_RenderDeadline else { return }
         let seconds = data.loadUnaligned(as: Float64.self)
         guard seconds.isFinite, seconds >= 0, seconds <= 3600 else {
-            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "A render deadline of \(seconds) s is out of range (0…3600; 0 is the default).")
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue, "A render deadline of \(seconds) s is out of range (0…3600; 0 is the default).")
         }
         cycle.pointee.deadlineSeconds = seconds
     }
@@ -383,14 +395,17 @@ public final class IsolatedUnit: AUBase {
             started.process.terminate()
             faultWhile = "restarting (the new process reported other elements or parameters)"
             auhost_iso_store(&cycle.pointee.fault, IsolationFault.protocolBroken.rawValue)
-            throw AudioError(kAudioUnitErr_FailedInitialization, "\(component.name) came back with other elements or parameters; make a new instance.")
+            throw AudioError(
+                kAudioUnitErr_FailedInitialization, "\(component.name) came back with other elements or parameters; make a new instance.")
         }
         faultWhile = nil
         adopt(started.process, started.box)
         for p in 0..<cycle.pointee.parameterCount {
             let value = parameterValues[p]
             try withChild(started.process, "restoring parameters") {
-                try send(started.process, .setParameter) { $0.u32(self.cycle.pointee.parameterIDs[p]); $0.u32(kAudioUnitScope_Global); $0.u32(0); $0.f32(value) }
+                try send(started.process, .setParameter) {
+                    $0.u32(self.cycle.pointee.parameterIDs[p]); $0.u32(kAudioUnitScope_Global); $0.u32(0); $0.f32(value)
+                }
             }
             cycle.pointee.sent[p] = value
         }

@@ -53,7 +53,9 @@ public struct ByteWriter {
     public mutating func string(_ s: String) { data(Array(s.utf8)) }
     public mutating func format(_ f: AudioStreamBasicDescription) {
         f64(f.mSampleRate)
-        for v in [f.mFormatID, f.mFormatFlags, f.mBytesPerPacket, f.mFramesPerPacket, f.mBytesPerFrame, f.mChannelsPerFrame, f.mBitsPerChannel] {
+        for v in [
+            f.mFormatID, f.mFormatFlags, f.mBytesPerPacket, f.mFramesPerPacket, f.mBytesPerFrame, f.mChannelsPerFrame, f.mBitsPerChannel,
+        ] {
             u32(v)
         }
     }

@@ -35,7 +35,8 @@ final class UnitHostProcess {
         if access(beside, X_OK) == 0 { return beside }
         if let name = auhost_iso_image_path() {
             let library = (String(cString: name) as NSString).deletingLastPathComponent
-            for candidate in [library + "/auhost-unit-host", library + "/../libexec/auhost/auhost-unit-host"] where access(candidate, X_OK) == 0 {
+            for candidate in [library + "/auhost-unit-host", library + "/../libexec/auhost/auhost-unit-host"]
+            where access(candidate, X_OK) == 0 {
                 return candidate
             }
         }
@@ -52,7 +53,9 @@ final class UnitHostProcess {
                 "The unit host \(path) is missing or not executable (build the auhost-unit-host product, or set AUHOST_UNIT_HOST).")
         }
         var fds: [Int32] = [-1, -1]
-        guard auhost_iso_socketpair(&fds) == 0 else { throw AudioError(kAudio_MemFullError, "No socket pair: \(String(cString: strerror(errno))).") }
+        guard auhost_iso_socketpair(&fds) == 0 else {
+            throw AudioError(kAudio_MemFullError, "No socket pair: \(String(cString: strerror(errno))).")
+        }
         let block = auhost_iso_memfd("auhost-unit", auhost_iso_header_size())
         guard block >= 0 else {
             close(fds[0])
@@ -60,7 +63,9 @@ final class UnitHostProcess {
             throw AudioError(kAudio_MemFullError, "No shared block: \(String(cString: strerror(errno))).")
         }
         let d = component.description
-        let argv = [path, String(getpid()), String(d.componentType), String(d.componentSubType), String(d.componentManufacturer), component.origin]
+        let argv = [
+            path, String(getpid()), String(d.componentType), String(d.componentSubType), String(d.componentManufacturer), component.origin,
+        ]
         // The Swift runtime's backtracer would hold a crashing child for seconds.
         var environment = ["SWIFT_BACKTRACE=enable=no"]
         for (key, value) in ProcessInfo.processInfo.environment where key != "SWIFT_BACKTRACE" { environment.append("\(key)=\(value)") }
@@ -76,7 +81,8 @@ final class UnitHostProcess {
         guard spawned == 0 else {
             close(fds[0])
             close(block)
-            throw AudioError(kAudioComponentErr_NotPermitted, "The unit host \(path) could not start: \(String(cString: strerror(spawned))).")
+            throw AudioError(
+                kAudioComponentErr_NotPermitted, "The unit host \(path) could not start: \(String(cString: strerror(spawned))).")
         }
         pid = child
         pidfd = auhost_iso_pidfd_open(child)

@@ -28,7 +28,10 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .customShort("p"), help: "Set a parameter of UNIT: NAME=VALUE.")
     var parameters: [String] = []
 
-    @Flag(help: "Run the unit (or every node of --graph) out of process (AUHostIsolation.h): a crash, hang or NaN silences it, auhost says so and restarts it.")
+    @Flag(
+        help:
+            "Run the unit (or every node of --graph) out of process (AUHostIsolation.h): a crash, hang or NaN silences it, auhost says so and restarts it."
+    )
     var isolate = false
 
     @Option(help: "Choose a factory preset of UNIT.")

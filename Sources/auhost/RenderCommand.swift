@@ -39,7 +39,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Choose a factory preset (name or number) before the parameters are set.")
     var preset: String?
 
-    @Flag(help: "Run the unit (or every node of --graph) out of process (AUHostIsolation.h): a crash, hang or NaN silences it, auhost says so and restarts it.")
+    @Flag(
+        help:
+            "Run the unit (or every node of --graph) out of process (AUHostIsolation.h): a crash, hang or NaN silences it, auhost says so and restarts it."
+    )
     var isolate = false
 
     @Option(help: "Frames per render call.")
@@ -73,7 +76,9 @@ struct RenderCommand: ParsableCommand {
         let source = try ExtendedAudioFile.open(path: input)
         let rate = source.fileFormat.mSampleRate, fileChannels = Int(source.fileFormat.mChannelsPerFrame)
         try source.setClientFormat(.canonical(sampleRate: rate, channels: UInt32(fileChannels)))
-        let rig = try OfflineUnitRig(component: component, sampleRate: rate, channels: fileChannels, maxFrames: block, outOfProcess: isolate) { unit in
+        let rig = try OfflineUnitRig(
+            component: component, sampleRate: rate, channels: fileChannels, maxFrames: block, outOfProcess: isolate
+        ) { unit in
             try UnitSettings.apply(preset: preset, parameters: parameters, to: unit)
         }
         let facts = UnitFacts(rig.unit)

@@ -26,24 +26,31 @@ final class FaultContainmentTests: XCTestCase {
         let faulty = try graph.attach(try FaultFixtures.component(fixture).description, outOfProcess: true)
         let gain = try graph.attach(TestGainUnit.description)
         let sum = try graph.attach(IsolationSumUnit.registered.description)
-        let output = try graph.attach(AudioComponentDescription(type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput, manufacturer: kAudioUnitManufacturer_Apple))
+        let output = try graph.attach(
+            AudioComponentDescription(
+                type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput, manufacturer: kAudioUnitManufacturer_Apple))
         try graph.open()
         let mono = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 1)
         for node in [faulty, gain, sum, output] {
             let unit = try XCTUnwrap(try graph.unit(node))
             var frames: UInt32 = 512
-            try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
+            try AudioError.check(
+                AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
             var format = mono
             let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
             let inputs: UInt32 = node == sum ? 2 : 1
             for bus in 0..<inputs {
-                try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, bus, &format, size), "in format")
+                try AudioError.check(
+                    AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, bus, &format, size), "in format")
             }
-            try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size), "out format")
+            try AudioError.check(
+                AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size), "out format")
         }
         let faultyUnit = try XCTUnwrap(try graph.unit(faulty))
         var seconds = deadline
-        try AudioError.check(AudioUnitSetProperty(faultyUnit, kAUHostIsolatedUnitProperty_RenderDeadline, kAudioUnitScope_Global, 0, &seconds, 8), "deadline")
+        try AudioError.check(
+            AudioUnitSetProperty(faultyUnit, kAUHostIsolatedUnitProperty_RenderDeadline, kAudioUnitScope_Global, 0, &seconds, 8), "deadline"
+        )
         try AudioError.check(AudioUnitSetParameter(try XCTUnwrap(try graph.unit(gain)), 0, kAudioUnitScope_Global, 0, 0.5, 0), "gain")
         let log = ListenerLog()
         try AudioError.check(
@@ -75,7 +82,8 @@ final class FaultContainmentTests: XCTestCase {
         func lastRenderError() -> OSStatus {
             var status: OSStatus = 0
             var size: UInt32 = 4
-            XCTAssertEqual(AudioUnitGetProperty(faultyUnit, kAudioUnitProperty_LastRenderError, kAudioUnitScope_Global, 0, &status, &size), noErr)
+            XCTAssertEqual(
+                AudioUnitGetProperty(faultyUnit, kAudioUnitProperty_LastRenderError, kAudioUnitScope_Global, 0, &status, &size), noErr)
             return status
         }
         /// Renders one cycle and checks it: the sum of both branches while the fixture is good,
@@ -89,7 +97,9 @@ final class FaultContainmentTests: XCTestCase {
                 let expected = faultyGood ? x + x * 0.5 : 0 + x * 0.5
                 if out[i].bitPattern != expected.bitPattern { wrong += 1 }
             }
-            XCTAssertEqual(wrong, 0, "\(fixture), cycle \(index): \(wrong) samples differ from \(faultyGood ? "both branches" : "the gain branch alone")")
+            XCTAssertEqual(
+                wrong, 0,
+                "\(fixture), cycle \(index): \(wrong) samples differ from \(faultyGood ? "both branches" : "the gain branch alone")")
             position += Int(Self.frames)
         }
 
@@ -131,15 +141,20 @@ final class FaultContainmentTests: XCTestCase {
         XCTAssertEqual(AUHostIsolatedUnitRestart(rig.unit), noErr, LastErrorMessage.current ?? "")
         let back = try rig.render(blocks: 1, frames: 256)[0]
         let start = Int(rig.time.mSampleTime) - 256
-        XCTAssertEqual(back.indices.filter { back[$0] != testSignal(start + $0, 0) }.count, 0, "the restarted plug-in copies its input again")
+        XCTAssertEqual(
+            back.indices.filter { back[$0] != testSignal(start + $0, 0) }.count, 0, "the restarted plug-in copies its input again")
     }
 
     func testCrashInRun() throws {
-        try runGraph(fixture: "crash", expectedStatus: kAudioComponentErr_InstanceInvalidated, deadline: 30, sentence: "crashed: its process ended on signal 11")
+        try runGraph(
+            fixture: "crash", expectedStatus: kAudioComponentErr_InstanceInvalidated, deadline: 30,
+            sentence: "crashed: its process ended on signal 11")
     }
 
     func testAbortInRun() throws {
-        try runGraph(fixture: "abort", expectedStatus: kAudioComponentErr_InstanceInvalidated, deadline: 30, sentence: "crashed: its process ended on signal 6")
+        try runGraph(
+            fixture: "abort", expectedStatus: kAudioComponentErr_InstanceInvalidated, deadline: 30,
+            sentence: "crashed: its process ended on signal 6")
     }
 
     func testInfiniteLoopInRun() throws {

@@ -18,7 +18,10 @@ enum FaultFixtures {
         }
         let cc = Process()
         cc.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-        cc.arguments = ["-shared", "-fPIC", "-O1", "-o", bundle.appendingPathComponent("faults.so").path, fixtures.appendingPathComponent("faults.c").path]
+        cc.arguments = [
+            "-shared", "-fPIC", "-O1", "-o", bundle.appendingPathComponent("faults.so").path,
+            fixtures.appendingPathComponent("faults.c").path,
+        ]
         try cc.run()
         cc.waitUntilExit()
         guard cc.terminationStatus == 0 else { throw AudioError(kAudio_ParamError, "cc failed to build the fault fixtures") }
@@ -36,7 +39,8 @@ enum FaultFixtures {
 /// A unit with two mono inputs whose output is their sum, for graphs that show one branch going
 /// silent while the other renders on. Registered in this process.
 final class IsolationSumUnit: AUBase {
-    static let description = AudioComponentDescription(type: kAudioUnitType_Mixer, subType: FourCC.code("isum")!, manufacturer: FourCC.code("AUHt")!)
+    static let description = AudioComponentDescription(
+        type: kAudioUnitType_Mixer, subType: FourCC.code("isum")!, manufacturer: FourCC.code("AUHt")!)
 
     init(_ description: AudioComponentDescription) {
         super.init(description: description, inputs: 2, outputs: 1, channels: 1, sampleRate: 48_000)
@@ -59,7 +63,8 @@ final class IsolationSumUnit: AUBase {
 
     static let registered: Component = {
         var d = description
-        let handle = AudioComponentRegister(&d, AUHostConstantString("AUHost Isolation Tests: Sum")!.takeUnretainedValue(), 0x0001_0000) { d in
+        let handle = AudioComponentRegister(&d, AUHostConstantString("AUHost Isolation Tests: Sum")!.takeUnretainedValue(), 0x0001_0000) {
+            d in
             AUBase.makePlugIn(IsolationSumUnit(d.pointee))
         }
         return Component.from(handle)!

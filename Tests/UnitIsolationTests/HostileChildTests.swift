@@ -20,7 +20,8 @@ final class HostileChildTests: XCTestCase {
     }
 
     func delay() throws -> AudioComponent {
-        var desc = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay, manufacturer: kAudioUnitManufacturer_Apple)
+        var desc = AudioComponentDescription(
+            type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay, manufacturer: kAudioUnitManufacturer_Apple)
         return try XCTUnwrap(AudioComponentFindNext(nil, &desc))
     }
 

@@ -36,13 +36,16 @@ final class IsolatedOutputTests: XCTestCase {
         var parameter: (id: AudioUnitParameterID, value: Float)?
         if let parameterIndex {
             var size: UInt32 = 0
-            try AudioError.check(AudioUnitGetPropertyInfo(rig.unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &size, nil), "list")
+            try AudioError.check(
+                AudioUnitGetPropertyInfo(rig.unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &size, nil), "list")
             var ids = [AudioUnitParameterID](repeating: 0, count: Int(size) / 4)
-            try AudioError.check(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size), "list")
+            try AudioError.check(
+                AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size), "list")
             let id = ids[parameterIndex]
             var info = AudioUnitParameterInfo()
             var infoSize = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-            try AudioError.check(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize), "info")
+            try AudioError.check(
+                AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize), "info")
             info.cfNameString?.release()
             parameter = (id, (info.minValue + info.maxValue) / 2)
         }
@@ -61,7 +64,9 @@ final class IsolatedOutputTests: XCTestCase {
             XCTAssertEqual(isolated.count, inProcess.count, uri)
             XCTAssertFalse(inProcess.allSatisfy { $0.allSatisfy { $0 == 0 } }, "\(uri) rendered silence in process")
             for c in inProcess.indices where c < isolated.count {
-                let firstDifference = inProcess[c].indices.first { $0 >= isolated[c].count || isolated[c][$0].bitPattern != inProcess[c][$0].bitPattern }
+                let firstDifference = inProcess[c].indices.first {
+                    $0 >= isolated[c].count || isolated[c][$0].bitPattern != inProcess[c][$0].bitPattern
+                }
                 XCTAssertNil(firstDifference, "\(uri) channel \(c) differs out of process from frame \(firstDifference ?? -1)")
             }
         }
@@ -90,12 +95,15 @@ final class IsolatedOutputTests: XCTestCase {
     /// A built-in unit: the child finds it in its own registry (built-in units come first, so no
     /// plug-in is read there).
     func testBuiltInDelayRendersBitIdenticalOutOfProcess() throws {
-        var desc = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay, manufacturer: kAudioUnitManufacturer_Apple)
+        var desc = AudioComponentDescription(
+            type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay, manufacturer: kAudioUnitManufacturer_Apple)
         let component = try XCTUnwrap(AudioComponentFindNext(nil, &desc))
         func render(_ outOfProcess: Bool) throws -> [[Float]] {
             let rig = try IsolationRig(try instantiate(component, outOfProcess: outOfProcess))
             return try rig.render(blocks: 20, frames: 512) { block in
-                if block == 5 { XCTAssertEqual(AudioUnitSetParameter(rig.unit, kDelayParam_WetDryMix, kAudioUnitScope_Global, 0, 80, 64), noErr) }
+                if block == 5 {
+                    XCTAssertEqual(AudioUnitSetParameter(rig.unit, kDelayParam_WetDryMix, kAudioUnitScope_Global, 0, 80, 64), noErr)
+                }
             }
         }
         let inProcess = try render(false), isolated = try render(true)
@@ -109,18 +117,21 @@ final class IsolatedOutputTests: XCTestCase {
     /// Factory presets cross the boundary: the proxy lists the unit's, and choosing one applies it
     /// in the child (the built-in iPod EQ, whose presets are curves).
     func testFactoryPresetAppliesOutOfProcess() throws {
-        var desc = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ, manufacturer: kAudioUnitManufacturer_Apple)
+        var desc = AudioComponentDescription(
+            type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ, manufacturer: kAudioUnitManufacturer_Apple)
         let component = try XCTUnwrap(AudioComponentFindNext(nil, &desc))
         func render(_ outOfProcess: Bool) throws -> [[Float]] {
             let unit = try instantiate(component, outOfProcess: outOfProcess)
             var array: Unmanaged<CFArray>?
             var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
-            try AudioError.check(AudioUnitGetProperty(unit, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &array, &size), "presets")
+            try AudioError.check(
+                AudioUnitGetProperty(unit, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &array, &size), "presets")
             let presets = try XCTUnwrap(array?.takeRetainedValue())
             XCTAssertGreaterThan(CFArrayGetCount(presets), 3)
             var preset = CFArrayGetValueAtIndex(presets, 3)!.assumingMemoryBound(to: AUPreset.self).pointee
             try AudioError.check(
-                AudioUnitSetProperty(unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
                 LastErrorMessage.current ?? "preset")
             return try IsolationRig(unit).render(blocks: 12, frames: 512)
         }
@@ -139,12 +150,14 @@ final class IsolatedOutputTests: XCTestCase {
     /// (the iPod EQ's chosen curve lives in its extra state), the isolated unit renders the same
     /// and saves the same state back.
     func testClassInfoMovesBetweenInAndOutOfProcess() throws {
-        var desc = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ, manufacturer: kAudioUnitManufacturer_Apple)
+        var desc = AudioComponentDescription(
+            type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ, manufacturer: kAudioUnitManufacturer_Apple)
         let component = try XCTUnwrap(Component.from(AudioComponentFindNext(nil, &desc)))
         let local = try AudioUnitInstance(component, outOfProcess: false)
         var preset = AUPreset(presetNumber: 5, presetName: nil)
         try AudioError.check(
-            AudioUnitSetProperty(local.handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
+            AudioUnitSetProperty(
+                local.handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
             LastErrorMessage.current ?? "preset")
         let saved = try local.classInfo()
         XCTAssertNotNil(saved["auhost-state"], "the iPod EQ keeps extra state")
@@ -176,13 +189,16 @@ final class IsolatedOutputTests: XCTestCase {
         XCTAssertEqual(AUHostIsolatedUnitIsOutOfProcess(local), 0)
         func parameters(_ unit: AudioUnit) throws -> [String] {
             var size: UInt32 = 0
-            try AudioError.check(AudioUnitGetPropertyInfo(unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &size, nil), "list")
+            try AudioError.check(
+                AudioUnitGetPropertyInfo(unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &size, nil), "list")
             var ids = [AudioUnitParameterID](repeating: 0, count: Int(size) / 4)
-            try AudioError.check(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size), "list")
+            try AudioError.check(
+                AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size), "list")
             return try ids.map { id in
                 var info = AudioUnitParameterInfo()
                 var infoSize = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-                try AudioError.check(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize), "info")
+                try AudioError.check(
+                    AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize), "info")
                 let name = info.cfNameString.map { CFBridge.value(UnsafeRawPointer($0.toOpaque()))?.stringValue ?? "" } ?? ""
                 info.cfNameString?.release()
                 var value: Float = 0

@@ -58,10 +58,12 @@ final class IsolationRig {
         self.owned = owned
         if AUHostIsolatedUnitIsOutOfProcess(unit) != 0 {
             var seconds = deadline
-            try AudioError.check(AudioUnitSetProperty(unit, kAUHostIsolatedUnitProperty_RenderDeadline, kAudioUnitScope_Global, 0, &seconds, 8), "deadline")
+            try AudioError.check(
+                AudioUnitSetProperty(unit, kAUHostIsolatedUnitProperty_RenderDeadline, kAudioUnitScope_Global, 0, &seconds, 8), "deadline")
         }
         var frames = maxFrames
-        try AudioError.check(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
+        try AudioError.check(
+            AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4), "max")
         func setRate(_ scope: AudioUnitScope) throws -> [Int] {
             var count: UInt32 = 0, size: UInt32 = 4
             try AudioError.check(AudioUnitGetProperty(unit, kAudioUnitProperty_ElementCount, scope, 0, &count, &size), "count")

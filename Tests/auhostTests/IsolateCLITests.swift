@@ -55,7 +55,8 @@ final class IsolateCLITests: XCTestCase {
         let pipe = Pipe()
         build.standardOutput = pipe
         try build.run()
-        let fixtures = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let fixtures = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         build.waitUntilExit()
         XCTAssertEqual(build.terminationStatus, 0)
         defer { try? FileManager.default.removeItem(atPath: fixtures) }
@@ -64,7 +65,8 @@ final class IsolateCLITests: XCTestCase {
         let input = dir.appendingPathComponent("in.wav").path, output = dir.appendingPathComponent("out.wav").path
         try WAV.writeFloat((0..<8_192).map { Float($0 % 64) / 128 }, rate: 48_000, to: input)
         let r = try CLI.run(
-            ["render", "--isolate", "--block", "512", "-i", input, "-o", output, "urn:auhost:fixture:crash-run"], environment: ["LV2_PATH": fixtures])
+            ["render", "--isolate", "--block", "512", "-i", input, "-o", output, "urn:auhost:fixture:crash-run"],
+            environment: ["LV2_PATH": fixtures])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("crashed: its process ended on signal 11"), r.stderr)
         XCTAssertTrue(r.stderr.contains("restarted (1 of 3)"), r.stderr)

@@ -61,7 +61,8 @@ struct Rig {
         if outOfProcess {
             // A busy shared machine must not turn a slow cycle into a fault mid-benchmark.
             var seconds = 1.0
-            precondition(AudioUnitSetProperty(unit, kAUHostIsolatedUnitProperty_RenderDeadline, kAudioUnitScope_Global, 0, &seconds, 8) == noErr)
+            precondition(
+                AudioUnitSetProperty(unit, kAUHostIsolatedUnitProperty_RenderDeadline, kAudioUnitScope_Global, 0, &seconds, 8) == noErr)
         }
         var format = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 2)
         let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)

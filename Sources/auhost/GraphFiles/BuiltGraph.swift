@@ -81,7 +81,8 @@ final class BuiltGraph {
                 AudioUnitSetProperty(unit, kAUHostIsolatedUnitProperty_RenderDeadline, kAudioUnitScope_Global, 0, &seconds, 8)
             }
         }
-        isolation = IsolationSupervisor(try file.nodes.filter(\.isolated).map { ("node \"\(GraphFile.shown($0.name))\"", try self.unit($0.name)) })
+        isolation = IsolationSupervisor(
+            try file.nodes.filter(\.isolated).map { ("node \"\(GraphFile.shown($0.name))\"", try self.unit($0.name)) })
         try connect(input: input, inputFrames: inputFrames)
         try configureHead()
         guard initialize else { return }
