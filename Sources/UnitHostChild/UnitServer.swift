@@ -204,6 +204,19 @@ final class UnitServer {
                 var d = ParameterDefinition(
                     id: id, name: name, unit: info.unit, min: info.minValue, max: info.maxValue, default: info.defaultValue)
                 d.flags = info.flags
+                if info.flags.contains(.flag_ValuesHaveStrings) {
+                    var strings: Unmanaged<CFArray>?
+                    var stringsSize = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+                    if AudioUnitGetProperty(
+                        unit, kAudioUnitProperty_ParameterValueStrings, kAudioUnitScope_Global, id, &strings, &stringsSize)
+                        == noErr, let strings
+                    {
+                        defer { strings.release() }
+                        if case .array(let items)? = CFBridge.value(UnsafeRawPointer(strings.toOpaque())) {
+                            d.valueStrings = items.compactMap(\.stringValue)
+                        }
+                    }
+                }
                 parameters.append((d, value))
             }
         }

@@ -201,6 +201,8 @@ public struct UnitShape {
             w.f32(d.defaultValue)
             w.u32(d.flags.rawValue)
             w.f32(value)
+            w.u32(UInt32(d.valueStrings.count))
+            d.valueStrings.forEach { w.string($0) }
         }
         w.u32(UInt32(factoryPresets.count))
         for p in factoryPresets {
@@ -233,6 +235,7 @@ public struct UnitShape {
             let minValue = try r.f32(), maxValue = try r.f32(), defaultValue = try r.f32()
             let flags = AudioUnitParameterOptions(rawValue: try r.u32())
             let value = try r.f32()
+            let strings = try (0..<count("value strings", limit: 4096)).map { _ in try r.string() }
             guard minValue.isFinite, maxValue.isFinite, minValue <= maxValue, value.isFinite else {
                 throw IsolationProtocolError("parameter \(id) has an invalid range or value")
             }
@@ -241,6 +244,8 @@ public struct UnitShape {
                 default: Swift.min(Swift.max(defaultValue.isFinite ? defaultValue : minValue, minValue), maxValue))
             d.flags = flags.union([.flag_IsReadable, .flag_IsWritable])
                 .subtracting([.flag_HasCFNameString, .flag_CFNameRelease, .flag_ValuesHaveStrings])
+                .union(strings.isEmpty ? [] : .flag_ValuesHaveStrings)
+            d.valueStrings = strings
             return (d, value)
         }
         factoryPresets = try (0..<count("factory presets", limit: 4096)).map { _ in (try r.i32(), try r.string()) }

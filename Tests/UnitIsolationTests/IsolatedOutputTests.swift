@@ -178,7 +178,12 @@ final class IsolatedOutputTests: XCTestCase {
 
     /// The proxy answers the unit's parameters as the unit does.
     func testParametersAreMirrored() throws {
-        let component = try lv2Component("http://drobilla.net/plugins/mda/Delay")
+        for uri in ["http://drobilla.net/plugins/mda/Delay", "http://drobilla.net/plugins/mda/Bandisto"] {
+            try assertParametersMirrored(try lv2Component(uri), uri)
+        }
+    }
+
+    func assertParametersMirrored(_ component: AudioComponent, _ uri: String) throws {
         let local = try instantiate(component, outOfProcess: false)
         let remote = try instantiate(component, outOfProcess: true)
         defer {
@@ -203,9 +208,21 @@ final class IsolatedOutputTests: XCTestCase {
                 info.cfNameString?.release()
                 var value: Float = 0
                 try AudioError.check(AudioUnitGetParameter(unit, id, kAudioUnitScope_Global, 0, &value), "value")
-                return "\(id) \(name) \(info.minValue)…\(info.maxValue) default \(info.defaultValue) now \(value)"
+                var strings: [String] = []
+                var array: Unmanaged<CFArray>?
+                var arraySize = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+                if AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterValueStrings, kAudioUnitScope_Global, id, &array, &arraySize)
+                    == noErr,
+                    let array
+                {
+                    if case .array(let items)? = CFBridge.value(UnsafeRawPointer(array.toOpaque())) {
+                        strings = items.compactMap(\.stringValue)
+                    }
+                    array.release()
+                }
+                return "\(id) \(name) \(info.minValue)…\(info.maxValue) default \(info.defaultValue) now \(value) strings \(strings)"
             }
         }
-        XCTAssertEqual(try parameters(remote), try parameters(local))
+        XCTAssertEqual(try parameters(remote), try parameters(local), uri)
     }
 }
