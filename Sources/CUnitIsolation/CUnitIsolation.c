@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -92,6 +94,21 @@ int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], i
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     return status;
+}
+
+void auhost_iso_thread_sched(int32_t *policy, int32_t *priority) {
+    struct sched_param param;
+    int p = SCHED_OTHER;
+    if (pthread_getschedparam(pthread_self(), &p, &param) != 0) param.sched_priority = 0;
+    *policy = p;
+    *priority = param.sched_priority;
+}
+
+int auhost_iso_set_thread_sched(int32_t policy, int32_t priority) {
+    if (policy != SCHED_OTHER && policy != SCHED_FIFO && policy != SCHED_RR) return EINVAL;
+    int lowest = sched_get_priority_min(policy), highest = sched_get_priority_max(policy);
+    struct sched_param param = {priority < lowest ? lowest : priority > highest ? highest : priority};
+    return pthread_setschedparam(pthread_self(), policy, &param);
 }
 
 int auhost_iso_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }

@@ -278,6 +278,7 @@ final class UnitServer {
         var seen = auhost_iso_load(&header.pointee.done)
         var timeStamp = AudioTimeStamp()
         timeStamp.mFlags = .sampleTimeValid
+        var sched: (policy: Int32, priority: Int32) = (0, 0)  // SCHED_OTHER, as threads start
         while true {
             let request = auhost_iso_load(&header.pointee.request)
             if request == seen {
@@ -285,6 +286,12 @@ final class UnitServer {
                 continue
             }
             seen = request
+            let wanted = (header.pointee.schedPolicy, header.pointee.schedPriority)
+            if wanted != sched {
+                // As the host's render thread; without the right to real-time scheduling it stays as it is.
+                _ = auhost_iso_set_thread_sched(wanted.0, wanted.1)
+                sched = wanted
+            }
             header.pointee.status = renderCycle(&timeStamp)
             auhost_iso_store(&header.pointee.done, request)
             auhost_iso_futex_wake(&header.pointee.done)

@@ -189,6 +189,10 @@ private func isolatedExchange(
     header.pointee.eventCount = UInt32(isolatedDrainEvents(c, au, header, frames))
     header.pointee.frames = frames
     header.pointee.sampleTime = sampleTime
+    if !c.pointee.warm {
+        // Once per child (until its first answer): one system call, no lock in this process.
+        _unsafePerformance { auhost_iso_thread_sched(&header.pointee.schedPolicy, &header.pointee.schedPriority) }
+    }
     let request = c.pointee.request &+ 1
     c.pointee.request = request
     // The cycle's one wake each way, and its one wait: futex system calls, which neither allocate

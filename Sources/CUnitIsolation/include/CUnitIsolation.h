@@ -40,6 +40,11 @@ typedef struct {
     uint32_t frames;
     uint32_t eventCount;
     int32_t status;
+    /* The scheduling policy and priority of the host thread that renders (written by the host on
+       a child's first cycles): the child's render thread takes the same, so a real-time host
+       thread is not left waiting on a normal-priority child. */
+    int32_t schedPolicy;
+    int32_t schedPriority;
     double sampleTime;
     auhost_iso_event events[AUHOST_ISO_MAX_EVENTS];
 } auhost_iso_header;
@@ -64,6 +69,12 @@ static inline _Bool auhost_iso_claim(uint32_t *p, uint32_t expected, uint32_t de
 int auhost_iso_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns);
 /* Wakes every waiter on word. Thread: any. */
 void auhost_iso_futex_wake(uint32_t *word);
+
+/* The calling thread's scheduling policy and priority. Thread: any (one system call). */
+void auhost_iso_thread_sched(int32_t *policy, int32_t *priority);
+/* Gives the calling thread `policy` (SCHED_OTHER, SCHED_FIFO or SCHED_RR) at `priority`; 0 or an
+   errno value (EPERM without the right to real-time scheduling). Thread: the child's render thread. */
+int auhost_iso_set_thread_sched(int32_t policy, int32_t priority);
 
 /* A monotonic clock in nanoseconds (vDSO, no syscall). Thread: any. */
 int64_t auhost_iso_now_ns(void);
