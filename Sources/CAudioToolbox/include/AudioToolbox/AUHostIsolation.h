@@ -8,6 +8,9 @@
  * of the C API. Setup calls travel over a socket; audio, parameter changes and MIDI through one
  * shared-memory block, with one futex wake each way per render cycle.
  *
+ * The child's render thread takes the scheduling policy and priority of the host thread that
+ * renders the unit (a SCHED_FIFO I/O thread gets a SCHED_FIFO child when the process may use it).
+ *
  * Faults are contained: when the child crashes (a signal, abort), hangs past the render deadline,
  * or outputs a non-finite sample, the unit outputs silence from that cycle on and AudioUnitRender
  * still answers noErr (the rest of a graph renders on), kAudioUnitProperty_LastRenderError
