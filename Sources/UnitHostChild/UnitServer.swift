@@ -24,6 +24,8 @@ final class UnitServer {
     /// Per output bus, a list pointing into the audio region (rebuilt by initialize).
     var outputLists: [UnsafeMutablePointer<AudioBufferList>] = []
     var renderThread: Thread?
+    /// How long the render thread polls for the next request before it sleeps.
+    static let pollNanoseconds: Int64 = 30_000
 
     init(control: Int32, block: Int32) {
         self.control = control
@@ -280,7 +282,16 @@ final class UnitServer {
         timeStamp.mFlags = .sampleTimeValid
         var sched: (policy: Int32, priority: Int32) = (0, 0)  // SCHED_OTHER, as threads start
         while true {
-            let request = auhost_iso_load(&header.pointee.request)
+            var request = auhost_iso_load(&header.pointee.request)
+            if request == seen {
+                // Back-to-back cycles (offline rendering) come within microseconds: poll that long
+                // before sleeping, since waking a halted (virtual) CPU takes tens of microseconds.
+                let until = auhost_iso_now_ns() + Self.pollNanoseconds
+                while request == seen && auhost_iso_now_ns() < until {
+                    auhost_iso_cpu_relax()
+                    request = auhost_iso_load(&header.pointee.request)
+                }
+            }
             if request == seen {
                 _ = auhost_iso_futex_wait(&header.pointee.request, seen, -1)
                 continue

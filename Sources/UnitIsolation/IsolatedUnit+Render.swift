@@ -72,6 +72,11 @@ struct IsolatedCycleState {
     /// faults, the plug-in's lazy set-up) gets ``firstCycleDeadline`` at least.
     var warm = false
     static let firstCycleDeadline = 1.0
+    /// The longest a render call spins for the child's answer before it sleeps on the futex
+    /// (kAUHostIsolatedUnitProperty_SpinLimit).
+    var spinLimit: Int64 = 200_000
+    /// How long the child took to answer the last cycle.
+    var lastAnswerNanoseconds: Int64 = 0
 
     /// The status a faulted cycle leaves in `cycleStatus` (never returned to a caller).
     static let faulted: OSStatus = 0x7FFF_FFFF
@@ -207,6 +212,16 @@ private func isolatedExchange(
     if !c.pointee.warm { budget = max(budget, IsolatedCycleState.firstCycleDeadline) }
     let start = _unsafePerformance { auhost_iso_now_ns() }
     let deadline = start + Int64(budget * 1e9)
+    // Spin for about as long as the child took last time before sleeping: a thread that sleeps
+    // on an idle machine (a virtual CPU that halts) takes tens of microseconds to wake, which
+    // would double a short child's cost. A long child (beyond the cap) is waited for asleep.
+    let spin = min(c.pointee.lastAnswerNanoseconds + c.pointee.lastAnswerNanoseconds / 4 + 20_000, c.pointee.spinLimit)
+    let spinUntil = min(start + spin, deadline)
+    while _unsafePerformance({ auhost_iso_load(&header.pointee.done) }) != request
+        && _unsafePerformance({ auhost_iso_now_ns() }) < spinUntil
+    {
+        _unsafePerformance { auhost_iso_cpu_relax() }
+    }
     while true {
         let done = _unsafePerformance { auhost_iso_load(&header.pointee.done) }
         if done == request { break }
@@ -220,6 +235,7 @@ private func isolatedExchange(
     }
     c.pointee.cycles &+= 1
     c.pointee.warm = true
+    c.pointee.lastAnswerNanoseconds = _unsafePerformance { auhost_iso_now_ns() } - start
     let status = header.pointee.status
     // An LV2 unit silences NaN and infinities itself and says so with this status.
     if status == kAudioUnitErr_InvalidOfflineRender {

@@ -237,7 +237,7 @@ public final class IsolatedUnit: AUBase {
         size: UInt32, writable: Bool
     )? {
         switch id {
-        case kAUHostIsolatedUnitProperty_RenderDeadline: return (8, true)
+        case kAUHostIsolatedUnitProperty_RenderDeadline, kAUHostIsolatedUnitProperty_SpinLimit: return (8, true)
         case kAUHostIsolatedUnitProperty_ProcessID: return (4, false)
         default: return nil
         }
@@ -248,6 +248,7 @@ public final class IsolatedUnit: AUBase {
     ) throws {
         switch id {
         case kAUHostIsolatedUnitProperty_RenderDeadline: data.storeBytes(of: cycle.pointee.deadlineSeconds, as: Float64.self)
+        case kAUHostIsolatedUnitProperty_SpinLimit: data.storeBytes(of: Float64(cycle.pointee.spinLimit) * 1e-9, as: Float64.self)
         case kAUHostIsolatedUnitProperty_ProcessID:
             data.storeBytes(of: UInt32(process.map { $0.hasEnded ? 0 : $0.pid } ?? 0), as: UInt32.self)
         default: break
@@ -257,8 +258,15 @@ public final class IsolatedUnit: AUBase {
     public override func setCustomProperty(
         _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ data: UnsafeRawPointer, _ size: UInt32
     ) throws {
-        guard id == kAUHostIsolatedUnitProperty_RenderDeadline else { return }
         let seconds = data.loadUnaligned(as: Float64.self)
+        if id == kAUHostIsolatedUnitProperty_SpinLimit {
+            guard seconds.isFinite, seconds >= 0, seconds <= 0.01 else {
+                throw AudioError(kAudioUnitErr_InvalidPropertyValue, "A spin limit of \(seconds) s is out of range (0…0.01).")
+            }
+            cycle.pointee.spinLimit = Int64(seconds * 1e9)
+            return
+        }
+        guard id == kAUHostIsolatedUnitProperty_RenderDeadline else { return }
         guard seconds.isFinite, seconds >= 0, seconds <= 3600 else {
             throw AudioError(
                 kAudioUnitErr_InvalidPropertyValue, "A render deadline of \(seconds) s is out of range (0…3600; 0 is the default).")

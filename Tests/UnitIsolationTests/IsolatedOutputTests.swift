@@ -176,6 +176,30 @@ final class IsolatedOutputTests: XCTestCase {
         }
     }
 
+    /// The render deadline and the spin limit are properties with ranges; a unit that never spins
+    /// (limit 0) renders the same.
+    func testDeadlineAndSpinLimitProperties() throws {
+        let component = try lv2Component("http://lv2plug.in/plugins/eg-amp")
+        let unit = try instantiate(component, outOfProcess: true)
+        var seconds: Float64 = 0
+        var size: UInt32 = 8
+        XCTAssertEqual(AudioUnitGetProperty(unit, kAUHostIsolatedUnitProperty_SpinLimit, kAudioUnitScope_Global, 0, &seconds, &size), noErr)
+        XCTAssertEqual(seconds, 0.0002, accuracy: 1e-12, "the default")
+        for (id, bad) in [
+            (kAUHostIsolatedUnitProperty_SpinLimit, 1.0), (kAUHostIsolatedUnitProperty_RenderDeadline, -1),
+            (kAUHostIsolatedUnitProperty_RenderDeadline, .nan),
+        ] {
+            var value: Float64 = bad
+            XCTAssertEqual(
+                AudioUnitSetProperty(unit, id, kAudioUnitScope_Global, 0, &value, 8), kAudioUnitErr_InvalidPropertyValue, "\(id) = \(bad)")
+        }
+        var never: Float64 = 0
+        XCTAssertEqual(AudioUnitSetProperty(unit, kAUHostIsolatedUnitProperty_SpinLimit, kAudioUnitScope_Global, 0, &never, 8), noErr)
+        let rig = try IsolationRig(unit)
+        let out = try rig.render(blocks: 4, frames: 512)
+        XCTAssertEqual(out[0].indices.filter { out[0][$0] != testSignal($0, 0) }.count, 0, "eg-amp at 0 dB passes its input")
+    }
+
     /// The proxy answers the unit's parameters as the unit does.
     func testParametersAreMirrored() throws {
         for uri in ["http://drobilla.net/plugins/mda/Delay", "http://drobilla.net/plugins/mda/Bandisto"] {

@@ -70,6 +70,15 @@ int auhost_iso_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns)
 /* Wakes every waiter on word. Thread: any. */
 void auhost_iso_futex_wake(uint32_t *word);
 
+/* A spin-wait hint to the CPU (pause on x86). Thread: any. */
+static inline void auhost_iso_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /* The calling thread's scheduling policy and priority. Thread: any (one system call). */
 void auhost_iso_thread_sched(int32_t *policy, int32_t *priority);
 /* Gives the calling thread `policy` (SCHED_OTHER, SCHED_FIFO or SCHED_RR) at `priority`; 0 or an

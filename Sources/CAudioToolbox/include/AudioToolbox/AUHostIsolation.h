@@ -42,7 +42,13 @@ AU_ENUM(AudioUnitPropertyID) {
        longer one. */
     kAUHostIsolatedUnitProperty_RenderDeadline = 0x41490000,
     /* UInt32, read-only. The process ID of the child (0 when it has ended). */
-    kAUHostIsolatedUnitProperty_ProcessID = 0x41490001
+    kAUHostIsolatedUnitProperty_ProcessID = 0x41490001,
+    /* Float64 seconds, read/write (0…0.01, default 0.0002). How long a render call may spin for
+       the child's answer before it sleeps: it spins about as long as the child took last time
+       (plus 20 µs), up to this. Sleeping on an idle machine costs tens of microseconds of wake-up
+       (a halted virtual CPU); spinning costs the render thread's CPU time while it waits. 0 never
+       spins. (The child likewise polls 30 µs for the next cycle before it sleeps.) */
+    kAUHostIsolatedUnitProperty_SpinLimit = 0x41490002
 };
 
 /* The LastRenderError of a unit whose child wrote a NaN or an infinity. (A crash reports
