@@ -125,3 +125,17 @@ examples-build: deps
 
 ## The Audio Queue examples (issue 16) join check-c's C examples.
 C_EXAMPLES += audio-queue-play:AudioQueuePlay audio-queue-record:AudioQueueRecord
+
+## Out-of-process units (issue 19, AUHostIsolation.h). install-unit-host puts the child where an
+## installed libauhost finds it (PREFIX/libexec/auhost); `make install` does it too.
+## bench-isolated: the IsolatedUnit benchmark (round trip at 64 frames, a reverb isolated vs in
+## process), with the child from this package's release build and the test LV2_PATH.
+.PHONY: install-unit-host bench-isolated
+install: install-unit-host
+install-unit-host: deps
+	$(SWIFT) build -c $(CONFIG) --product auhost-unit-host
+	install -d $(PREFIX)/libexec/auhost
+	install -m 755 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/auhost-unit-host $(PREFIX)/libexec/auhost/
+bench-isolated: deps
+	$(SWIFT) build -c release --product auhost-unit-host
+	cd Benchmarks && LV2_PATH=$$(../scripts/test-lv2-path.sh) $(SWIFT) package benchmark --target IsolatedUnit

@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "auhost-capi", type: .dynamic, targets: ["AudioToolbox", "AUHost"]),
         /// The command-line tool.
         .executable(name: "auhost", targets: ["auhost"]),
+        /// The child process of out-of-process units (AUHostIsolation.h); `make install` puts it in PREFIX/libexec/auhost.
+        .executable(name: "auhost-unit-host", targets: ["auhost-unit-host"]),
         /// The unit model and the plug-in ABI header, compiled into every SDK plug-in (SDK/Package.swift).
         .library(name: "AUHostUnitModel", targets: ["AudioUnitBase", "AUHostPlugInABI"]),
         /// LV2 plug-ins as units, with the lilv layer under them (benchmarks compare the two).
@@ -67,6 +69,7 @@ let package = Package(
             dependencies: [
                 "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
                 "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices",
+                "UnitIsolation",
             ],
             swiftSettings: swiftSettings),
         /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
@@ -198,6 +201,16 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "AudioFileStreamServicesTests", dependencies: ["AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs", "CodecTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioConverterServicesTests", dependencies: ["AudioConverterServices", "AudioToolbox", "CodecTestSupport"], swiftSettings: swiftSettings),
+        // ---- Out-of-process units (issue 19): the OS layer (shared block, futexes, spawn), the
+        // proxy unit and protocol, the child executable, and their tests.
+        .target(name: "CUnitIsolation"),
+        .target(name: "UnitIsolation", dependencies: ["AUHostCore", "CUnitIsolation"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "auhost-unit-host", dependencies: ["AUHost", "UnitIsolation", "CUnitIsolation", "LV2Units", "LV2Host", "PlugInLoader"],
+            path: "Sources/UnitHostChild", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "UnitIsolationTests", dependencies: ["AUHost", "UnitIsolation", "TestSupport", "auhost-unit-host", "LV2Units", "PlugInLoader"],
+            exclude: ["Fixtures"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -35,6 +35,7 @@ let package = Package(
         benchmark("VoiceProcessingRender"),
         benchmark("AudioQueueRender"),
         benchmark("ParallelGraph"),
+        benchmark("IsolatedUnit", [.product(name: "LV2Units", package: root)]),
     ],
     swiftLanguageModes: [.v5]
 )

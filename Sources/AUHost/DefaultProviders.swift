@@ -4,6 +4,7 @@ import PlugInLoader
 import ALSAIOUnit
 import LV2Units
 import VoiceProcessing
+import UnitIsolation
 
 /// Installs every provider this build links, in a fixed order (built-in units, SDK plug-ins, LV2).
 /// The registry calls it the first time it is used; the core finds it by name so that it never
@@ -13,6 +14,7 @@ import VoiceProcessing
 @_cdecl("AUHostInstallDefaultProviders")
 public func installDefaultProviders() {
     for provider in defaultProviders() { ComponentRegistry.shared.install(provider) }
+    installUnitIsolation()
 }
 
 /// The providers of this build.

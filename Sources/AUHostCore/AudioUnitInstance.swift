@@ -38,6 +38,20 @@ public final class AudioUnitInstance {
         self.component = component
     }
 
+    /// Makes an instance of `component` in a child process of its own when `outOfProcess` (as
+    /// AudioComponentInstantiate with kAudioComponentInstantiation_LoadOutOfProcess; see
+    /// AUHostIsolation.h), else in this process.
+    ///
+    /// Thread: setup.
+    public init(_ component: Component, outOfProcess: Bool) throws {
+        var handle: AudioComponentInstance?
+        try AudioError.check(
+            newInstance(component.handle, outOfProcess: outOfProcess, &handle),
+            LastErrorMessage.current ?? "Could not make \(component.name).")
+        self.handle = handle!
+        self.component = component
+    }
+
     deinit { AudioComponentInstanceDispose(handle) }
 
     /// Thread: setup.

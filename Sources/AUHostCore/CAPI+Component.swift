@@ -61,8 +61,34 @@ public func _AudioComponentInstantiate(
     _ userData: UnsafeMutableRawPointer?
 ) {
     var instance: AudioComponentInstance?
-    let status = _AudioComponentInstanceNew(component, &instance)
+    let status: OSStatus
+    if AudioComponentInstantiationOptions(rawValue: options).contains(.loadOutOfProcess) {
+        status = newInstance(component, outOfProcess: true, &instance)
+    } else {
+        status = _AudioComponentInstanceNew(component, &instance)
+    }
     handler?(instance, status, userData)
+}
+
+/// AudioComponentInstanceNew, or its out-of-process form (AUHostIsolation.h).
+func newInstance(_ component: AudioComponent?, outOfProcess: Bool, _ out: inout AudioComponentInstance?) -> OSStatus {
+    out = nil
+    guard let c = Component.from(component) else {
+        LastErrorMessage.set("AudioComponentInstantiate was given no component or one the registry does not know.")
+        return component == nil ? kAudio_ParamError : badComponentInstance
+    }
+    return LastErrorMessage.status { out = try ComponentInstance(component: c, outOfProcess: outOfProcess).open() }
+}
+
+/// Makes an AudioUnit of `component`, in this process or in a child process of its own
+/// (AUHostIsolation.h); throws with the documented status and the reason.
+///
+/// Thread: setup.
+public func makeAudioUnit(_ component: Component, outOfProcess: Bool) throws -> AudioUnit {
+    var unit: AudioComponentInstance?
+    try AudioError.check(
+        newInstance(component.handle, outOfProcess: outOfProcess, &unit), LastErrorMessage.current ?? "Could not make \(component.name).")
+    return unit!
 }
 
 @_cdecl("AudioComponentInstanceDispose")

@@ -54,6 +54,11 @@ public final class Component {
         search.matches(description) || aliases.contains { search.matches($0) }
     }
 
+    /// Makes the plug-in interface of an out-of-process instance of a component
+    /// (kAudioComponentInstantiation_LoadOutOfProcess); installed by the UnitIsolation module with
+    /// the default providers, nil in a program that does not link it.
+    nonisolated(unsafe) public static var outOfProcessFactory: ((Component) throws -> UnsafeMutablePointer<AudioComponentPlugInInterface>)?
+
     /// Makes a plug-in interface (not yet opened).
     ///
     /// Thread: setup.

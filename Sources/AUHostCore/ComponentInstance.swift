@@ -28,12 +28,22 @@ public final class ComponentInstance {
     private static let liveLock = NSLock()
     nonisolated(unsafe) private static var live: Set<UnsafeRawPointer> = []
 
-    /// Makes and opens an instance of `component`.
+    /// Makes an instance of `component`, in this process or (`outOfProcess`) in a child process
+    /// of its own (see AUHostIsolation.h).
     ///
     /// Thread: setup.
-    init(component: Component) throws {
+    init(component: Component, outOfProcess: Bool = false) throws {
         self.component = component
-        let plugIn = try component.makePlugIn()
+        let plugIn: UnsafeMutablePointer<AudioComponentPlugInInterface>
+        if outOfProcess {
+            guard let factory = Component.outOfProcessFactory else {
+                throw AudioError(
+                    kAudioComponentErr_NotPermitted, "This program cannot load units out of process (it does not link UnitIsolation).")
+            }
+            plugIn = try factory(component)
+        } else {
+            plugIn = try component.makePlugIn()
+        }
         self.plugIn = plugIn
         unit = AUBase.unit(fromPlugIn: UnsafeMutableRawPointer(plugIn))
         func look<F>(_ selector: Int16, _: F.Type) -> F? {

@@ -13,6 +13,8 @@ public struct GraphFile {
         /// NAME=VALUE, in file order (as `-p` takes them).
         public var parameters: [String] = []
         public var preset: String?
+        /// `"isolated": true`: the unit lives in a child process of its own (AUHostIsolation.h).
+        public var isolated = false
         public var line: Int
 
         /// Thread: any.
@@ -243,6 +245,11 @@ public struct GraphFile {
                         node.preset = String(Int(n))
                     default: throw error(f.value.line, "\"preset\" must be a preset's name or number, not \(f.value.typeName).")
                     }
+                case "isolated":
+                    guard case .bool(let b) = f.value.kind else {
+                        throw error(f.value.line, "\"isolated\" must be true or false, not \(f.value.typeName).")
+                    }
+                    node.isolated = b
                 case "parameters":
                     guard case .object(let values) = f.value.kind else {
                         throw error(f.value.line, "\"parameters\" must be an object of NAME: VALUE, not \(f.value.typeName).")
@@ -258,7 +265,8 @@ public struct GraphFile {
                         }
                     }
                 default:
-                    throw error(f.line, "unknown key \"\(Self.shown(f.key))\" in a node; a node has name, unit, parameters and preset.")
+                    throw error(
+                        f.line, "unknown key \"\(Self.shown(f.key))\" in a node; a node has name, unit, parameters, preset and isolated.")
                 }
             }
             guard !node.unit.isEmpty else {

@@ -16,6 +16,8 @@ public final class AudioGraph {
         var unit: AudioUnit?
         /// Whether AUGraphInitialize/Update has initialized the unit for this graph.
         var joined = false
+        /// Whether the unit lives in a child process of its own (AUHostIsolation.h).
+        var outOfProcess = false
         var isOutput: Bool { component.description.componentType == kAudioUnitType_Output }
     }
 
@@ -103,6 +105,12 @@ public final class AudioGraph {
 
     /// AUGraphAddNode: adds a node for the first unit matching `description`.
     public func attach(_ description: AudioComponentDescription) throws -> AUNode {
+        try attach(description, outOfProcess: false)
+    }
+
+    /// Adds a node whose unit, with `outOfProcess`, lives in a child process of its own
+    /// (AUHostIsolation.h).
+    public func attach(_ description: AudioComponentDescription, outOfProcess: Bool) throws -> AUNode {
         lock.lock()
         defer { lock.unlock() }
         guard let component = ComponentRegistry.shared.findNext(after: nil, matching: description) else {
@@ -115,8 +123,9 @@ public final class AudioGraph {
                 "The graph already has an output unit (node \(head.id), \(head.component.name)); a graph has exactly one I/O head.")
         }
         var node = Node(id: nextNodeID, description: description, component: component)
+        node.outOfProcess = outOfProcess
         nextNodeID += 1
-        if isOpen { node.unit = try instantiate(component) }
+        if isOpen { node.unit = try instantiate(component, outOfProcess: outOfProcess) }
         nodes.append(node)
         return node.id
     }
@@ -156,7 +165,8 @@ public final class AudioGraph {
         return "node \(id) (\(n.component.name))"
     }
 
-    func instantiate(_ component: Component) throws -> AudioUnit {
+    func instantiate(_ component: Component, outOfProcess: Bool = false) throws -> AudioUnit {
+        if outOfProcess { return try makeAudioUnit(component, outOfProcess: true) }
         var unit: AudioUnit?
         let status = AudioComponentInstanceNew(component.handle, &unit)
         guard status == noErr, let unit else {
@@ -174,7 +184,9 @@ public final class AudioGraph {
         lock.lock()
         defer { lock.unlock() }
         guard !isOpen else { return }
-        for i in nodes.indices where nodes[i].unit == nil { nodes[i].unit = try instantiate(nodes[i].component) }
+        for i in nodes.indices where nodes[i].unit == nil {
+            nodes[i].unit = try instantiate(nodes[i].component, outOfProcess: nodes[i].outOfProcess)
+        }
         isOpen = true
     }
 

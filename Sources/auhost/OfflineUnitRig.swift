@@ -22,10 +22,14 @@ final class OfflineUnitRig {
     ///
     /// Thread: setup.
     init(
-        component: Component, sampleRate: Double, channels: Int, maxFrames: UInt32,
+        component: Component, sampleRate: Double, channels: Int, maxFrames: UInt32, outOfProcess: Bool = false,
         configure: (AudioUnitInstance) throws -> Void = { _ in }
     ) throws {
-        unit = try AudioUnitInstance(component)
+        unit = try AudioUnitInstance(component, outOfProcess: outOfProcess)
+        if outOfProcess {
+            // Offline, a slow cycle is no fault: only a child stuck for 10 s is declared hung.
+            try unit.setProperty(kAUHostIsolatedUnitProperty_RenderDeadline, 10.0 as Float64)
+        }
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         try unit.setMaximumFramesPerSlice(maxFrames)

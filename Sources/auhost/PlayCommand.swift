@@ -28,6 +28,12 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .customShort("p"), help: "Set a parameter of UNIT: NAME=VALUE.")
     var parameters: [String] = []
 
+    @Flag(
+        help:
+            "Run the unit (or every node of --graph) out of process (AUHostIsolation.h): a crash, hang or NaN silences it, auhost says so and restarts it."
+    )
+    var isolate = false
+
     @Option(help: "Choose a factory preset of UNIT.")
     var preset: String?
 
@@ -72,6 +78,7 @@ struct PlayCommand: ParsableCommand {
             spec.head = .device(device ?? "default")
             spec.channels = input.samples.bufferCount
         }
+        if isolate { for i in spec.nodes.indices { spec.nodes[i].isolated = true } }
         spec.sampleRate = input.sampleRate
         spec.seconds = nil
         if let threads { spec.threads = threads }

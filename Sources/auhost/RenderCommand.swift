@@ -39,6 +39,12 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Choose a factory preset (name or number) before the parameters are set.")
     var preset: String?
 
+    @Flag(
+        help:
+            "Run the unit (or every node of --graph) out of process (AUHostIsolation.h): a crash, hang or NaN silences it, auhost says so and restarts it."
+    )
+    var isolate = false
+
     @Option(help: "Frames per render call.")
     var block: UInt32 = 4096
 
@@ -70,7 +76,9 @@ struct RenderCommand: ParsableCommand {
         let source = try ExtendedAudioFile.open(path: input)
         let rate = source.fileFormat.mSampleRate, fileChannels = Int(source.fileFormat.mChannelsPerFrame)
         try source.setClientFormat(.canonical(sampleRate: rate, channels: UInt32(fileChannels)))
-        let rig = try OfflineUnitRig(component: component, sampleRate: rate, channels: fileChannels, maxFrames: block) { unit in
+        let rig = try OfflineUnitRig(
+            component: component, sampleRate: rate, channels: fileChannels, maxFrames: block, outOfProcess: isolate
+        ) { unit in
             try UnitSettings.apply(preset: preset, parameters: parameters, to: unit)
         }
         let facts = UnitFacts(rig.unit)
@@ -93,6 +101,7 @@ struct RenderCommand: ParsableCommand {
         let progress = ProgressBar(total: latencyFrames + declaredFrames + tailFrames)
         var pulled = 0, written = 0, inputFrames = 0
         var outputFrames: Int?  // nil until the input has ended
+        let isolation = IsolationSupervisor([(component.name, rig.unit.handle)])
         while outputFrames.map({ written < $0 }) ?? true {
             let frames = UInt32(outputFrames.map { min(Int(block), latencyFrames + $0 - pulled) } ?? Int(block))
             var got = 0
@@ -112,6 +121,7 @@ struct RenderCommand: ParsableCommand {
             }
             try AudioError.check(
                 rig.render(frames: frames), LastErrorMessage.current ?? "\(component.name) failed to render at frame \(pulled).")
+            isolation.check()
             // Drop the first latencyFrames frames of output: they hold the unit's delay, not the input.
             let skip = max(0, min(Int(frames), latencyFrames - pulled))
             let keep = min(Int(frames) - skip, (outputFrames ?? Int.max) - written)
@@ -150,6 +160,7 @@ struct RenderCommand: ParsableCommand {
     private func renderGraph(_ path: String) throws {
         let input = self.input!
         var file = try GraphFile.load(path)
+        if isolate { for i in file.nodes.indices { file.nodes[i].isolated = true } }
         try GraphMIDI.refuse(file, in: "render --graph")
         let source = try LoadedAudio.load(input)
         file.sampleRate = source.sampleRate

@@ -20,6 +20,8 @@ final class BuiltGraph {
     private var feeds: [InputFeed] = []
     /// Channels the head receives.
     private(set) var outputChannels = 0
+    /// Reports and restarts faulted out-of-process nodes (`"isolated": true`).
+    private(set) var isolation = IsolationSupervisor([])
 
     /// Builds `file`; `input` (deinterleaved canonical samples) feeds the source nodes when given.
     /// `initialize` false leaves the graph open only (an ALSA head then opens no device).
@@ -41,7 +43,7 @@ final class BuiltGraph {
                         + " (a file or a device), and nodes are effects, mixers, generators or instruments.",
                     status: kAUGraphErr_OutputNodeErr)
             }
-            do { nodes[n.name] = try graph.attach(component.description) } catch let e as AudioError {
+            do { nodes[n.name] = try graph.attach(component.description, outOfProcess: n.isolated) } catch let e as AudioError {
                 throw file.error(n.line, "node \"\(GraphFile.shown(n.name))\": \(e.message)", status: e.status)
             }
         }
@@ -73,7 +75,14 @@ final class BuiltGraph {
                 )
             }
             try configure(unit, node: n)
+            if n.isolated, case .file = file.head {
+                // Offline, a slow cycle is no fault: only a child stuck for 10 s is declared hung.
+                var seconds = 10.0
+                AudioUnitSetProperty(unit, kAUHostIsolatedUnitProperty_RenderDeadline, kAudioUnitScope_Global, 0, &seconds, 8)
+            }
         }
+        isolation = IsolationSupervisor(
+            try file.nodes.filter(\.isolated).map { ("node \"\(GraphFile.shown($0.name))\"", try self.unit($0.name)) })
         try connect(input: input, inputFrames: inputFrames)
         try configureHead()
         if let threads = file.threads { try graph.setRenderThreads(threads) }

@@ -45,6 +45,8 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Threads that render the graph, the head's included: 0 serial, at most 64 (default: the file's \"threads\", else one per core).")
     var threads: Int?
+    @Flag(help: "Run every node out of process, as \"isolated\": true does (AUHostIsolation.h).")
+    var isolate = false
 
     func validate() throws {
         if let threads, !(0...64).contains(threads) { throw ValidationError("--threads must be 0…64, not \(threads).") }
@@ -56,6 +58,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         var file = try GraphFile.load(graph)
         if let threads { file.threads = threads }
+        if isolate { for i in file.nodes.indices { file.nodes[i].isolated = true } }
         if case .file(let output) = file.head, let input = file.input {
             do { try StagedOutput.refuseOverwriting(input: input, with: output) } catch let e as AudioError {
                 throw file.error(file.headLine, e.message.prefix(1).lowercased() + e.message.dropFirst(), status: e.status)

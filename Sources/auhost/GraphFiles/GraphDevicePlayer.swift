@@ -40,6 +40,7 @@ enum GraphDevicePlayer {
                 grace -= 1
             }
             usleep(2_000)
+            built.isolation.check()
         }
         let xruns: UInt32 =
             (try? built.graph.unit(built.head)).flatMap { $0 }.map { unit in

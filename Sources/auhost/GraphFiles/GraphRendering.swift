@@ -84,6 +84,7 @@ enum GraphFileRenderer {
         while written < frames {
             let count = min(Int(block), latency + frames - pulled)
             try built.graph.render(frames: UInt32(count), into: buffers)
+            built.isolation.check()
             let skip = max(0, min(count, latency - pulled))
             let keep = min(count - skip, frames - written)
             if keep > 0 {

@@ -30,5 +30,6 @@
 #include <AudioToolbox/MusicPlayer.h>
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/AudioFileStream.h>
+#include <AudioToolbox/AUHostIsolation.h>
 
 #endif

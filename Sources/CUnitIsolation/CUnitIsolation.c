@@ -1,0 +1,184 @@
+#define _GNU_SOURCE
+#include "CUnitIsolation.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+size_t auhost_iso_header_size(void) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (sizeof(auhost_iso_header) + page - 1) / page * page;
+}
+
+int auhost_iso_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns) {
+    struct timespec ts, *tp = NULL;
+    if (timeout_ns >= 0) {
+        ts.tv_sec = timeout_ns / 1000000000;
+        ts.tv_nsec = timeout_ns % 1000000000;
+        tp = &ts;
+    }
+    long r = syscall(SYS_futex, word, FUTEX_WAIT, expected, tp, NULL, 0);
+    if (r == 0) return 0;
+    return errno == EAGAIN ? 0 : errno;
+}
+
+void auhost_iso_futex_wake(uint32_t *word) { syscall(SYS_futex, word, FUTEX_WAKE, 0x7fffffff, NULL, NULL, 0); }
+
+int64_t auhost_iso_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int auhost_iso_memfd(const char *name, size_t size) {
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, (off_t)size) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+int auhost_iso_socketpair(int fds[2]) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds); }
+
+int auhost_iso_socket_timeout(int fd, int milliseconds) {
+    struct timeval tv = {milliseconds / 1000, (milliseconds % 1000) * 1000};
+    if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0) return -1;
+    return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+}
+
+int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attr);
+    /* dup2 clears close-on-exec on the copies; fds 3 and 4 may be the sources themselves, so move
+       them out of the way first. */
+    int control = fcntl(control_fd, F_DUPFD_CLOEXEC, 10);
+    int block = fcntl(block_fd, F_DUPFD_CLOEXEC, 10);
+    int status = control < 0 || block < 0 ? errno : 0;
+    if (!status) {
+        /* No input and no output of its own; standard error stays the host's, for plug-ins' diagnostics. */
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_adddup2(&actions, control, AUHOST_ISO_CONTROL_FD);
+        posix_spawn_file_actions_adddup2(&actions, block, AUHOST_ISO_BLOCK_FD);
+        posix_spawn_file_actions_addclosefrom_np(&actions, AUHOST_ISO_BLOCK_FD + 1);
+        sigset_t none, all;
+        sigemptyset(&none);
+        sigfillset(&all);
+        posix_spawnattr_setsigmask(&attr, &none);
+        posix_spawnattr_setsigdefault(&attr, &all);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+        status = posix_spawn(pid, path, &actions, &attr, argv, envp);
+    }
+    if (control >= 0) close(control);
+    if (block >= 0) close(block);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    return status;
+}
+
+void auhost_iso_thread_sched(int32_t *policy, int32_t *priority) {
+    struct sched_param param;
+    int p = SCHED_OTHER;
+    if (pthread_getschedparam(pthread_self(), &p, &param) != 0) param.sched_priority = 0;
+    *policy = p;
+    *priority = param.sched_priority;
+}
+
+int auhost_iso_set_thread_sched(int32_t policy, int32_t priority) {
+    if (policy != SCHED_OTHER && policy != SCHED_FIFO && policy != SCHED_RR) return EINVAL;
+    int lowest = sched_get_priority_min(policy), highest = sched_get_priority_max(policy);
+    struct sched_param param = {priority < lowest ? lowest : priority > highest ? highest : priority};
+    return pthread_setschedparam(pthread_self(), policy, &param);
+}
+
+int auhost_iso_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+void auhost_iso_pidfd_kill(int pidfd) {
+    if (pidfd >= 0) syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+}
+
+int auhost_iso_sandbox_child(pid_t parent) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) return -1;
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    /* A crashing plug-in is reported by the host; it leaves no core file behind. */
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none);
+    return 0;
+}
+
+void auhost_iso_midi_ring_init(auhost_iso_midi_ring *ring) {
+    ring->head = 0;
+    ring->tail = 0;
+    for (uint64_t i = 0; i < AUHOST_ISO_MIDI_CAPACITY; ++i) ring->slots[i].sequence = i;
+}
+
+/* Vyukov's bounded MPMC queue, used with one consumer. */
+int auhost_iso_midi_ring_push(auhost_iso_midi_ring *ring, uint32_t status, uint32_t data1, uint32_t data2, uint32_t offset) {
+    uint64_t pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+    for (;;) {
+        auhost_iso_midi_slot *slot = &ring->slots[pos % AUHOST_ISO_MIDI_CAPACITY];
+        uint64_t seq = __atomic_load_n(&slot->sequence, __ATOMIC_ACQUIRE);
+        int64_t diff = (int64_t)seq - (int64_t)pos;
+        if (diff == 0) {
+            if (__atomic_compare_exchange_n(&ring->head, &pos, pos + 1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+                slot->status = status;
+                slot->data1 = data1;
+                slot->data2 = data2;
+                slot->offset = offset;
+                __atomic_store_n(&slot->sequence, pos + 1, __ATOMIC_RELEASE);
+                return 1;
+            }
+        } else if (diff < 0) {
+            return 0;
+        } else {
+            pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+int auhost_iso_midi_ring_pop(auhost_iso_midi_ring *ring, uint32_t *status, uint32_t *data1, uint32_t *data2, uint32_t *offset) {
+    uint64_t pos = ring->tail;
+    auhost_iso_midi_slot *slot = &ring->slots[pos % AUHOST_ISO_MIDI_CAPACITY];
+    uint64_t seq = __atomic_load_n(&slot->sequence, __ATOMIC_ACQUIRE);
+    if ((int64_t)seq - (int64_t)(pos + 1) < 0) return 0;
+    *status = slot->status;
+    *data1 = slot->data1;
+    *data2 = slot->data2;
+    *offset = slot->offset;
+    __atomic_store_n(&slot->sequence, pos + AUHOST_ISO_MIDI_CAPACITY, __ATOMIC_RELEASE);
+    ring->tail = pos + 1;
+    return 1;
+}
+
+int auhost_iso_all_finite(const float *samples, uint32_t count) {
+    /* x - x is 0 for finite x and NaN for inf and NaN: one branch-free pass the compiler vectorises. */
+    float acc = 0;
+    for (uint32_t i = 0; i < count; ++i) acc += samples[i] - samples[i];
+    return acc == 0;
+}
+
+const char *auhost_iso_image_path(void) {
+    Dl_info info;
+    return dladdr((void *)auhost_iso_image_path, &info) && info.dli_fname ? info.dli_fname : NULL;
+}

@@ -1,0 +1,29 @@
+// auhost-unit-host <parent-pid> <type> <subtype> <manufacturer> <origin…>
+//
+// The child process of an out-of-process unit (issue 19): loads one component — an LV2 plug-in
+// from its own bundle only, an SDK plug-in from its own folder only, or a built-in unit — and
+// serves it to the host that spawned it: setup calls on the control socket (fd 3), audio and
+// events through the shared block (fd 4). It dies with its parent (PR_SET_PDEATHSIG) and cannot
+// gain privileges (PR_SET_NO_NEW_PRIVS). Nothing else is open.
+import AUHost
+import AUHostCore
+import CUnitIsolation
+import Foundation
+import UnitIsolation
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 6, let parent = pid_t(arguments[1]), let type = UInt32(arguments[2]),
+    let subtype = UInt32(arguments[3]), let manufacturer = UInt32(arguments[4])
+else {
+    FileHandle.standardError.write(Data("usage: auhost-unit-host <parent-pid> <type> <subtype> <manufacturer> <origin>\n".utf8))
+    exit(2)
+}
+guard auhost_iso_sandbox_child(parent) == 0 else { exit(3) }
+let origin = arguments[5...].joined(separator: " ")
+let description = AudioComponentDescription(
+    componentType: type, componentSubType: subtype, componentManufacturer: manufacturer, componentFlags: 0, componentFlagsMask: 0)
+
+let server = UnitServer(control: AUHOST_ISO_CONTROL_FD, block: AUHOST_ISO_BLOCK_FD)
+server.load(description: description, origin: origin)
+server.serve()
+exit(0)
