@@ -183,7 +183,7 @@ extension AudioGraph {
         // its buffers (a chain then works in one buffer, as in-place processing means).
         var consumers: [BusKey: Int] = [:]
         for c in connections { consumers[BusKey(node: c.sourceNode, bus: c.sourceOutputNumber), default: 0] += 1 }
-        let latency = latencies(joined: joined)
+        let latency = try latencies(joined: joined)
         let inputs = UnsafeMutablePointer<ScheduledInput>.allocate(capacity: max(ports.count, 1))
         inputs.initialize(repeating: ScheduledInput(), count: max(ports.count, 1))
         for interaction in interactions {
@@ -228,11 +228,19 @@ extension AudioGraph {
 
     /// Arrival latency per node (the longest path of reported latency from a source), the delay
     /// each shorter input needs to line up with the longest, and the total at the head.
-    private func latencies(joined: [Node]) -> (delay: [BusKey: Int], total: Int) {
+    private func latencies(joined: [Node]) throws -> (delay: [BusKey: Int], total: Int) {
         let rate = headSampleRate
         var own: [AUNode: Int] = [:]
         for n in joined {
             let seconds = (try? property(n.unit!, kAudioUnitProperty_Latency, as: Float64.self)) ?? 0
+            // A unit's word sizes the delay lines: NaN or 1e300 would trap or exhaust memory.
+            guard seconds.isFinite, seconds >= 0, seconds <= Self.maximumLatency else {
+                guard latencyCompensation else { continue }
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue,
+                    "\(describe(n.id)) reports a latency of \(seconds) s; a latency the graph compensates must be 0…"
+                        + "\(Int(Self.maximumLatency)) s (turn latency compensation off to use the unit anyway).")
+            }
             own[n.id] = Int((seconds * rate).rounded())
         }
         var arrival: [AUNode: Int] = [:]
@@ -250,6 +258,9 @@ extension AudioGraph {
         let total = head.map { (arrival[$0.id] ?? 0) + (own[$0.id] ?? 0) } ?? 0
         return (delay, total)
     }
+
+    /// The longest latency a unit may report (seconds): the compensating delay lines are sized by it.
+    static let maximumLatency: Double = 60
 
     /// Frees a schedule no cycle can reach any more.
     func freeSchedule(_ schedule: UnsafeMutablePointer<Schedule>) {

@@ -31,6 +31,31 @@ final class LatencyAndUpdateTests: XCTestCase {
         for n in 0..<800 { XCTAssertEqual(out[n], n < 240 ? 0 : 2 * Float(n - 240), "frame \(n)") }
     }
 
+    /// A latency the delay lines cannot be sized by (NaN trapped, 1e300 exhausted memory) fails
+    /// AUGraphInitialize naming the node; without compensation nothing is sized by it.
+    func testALatencyNoDelayLineCanHoldIsRefused() throws {
+        defer { TestLatencyUnit.reportedLatency = nil }
+        for bad in [Double.nan, .infinity, -1, 1e300, 61] {
+            TestLatencyUnit.reportedLatency = bad
+            let f = try GraphFixture()
+            let source = try f.add(TestGainUnit.description)
+            let late = try f.add(TestLatencyUnit.description)
+            let input = Counter()
+            var cb = input.callback
+            XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, source, 0, &cb), noErr)
+            XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, source, 0, late, 0), noErr)
+            XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, late, 0, f.head, 0), noErr)
+            XCTAssertEqual(AUGraphInitialize(f.graph!), kAudioUnitErr_InvalidPropertyValue, "latency \(bad)")
+            XCTAssertTrue(lastMessage().contains("reports a latency of \(bad) s"), lastMessage())
+            XCTAssertEqual(AUGraphSetLatencyCompensation(f.graph!, 0), noErr)
+            XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
+            var out: [Float] = []
+            for _ in 0..<4 { XCTAssertEqual(f.pull(100), noErr); out += f.left(100) }
+            XCTAssertEqual(out, (0..<400).map { $0 < 240 ? 0 : Float($0 - 240) }, "latency \(bad): the unit's own 240-frame delay")
+            withExtendedLifetime(input) {}
+        }
+    }
+
     func testWithoutCompensationThePathsAreMisaligned() throws {
         let (f, input) = try latencyGraph(compensate: false)
         defer { withExtendedLifetime(input) {} }

@@ -107,7 +107,11 @@ public final class TestLatencyUnit: AUEffectBase {
         super.init(description: description)
     }
 
-    public override var latency: Double { Double(delay) / sampleRate }
+    /// What instances made from now on report instead of their delay (a broken unit's word).
+    public static var reportedLatency: Double?
+    private let reported = TestLatencyUnit.reportedLatency
+
+    public override var latency: Double { reported ?? Double(delay) / sampleRate }
 
     public override func allocateRenderResources() throws {
         ring = .allocate(capacity: delay * 8)
