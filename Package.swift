@@ -166,7 +166,7 @@ let package = Package(
         // seed and crash in the ordinary test run.
         .target(
             name: "FuzzHarnesses",
-            dependencies: ["GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "AUHostAtomics", "AudioFileStreamServices", "AudioConverterServices"],
+            dependencies: ["GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "AUHostAtomics", "AudioFileStreamServices", "AudioConverterServices", "UnitIsolation"],
             path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
         .executableTarget(name: "auhost-fuzz", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/Driver", swiftSettings: swiftSettings),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/ReplayTests", swiftSettings: swiftSettings),

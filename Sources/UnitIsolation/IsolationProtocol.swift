@@ -221,13 +221,22 @@ public struct UnitShape {
             guard n <= limit else { throw IsolationProtocolError("the unit reported \(n) \(what) (at most \(limit))") }
             return Int(n)
         }
-        inputFormats = try (0..<count("input elements", limit: UInt32(AUHOST_ISO_MAX_BUSES))).map { _ in try r.format() }
-        outputFormats = try (0..<count("output elements", limit: UInt32(AUHOST_ISO_MAX_BUSES))).map { _ in try r.format() }
+        // The proxy sizes its buses by these formats: the boundary's own checks apply.
+        func format(_ scope: String, _ element: Int) throws -> AudioStreamBasicDescription {
+            let f = try r.format()
+            if let problem = f.boundaryProblem { throw IsolationProtocolError("the unit's \(scope) element \(element): \(problem)") }
+            return f
+        }
+        inputFormats = try (0..<count("input elements", limit: UInt32(AUHOST_ISO_MAX_BUSES))).map { try format("input", $0) }
+        outputFormats = try (0..<count("output elements", limit: UInt32(AUHOST_ISO_MAX_BUSES))).map { try format("output", $0) }
         channelCapabilities = try (0..<count("channel configurations", limit: 256)).map { _ in
             AUChannelInfo(inChannels: Int16(clamping: try r.i32()), outChannels: Int16(clamping: try r.i32()))
         }
         latency = try r.f64()
         tailTime = try r.f64()
+        guard latency.isFinite, latency >= 0, tailTime.isFinite, tailTime >= 0 else {
+            throw IsolationProtocolError("the unit reported a latency of \(latency) s and a tail of \(tailTime) s")
+        }
         parameters = try (0..<count("parameters", limit: 4096)).map { _ in
             let id = try r.u32()
             let name = try r.string()

@@ -1,5 +1,6 @@
 import AUHost
 import Foundation
+import UnitIsolation
 import XCTest
 
 /// The child is untrusted: a unit host that answers with an oversized, truncated or garbled reply
@@ -45,6 +46,36 @@ final class HostileChildTests: XCTestCase {
     func testATruncatedDescriptionIsRefused() throws {
         // Status 0, a 6-byte payload: a name length of 0 and two bytes of an element count.
         try assertRefused("\\000\\000\\000\\000\\006\\000\\000\\000\\000\\000\\000\\000\\001\\000", saying: "ended early")
+    }
+
+    /// A reply framed as the child frames it: status 0, the payload's length, the payload.
+    func framed(_ shape: UnitShape) -> String {
+        let payload = shape.encoded
+        var w = ByteWriter()
+        w.u32(0)
+        w.u32(UInt32(payload.count))
+        return (w.bytes + payload).map { "\\" + String($0, radix: 8) }.joined()
+    }
+
+    func testAFormatOutsideTheAPIBoundsIsRefused() throws {
+        // Four billion channels would size the proxy's buses; a NaN rate its time stamps.
+        var wide = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
+        wide.mChannelsPerFrame = 4_000_000_000
+        var nan = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
+        nan.mSampleRate = .nan
+        for (format, words) in [(wide, "4000000000 channels"), (nan, "Sample rate nan")] {
+            let shape = UnitShape(
+                name: "wide", inputFormats: [format], outputFormats: [.canonical(sampleRate: 44_100, channels: 2)],
+                channelCapabilities: [], latency: 0, tailTime: 0, parameters: [])
+            try assertRefused(framed(shape), saying: words)
+        }
+    }
+
+    func testANonFiniteLatencyIsRefused() throws {
+        let shape = UnitShape(
+            name: "late", inputFormats: [], outputFormats: [.canonical(sampleRate: 44_100, channels: 2)],
+            channelCapabilities: [], latency: .nan, tailTime: 0, parameters: [])
+        try assertRefused(framed(shape), saying: "latency of nan s")
     }
 
     func testAnAbsurdElementCountIsRefused() throws {

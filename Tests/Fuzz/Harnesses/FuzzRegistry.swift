@@ -10,6 +10,7 @@ public enum FuzzRegistry {
         ("RenderNotifyFuzz", RenderNotifyFuzz.run),
         ("MIDIFile", MIDIFileFuzz.run),
         ("AudioFileStream", AudioFileStreamFuzz.run),
+        ("IsolationShape", IsolationShapeFuzz.run),
     ]
 
     /// The harness called `name`. Thread: any.
