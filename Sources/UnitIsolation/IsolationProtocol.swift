@@ -241,9 +241,12 @@ public struct UnitShape {
             let id = try r.u32()
             let name = try r.string()
             let unit: AudioUnitParameterUnit = try r.u32()
-            let minValue = try r.f32(), maxValue = try r.f32(), defaultValue = try r.f32()
+            // Subnormals and -0 read as +0: a thread with denormals-are-zero set compares a
+            // subnormal as 0, and a range clamped with -0 and +0 depends on the order of min/max.
+            func normal(_ x: Float) -> Float { x.isSubnormal || x == 0 ? 0 : x }
+            let minValue = normal(try r.f32()), maxValue = normal(try r.f32()), defaultValue = normal(try r.f32())
             let flags = AudioUnitParameterOptions(rawValue: try r.u32())
-            let value = try r.f32()
+            let value = normal(try r.f32())
             let strings = try (0..<count("value strings", limit: 4096)).map { _ in try r.string() }
             guard minValue.isFinite, maxValue.isFinite, minValue <= maxValue, value.isFinite else {
                 throw IsolationProtocolError("parameter \(id) has an invalid range or value")
