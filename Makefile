@@ -119,12 +119,16 @@ clean:
 EXAMPLES_BUILD ?= Examples/.build
 .PHONY: examples examples-build
 examples: examples-build
-	$(EXAMPLES_BUILD)/debug/examples-check
+	AUHOST_UNIT_HOST=$(abspath .build/debug/auhost-unit-host) $(EXAMPLES_BUILD)/debug/examples-check
 examples-build: deps
 	$(SWIFT) build --package-path Examples --scratch-path $(EXAMPLES_BUILD)
+	$(SWIFT) build --product auhost-unit-host
 
 ## The Audio Queue examples (issue 16) join check-c's C examples.
 C_EXAMPLES += audio-queue-play:AudioQueuePlay audio-queue-record:AudioQueueRecord
+## AUHost's extensions from C (out of process: check-c finds the child the release install put in
+## PREFIX/libexec/auhost; `make examples` points AUHOST_UNIT_HOST at this package's debug build).
+C_EXAMPLES += isolated-parallel:IsolatedParallel
 
 ## Out-of-process units (issue 19, AUHostIsolation.h). install-unit-host puts the child where an
 ## installed libauhost finds it (PREFIX/libexec/auhost); `make install` does it too.

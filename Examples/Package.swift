@@ -44,6 +44,8 @@ let package = Package(
         cExample("audio-queue-play", "AudioQueuePlay"),
         cExample("audio-queue-record", "AudioQueueRecord"),
         swiftExample("audio-queue-swift", "AudioQueueSwift"),
+        /// AUHost's extensions from C: a unit out of process, a graph on two threads.
+        cExample("isolated-parallel", "IsolatedParallel"),
         /// Runs every example in a scratch HOME with an asoundrc of file PCMs and checks its output.
         .executableTarget(name: "examples-check", path: "Sources/ExamplesCheck"),
     ],

@@ -1,2 +1,2 @@
 /// Every example, in the order.
-let allExamples: [Example] = ioExamples + outputExamples + pattern5Examples + listingExamples + seedExamples + audioQueueExamples
+let allExamples: [Example] = ioExamples + outputExamples + pattern5Examples + listingExamples + seedExamples + audioQueueExamples + extensionExamples
