@@ -114,6 +114,25 @@ public final class IsolatedUnit: AUBase {
     // MARK: The unit model
 
     public override var channelCapabilities: [AUChannelInfo] { shape.channelCapabilities }
+
+    /// The child's unit decides, when the format is set (an LV2 plug-in's ports fix its channel
+    /// counts, and it declares no channel capabilities): a host negotiating formats, as `auhost
+    /// render` does with a mono plug-in, hears the refusal then, not at AudioUnitInitialize.
+    /// Before the child is adopted, or once it faulted, the formats wait for initialize.
+    public override func accepts(format: AudioStreamBasicDescription, scope: AudioUnitScope, element: AudioUnitElement) -> Bool {
+        guard super.accepts(format: format, scope: scope, element: element) else { return false }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let process, auhost_iso_load(&cycle.pointee.fault) == 0 else { return true }
+        do {
+            try withChild(process, "setting a stream format") {
+                try send(process, .setFormat) { $0.u32(scope); $0.u32(element); $0.format(format) }
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
     public override var latency: Double { shape.latency }
     public override var tailTime: Double { shape.tailTime }
     public override var factoryPresets: [(number: Int32, name: String)] { shape.factoryPresets }
