@@ -39,6 +39,7 @@ final class OfflineUnitRig {
         outputChannels = try Self.negotiate(
             unit, scope: kAudioUnitScope_Output, sampleRate: sampleRate,
             channels: inputChannels > 0 ? inputChannels : channels)
+        try Self.setRateOfOtherElements(unit, sampleRate: sampleRate)
         input =
             inputChannels > 0
             ? AudioBufferStorage(
@@ -63,6 +64,19 @@ final class OfflineUnitRig {
         let own = try unit.streamFormat(scope: scope)
         try unit.setStreamFormat(.canonical(sampleRate: sampleRate, channels: own.mChannelsPerFrame), scope: scope)
         return Int(own.mChannelsPerFrame)
+    }
+
+    /// Sets `sampleRate` on every element but the first of both scopes, keeping their channel
+    /// counts: a unit with a side-chain input or a second output (a plug-in runs at one rate)
+    /// refuses to initialize while they keep their default rate.
+    private static func setRateOfOtherElements(_ unit: AudioUnitInstance, sampleRate: Double) throws {
+        for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] {
+            let count = (try? unit.property(kAudioUnitProperty_ElementCount, scope: scope, as: UInt32.self)) ?? 0
+            for element in UInt32(1)..<max(count, 1) {
+                let own = try unit.streamFormat(scope: scope, element: element)
+                try unit.setStreamFormat(.canonical(sampleRate: sampleRate, channels: own.mChannelsPerFrame), scope: scope, element: element)
+            }
+        }
     }
 
     /// Renders `frames` frames (at most `maxFrames`) from the current input into `output`;

@@ -64,6 +64,20 @@ final class CLITests: XCTestCase {
         for i in stride(from: 0, to: samples.count, by: 97) { XCTAssertEqual(out[i], samples[i] * gain, accuracy: 1e-6) }
     }
 
+    /// A plug-in with a side-chain input (swh SC3: a second input element) renders: the rig sets
+    /// the file's rate on every element (a plug-in runs at one rate; before, it refused to
+    /// initialize with "every element must use 48000.0 Hz", as 80 of the large set's plug-ins did).
+    func testRenderTakesAPlugInWithASideChainInput() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.wav").path, output = dir.appendingPathComponent("out.wav").path
+        try WAV.writeFloat((0..<4_800).map { Float(sin(Double($0) * 0.05)) * 0.5 }, rate: 48_000, to: input)
+        let r = try CLI.run(["render", "-i", input, "-o", output, "--tail", "0", "http://plugin.org.uk/swh-plugins/sc3"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("Rendered 4800 frames"), r.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output))
+    }
+
     func testRenderRefusesAnUnknownParameterAndAMissingInput() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
