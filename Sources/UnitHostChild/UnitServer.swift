@@ -160,7 +160,14 @@ final class UnitServer {
             return AudioUnitGetProperty(unit, kAudioUnitProperty_ElementCount, scope, 0, &n, &size) == noErr ? Int(n) : 0
         }
         func formats(_ scope: AudioUnitScope) throws -> [AudioStreamBasicDescription] {
-            try (0..<min(count(scope), Int(AUHOST_ISO_MAX_BUSES))).map { e in
+            let n = count(scope)
+            // Truncating would mirror fewer elements than the unit has (it then refused to initialize).
+            guard n <= Int(AUHOST_ISO_MAX_BUSES) else {
+                throw AudioError(
+                    kAudioUnitErr_InvalidElement,
+                    "The unit has \(n) \(scopeName(scope)) elements; out of process AUHost mirrors at most \(AUHOST_ISO_MAX_BUSES).")
+            }
+            return try (0..<n).map { e in
                 var f = AudioStreamBasicDescription()
                 var size = UInt32(MemoryLayout.size(ofValue: f))
                 try check(

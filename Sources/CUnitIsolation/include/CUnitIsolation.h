@@ -15,7 +15,7 @@
 
 #define AUHOST_ISO_MAGIC 0x4155494Fu /* "AUIO" */
 #define AUHOST_ISO_MAX_EVENTS 1024
-#define AUHOST_ISO_MAX_BUSES 16
+#define AUHOST_ISO_MAX_BUSES 64
 /* The file descriptors the child finds open: the control socket and the shared block. */
 #define AUHOST_ISO_CONTROL_FD 3
 #define AUHOST_ISO_BLOCK_FD 4
