@@ -80,7 +80,9 @@ let package = Package(
         /// Graph files (docs/GRAPH-FILES.md) read and checked without instantiating anything.
         .target(name: "GraphFileFormat", dependencies: ["AudioTypes", "AudioFiles"], swiftSettings: swiftSettings),
         /// Audio Queue Services (AudioQueue.h): playback and recording on the ALSA I/O unit, offline render on a generic output.
-        .target(name: "AudioQueueServices", dependencies: ["AUHostCore", "AUHostAtomics", "CSoundTouch", "AudioConverterServices"], swiftSettings: swiftSettings),
+        .target(
+            name: "AudioQueueServices", dependencies: ["AUHostCore", "AUHostAtomics", "CSoundTouch", "AudioConverterServices"],
+            swiftSettings: swiftSettings),
         systemLibrary("CSoundTouch", pkgConfig: "soundtouch", apt: "libsoundtouch-dev"),
         .executableTarget(
             name: "auhost",
@@ -118,7 +120,9 @@ let package = Package(
         // ---- Audio Converter Services (AudioConverter.h) and Audio File Stream Services: PCM through ConverterKernel, codecs through their libraries.
         systemLibrary("CCodecs", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         .target(name: "AudioConverterServices", dependencies: ["AudioTypes", "DSPKernels", "CCodecs"], swiftSettings: swiftSettings),
-        .target(name: "AudioFileStreamServices", dependencies: ["AudioTypes", "AudioConverterServices", "CCodecs"], swiftSettings: swiftSettings),
+        .target(
+            name: "AudioFileStreamServices", dependencies: ["AudioTypes", "AudioConverterServices", "CCodecs"], swiftSettings: swiftSettings
+        ),
 
         // ---- Tests.
         .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
@@ -166,7 +170,10 @@ let package = Package(
         // seed and crash in the ordinary test run.
         .target(
             name: "FuzzHarnesses",
-            dependencies: ["GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "AUHostAtomics", "AudioFileStreamServices", "AudioConverterServices", "UnitIsolation"],
+            dependencies: [
+                "GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "AUHostAtomics", "AudioFileStreamServices",
+                "AudioConverterServices", "UnitIsolation",
+            ],
             path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
         .executableTarget(name: "auhost-fuzz", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/Driver", swiftSettings: swiftSettings),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/ReplayTests", swiftSettings: swiftSettings),
@@ -197,10 +204,17 @@ let package = Package(
         /// A sine fitted to measured samples (amplitude, THD+N), for the DSP and codec tests.
         .target(name: "SignalTestSupport", path: "Tests/SignalTestSupport", swiftSettings: swiftSettings),
         .target(
-            name: "CodecTestSupport", dependencies: ["AudioConverterServices", "AudioToolbox", "SignalTestSupport"], path: "Tests/CodecTestSupport",
+            name: "CodecTestSupport", dependencies: ["AudioConverterServices", "AudioToolbox", "SignalTestSupport"],
+            path: "Tests/CodecTestSupport",
             swiftSettings: swiftSettings),
-        .testTarget(name: "AudioFileStreamServicesTests", dependencies: ["AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs", "CodecTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AudioConverterServicesTests", dependencies: ["AudioConverterServices", "AudioToolbox", "CodecTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AudioFileStreamServicesTests",
+            dependencies: [
+                "AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs", "CodecTestSupport",
+            ], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AudioConverterServicesTests", dependencies: ["AudioConverterServices", "AudioToolbox", "CodecTestSupport"],
+            swiftSettings: swiftSettings),
         // ---- Out-of-process units (issue 19): the OS layer (shared block, futexes, spawn), the
         // proxy unit and protocol, the child executable, and their tests.
         .target(name: "CUnitIsolation"),
@@ -209,7 +223,8 @@ let package = Package(
             name: "auhost-unit-host", dependencies: ["AUHost", "UnitIsolation", "CUnitIsolation", "LV2Units", "LV2Host", "PlugInLoader"],
             path: "Sources/UnitHostChild", swiftSettings: swiftSettings),
         .testTarget(
-            name: "UnitIsolationTests", dependencies: ["AUHost", "UnitIsolation", "TestSupport", "auhost-unit-host", "LV2Units", "PlugInLoader"],
+            name: "UnitIsolationTests",
+            dependencies: ["AUHost", "UnitIsolation", "TestSupport", "auhost-unit-host", "LV2Units", "PlugInLoader"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]

@@ -225,11 +225,14 @@ public final class AudioUnitInstance {
 
 /// Lets ``AudioUnitInstance/property(_:scope:element:as:)`` read an Optional as its wrapped type.
 protocol OptionalPropertyValue {
-    static func read(_ unit: AudioUnitInstance, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) throws -> Self
+    static func read(_ unit: AudioUnitInstance, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) throws
+        -> Self
 }
 
 extension Optional: OptionalPropertyValue {
-    static func read(_ unit: AudioUnitInstance, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) throws -> Self {
+    static func read(_ unit: AudioUnitInstance, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) throws
+        -> Self
+    {
         try unit.property(id, scope: scope, element: element, as: Wrapped.self)
     }
 }

@@ -76,10 +76,12 @@ extension AudioConverterSession {
         var packets = UInt32(isPCM ? frames : min(max(frames / framesPerPacket, 1), 64))
         let buffers = UnsafeMutableAudioBufferListPointer(inputList)
         for i in 0..<buffers.count {
-            buffers[i] = AudioBuffer(mNumberChannels: isPCM ? inputFormat.channelsPerBuffer : inputFormat.mChannelsPerFrame, mDataByteSize: 0, mData: nil)
+            buffers[i] = AudioBuffer(
+                mNumberChannels: isPCM ? inputFormat.channelsPerBuffer : inputFormat.mChannelsPerFrame, mDataByteSize: 0, mData: nil)
         }
         var descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?
-        let status = isPCM
+        let status =
+            isPCM
             ? input.proc(input.handle, &packets, inputList, nil, input.userData)
             : input.proc(input.handle, &packets, inputList, &descriptions, input.userData)
         guard status == noErr else { return status }
@@ -135,7 +137,8 @@ extension AudioConverterSession {
                 guard d.mStartOffset >= 0, Int(d.mStartOffset) + Int(d.mDataByteSize) <= size else {
                     throw AudioError(
                         kAudioConverterErr_InvalidInputSize,
-                        "Packet \(p) is described at bytes \(d.mStartOffset)…\(d.mStartOffset + Int64(d.mDataByteSize)) of a \(size)-byte buffer.")
+                        "Packet \(p) is described at bytes \(d.mStartOffset)…\(d.mStartOffset + Int64(d.mDataByteSize)) of a \(size)-byte buffer."
+                    )
                 }
                 start = Int(d.mStartOffset); length = Int(d.mDataByteSize)
             }
@@ -146,7 +149,8 @@ extension AudioConverterSession {
     }
 
     /// How many of `requested` frames the buffers of `list` hold in `format`.
-    static func capacity(of list: UnsafeMutablePointer<AudioBufferList>, format: AudioStreamBasicDescription, requested: Int) throws -> Int {
+    static func capacity(of list: UnsafeMutablePointer<AudioBufferList>, format: AudioStreamBasicDescription, requested: Int) throws -> Int
+    {
         let buffers = UnsafeMutableAudioBufferListPointer(list)
         guard buffers.count == Int(format.bufferCount) else {
             throw AudioError(

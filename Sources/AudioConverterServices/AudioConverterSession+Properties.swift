@@ -41,13 +41,17 @@ extension AudioConverterSession {
             data.storeBytes(of: value, as: T.self)
             return MemoryLayout<T>.size
         }
-        let inputPacket = inputFormat.mFormatID == kAudioFormatLinearPCM ? inputFormat.mBytesPerPacket : CompressedFormat.maximumPacketSize(inputFormat)
+        let inputPacket =
+            inputFormat.mFormatID == kAudioFormatLinearPCM ? inputFormat.mBytesPerPacket : CompressedFormat.maximumPacketSize(inputFormat)
         switch property {
         case kAudioConverterPropertyMinimumInputBufferSize, kAudioConverterPropertyMaximumInputPacketSize: return put(inputPacket)
-        case kAudioConverterPropertyMinimumOutputBufferSize, kAudioConverterPropertyMaximumOutputPacketSize: return put(outputFormat.mBytesPerFrame)
+        case kAudioConverterPropertyMinimumOutputBufferSize, kAudioConverterPropertyMaximumOutputPacketSize:
+            return put(outputFormat.mBytesPerFrame)
         case kAudioConverterPropertyCalculateInputBufferSize, kAudioConverterPropertyCalculateOutputBufferSize:
             guard inputFormat.mFormatID == kAudioFormatLinearPCM else {
-                throw AudioError(kAudioConverterErr_OperationNotSupported, "Buffer sizes can be calculated for PCM input only; compressed packets vary in size.")
+                throw AudioError(
+                    kAudioConverterErr_OperationNotSupported,
+                    "Buffer sizes can be calculated for PCM input only; compressed packets vary in size.")
             }
             let given = Double(data.load(as: UInt32.self))
             let toInput = property == kAudioConverterPropertyCalculateInputBufferSize
@@ -82,7 +86,8 @@ extension AudioConverterSession {
         }
         if property == kAudioConverterDecompressionMagicCookie {
             guard size <= 1 << 20 else {
-                throw AudioError(kAudioConverterErr_BadPropertySizeError, "A magic cookie of \(size) bytes is beyond the 1 MiB AUHost accepts.")
+                throw AudioError(
+                    kAudioConverterErr_BadPropertySizeError, "A magic cookie of \(size) bytes is beyond the 1 MiB AUHost accepts.")
             }
             cookie = Array(UnsafeRawBufferPointer(start: data, count: size))
             reset()
@@ -90,7 +95,8 @@ extension AudioConverterSession {
             return
         }
         guard size == needed else {
-            throw AudioError(kAudioConverterErr_BadPropertySizeError, "Property '\(FourCC.string(property))' is \(needed) bytes; \(size) were given.")
+            throw AudioError(
+                kAudioConverterErr_BadPropertySizeError, "Property '\(FourCC.string(property))' is \(needed) bytes; \(size) were given.")
         }
         let value = data.load(as: UInt32.self)
         switch property {
@@ -100,7 +106,8 @@ extension AudioConverterSession {
                 kAudioConverterSampleRateConverterComplexity_Mastering, kAudioConverterSampleRateConverterComplexity_MinimumPhase,
             ]
             guard known.contains(value) else {
-                throw AudioError(kAudio_ParamError, "'\(FourCC.string(value))' is not a sample-rate converter complexity (line, norm, bats, minp).")
+                throw AudioError(
+                    kAudio_ParamError, "'\(FourCC.string(value))' is not a sample-rate converter complexity (line, norm, bats, minp).")
             }
             complexity = value
         case kAudioConverterSampleRateConverterQuality:
@@ -117,7 +124,8 @@ extension AudioConverterSession {
             let inputs = Int(inputFormat.mChannelsPerFrame)
             let entries = (0..<Int(outputFormat.mChannelsPerFrame)).map { Int(data.load(fromByteOffset: 4 * $0, as: Int32.self)) }
             guard entries.allSatisfy({ (-1..<inputs).contains($0) }) else {
-                throw AudioError(kAudio_ParamError, "Channel map \(entries) has an entry outside -1…\(inputs - 1) (the source has \(inputs) channels).")
+                throw AudioError(
+                    kAudio_ParamError, "Channel map \(entries) has an entry outside -1…\(inputs - 1) (the source has \(inputs) channels).")
             }
             channelMap = entries
         default: return  // CodecQuality, BitDepthHint: accepted, nothing to encode with them

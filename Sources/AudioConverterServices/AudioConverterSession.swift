@@ -42,16 +42,21 @@ public final class AudioConverterSession {
     /// finite or more than 64 times apart. Thread: setup.
     public init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription) throws {
         guard input.mSampleRate.isFinite, input.mSampleRate > 0, input.mSampleRate <= 1_536_000 else {
-            throw AudioError(kAudioConverterErr_InputSampleRateOutOfRange, "The source format's sample rate \(input.mSampleRate) Hz is not a rate (0 < rate ≤ 1536000).")
+            throw AudioError(
+                kAudioConverterErr_InputSampleRateOutOfRange,
+                "The source format's sample rate \(input.mSampleRate) Hz is not a rate (0 < rate ≤ 1536000).")
         }
         guard output.mSampleRate.isFinite, output.mSampleRate > 0, output.mSampleRate <= 1_536_000 else {
-            throw AudioError(kAudioConverterErr_OutputSampleRateOutOfRange, "The destination format's sample rate \(output.mSampleRate) Hz is not a rate (0 < rate ≤ 1536000).")
+            throw AudioError(
+                kAudioConverterErr_OutputSampleRateOutOfRange,
+                "The destination format's sample rate \(output.mSampleRate) Hz is not a rate (0 < rate ≤ 1536000).")
         }
         let ratio = output.mSampleRate / input.mSampleRate
         guard ratio <= ConverterKernel.maximumRateRatio, ratio >= 1 / ConverterKernel.maximumRateRatio else {
             throw AudioError(
                 kAudioConverterErr_OutputSampleRateOutOfRange,
-                "\(input.mSampleRate) Hz → \(output.mSampleRate) Hz is more than a factor of \(Int(ConverterKernel.maximumRateRatio)) apart; convert in two steps.")
+                "\(input.mSampleRate) Hz → \(output.mSampleRate) Hz is more than a factor of \(Int(ConverterKernel.maximumRateRatio)) apart; convert in two steps."
+            )
         }
         guard output.mFormatID == kAudioFormatLinearPCM else {
             throw AudioError(
@@ -63,7 +68,8 @@ public final class AudioConverterSession {
             try Self.checkPCM(input, "source")
         } else if CompressedFormat.decodable.contains(input.mFormatID) {
             guard (1...255).contains(input.mChannelsPerFrame) else {
-                throw AudioError(kAudioConverterErr_FormatNotSupported, "The source format has \(input.mChannelsPerFrame) channels; 1…255 are possible.")
+                throw AudioError(
+                    kAudioConverterErr_FormatNotSupported, "The source format has \(input.mChannelsPerFrame) channels; 1…255 are possible.")
             }
         } else {
             throw AudioError(
@@ -128,7 +134,8 @@ public final class AudioConverterSession {
         }
         guard kernel == nil else { return }
         let source = kernelInputFormat
-        let map = channelMap.count == Int(outputFormat.mChannelsPerFrame) && channelMap.allSatisfy({ $0 < Int(source.mChannelsPerFrame) })
+        let map =
+            channelMap.count == Int(outputFormat.mChannelsPerFrame) && channelMap.allSatisfy({ $0 < Int(source.mChannelsPerFrame) })
             ? channelMap : Self.defaultMap(inputs: Int(source.mChannelsPerFrame), outputs: Int(outputFormat.mChannelsPerFrame))
         let k = UnsafeMutablePointer<ConverterKernel>.allocate(capacity: 1)
         do {

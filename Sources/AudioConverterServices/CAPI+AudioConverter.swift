@@ -112,7 +112,8 @@ public func _AudioConverterFillComplexBuffer(
     let status = LastErrorMessage.status {
         let session = try AudioConverterHandles.session(converter)
         guard let converter, let proc, let ioPackets, let output else {
-            throw AudioError(kAudio_ParamError, "AudioConverterFillComplexBuffer needs an input procedure, a packet count and an output list.")
+            throw AudioError(
+                kAudio_ParamError, "AudioConverterFillComplexBuffer needs an input procedure, a packet count and an output list.")
         }
         let requested = Int(ioPackets.pointee)
         ioPackets.pointee = 0
@@ -125,7 +126,10 @@ public func _AudioConverterFillComplexBuffer(
 }
 
 /// Converts `frames` frames of `input` into `output` for the one-buffer calls (same rate only).
-private func convertWhole(_ converter: AudioConverterRef?, frames: UInt32, _ input: UnsafeMutablePointer<AudioBufferList>, _ output: UnsafeMutablePointer<AudioBufferList>) throws -> UInt32 {
+private func convertWhole(
+    _ converter: AudioConverterRef?, frames: UInt32, _ input: UnsafeMutablePointer<AudioBufferList>,
+    _ output: UnsafeMutablePointer<AudioBufferList>
+) throws -> UInt32 {
     let session = try AudioConverterHandles.session(converter)
     try checkOneRate(session)
     session.reset()
@@ -143,7 +147,8 @@ private func checkOneRate(_ session: AudioConverterSession) throws {
     guard session.inputFormat.mFormatID == kAudioFormatLinearPCM, session.inputFormat.mSampleRate == session.outputFormat.mSampleRate else {
         throw AudioError(
             kAudioConverterErr_InvalidInputSize,
-            "AudioConverterConvertBuffer and ConvertComplexBuffer convert PCM at one rate; use AudioConverterFillComplexBuffer for \(session.inputFormat.mSampleRate) → \(session.outputFormat.mSampleRate) Hz or compressed input.")
+            "AudioConverterConvertBuffer and ConvertComplexBuffer convert PCM at one rate; use AudioConverterFillComplexBuffer for \(session.inputFormat.mSampleRate) → \(session.outputFormat.mSampleRate) Hz or compressed input."
+        )
     }
 }
 
@@ -209,18 +214,30 @@ public func _AudioConverterConvertBuffer(
         }
         try checkOneRate(session)
         guard !session.inputFormat.isNonInterleaved, !session.outputFormat.isNonInterleaved else {
-            throw AudioError(kAudioConverterErr_FormatNotSupported, "AudioConverterConvertBuffer converts interleaved PCM; use ConvertComplexBuffer for non-interleaved buffers.")
+            throw AudioError(
+                kAudioConverterErr_FormatNotSupported,
+                "AudioConverterConvertBuffer converts interleaved PCM; use ConvertComplexBuffer for non-interleaved buffers.")
         }
         let inBytes = Int(session.inputFormat.mBytesPerFrame), outBytes = Int(session.outputFormat.mBytesPerFrame)
         guard inBytes > 0, Int(inputSize) % inBytes == 0 else {
-            throw AudioError(kAudioConverterErr_InvalidInputSize, "\(inputSize) bytes are not whole \(inBytes)-byte frames of the source format.")
+            throw AudioError(
+                kAudioConverterErr_InvalidInputSize, "\(inputSize) bytes are not whole \(inBytes)-byte frames of the source format.")
         }
         let frames = Int(inputSize) / inBytes
         guard Int(ioOutputSize.pointee) >= frames * outBytes else {
-            throw AudioError(kAudioConverterErr_InvalidOutputSize, "\(frames) frames need \(frames * outBytes) output bytes; \(ioOutputSize.pointee) were given.")
+            throw AudioError(
+                kAudioConverterErr_InvalidOutputSize,
+                "\(frames) frames need \(frames * outBytes) output bytes; \(ioOutputSize.pointee) were given.")
         }
-        var inList = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: session.inputFormat.mChannelsPerFrame, mDataByteSize: inputSize, mData: UnsafeMutableRawPointer(mutating: input)))
-        var outList = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: session.outputFormat.mChannelsPerFrame, mDataByteSize: UInt32(frames * outBytes), mData: output))
+        var inList = AudioBufferList(
+            mNumberBuffers: 1,
+            mBuffers: AudioBuffer(
+                mNumberChannels: session.inputFormat.mChannelsPerFrame, mDataByteSize: inputSize,
+                mData: UnsafeMutableRawPointer(mutating: input)))
+        var outList = AudioBufferList(
+            mNumberBuffers: 1,
+            mBuffers: AudioBuffer(
+                mNumberChannels: session.outputFormat.mChannelsPerFrame, mDataByteSize: UInt32(frames * outBytes), mData: output))
         let done = try convertWhole(converter, frames: UInt32(frames), &inList, &outList)
         ioOutputSize.pointee = done * UInt32(outBytes)
     }

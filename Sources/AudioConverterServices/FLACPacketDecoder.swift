@@ -53,7 +53,8 @@ final class FLACPacketDecoder: PacketDecoder {
             guard body.count >= 38, body[0] & 0x7F == 0, (Int(body[1]) << 16 | Int(body[2]) << 8 | Int(body[3])) == 34 else {
                 throw AudioError(
                     kAudioConverterErr_FormatNotSupported,
-                    "The FLAC magic cookie must be \"fLaC\" followed by the STREAMINFO block (38 bytes); this one is \(cookie.count) bytes without one.")
+                    "The FLAC magic cookie must be \"fLaC\" followed by the STREAMINFO block (38 bytes); this one is \(cookie.count) bytes without one."
+                )
             }
             body[0] |= 0x80  // the last metadata block: the decoder then reads frames
             return Array("fLaC".utf8) + body.prefix(38)
@@ -90,7 +91,8 @@ final class FLACPacketDecoder: PacketDecoder {
         if ok == 0 || failure != nil {
             let reason = failure ?? "decoder state \(FLAC__stream_decoder_get_state(decoder).rawValue)"
             _ = FLAC__stream_decoder_flush(decoder)
-            throw AudioError(kAudioConverterErr_UnspecifiedError, "libFLAC could not decode a FLAC packet of \(bytes.count) bytes: \(reason).")
+            throw AudioError(
+                kAudioConverterErr_UnspecifiedError, "libFLAC could not decode a FLAC packet of \(bytes.count) bytes: \(reason).")
         }
     }
 

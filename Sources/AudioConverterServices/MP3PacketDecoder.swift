@@ -53,13 +53,15 @@ final class MP3PacketDecoder: PacketDecoder {
                 guard Int(channels) == channelCount, Double(rate) == sampleRate else {
                     throw AudioError(
                         kAudioConverterErr_FormatNotSupported,
-                        "The MP3 stream changed to \(rate) Hz, \(channels) channels; the converter was made for \(sampleRate) Hz, \(channelCount) channels.")
+                        "The MP3 stream changed to \(rate) Hz, \(channels) channels; the converter was made for \(sampleRate) Hz, \(channelCount) channels."
+                    )
                 }
                 continue
             case MPG123_OK.rawValue:
                 let frames = bytes / (4 * channelCount)
                 if frames > 0, let audio {
-                    pcm.reserve(frames).update(from: UnsafeRawPointer(audio).assumingMemoryBound(to: Float.self), count: frames * channelCount)
+                    pcm.reserve(frames).update(
+                        from: UnsafeRawPointer(audio).assumingMemoryBound(to: Float.self), count: frames * channelCount)
                     pcm.commit(frames)
                 }
             case MPG123_NEED_MORE.rawValue, MPG123_DONE.rawValue:

@@ -25,7 +25,9 @@ final class OpusPacketDecoder: PacketDecoder {
         var skip = 0, gainQ8 = 0
         if !cookie.isEmpty {
             guard cookie.count >= 19, cookie.starts(with: Array("OpusHead".utf8)), cookie[8] & 0xF0 == 0 else {
-                throw AudioError(kAudioConverterErr_FormatNotSupported, "The Opus magic cookie must be an OpusHead packet (RFC 7845); this one (\(cookie.count) bytes) is not.")
+                throw AudioError(
+                    kAudioConverterErr_FormatNotSupported,
+                    "The Opus magic cookie must be an OpusHead packet (RFC 7845); this one (\(cookie.count) bytes) is not.")
             }
             channels = Int(cookie[9])
             skip = Int(cookie[10]) | Int(cookie[11]) << 8
@@ -38,7 +40,8 @@ final class OpusPacketDecoder: PacketDecoder {
                 mapping = Array(cookie[21..<(21 + channels)])
             } else {
                 guard (1...2).contains(channels) else {
-                    throw AudioError(kAudioConverterErr_FormatNotSupported, "Opus mapping family 0 carries 1 or 2 channels, not \(channels).")
+                    throw AudioError(
+                        kAudioConverterErr_FormatNotSupported, "Opus mapping family 0 carries 1 or 2 channels, not \(channels).")
                 }
                 coupled = channels == 2 ? 1 : 0
             }
@@ -49,14 +52,18 @@ final class OpusPacketDecoder: PacketDecoder {
                 "The Opus stream has \(channels) channels; the source format says \(format.mChannelsPerFrame).")
         }
         guard format.mSampleRate == 48_000 else {
-            throw AudioError(kAudioConverterErr_FormatNotSupported, "Opus decodes at 48000 Hz; the source format says \(format.mSampleRate) Hz.")
+            throw AudioError(
+                kAudioConverterErr_FormatNotSupported, "Opus decodes at 48000 Hz; the source format says \(format.mSampleRate) Hz.")
         }
         var error: Int32 = 0
         let made = mapping.withUnsafeBufferPointer {
             opus_multistream_decoder_create(48_000, Int32(channels), Int32(streams), Int32(coupled), $0.baseAddress!, &error)
         }
         guard let made, error == OPUS_OK else {
-            throw AudioError(kAudioConverterErr_FormatNotSupported, "libopus refused the stream layout (\(channels) channels, \(streams) streams, \(coupled) coupled): \(String(cString: opus_strerror(error))).")
+            throw AudioError(
+                kAudioConverterErr_FormatNotSupported,
+                "libopus refused the stream layout (\(channels) channels, \(streams) streams, \(coupled) coupled): \(String(cString: opus_strerror(error)))."
+            )
         }
         decoder = made
         layout = (Int32(streams), Int32(coupled), mapping)
@@ -73,10 +80,13 @@ final class OpusPacketDecoder: PacketDecoder {
 
     func decode(_ packet: UnsafeRawBufferPointer, into pcm: DecodedPCM) throws {
         guard let base = packet.baseAddress, packet.count > 0 else { return }
-        let frames = Int(opus_multistream_decode_float(
-            decoder, base.assumingMemoryBound(to: UInt8.self), Int32(packet.count), scratch, Int32(Self.maximumFrames), 0))
+        let frames = Int(
+            opus_multistream_decode_float(
+                decoder, base.assumingMemoryBound(to: UInt8.self), Int32(packet.count), scratch, Int32(Self.maximumFrames), 0))
         guard frames >= 0 else {
-            throw AudioError(kAudioConverterErr_UnspecifiedError, "libopus could not decode an Opus packet of \(packet.count) bytes: \(String(cString: opus_strerror(Int32(frames)))).")
+            throw AudioError(
+                kAudioConverterErr_UnspecifiedError,
+                "libopus could not decode an Opus packet of \(packet.count) bytes: \(String(cString: opus_strerror(Int32(frames)))).")
         }
         let skip = min(skipLeft, frames)
         skipLeft -= skip

@@ -31,7 +31,8 @@ final class VorbisPacketDecoder: PacketDecoder {
         guard let headers = XiphLacing.split(cookie), headers.count == 3 else {
             throw AudioError(
                 kAudioConverterErr_FormatNotSupported,
-                "Decoding Vorbis needs its three header packets as the magic cookie (Xiph-laced); this cookie has \(cookie.isEmpty ? "nothing" : "\(cookie.count) bytes that are not three laced packets").")
+                "Decoding Vorbis needs its three header packets as the magic cookie (Xiph-laced); this cookie has \(cookie.isEmpty ? "nothing" : "\(cookie.count) bytes that are not three laced packets")."
+            )
         }
         for (index, header) in headers.enumerated() {
             var bytes = header
@@ -52,7 +53,8 @@ final class VorbisPacketDecoder: PacketDecoder {
         guard channelCount == Int(format.mChannelsPerFrame), sampleRate == format.mSampleRate else {
             throw AudioError(
                 kAudioConverterErr_FormatNotSupported,
-                "The Vorbis headers describe \(sampleRate) Hz, \(channelCount) channels; the source format says \(format.mSampleRate) Hz, \(format.mChannelsPerFrame) channels.")
+                "The Vorbis headers describe \(sampleRate) Hz, \(channelCount) channels; the source format says \(format.mSampleRate) Hz, \(format.mChannelsPerFrame) channels."
+            )
         }
         guard vorbis_synthesis_init(dsp, info) == 0 else {
             throw AudioError(kAudioConverterErr_UnspecifiedError, "libvorbis could not start a decoder.")
@@ -80,7 +82,9 @@ final class VorbisPacketDecoder: PacketDecoder {
         packetNumber += 1
         let status = vorbis_synthesis(block, &op)
         guard status == 0 else {
-            throw AudioError(kAudioConverterErr_UnspecifiedError, "libvorbis could not decode a Vorbis packet of \(packet.count) bytes (error \(status)).")
+            throw AudioError(
+                kAudioConverterErr_UnspecifiedError,
+                "libvorbis could not decode a Vorbis packet of \(packet.count) bytes (error \(status)).")
         }
         _ = vorbis_synthesis_blockin(dsp, block)
         var channels: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?

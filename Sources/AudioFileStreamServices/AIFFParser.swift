@@ -46,7 +46,9 @@ final class AIFFParser: ContainerParser {
                 format = parsed
                 stream.publish(\.dataFormat, parsed, kAudioFileStreamProperty_DataFormat)
                 stream.publish(\.packetSizeUpperBound, parsed.mBytesPerFrame, kAudioFileStreamProperty_PacketSizeUpperBound)
-                stream.publish(\.bitRate, UInt32(min(parsed.mSampleRate * Double(parsed.mBytesPerFrame) * 8, Double(UInt32.max))), kAudioFileStreamProperty_BitRate)
+                stream.publish(
+                    \.bitRate, UInt32(min(parsed.mSampleRate * Double(parsed.mBytesPerFrame) * 8, Double(UInt32.max))),
+                    kAudioFileStreamProperty_BitRate)
             case .soundHeader(let size):
                 guard let header = queue.peek(8) else { return }
                 let offset = Int64(header.be32(0))
@@ -56,7 +58,9 @@ final class AIFFParser: ContainerParser {
                 let frameBytes = Int64(format!.mBytesPerFrame)
                 stream.publish(\.dataOffset, queue.offset + offset, kAudioFileStreamProperty_DataOffset)
                 stream.publish(\.audioDataByteCount, UInt64(bytes), kAudioFileStreamProperty_AudioDataByteCount)
-                stream.publish(\.audioDataPacketCount, UInt64(min(Int64(frameCount), bytes / frameBytes)), kAudioFileStreamProperty_AudioDataPacketCount)
+                stream.publish(
+                    \.audioDataPacketCount, UInt64(min(Int64(frameCount), bytes / frameBytes)),
+                    kAudioFileStreamProperty_AudioDataPacketCount)
                 data = FixedPacketData(bytesPerPacket: Int(frameBytes), size: bytes, isPCM: true)
                 padAfterData = size & 1 == 1
                 stream.becomeReady()
@@ -99,7 +103,8 @@ final class AIFFParser: ContainerParser {
         }
         let bytesPerFrame = channels * ((sampleBits + 7) / 8)
         try checkPCM(rate: rate, channels: channels, bits: sampleBits, bytesPerFrame: bytesPerFrame, "AIFF")
-        return linearPCMFormat(rate: rate, channels: channels, bits: sampleBits, bytesPerFrame: bytesPerFrame, isFloat: isFloat, bigEndian: bigEndian)
+        return linearPCMFormat(
+            rate: rate, channels: channels, bits: sampleBits, bytesPerFrame: bytesPerFrame, isFloat: isFloat, bigEndian: bigEndian)
     }
 
     /// An IEEE 754 80-bit extended float (AIFF's sample rate).

@@ -14,7 +14,9 @@ extension AudioFileStreamParser {
     public func propertyValue(_ property: AudioFileStreamPropertyID) throws -> [UInt8] {
         func bytes<T>(_ value: T?) throws -> [UInt8] {
             guard let value else {
-                throw AudioError(kAudioFileStreamError_DataUnavailable, "Property '\(FourCC.string(property))' is not known yet (or this stream does not say).")
+                throw AudioError(
+                    kAudioFileStreamError_DataUnavailable,
+                    "Property '\(FourCC.string(property))' is not known yet (or this stream does not say).")
             }
             return withUnsafeBytes(of: value) { Array($0) }
         }
@@ -46,7 +48,9 @@ extension AudioFileStreamParser {
     /// Thread: setup.
     public func translate(_ property: AudioFileStreamPropertyID, _ value: inout AudioFramePacketTranslation) throws {
         guard let format = properties.dataFormat, format.mFramesPerPacket > 0 else {
-            throw AudioError(kAudioFileStreamError_ValueUnknown, "The stream's packets do not hold a constant number of frames, so packets and frames do not translate.")
+            throw AudioError(
+                kAudioFileStreamError_ValueUnknown,
+                "The stream's packets do not hold a constant number of frames, so packets and frames do not translate.")
         }
         let perPacket = Int64(format.mFramesPerPacket)
         if property == kAudioFileStreamProperty_PacketToFrame {

@@ -82,7 +82,8 @@ public final class AudioFileStreamParser {
     /// The byte offset (from the data offset) to read from for `packet`. Thread: setup.
     public func seek(toPacket packet: Int64) throws -> (offset: Int64, estimated: Bool) {
         guard let container, properties.readyToProducePackets else {
-            throw AudioError(kAudioFileStreamError_DataUnavailable, "The stream cannot seek before its packets are ready (ReadyToProducePackets).")
+            throw AudioError(
+                kAudioFileStreamError_DataUnavailable, "The stream cannot seek before its packets are ready (ReadyToProducePackets).")
         }
         guard packet >= 0 else {
             throw AudioError(kAudioFileStreamError_InvalidPacketOffset, "Packet \(packet) is before the start of the stream.")
@@ -101,7 +102,8 @@ public final class AudioFileStreamParser {
             publish(\.fileFormat, kAudioFileWAVEType, kAudioFileStreamProperty_FileFormat)
         } else if head.matches("FORM") && (head.matches("AIFF", at: 8) || head.matches("AIFC", at: 8)) {
             parser = AIFFParser(isAIFC: head.matches("AIFC", at: 8))
-            publish(\.fileFormat, head.matches("AIFC", at: 8) ? kAudioFileAIFCType : kAudioFileAIFFType, kAudioFileStreamProperty_FileFormat)
+            publish(
+                \.fileFormat, head.matches("AIFC", at: 8) ? kAudioFileAIFCType : kAudioFileAIFFType, kAudioFileStreamProperty_FileFormat)
         } else if head.matches("caff") {
             parser = CAFParser()
             publish(\.fileFormat, kAudioFileCAFType, kAudioFileStreamProperty_FileFormat)
@@ -153,7 +155,8 @@ public final class AudioFileStreamParser {
     func packet(_ bytes: ArraySlice<UInt8>, frames: UInt32 = 0) {
         if batchPCMPackets > 0 { flushBatch() }
         batchDescriptions.append(
-            AudioStreamPacketDescription(mStartOffset: Int64(batch.count), mVariableFramesInPacket: frames, mDataByteSize: UInt32(bytes.count)))
+            AudioStreamPacketDescription(
+                mStartOffset: Int64(batch.count), mVariableFramesInPacket: frames, mDataByteSize: UInt32(bytes.count)))
         batch += bytes
         properties.packetsSeen += 1
         properties.bytesSeen += Int64(bytes.count)

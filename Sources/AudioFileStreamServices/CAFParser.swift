@@ -37,7 +37,9 @@ final class CAFParser: ContainerParser {
                     state = .held(id, Int(size))
                 case "data":
                     guard format != nil else { throw invalidFile("The CAF data chunk comes before its desc chunk.") }
-                    guard size == -1 || size >= 4 else { throw invalidFile("The CAF data chunk is \(size) bytes; its edit count alone is 4.") }
+                    guard size == -1 || size >= 4 else {
+                        throw invalidFile("The CAF data chunk is \(size) bytes; its edit count alone is 4.")
+                    }
                     state = .dataHeader(size)
                 default:
                     guard size >= 0 else { throw invalidFile("The CAF '\(id)' chunk has size \(size).") }
@@ -61,15 +63,19 @@ final class CAFParser: ContainerParser {
                 if let bytes { stream.publish(\.audioDataByteCount, UInt64(bytes), kAudioFileStreamProperty_AudioDataByteCount) }
                 if format.mBytesPerPacket > 0 {
                     if let bytes {
-                        stream.publish(\.audioDataPacketCount, UInt64(bytes) / UInt64(format.mBytesPerPacket), kAudioFileStreamProperty_AudioDataPacketCount)
+                        stream.publish(
+                            \.audioDataPacketCount, UInt64(bytes) / UInt64(format.mBytesPerPacket),
+                            kAudioFileStreamProperty_AudioDataPacketCount)
                     }
-                    fixed = FixedPacketData(bytesPerPacket: Int(format.mBytesPerPacket), size: bytes, isPCM: format.mFormatID == kAudioFormatLinearPCM)
+                    fixed = FixedPacketData(
+                        bytesPerPacket: Int(format.mBytesPerPacket), size: bytes, isPCM: format.mFormatID == kAudioFormatLinearPCM)
                     state = .fixedData
                 } else {
                     guard !packetSizes.isEmpty || stream.properties.audioDataPacketCount == 0 else {
                         throw AudioError(
                             kAudioFileStreamError_NotOptimized,
-                            "This CAF file's packets vary in size and its packet table does not come before the audio data, so it cannot be streamed.")
+                            "This CAF file's packets vary in size and its packet table does not come before the audio data, so it cannot be streamed."
+                        )
                     }
                     variableEnd = bytes
                     state = .variableData
@@ -132,7 +138,9 @@ final class CAFParser: ContainerParser {
     private func packetTable(_ chunk: ArraySlice<UInt8>, _ stream: AudioFileStreamParser) throws {
         guard chunk.count >= 24, let format else { throw invalidFile("The CAF pakt chunk is \(chunk.count) bytes or precedes desc.") }
         let count = Int64(bitPattern: chunk.be64(0))
-        guard count >= 0, count <= Int64(chunk.count) else { throw invalidFile("The CAF packet table claims \(count) packets in \(chunk.count) bytes.") }
+        guard count >= 0, count <= Int64(chunk.count) else {
+            throw invalidFile("The CAF packet table claims \(count) packets in \(chunk.count) bytes.")
+        }
         var index = chunk.startIndex + 24
         func varint() throws -> UInt64 {
             var value: UInt64 = 0
@@ -149,7 +157,9 @@ final class CAFParser: ContainerParser {
         for _ in 0..<count {
             if format.mBytesPerPacket == 0 {
                 let size = try varint()
-                guard size <= UInt64(AudioFileStreamParser.maximumHeldBytes) else { throw invalidFile("A CAF packet of \(size) bytes is beyond 16 MiB.") }
+                guard size <= UInt64(AudioFileStreamParser.maximumHeldBytes) else {
+                    throw invalidFile("A CAF packet of \(size) bytes is beyond 16 MiB.")
+                }
                 sizes.append(Int(size)); largest = max(largest, Int(size))
             }
             if format.mFramesPerPacket == 0 { frames.append(UInt32(truncatingIfNeeded: try varint())) }

@@ -13,7 +13,10 @@ final class StreamHandle {
     /// Set once the handle has its own address (the callbacks pass it back).
     var id: AudioFileStreamID?
 
-    init(_ parser: AudioFileStreamParser, clientData: UnsafeMutableRawPointer?, listener: @escaping AudioFileStream_PropertyListenerProc, packets: @escaping AudioFileStream_PacketsProc) {
+    init(
+        _ parser: AudioFileStreamParser, clientData: UnsafeMutableRawPointer?, listener: @escaping AudioFileStream_PropertyListenerProc,
+        packets: @escaping AudioFileStream_PacketsProc
+    ) {
         self.parser = parser
         self.clientData = clientData
         self.listener = listener
@@ -96,7 +99,9 @@ public func _AudioFileStreamSeek(
 ) -> OSStatus {
     LastErrorMessage.status {
         let handle = try AudioFileStreamHandles.handle(id)
-        guard let outOffset, let ioFlags else { throw AudioError(kAudio_ParamError, "AudioFileStreamSeek needs an offset and a flags pointer.") }
+        guard let outOffset, let ioFlags else {
+            throw AudioError(kAudio_ParamError, "AudioFileStreamSeek needs an offset and a flags pointer.")
+        }
         let (offset, estimated) = try handle.parser.seek(toPacket: packet)
         outOffset.pointee = offset
         ioFlags.pointee = estimated ? .offsetIsEstimated : []
@@ -126,10 +131,15 @@ public func _AudioFileStreamGetProperty(
 ) -> OSStatus {
     LastErrorMessage.status {
         let handle = try AudioFileStreamHandles.handle(id)
-        guard let ioSize, let data else { throw AudioError(kAudio_ParamError, "AudioFileStreamGetProperty needs a size and a data pointer.") }
+        guard let ioSize, let data else {
+            throw AudioError(kAudio_ParamError, "AudioFileStreamGetProperty needs a size and a data pointer.")
+        }
         if property == kAudioFileStreamProperty_PacketToFrame || property == kAudioFileStreamProperty_FrameToPacket {
             guard Int(ioSize.pointee) == MemoryLayout<AudioFramePacketTranslation>.size else {
-                throw AudioError(kAudioFileStreamError_BadPropertySize, "'\(FourCC.string(property))' takes an AudioFramePacketTranslation (\(MemoryLayout<AudioFramePacketTranslation>.size) bytes).")
+                throw AudioError(
+                    kAudioFileStreamError_BadPropertySize,
+                    "'\(FourCC.string(property))' takes an AudioFramePacketTranslation (\(MemoryLayout<AudioFramePacketTranslation>.size) bytes)."
+                )
             }
             let translation = data.assumingMemoryBound(to: AudioFramePacketTranslation.self)
             try handle.parser.translate(property, &translation.pointee)
@@ -137,9 +147,12 @@ public func _AudioFileStreamGetProperty(
         }
         let value = try handle.parser.propertyValue(property)
         // The cookie may be read into a larger buffer; fixed-size values need their exact size.
-        let fits = property == kAudioFileStreamProperty_MagicCookieData ? Int(ioSize.pointee) >= value.count : Int(ioSize.pointee) == value.count
+        let fits =
+            property == kAudioFileStreamProperty_MagicCookieData ? Int(ioSize.pointee) >= value.count : Int(ioSize.pointee) == value.count
         guard fits else {
-            throw AudioError(kAudioFileStreamError_BadPropertySize, "Property '\(FourCC.string(property))' is \(value.count) bytes; \(ioSize.pointee) were given.")
+            throw AudioError(
+                kAudioFileStreamError_BadPropertySize,
+                "Property '\(FourCC.string(property))' is \(value.count) bytes; \(ioSize.pointee) were given.")
         }
         value.withUnsafeBytes { if let base = $0.baseAddress { data.copyMemory(from: base, byteCount: $0.count) } }
         ioSize.pointee = UInt32(value.count)
@@ -158,7 +171,8 @@ public func _AudioFileStreamSetProperty(
         } catch let error as AudioError where error.status == kAudioFileStreamError_UnsupportedProperty {
             throw error
         } catch {}
-        throw AudioError(kAudioFileStreamError_IllegalOperation, "Property '\(FourCC.string(property))' of an audio file stream is read-only.")
+        throw AudioError(
+            kAudioFileStreamError_IllegalOperation, "Property '\(FourCC.string(property))' of an audio file stream is read-only.")
     }
 }
 

@@ -63,7 +63,9 @@ struct FLACFrameHeader {
         guard crc == b[b.startIndex + index] else { return nil }
         let channels = channelCode < 8 ? channelCode + 1 : 2
         let bits = [0, 8, 12, 0, 16, 20, 24, 32][sizeCode]
-        guard channels == info.channels, rate == info.sampleRate, bits == 0 || bits == info.bits, size <= info.maximumBlock else { return nil }
+        guard channels == info.channels, rate == info.sampleRate, bits == 0 || bits == info.bits, size <= info.maximumBlock else {
+            return nil
+        }
         blockSize = size
         firstSample = variable ? number : number * Int64(info.maximumBlock)
         length = index + 1

@@ -34,7 +34,9 @@ final class FLACStreamParser: ContainerParser {
                 let length = Int(header.u8(1) << 16 | header.u8(2) << 8 | header.u8(3))
                 queue.consume(4)
                 if info == nil {
-                    guard type == 0, length == 34 else { throw invalidFile("The FLAC stream does not start with a 34-byte STREAMINFO block.") }
+                    guard type == 0, length == 34 else {
+                        throw invalidFile("The FLAC stream does not start with a 34-byte STREAMINFO block.")
+                    }
                     state = .streamInfo(length, last: last)
                 } else {
                     guard type != 127 else { throw invalidFile("FLAC metadata block type 127 is invalid.") }

@@ -62,7 +62,9 @@ func linearPCMFormat(
 
 /// Checks PCM fields every container shares: the ASBD must describe whole samples.
 func checkPCM(rate: Double, channels: UInt32, bits: UInt32, bytesPerFrame: UInt32, _ container: String) throws {
-    guard rate.isFinite, rate >= 1, rate <= 1_536_000 else { throw invalidFile("The \(container) header gives a sample rate of \(rate) Hz.") }
+    guard rate.isFinite, rate >= 1, rate <= 1_536_000 else {
+        throw invalidFile("The \(container) header gives a sample rate of \(rate) Hz.")
+    }
     guard (1...1024).contains(channels) else { throw invalidFile("The \(container) header gives \(channels) channels.") }
     guard (1...64).contains(bits), bytesPerFrame >= channels * ((bits + 7) / 8), bytesPerFrame <= channels * 8 else {
         throw invalidFile("The \(container) header gives \(bits)-bit samples in \(bytesPerFrame)-byte frames of \(channels) channels.")

@@ -62,7 +62,9 @@ final class MP3StreamParser: ContainerParser {
             if head.matches("ID3") {
                 guard head.count == 10 else { return }
                 // Syncsafe size (7 bits a byte), plus the header and an optional footer.
-                let size = Int64(head.u8(6) & 0x7F) << 21 | Int64(head.u8(7) & 0x7F) << 14 | Int64(head.u8(8) & 0x7F) << 7 | Int64(head.u8(9) & 0x7F)
+                let size =
+                    Int64(head.u8(6) & 0x7F) << 21 | Int64(head.u8(7) & 0x7F) << 14 | Int64(head.u8(8) & 0x7F) << 7
+                    | Int64(head.u8(9) & 0x7F)
                 skipping = size + 10 + (head.u8(5) & 0x10 != 0 ? 10 : 0)
                 continue
             }
@@ -114,7 +116,9 @@ final class MP3StreamParser: ContainerParser {
     func seek(toPacket packet: Int64, _ parser: AudioFileStreamParser) throws -> (offset: Int64, estimated: Bool) {
         // Estimated from the bit rate seen so far (or the first frame's).
         let props = parser.properties
-        let average = props.packetsSeen > 0 ? Double(props.bytesSeen) / Double(props.packetsSeen)
+        let average =
+            props.packetsSeen > 0
+            ? Double(props.bytesSeen) / Double(props.packetsSeen)
             : Double(stream.map { $0.length } ?? MP3FrameHeader.upperBound)
         return (Int64((Double(packet) * average).rounded()), true)
     }

@@ -44,7 +44,9 @@ final class OggStreamParser: ContainerParser {
         // libogg holds the bytes from here on (it keeps only the unfinished page).
         let bytes = queue.all
         if !bytes.isEmpty {
-            guard let buffer = ogg_sync_buffer(sync, bytes.count) else { throw invalidFile("libogg could not take \(bytes.count) more bytes.") }
+            guard let buffer = ogg_sync_buffer(sync, bytes.count) else {
+                throw invalidFile("libogg could not take \(bytes.count) more bytes.")
+            }
             bytes.withUnsafeBufferPointer { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             ogg_sync_wrote(sync, bytes.count)
             queue.consume(bytes.count)
@@ -121,7 +123,9 @@ final class OggStreamParser: ContainerParser {
             }
             guard headers.count == 3 else { return }
             let info = vorbisInfo.pointee
-            guard info.channels > 0, info.rate > 0 else { throw invalidFile("The Vorbis headers give \(info.channels) channels at \(info.rate) Hz.") }
+            guard info.channels > 0, info.rate > 0 else {
+                throw invalidFile("The Vorbis headers give \(info.channels) channels at \(info.rate) Hz.")
+            }
             let format = AudioStreamBasicDescription(
                 mSampleRate: Double(info.rate), mFormatID: kAudioFormatVorbis, mFormatFlags: 0, mBytesPerPacket: 0,
                 mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: UInt32(info.channels), mBitsPerChannel: 0, mReserved: 0)
@@ -134,7 +138,8 @@ final class OggStreamParser: ContainerParser {
         case .opus:
             if headers.count == 1 {
                 guard bytes.count >= 19, bytes[8] & 0xF0 == 0, bytes[9] > 0 else {
-                    throw unsupportedData("The OpusHead packet (\(bytes.count) bytes) is not one this parser reads (version 0.x, 1…255 channels).")
+                    throw unsupportedData(
+                        "The OpusHead packet (\(bytes.count) bytes) is not one this parser reads (version 0.x, 1…255 channels).")
                 }
                 channels = Int(bytes[9])
                 return

@@ -34,7 +34,9 @@ final class WAVEParser: ContainerParser {
                     stream.publish(\.dataOffset, queue.offset, kAudioFileStreamProperty_DataOffset)
                     if known {
                         stream.publish(\.audioDataByteCount, UInt64(size), kAudioFileStreamProperty_AudioDataByteCount)
-                        stream.publish(\.audioDataPacketCount, UInt64(size) / UInt64(format.mBytesPerFrame), kAudioFileStreamProperty_AudioDataPacketCount)
+                        stream.publish(
+                            \.audioDataPacketCount, UInt64(size) / UInt64(format.mBytesPerFrame),
+                            kAudioFileStreamProperty_AudioDataPacketCount)
                     }
                     data = FixedPacketData(bytesPerPacket: Int(format.mBytesPerFrame), size: known ? size : nil, isPCM: true)
                     padAfterData = size & 1 == 1
@@ -51,7 +53,9 @@ final class WAVEParser: ContainerParser {
                 format = parsed
                 stream.publish(\.dataFormat, parsed, kAudioFileStreamProperty_DataFormat)
                 stream.publish(\.packetSizeUpperBound, parsed.mBytesPerFrame, kAudioFileStreamProperty_PacketSizeUpperBound)
-                stream.publish(\.bitRate, UInt32(min(parsed.mSampleRate * Double(parsed.mBytesPerFrame) * 8, Double(UInt32.max))), kAudioFileStreamProperty_BitRate)
+                stream.publish(
+                    \.bitRate, UInt32(min(parsed.mSampleRate * Double(parsed.mBytesPerFrame) * 8, Double(UInt32.max))),
+                    kAudioFileStreamProperty_BitRate)
             case .data:
                 guard data!.deliver(&queue, stream) else { return }
                 state = padAfterData ? .skipping(1) : .chunkHeader
@@ -67,7 +71,9 @@ final class WAVEParser: ContainerParser {
         var tag = chunk.le16(0)
         let channels = chunk.le16(2), rate = Double(chunk.le32(4)), blockAlign = chunk.le16(12), bits = chunk.le16(14)
         if tag == 0xFFFE {
-            guard chunk.count >= 40 else { throw invalidFile("The WAVE_FORMAT_EXTENSIBLE fmt chunk is \(chunk.count) bytes; 40 are needed.") }
+            guard chunk.count >= 40 else {
+                throw invalidFile("The WAVE_FORMAT_EXTENSIBLE fmt chunk is \(chunk.count) bytes; 40 are needed.")
+            }
             tag = chunk.le16(24)  // the sub-format GUID starts with the format tag
         }
         guard tag == 1 || tag == 3 else {

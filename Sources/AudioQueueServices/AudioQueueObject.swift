@@ -67,7 +67,8 @@ public final class AudioQueueObject: @unchecked Sendable {
             guard direction == .output else {
                 throw AudioError(
                     kAudioFileUnsupportedDataFormatError,
-                    "Audio queue format '\(FourCC.string(description.mFormatID))': recording queues record linear PCM (encoding is not offered).")
+                    "Audio queue format '\(FourCC.string(description.mFormatID))': recording queues record linear PCM (encoding is not offered)."
+                )
             }
             let decoder = try QueueDecoder(description)
             self.decoder = decoder

@@ -127,7 +127,8 @@ public func _AudioQueueEnqueueBufferWithParameters(
             throw AudioError(kAudio_ParamError, "inPacketDescs is NULL but inNumPacketDescs is \(descriptionCount).")
         }
         try queue.enqueue(
-            buffer, descriptions: UnsafeBufferPointer(start: descriptions, count: Int(descriptionCount)), trimStart: trimStart, trimEnd: trimEnd, events: UnsafeBufferPointer(start: events, count: Int(eventCount)))
+            buffer, descriptions: UnsafeBufferPointer(start: descriptions, count: Int(descriptionCount)), trimStart: trimStart,
+            trimEnd: trimEnd, events: UnsafeBufferPointer(start: events, count: Int(eventCount)))
         if let actualStartTime { actualStartTime.pointee = AudioTimeStamp() }
     }
 }

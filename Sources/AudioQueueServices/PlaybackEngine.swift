@@ -195,7 +195,8 @@ final class PlaybackEngine: @unchecked Sendable {
         guard let pointer = incoming.pop() else { return false }
         let slot = pointer.assumingMemoryBound(to: QueueBufferSlot.self)
         let frames =
-            slot.pointee.decoded != nil ? Int(slot.pointee.decodedFrames) : Int(slot.pointee.buffer.mAudioDataByteSize) / format.bytesPerFrame
+            slot.pointee.decoded != nil
+            ? Int(slot.pointee.decodedFrames) : Int(slot.pointee.buffer.mAudioDataByteSize) / format.bytesPerFrame
         position = min(Int(slot.pointee.trimStart), frames)
         end = max(position, frames - Int(slot.pointee.trimEnd))
         current = slot

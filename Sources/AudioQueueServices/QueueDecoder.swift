@@ -95,7 +95,8 @@ final class QueueDecoder {
         guard !descriptions.isEmpty || compressedFormat.mBytesPerPacket > 0 else {
             throw AudioError(
                 kAudio_ParamError,
-                "Audio queue: '\(FourCC.string(compressedFormat.mFormatID))' packets vary in size: enqueue the buffer with packet descriptions (AudioFileReadPacketData gives them).")
+                "Audio queue: '\(FourCC.string(compressedFormat.mFormatID))' packets vary in size: enqueue the buffer with packet descriptions (AudioFileReadPacketData gives them)."
+            )
         }
         let input = PacketInput(
             data: slot.pointee.buffer.mAudioData, byteSize: slot.pointee.buffer.mAudioDataByteSize, given: descriptions,
@@ -103,7 +104,8 @@ final class QueueDecoder {
         for d in descriptions where d.mStartOffset < 0 || UInt64(d.mStartOffset) + UInt64(d.mDataByteSize) > UInt64(input.byteSize) {
             throw AudioError(
                 kAudio_ParamError,
-                "Audio queue: a packet description (bytes \(d.mStartOffset)…\(d.mStartOffset + Int64(d.mDataByteSize))) lies outside the buffer's \(input.byteSize) bytes.")
+                "Audio queue: a packet description (bytes \(d.mStartOffset)…\(d.mStartOffset + Int64(d.mDataByteSize))) lies outside the buffer's \(input.byteSize) bytes."
+            )
         }
         let user = Unmanaged.passUnretained(input).toOpaque()
         let channels = Int(pcmFormat.mChannelsPerFrame)
@@ -125,7 +127,9 @@ final class QueueDecoder {
             guard status == noErr else {
                 lastError = status
                 throw AudioError(
-                    status, "Audio queue: the '\(FourCC.string(compressedFormat.mFormatID))' buffer did not decode: \(LastErrorMessage.current ?? "status \(status)")")
+                    status,
+                    "Audio queue: the '\(FourCC.string(compressedFormat.mFormatID))' buffer did not decode: \(LastErrorMessage.current ?? "status \(status)")"
+                )
             }
             if got == 0 { break }
         }
@@ -144,7 +148,8 @@ private final class PacketInput {
     var next = 0
 
     /// `given` descriptions, or (none given) constant `bytesPerPacket`-byte packets filling `byteSize`.
-    init(data: UnsafeMutableRawPointer, byteSize: UInt32, given: UnsafeBufferPointer<AudioStreamPacketDescription>, bytesPerPacket: UInt32) {
+    init(data: UnsafeMutableRawPointer, byteSize: UInt32, given: UnsafeBufferPointer<AudioStreamPacketDescription>, bytesPerPacket: UInt32)
+    {
         self.data = data
         self.byteSize = byteSize
         count = given.isEmpty ? Int(byteSize / max(bytesPerPacket, 1)) : given.count
@@ -152,7 +157,8 @@ private final class PacketInput {
         for i in 0..<count {
             descriptions[i] =
                 given.isEmpty
-                ? AudioStreamPacketDescription(mStartOffset: Int64(i) * Int64(bytesPerPacket), mVariableFramesInPacket: 0, mDataByteSize: bytesPerPacket)
+                ? AudioStreamPacketDescription(
+                    mStartOffset: Int64(i) * Int64(bytesPerPacket), mVariableFramesInPacket: 0, mDataByteSize: bytesPerPacket)
                 : given[i]
         }
     }

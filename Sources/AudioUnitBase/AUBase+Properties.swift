@@ -112,7 +112,9 @@ extension AUBase {
         switch id {
         case kAudioUnitProperty_ClassInfo: put(CFBridge.propertyList(classInfo()).toOpaque())
         case kAudioUnitProperty_MakeConnection:
-            put(inputElements[Int(element)].connection ?? AudioUnitConnection(sourceAudioUnit: nil, sourceOutputNumber: 0, destInputNumber: element))
+            put(
+                inputElements[Int(element)].connection
+                    ?? AudioUnitConnection(sourceAudioUnit: nil, sourceOutputNumber: 0, destInputNumber: element))
         case kAudioUnitProperty_SetRenderCallback:
             put(inputElements[Int(element)].renderCallback ?? AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil))
         case kAudioUnitProperty_SampleRate: put(format(scope, element).mSampleRate)
@@ -208,7 +210,11 @@ extension AUBase {
             if scope == kAudioUnitScope_Input { inputElements[e].allocatesBuffer = v } else { outputElements[e].allocatesBuffer = v }
         case kAudioUnitProperty_ElementName:
             let name = String(cfString: data.flatMap { $0.loadUnaligned(as: Unmanaged<CFString>?.self)?.takeUnretainedValue() })
-            if scope == kAudioUnitScope_Input { inputElements[e].name = name } else if scope == kAudioUnitScope_Output { outputElements[e].name = name }
+            if scope == kAudioUnitScope_Input {
+                inputElements[e].name = name
+            } else if scope == kAudioUnitScope_Output {
+                outputElements[e].name = name
+            }
         case kAudioUnitProperty_ElementCount:
             try setElementCount(scope, Int(try value(UInt32.self)))
         case kAudioUnitProperty_MaximumFramesPerSlice:

@@ -112,7 +112,9 @@ open class AUEffectBase: AUBase {
         while position < frames {
             let count = nextParameterSlice(at: position, frames: frames)
             // A virtual call the checker cannot follow; each override is checked where it is written.
-            _unsafePerformance { unit._withUnsafeGuaranteedRef { $0.process(input: input, output: output, offset: position, frames: count) } }
+            _unsafePerformance {
+                unit._withUnsafeGuaranteedRef { $0.process(input: input, output: output, offset: position, frames: count) }
+            }
             position += count
         }
         finishParameterSlices(frames: frames)

@@ -192,7 +192,8 @@ public final class LV2Unit: AUBase {
         output: UnsafeMutablePointer<AudioBufferList>
     ) -> OSStatus {
         guard let r = renderState else { return kAudioUnitErr_Uninitialized }
-        return lv2UnitRender(r, midiQueue, renderState(), element: Int(bus), flags: flags, timeStamp: timeStamp, frames: frames, output: output)
+        return lv2UnitRender(
+            r, midiQueue, renderState(), element: Int(bus), flags: flags, timeStamp: timeStamp, frames: frames, output: output)
     }
 
     /// Queues a channel message for the plug-in's MIDI input at `offset` frames into the next

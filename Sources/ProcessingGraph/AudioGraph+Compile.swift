@@ -81,7 +81,8 @@ extension AudioGraph {
         guard status != noErr, status != kAudioUnitErr_InvalidProperty, status != kAudioUnitErr_PropertyNotWritable else { return }
         throw AudioError(
             status,
-            "\(describe(id)) refused \(propertyName(property)) = \(v) on \(scopeName(scope)) element \(element): \(LastErrorMessage.current ?? "no reason given").")
+            "\(describe(id)) refused \(propertyName(property)) = \(v) on \(scopeName(scope)) element \(element): \(LastErrorMessage.current ?? "no reason given")."
+        )
     }
 
     /// Sets each input's format to its source's output format (the destination is uninitialized).

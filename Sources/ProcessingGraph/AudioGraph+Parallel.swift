@@ -120,14 +120,17 @@ extension AudioGraph {
                     lastSerialReason = "\(describe(x)) feeds both the converting \(describe(k)) and \(describe(c))"
                     return nil
                 }
-                if connections.contains(where: { $0.sourceNode == x && index[$0.destNode] != nil && !up.contains($0.destNode) && $0.destNode != k }) {
+                if connections.contains(where: {
+                    $0.sourceNode == x && index[$0.destNode] != nil && !up.contains($0.destNode) && $0.destNode != k
+                }) {
                     lastSerialReason = "\(describe(x)) feeds both the converting \(describe(k)) and another node"
                     return nil
                 }
             }
         }
         let callbackFed = Set(
-            interactions.filter { $0.nodeInteractionType == kAUNodeInteraction_InputCallback }.map(\.nodeInteraction.inputCallback.destNode))
+            interactions.filter { $0.nodeInteractionType == kAUNodeInteraction_InputCallback }.map(\.nodeInteraction.inputCallback.destNode)
+        )
         func isPinned(_ t: AUNode) -> Bool {
             callbackFed.contains(t) || (owned[t]?.contains(where: callbackFed.contains) ?? false)
         }
@@ -187,7 +190,9 @@ extension AudioGraph {
             return p
         }
         let pinnedOrder = order.enumerated().filter { isPinned($0.element) }.map { Int32($0.offset) }
-        let readySources = order.enumerated().filter { !isPinned($0.element) && taskTable[$0.offset].waitsFor == 0 }.map { Int32($0.offset) }
+        let readySources = order.enumerated().filter { !isPinned($0.element) && taskTable[$0.offset].waitsFor == 0 }.map {
+            Int32($0.offset)
+        }
         planOrder = order
         planSources = sources.mapValues { $0.filter(tasks.contains) }
         let plan = UnsafeMutablePointer<ParallelPlan>.allocate(capacity: 1)
@@ -197,7 +202,9 @@ extension AudioGraph {
                 pending: table([UInt32](repeating: 0, count: count), 0),
                 pinned: table(pinnedOrder, 0), pinnedCount: pinnedOrder.count,
                 sources: table(readySources, 0), sourceCount: readySources.count,
-                queue: ReadyQueue(slots: table([Int32](repeating: 0, count: count), 0), stamps: table([UInt64](repeating: 0, count: count), 0), capacity: count),
+                queue: ReadyQueue(
+                    slots: table([Int32](repeating: 0, count: count), 0), stamps: table([UInt64](repeating: 0, count: count), 0),
+                    capacity: count),
                 headPort: headPort.pointee.id, workers: workersWanted, pool: workerPool,
                 taskSeconds: table([Double](repeating: 0, count: count), 0), timing: profiling))
         return plan

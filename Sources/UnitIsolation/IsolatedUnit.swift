@@ -126,7 +126,9 @@ public final class IsolatedUnit: AUBase {
         guard let process, auhost_iso_load(&cycle.pointee.fault) == 0 else { return true }
         do {
             try withChild(process, "setting a stream format") {
-                try send(process, .setFormat) { $0.u32(scope); $0.u32(element); $0.format(format) }
+                try send(process, .setFormat) {
+                    $0.u32(scope); $0.u32(element); $0.format(format)
+                }
             }
             return true
         } catch {

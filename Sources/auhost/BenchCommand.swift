@@ -26,7 +26,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: .hidden)
     var traceChildBlocks: Int?
 
-    @Option(help: "Threads that render the graph, the head's included: 0 serial, at most 64 (default: the file's \"threads\", else one per core).")
+    @Option(
+        help:
+            "Threads that render the graph, the head's included: 0 serial, at most 64 (default: the file's \"threads\", else one per core)."
+    )
     var threads: Int?
 
     static let tracer = "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0"

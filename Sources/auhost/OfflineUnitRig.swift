@@ -74,7 +74,8 @@ final class OfflineUnitRig {
             let count = (try? unit.property(kAudioUnitProperty_ElementCount, scope: scope, as: UInt32.self)) ?? 0
             for element in UInt32(1)..<max(count, 1) {
                 let own = try unit.streamFormat(scope: scope, element: element)
-                try unit.setStreamFormat(.canonical(sampleRate: sampleRate, channels: own.mChannelsPerFrame), scope: scope, element: element)
+                try unit.setStreamFormat(
+                    .canonical(sampleRate: sampleRate, channels: own.mChannelsPerFrame), scope: scope, element: element)
             }
         }
     }

@@ -37,7 +37,10 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Choose a factory preset of UNIT.")
     var preset: String?
 
-    @Option(help: "Threads that render the graph, the head's included: 0 serial, at most 64 (default: the file's \"threads\", else one per core).")
+    @Option(
+        help:
+            "Threads that render the graph, the head's included: 0 serial, at most 64 (default: the file's \"threads\", else one per core)."
+    )
     var threads: Int?
 
     func validate() throws {

@@ -132,7 +132,8 @@ private func setupCall(_ unit: AudioUnit, thread: Int, iteration: Int, counter: 
             UInt32(MemoryLayout<AURenderCallbackStruct>.size))
     case 2:
         var name: Unmanaged<CFString>? = AUHostConstantString("stress \(thread)")
-        return AudioUnitSetProperty(unit, kAudioUnitProperty_ContextName, kAudioUnitScope_Global, 0, &name, UInt32(MemoryLayout<CFString?>.size))
+        return AudioUnitSetProperty(
+            unit, kAudioUnitProperty_ContextName, kAudioUnitScope_Global, 0, &name, UInt32(MemoryLayout<CFString?>.size))
     case 3:
         var quality = UInt32(iteration % 128)
         return AudioUnitSetProperty(unit, kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &quality, 4)
@@ -141,10 +142,12 @@ private func setupCall(_ unit: AudioUnit, thread: Int, iteration: Int, counter: 
         return AudioUnitSetProperty(unit, kAudioUnitProperty_CPULoad, kAudioUnitScope_Global, 0, &load, 8)
     case 5:
         var name: Unmanaged<CFString>? = AUHostConstantString("input \(iteration % 4)")
-        return AudioUnitSetProperty(unit, kAudioUnitProperty_ElementName, kAudioUnitScope_Input, 0, &name, UInt32(MemoryLayout<CFString?>.size))
+        return AudioUnitSetProperty(
+            unit, kAudioUnitProperty_ElementName, kAudioUnitScope_Input, 0, &name, UInt32(MemoryLayout<CFString?>.size))
     case 6:
         var preset = AUPreset(presetNumber: -1, presetName: AUHostConstantString("user \(thread)"))
-        return AudioUnitSetProperty(unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size))
+        return AudioUnitSetProperty(
+            unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size))
     default:
         var format = AudioStreamBasicDescription()
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)

@@ -105,7 +105,8 @@ final class CorpusTests: XCTestCase {
         }
         func le(_ v: UInt32, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32($0))) } }
         let data = pcm.withUnsafeBytes { Array($0) }
-        let wav = Array("RIFF".utf8) + le(UInt32(36 + data.count), 4) + Array("WAVEfmt ".utf8) + le(16, 4) + le(1, 2) + le(2, 2)
+        let wav =
+            Array("RIFF".utf8) + le(UInt32(36 + data.count), 4) + Array("WAVEfmt ".utf8) + le(16, 4) + le(1, 2) + le(2, 2)
             + le(44_100, 4) + le(44_100 * 4, 4) + le(4, 2) + le(16, 2) + Array("data".utf8) + le(UInt32(data.count), 4) + data
         let output = AudioStreamBasicDescription(
             mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagsNativeFloatPacked,

@@ -75,7 +75,9 @@ final class StreamedFilePlayer {
         }
     }
 
-    func packets(_ bytes: UInt32, _ count: UInt32, _ data: UnsafeRawPointer, _ descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?) {
+    func packets(
+        _ bytes: UInt32, _ count: UInt32, _ data: UnsafeRawPointer, _ descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?
+    ) {
         let base = Int64(packetBytes.count)
         packetBytes += UnsafeRawBufferPointer(start: data, count: Int(bytes))
         if let descriptions {
@@ -88,8 +90,10 @@ final class StreamedFilePlayer {
         packetCount += count
     }
 
-    func provide(_ ioPackets: UnsafeMutablePointer<UInt32>, _ ioData: UnsafeMutablePointer<AudioBufferList>,
-                 _ outDescriptions: UnsafeMutablePointer<UnsafeMutablePointer<AudioStreamPacketDescription>?>?) -> OSStatus {
+    func provide(
+        _ ioPackets: UnsafeMutablePointer<UInt32>, _ ioData: UnsafeMutablePointer<AudioBufferList>,
+        _ outDescriptions: UnsafeMutablePointer<UnsafeMutablePointer<AudioStreamPacketDescription>?>?
+    ) -> OSStatus {
         let count = min(ioPackets.pointee, packetCount - nextPacket)
         ioPackets.pointee = count
         guard count > 0 else { return noErr }

@@ -17,7 +17,8 @@ final class PCMConversionTests: XCTestCase {
         let float = pcm(44_100, 2, bits: 32, float: true)
         let toFloat = try makeConverter(int16, float)
         defer { AudioConverterDispose(toFloat) }
-        let floats = drain(toFloat, ConverterSource(bytes: bytes(of: everyInt16), bytesPerFrame: 4, chunkFrames: 777), output: float, request: 1_000)
+        let floats = drain(
+            toFloat, ConverterSource(bytes: bytes(of: everyInt16), bytesPerFrame: 4, chunkFrames: 777), output: float, request: 1_000)
         let values = floats.reinterpreted(as: Float.self)
         XCTAssertEqual(values.count, everyInt16.count)
         // int16 n maps to n / 32768 exactly.
@@ -39,7 +40,9 @@ final class PCMConversionTests: XCTestCase {
         var output = [UInt8](repeating: 0, count: 1_000 * 8)
         var size = UInt32(output.count)
         let status = input.withUnsafeBytes { i in
-            output.withUnsafeMutableBytes { o in AudioConverterConvertBuffer(converter, UInt32(i.count), i.baseAddress!, &size, o.baseAddress!) }
+            output.withUnsafeMutableBytes { o in
+                AudioConverterConvertBuffer(converter, UInt32(i.count), i.baseAddress!, &size, o.baseAddress!)
+            }
         }
         XCTAssertEqual(status, noErr)
         XCTAssertEqual(size, 8_000)
@@ -61,7 +64,8 @@ final class PCMConversionTests: XCTestCase {
                     defer { free(inList.unsafeMutablePointer) }
                     inList[0] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(l.count), mData: l.baseAddress)
                     inList[1] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(r.count), mData: r.baseAddress)
-                    var outList = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(o.count), mData: o.baseAddress))
+                    var outList = AudioBufferList(
+                        mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(o.count), mData: o.baseAddress))
                     return AudioConverterConvertComplexBuffer(second, 500, inList.unsafePointer, &outList)
                 }
             }
@@ -85,8 +89,10 @@ final class PCMConversionTests: XCTestCase {
         defer { AudioConverterDispose(converter) }
         var quality = UInt32(kAudioConverterQuality_Max)
         XCTAssertEqual(AudioConverterSetProperty(converter, kAudioConverterSampleRateConverterQuality, 4, &quality), noErr)
-        let output = drain(converter, ConverterSource(bytes: bytes(of: input), bytesPerFrame: 4, chunkFrames: 1_234), output: target, request: 2_000)
-            .reinterpreted(as: Float.self)
+        let output = drain(
+            converter, ConverterSource(bytes: bytes(of: input), bytesPerFrame: 4, chunkFrames: 1_234), output: target, request: 2_000
+        )
+        .reinterpreted(as: Float.self)
         // Prime method Normal: the output is aligned with the input and as long as it (to a frame).
         XCTAssertEqual(Double(output.count), Double(input.count) * rateOut / rateIn, accuracy: 1)
         // Measure away from the ends (the filter rings at the start and end of the stream).
@@ -145,8 +151,11 @@ final class PCMConversionTests: XCTestCase {
         XCTAssertEqual(bytesIn, 4_410 * 4)
         var quality: UInt32 = 500
         XCTAssertEqual(AudioConverterSetProperty(converter, kAudioConverterSampleRateConverterQuality, 4, &quality), kAudio_ParamError)
-        XCTAssertEqual(AudioConverterSetProperty(converter, kAudioConverterSampleRateConverterQuality, 2, &quality), kAudioConverterErr_BadPropertySizeError)
-        XCTAssertEqual(AudioConverterGetPropertyInfo(converter, kAudioConverterEncodeBitRate, nil, nil), kAudioConverterErr_PropertyNotSupported)
+        XCTAssertEqual(
+            AudioConverterSetProperty(converter, kAudioConverterSampleRateConverterQuality, 2, &quality),
+            kAudioConverterErr_BadPropertySizeError)
+        XCTAssertEqual(
+            AudioConverterGetPropertyInfo(converter, kAudioConverterEncodeBitRate, nil, nil), kAudioConverterErr_PropertyNotSupported)
         // ConvertBuffer refuses rate conversion, as Apple's does.
         var one: Int32 = 0
         var outSize: UInt32 = 16

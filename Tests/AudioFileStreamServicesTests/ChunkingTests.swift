@@ -10,7 +10,8 @@ final class ChunkingTests: XCTestCase {
             let file = try StreamFixtures.file(name)
             let whole = try parse(file)
             XCTAssertTrue(whole.properties.readyToProducePackets, name)
-            XCTAssertGreaterThanOrEqual(whole.packetSizes.count + whole.pcmPackets, 9, "\(name): the audio comes out as packets (flac24, the fewest, has 9 frames)")
+            XCTAssertGreaterThanOrEqual(
+                whole.packetSizes.count + whole.pcmPackets, 9, "\(name): the audio comes out as packets (flac24, the fewest, has 9 frames)")
             var rng = SplitMix64(state: UInt64(name.hashValue.magnitude))
             var mismatches = 0
             for round in 0..<1_000 {
@@ -19,7 +20,9 @@ final class ChunkingTests: XCTestCase {
                 if record != whole {
                     mismatches += 1
                     if mismatches == 1 {
-                        XCTFail("\(name), round \(round): cut at \(cuts.prefix(20))… gives \(record.packetSizes.count + record.pcmPackets) packets, \(record.notifications.map { String(format: "%08x", $0) }); whole: \(whole.packetSizes.count + whole.pcmPackets), \(whole.notifications.map { String(format: "%08x", $0) })")
+                        XCTFail(
+                            "\(name), round \(round): cut at \(cuts.prefix(20))… gives \(record.packetSizes.count + record.pcmPackets) packets, \(record.notifications.map { String(format: "%08x", $0) }); whole: \(whole.packetSizes.count + whole.pcmPackets), \(whole.notifications.map { String(format: "%08x", $0) })"
+                        )
                     }
                 }
             }

@@ -83,8 +83,10 @@ final class DecodeTests: XCTestCase {
         var buffer = [UInt8](repeating: 0, count: 4_096 * 4)
         var frames: UInt32 = 4_096
         let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
-            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-            return AudioConverterFillComplexBuffer(converter, converterSourceProc, Unmanaged.passUnretained(source).toOpaque(), &frames, &list, nil)
+            var list = AudioBufferList(
+                mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+            return AudioConverterFillComplexBuffer(
+                converter, converterSourceProc, Unmanaged.passUnretained(source).toOpaque(), &frames, &list, nil)
         }
         XCTAssertEqual(status, kAudioConverterErr_UnspecifiedError)
         let message = LastErrorMessage.current ?? ""
@@ -112,9 +114,12 @@ final class DecodeTests: XCTestCase {
         let converter = try makeConverter(format, output)
         defer { AudioConverterDispose(converter) }
         if var cookie = record.properties.magicCookie {
-            XCTAssertEqual(AudioConverterSetProperty(converter, kAudioConverterDecompressionMagicCookie, UInt32(cookie.count), &cookie), noErr)
+            XCTAssertEqual(
+                AudioConverterSetProperty(converter, kAudioConverterDecompressionMagicCookie, UInt32(cookie.count), &cookie), noErr)
         }
-        return drain(converter, ConverterSource(bytes: record.bytes, packets: packetRanges(record), packetsPerCall: 4), output: output, request: 3_000)
+        return drain(
+            converter, ConverterSource(bytes: record.bytes, packets: packetRanges(record), packetsPerCall: 4), output: output,
+            request: 3_000)
     }
 
     /// The whole file through libmpg123 itself (feed mode, Float32 output, default gapless handling).

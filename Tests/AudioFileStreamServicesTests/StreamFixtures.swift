@@ -26,18 +26,23 @@ enum StreamFixtures {
         }
     }
 
-    static let all = ["wav16", "wav24", "wavf32", "aiff", "aifc-sowt", "caf", "caf-flac", "mp3", "flac", "flac24", "ogg-vorbis", "ogg-opus"]
+    static let all = [
+        "wav16", "wav24", "wavf32", "aiff", "aifc-sowt", "caf", "caf-flac", "mp3", "flac", "flac24", "ogg-vorbis", "ogg-opus",
+    ]
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     private static func make(_ name: String) throws -> [UInt8] {
         let source = path("source.wav")
         if !FileManager.default.fileExists(atPath: source) {
-            try run("sox", "-R", "-n", "-r", "44100", "-c", "2", "-b", "16", source, "synth", "1", "sine", "441", "sine", "1000", "vol", "0.5")
+            try run(
+                "sox", "-R", "-n", "-r", "44100", "-c", "2", "-b", "16", source, "synth", "1", "sine", "441", "sine", "1000", "vol", "0.5")
         }
         let source24 = path("source24.wav")
         if name == "flac24" || name == "wav24", !FileManager.default.fileExists(atPath: source24) {
-            try run("sox", "-R", "-n", "-r", "48000", "-c", "2", "-b", "24", source24, "synth", "0.7", "sine", "441", "sine", "1000", "vol", "0.5")
+            try run(
+                "sox", "-R", "-n", "-r", "48000", "-c", "2", "-b", "24", source24, "synth", "0.7", "sine", "441", "sine", "1000", "vol",
+                "0.5")
         }
         let out = path(name)
         switch name {
@@ -114,7 +119,8 @@ enum StreamFixtures {
             while rest > 0 { groups.insert(UInt8(rest & 0x7F) | 0x80, at: 0); rest >>= 7 }
             return groups
         }
-        let desc = be(format.mSampleRate.bitPattern, 8) + be(UInt64(kAudioFormatFLAC), 4) + be(1, 4) + be(0, 4)
+        let desc =
+            be(format.mSampleRate.bitPattern, 8) + be(UInt64(kAudioFormatFLAC), 4) + be(1, 4) + be(0, 4)
             + be(4_096, 4) + be(2, 4) + be(0, 4)
         let packets = UInt64(record.packetSizes.count)
         let table = be(packets, 8) + be(44_100, 8) + be(0, 4) + be(packets * 4_096 - 44_100, 4) + record.packetSizes.flatMap(varint)

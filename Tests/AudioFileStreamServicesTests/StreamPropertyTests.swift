@@ -31,7 +31,9 @@ final class StreamPropertyTests: XCTestCase {
             let offset = Int(try XCTUnwrap(p.dataOffset, name))
             XCTAssertEqual(Array(file[offset..<(offset + record.bytes.count)]), record.bytes, name)
             // The samples are the source's (byte-swapped where the container is big-endian).
-            let samples = bigEndian ? stride(from: 0, to: record.bytes.count, by: 2).flatMap { [record.bytes[$0 + 1], record.bytes[$0]] } : record.bytes
+            let samples =
+                bigEndian
+                ? stride(from: 0, to: record.bytes.count, by: 2).flatMap { [record.bytes[$0 + 1], record.bytes[$0]] } : record.bytes
             XCTAssertEqual(samples, pcm, name)
             XCTAssertEqual(record.notifications.last, kAudioFileStreamProperty_ReadyToProducePackets, name)
         }
@@ -158,7 +160,8 @@ final class StreamPropertyTests: XCTestCase {
         let expected = try parse(file)
         let collector = CAPICollector()
         var stream: AudioFileStreamID?
-        XCTAssertEqual(AudioFileStreamOpen(Unmanaged.passUnretained(collector).toOpaque(), collectorListener, collectorPackets, 0, &stream), noErr)
+        XCTAssertEqual(
+            AudioFileStreamOpen(Unmanaged.passUnretained(collector).toOpaque(), collectorListener, collectorPackets, 0, &stream), noErr)
         let id = try XCTUnwrap(stream)
         var size: UInt32 = 4
         var ready: UInt32 = 9
@@ -166,7 +169,8 @@ final class StreamPropertyTests: XCTestCase {
         XCTAssertEqual(ready, 0)
         size = 8
         var offset: Int64 = 0
-        XCTAssertEqual(AudioFileStreamGetProperty(id, kAudioFileStreamProperty_DataOffset, &size, &offset), kAudioFileStreamError_DataUnavailable)
+        XCTAssertEqual(
+            AudioFileStreamGetProperty(id, kAudioFileStreamProperty_DataOffset, &size, &offset), kAudioFileStreamError_DataUnavailable)
         file.withUnsafeBytes { bytes in
             var start = 0
             while start < bytes.count {
@@ -189,7 +193,8 @@ final class StreamPropertyTests: XCTestCase {
         XCTAssertFalse(writable.boolValue)
         var format = AudioStreamBasicDescription()
         size = 4
-        XCTAssertEqual(AudioFileStreamGetProperty(id, kAudioFileStreamProperty_DataFormat, &size, &format), kAudioFileStreamError_BadPropertySize)
+        XCTAssertEqual(
+            AudioFileStreamGetProperty(id, kAudioFileStreamProperty_DataFormat, &size, &format), kAudioFileStreamError_BadPropertySize)
         XCTAssertEqual(AudioFileStreamGetPropertyInfo(id, 0x7A7A_7A7A, nil, nil), kAudioFileStreamError_UnsupportedProperty)
         var translation = AudioFramePacketTranslation(mFrame: 10_000, mPacket: 0, mFrameOffsetInPacket: 0)
         size = UInt32(MemoryLayout<AudioFramePacketTranslation>.size)

@@ -52,7 +52,8 @@ final class AudioQueueCompressedPlaybackTests: XCTestCase {
         defer { name.release() }
         var device: Unmanaged<CFString>? = name
         XCTAssertEqual(
-            AudioQueueSetProperty(queue, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
+            AudioQueueSetProperty(queue, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr
+        )
         for _ in 0..<3 {
             var buffer: AudioQueueBufferRef?
             XCTAssertEqual(AudioQueueAllocateBufferWithPacketDescriptions(queue, 16_384, 32, &buffer), noErr)
@@ -115,7 +116,8 @@ final class AudioQueueCompressedPlaybackTests: XCTestCase {
         let q = try XCTUnwrap(queue)
         defer { XCTAssertEqual(AudioQueueDispose(q, true), noErr) }
         let garbage: [UInt8] = Array("not a STREAMINFO block at all".utf8)
-        XCTAssertEqual(AudioQueueSetProperty(q, kAudioQueueProperty_MagicCookie, garbage, UInt32(garbage.count)), kAudioQueueErr_InvalidPropertyValue)
+        XCTAssertEqual(
+            AudioQueueSetProperty(q, kAudioQueueProperty_MagicCookie, garbage, UInt32(garbage.count)), kAudioQueueErr_InvalidPropertyValue)
         XCTAssertTrue(lastErrorMessage.contains("magic cookie"), lastErrorMessage)
 
         var buffer: AudioQueueBufferRef?
@@ -155,7 +157,8 @@ final class AudioQueueCompressedPlaybackTests: XCTestCase {
         XCTAssertEqual(AudioQueueGetProperty(queue, kAudioQueueProperty_ConverterError, &reported, &size), noErr)
         XCTAssertEqual(reported, status)
         packet.withUnsafeBytes { buffer.pointee.mAudioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        XCTAssertEqual(AudioQueueEnqueueBuffer(queue, buffer, 1, &description), noErr, "the buffer was not left enqueued: \(lastErrorMessage)")
+        XCTAssertEqual(
+            AudioQueueEnqueueBuffer(queue, buffer, 1, &description), noErr, "the buffer was not left enqueued: \(lastErrorMessage)")
     }
 
     /// Apple's three-buffer playback pattern over `stream`, rendered offline in `format`;
@@ -169,7 +172,9 @@ final class AudioQueueCompressedPlaybackTests: XCTestCase {
         let queue = try XCTUnwrap(created)
         defer { XCTAssertEqual(AudioQueueDispose(queue, true), noErr) }
         if !stream.cookie.isEmpty {
-            XCTAssertEqual(AudioQueueSetProperty(queue, kAudioQueueProperty_MagicCookie, stream.cookie, UInt32(stream.cookie.count)), noErr, lastErrorMessage)
+            XCTAssertEqual(
+                AudioQueueSetProperty(queue, kAudioQueueProperty_MagicCookie, stream.cookie, UInt32(stream.cookie.count)), noErr,
+                lastErrorMessage)
         }
         var offline = format
         XCTAssertEqual(AudioQueueSetOfflineRenderFormat(queue, &offline, nil), noErr, lastErrorMessage)
@@ -250,7 +255,8 @@ let compressedPlaybackCallback: AudioQueueOutputCallback = { userData, queue, bu
         state.stream.bytes.withUnsafeBytes { all in
             (buffer.pointee.mAudioData + used).copyMemory(from: all.baseAddress! + packet.lowerBound, byteCount: packet.count)
         }
-        descriptions[count] = AudioStreamPacketDescription(mStartOffset: Int64(used), mVariableFramesInPacket: 0, mDataByteSize: UInt32(packet.count))
+        descriptions[count] = AudioStreamPacketDescription(
+            mStartOffset: Int64(used), mVariableFramesInPacket: 0, mDataByteSize: UInt32(packet.count))
         used += packet.count
         count += 1
     }
@@ -296,7 +302,9 @@ enum CompressedFixture {
             guard !FileManager.default.fileExists(atPath: path("source.wav")) else { return }
             // -R: repeatable dither, so every run encodes the same file (with random dither about one
             // FLAC file in six had its last frame split by the stream parser at a chance CRC-16 zero).
-            try run("sox", "-R", "-n", "-r", "44100", "-c", "2", "-b", "16", path("source.wav"), "synth", "1", "sine", "441", "sine", "1000", "vol", "0.5")
+            try run(
+                "sox", "-R", "-n", "-r", "44100", "-c", "2", "-b", "16", path("source.wav"), "synth", "1", "sine", "441", "sine", "1000",
+                "vol", "0.5")
         }
     }
 
@@ -356,7 +364,8 @@ enum CompressedFixture {
         XCTAssertEqual(AudioFileStreamOpen(user, listener, packets, 0, &id), noErr)
         let stream = try XCTUnwrap(id)
         defer { AudioFileStreamClose(stream) }
-        XCTAssertEqual(file.withUnsafeBytes { AudioFileStreamParseBytes(stream, UInt32($0.count), $0.baseAddress, []) }, noErr, lastErrorMessage)
+        XCTAssertEqual(
+            file.withUnsafeBytes { AudioFileStreamParseBytes(stream, UInt32($0.count), $0.baseAddress, []) }, noErr, lastErrorMessage)
         XCTAssertFalse(box.stream.packets.isEmpty, "the stream gave packets")
         return box.stream
     }
@@ -372,7 +381,8 @@ enum CompressedFixture {
         defer { AudioConverterDispose(converter) }
         if !stream.cookie.isEmpty {
             XCTAssertEqual(
-                AudioConverterSetProperty(converter, kAudioConverterDecompressionMagicCookie, UInt32(stream.cookie.count), stream.cookie), noErr)
+                AudioConverterSetProperty(converter, kAudioConverterDecompressionMagicCookie, UInt32(stream.cookie.count), stream.cookie),
+                noErr)
         }
         final class Feed {
             let stream: CompressedStream
@@ -392,7 +402,8 @@ enum CompressedFixture {
             let list = UnsafeMutableAudioBufferListPointer(ioData)
             feed.stream.bytes.withUnsafeBytes { list[0].mData = UnsafeMutableRawPointer(mutating: $0.baseAddress! + packet.lowerBound) }
             list[0].mDataByteSize = UInt32(packet.count)
-            feed.description = AudioStreamPacketDescription(mStartOffset: 0, mVariableFramesInPacket: 0, mDataByteSize: UInt32(packet.count))
+            feed.description = AudioStreamPacketDescription(
+                mStartOffset: 0, mVariableFramesInPacket: 0, mDataByteSize: UInt32(packet.count))
             withUnsafeMutablePointer(to: &feed.description) { outDescriptions?.pointee = $0 }
             ioPackets.pointee = 1
             return noErr
@@ -404,7 +415,8 @@ enum CompressedFixture {
             var frames: UInt32 = 4_096
             let status = chunk.withUnsafeMutableBytes { raw in
                 var list = AudioBufferList(
-                    mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(channels), mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+                    mNumberBuffers: 1,
+                    mBuffers: AudioBuffer(mNumberChannels: UInt32(channels), mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
                 return AudioConverterFillComplexBuffer(converter, proc, Unmanaged.passUnretained(feed).toOpaque(), &frames, &list, nil)
             }
             XCTAssertEqual(status, noErr, lastErrorMessage)

@@ -112,7 +112,9 @@ public func makeConverter(
 }
 
 /// Linear PCM of the given layout. Thread: any.
-public func pcm(_ rate: Double, _ channels: UInt32, bits: UInt32, float: Bool, interleaved: Bool = true, bigEndian: Bool = false) -> AudioStreamBasicDescription {
+public func pcm(_ rate: Double, _ channels: UInt32, bits: UInt32, float: Bool, interleaved: Bool = true, bigEndian: Bool = false)
+    -> AudioStreamBasicDescription
+{
     var flags: AudioFormatFlags = kAudioFormatFlagIsPacked | (float ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger)
     if !interleaved { flags |= kAudioFormatFlagIsNonInterleaved }
     if bigEndian { flags |= kAudioFormatFlagIsBigEndian }

@@ -37,9 +37,14 @@ final class ParallelRenderTests: XCTestCase {
             let parallel = try render(shape, threads: threads)
             XCTAssertNil(parallel.reason, "\(name) with \(threads) threads renders in parallel", file: file, line: line)
             let differing = zip(serial.left, parallel.left).enumerated().first { $0.element.0.bitPattern != $0.element.1.bitPattern }
-            XCTAssertNil(differing.map { "frame \($0.offset): \($0.element.0) serial, \($0.element.1) parallel" }, "\(name), \(threads) threads, left", file: file, line: line)
-            XCTAssertEqual(serial.left.map(\.bitPattern), parallel.left.map(\.bitPattern), "\(name), \(threads) threads, left", file: file, line: line)
-            XCTAssertEqual(serial.right.map(\.bitPattern), parallel.right.map(\.bitPattern), "\(name), \(threads) threads, right", file: file, line: line)
+            XCTAssertNil(
+                differing.map { "frame \($0.offset): \($0.element.0) serial, \($0.element.1) parallel" },
+                "\(name), \(threads) threads, left", file: file, line: line)
+            XCTAssertEqual(
+                serial.left.map(\.bitPattern), parallel.left.map(\.bitPattern), "\(name), \(threads) threads, left", file: file, line: line)
+            XCTAssertEqual(
+                serial.right.map(\.bitPattern), parallel.right.map(\.bitPattern), "\(name), \(threads) threads, right", file: file,
+                line: line)
         }
     }
 
@@ -116,7 +121,10 @@ final class ParallelRenderTests: XCTestCase {
                 let source = try self.rampSource(f, gain: 0.11 * Float(bus + 1), &alive)
                 let end = try self.branch(f, from: source, [0.3 + Float(bus), 1.0 / Float(bus + 3)])
                 XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, end, 0, mixer, UInt32(bus)), noErr, lastMessage())
-                XCTAssertEqual(AudioUnitSetParameter(f.unit(mixer), kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, UInt32(bus), 0.9 - 0.2 * Float(bus), 0), noErr)
+                XCTAssertEqual(
+                    AudioUnitSetParameter(
+                        f.unit(mixer), kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, UInt32(bus), 0.9 - 0.2 * Float(bus), 0), noErr
+                )
             }
             self.toHead(f, mixer)
             return alive
@@ -203,8 +211,10 @@ final class ParallelRenderTests: XCTestCase {
             let source = try self.rampSource(f, gain: 0.001, &alive)
             var fast = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 2)
             let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-            XCTAssertEqual(AudioUnitSetProperty(f.unit(source), kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &fast, size), noErr)
-            XCTAssertEqual(AudioUnitSetProperty(f.unit(source), kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &fast, size), noErr)
+            XCTAssertEqual(
+                AudioUnitSetProperty(f.unit(source), kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &fast, size), noErr)
+            XCTAssertEqual(
+                AudioUnitSetProperty(f.unit(source), kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &fast, size), noErr)
             let converter = try f.add(
                 AudioComponentDescription(
                     componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_AUConverter,

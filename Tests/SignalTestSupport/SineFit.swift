@@ -61,4 +61,3 @@ public struct SineFit {
 public func sine(frequency: Double, sampleRate: Double, count: Int, amplitude: Double = 0.5) -> [Float] {
     (0..<count).map { Float(amplitude * sin(2 * Double.pi * frequency * Double($0) / sampleRate)) }
 }
-

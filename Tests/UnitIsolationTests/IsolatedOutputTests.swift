@@ -89,7 +89,8 @@ final class IsolatedOutputTests: XCTestCase {
             var mono = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 1)
             XCTAssertEqual(
                 AudioUnitSetProperty(
-                    unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &mono, UInt32(MemoryLayout.size(ofValue: mono))), noErr)
+                    unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &mono, UInt32(MemoryLayout.size(ofValue: mono))),
+                noErr)
             XCTAssertEqual(AudioUnitInitialize(unit), noErr, "out of process: \(outOfProcess)")
         }
     }

@@ -73,7 +73,8 @@ final class GraphThreadsCLITests: XCTestCase {
         }
         // The path starts at the input's node and ends at the mixer, through one of the branches.
         let line = try XCTUnwrap(r.stdout.split(separator: "\n").first { $0.hasPrefix("critical path: ") })
-        XCTAssertTrue(line.hasPrefix("critical path: input → eq → mix (") || line.hasPrefix("critical path: input → echo → mix ("), String(line))
+        XCTAssertTrue(
+            line.hasPrefix("critical path: input → eq → mix (") || line.hasPrefix("critical path: input → echo → mix ("), String(line))
         XCTAssertTrue(line.contains("threads can make a block at most"), String(line))
     }
 }

@@ -82,7 +82,8 @@ final class Rig {
         }
         var maxFrames = frames
         let headUnit = try graph.unit(head)!
-        precondition(AudioUnitSetProperty(headUnit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maxFrames, 4) == noErr)
+        precondition(
+            AudioUnitSetProperty(headUnit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maxFrames, 4) == noErr)
         try graph.initialize()
         precondition((graph.serialReason == nil) == (threads > 0 && branches > 1), "unexpected plan: \(graph.serialReason ?? "parallel")")
         for _ in 0..<20 { try cycle() }  // steady state: first-touch work done, workers started
@@ -135,7 +136,8 @@ func printRatios() throws {
 
 /// Serial and parallel rigs of each shape, one cycle each in turn; medians and minima compared.
 func printRatios(scheduling: String) throws {
-    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+    let load =
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
     print(
         "ParallelGraph speed-ups (\(scheduling)): \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load);"
             + " 512 stereo frames per cycle; 400 cycles of each, alternating")

@@ -1,2 +1,3 @@
 /// Every example, in the order.
-let allExamples: [Example] = ioExamples + outputExamples + pattern5Examples + listingExamples + seedExamples + audioQueueExamples + extensionExamples
+let allExamples: [Example] =
+    ioExamples + outputExamples + pattern5Examples + listingExamples + seedExamples + audioQueueExamples + extensionExamples

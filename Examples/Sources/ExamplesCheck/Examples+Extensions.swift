@@ -17,5 +17,5 @@ let extensionExamples: [Example] = [
             throw CheckFailure("on two threads the graph differs by up to \(try value("parallel-difference"))")
         }
         return "delay out of process = in process for \(try value("isolated-frames")) frames; fan-out graph on 2 threads = serial"
-    },
+    }
 ]

@@ -113,7 +113,9 @@ for b in 0..<branchCount {
         stereoFormats(unit)
         if d.componentSubType == kAudioUnitSubType_Delay {
             // Each branch its own echo: delay time 10…80 ms, partly wet.
-            check(AudioUnitSetParameter(unit, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, Float(b + 1) * 0.01 + Float(i) * 0.001, 0), "delay time")
+            check(
+                AudioUnitSetParameter(unit, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, Float(b + 1) * 0.01 + Float(i) * 0.001, 0),
+                "delay time")
             check(AudioUnitSetParameter(unit, kDelayParam_WetDryMix, kAudioUnitScope_Global, 0, 30, 0), "delay mix")
         }
         check(AUGraphConnectNodeInput(graph!, previous, 0, node, 0), "AUGraphConnectNodeInput")

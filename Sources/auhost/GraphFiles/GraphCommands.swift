@@ -43,7 +43,10 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seconds to render (default: the graph's \"seconds\", else its input's length plus the tail).")
     var seconds: Double?
 
-    @Option(help: "Threads that render the graph, the head's included: 0 serial, at most 64 (default: the file's \"threads\", else one per core).")
+    @Option(
+        help:
+            "Threads that render the graph, the head's included: 0 serial, at most 64 (default: the file's \"threads\", else one per core)."
+    )
     var threads: Int?
     @Flag(help: "Run every node out of process, as \"isolated\": true does (AUHostIsolation.h).")
     var isolate = false

@@ -53,7 +53,9 @@ public enum AudioFileStreamFuzz {
             if let descriptions {
                 for i in 0..<count {
                     let d = descriptions[i]
-                    precondition(d.mStartOffset >= 0 && Int(d.mStartOffset) + Int(d.mDataByteSize) <= bytes.count, "a packet description outside its data")
+                    precondition(
+                        d.mStartOffset >= 0 && Int(d.mStartOffset) + Int(d.mDataByteSize) <= bytes.count,
+                        "a packet description outside its data")
                     outcome.sizes.append(d.mDataByteSize)
                     outcome.frames.append(d.mVariableFramesInPacket)
                 }
