@@ -19,6 +19,11 @@ func swiftExample(_ name: String, _ directory: String) -> Target {
     .executableTarget(name: name, dependencies: [audioToolbox], path: "Sources/\(directory)")
 }
 
+/// A paced-device program (run by a scripts/*-paced-check.sh): shares PacedSupport.
+func pacedExample(_ name: String, _ directory: String) -> Target {
+    .executableTarget(name: name, dependencies: [audioToolbox, "PacedSupport"], path: "Sources/\(directory)")
+}
+
 let package = Package(
     name: "AUHostExamples",
     dependencies: [.package(name: "AUHost", path: "..")],
@@ -35,11 +40,12 @@ let package = Package(
         swiftExample("remoteio-blog", "RemoteIOBlog"),
         swiftExample("capture-to-audio-unit", "CaptureToAudioUnit"),
         /// Issue 7's paced bar: an 8-unit graph on the ALSA `jack` PCM (scripts/paced-device-check.sh).
-        swiftExample("paced-device", "PacedDevice"),
+        .target(name: "PacedSupport", dependencies: [audioToolbox], path: "Sources/PacedSupport"),
+        pacedExample("paced-device", "PacedDevice"),
         /// Issue 18's paced bar: the voice-processing I/O unit in full duplex (scripts/vpio-paced-check.sh).
-        swiftExample("voice-paced-device", "VoicePacedDevice"),
+        pacedExample("voice-paced-device", "VoicePacedDevice"),
         /// Issue 15's paced bar: an 8-branch graph on two render threads (scripts/parallel-paced-check.sh).
-        swiftExample("parallel-paced-device", "ParallelPacedDevice"),
+        pacedExample("parallel-paced-device", "ParallelPacedDevice"),
         /// Seed 002's Audio Queue listings, the guide's play (three buffers) and record patterns.
         cExample("audio-queue-play", "AudioQueuePlay"),
         cExample("audio-queue-record", "AudioQueueRecord"),

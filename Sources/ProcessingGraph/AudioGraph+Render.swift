@@ -229,24 +229,34 @@ func feedInput(
             // The source unit's render is a render-thread call by contract.
             return _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, ioData) }
         }
-        if !rendered {
-            let list = output.pointee.list
-            let buffers = audioBuffers(list)
-            for b in 0..<output.pointee.bufferCount {
-                buffers[b].mData = nil
-                buffers[b].mDataByteSize = frames * output.pointee.bytesPerFrame
-            }
-            var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
-            let render = node.pointee.render, me = node.pointee.renderSelf, bus = UInt32(input.pointee.sourceBus)
-            // The source unit's render is a render-thread call by contract.
-            output.pointee.status = _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, list) }
-            output.pointee.renderedCycle = cycle
-            output.pointee.renderedSampleTime = sampleTime
-            output.pointee.renderedFrames = frames
-        }
+        if !rendered { renderMemo(node, bus: input.pointee.sourceBus, cycle: cycle, timeStamp, frames) }
         guard output.pointee.status == noErr else { return output.pointee.status }
         return deliver(output.pointee, into: ioData, frames: frames, delay: input.pointee.delay)
     }
+}
+
+/// Renders output bus `bus` of a node into its own buffers ("nil mData": the unit's) and records
+/// the status and the cycle, time and size it was rendered for (the memo later pulls read).
+///
+/// Thread: render (the head's or a worker).
+@_noAllocation @_noLocks
+func renderMemo(
+    _ node: UnsafeMutablePointer<ScheduledNode>, bus: Int, cycle: UInt64, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32
+) {
+    let output = node.pointee.outputs + bus
+    let list = output.pointee.list
+    let buffers = audioBuffers(list)
+    for b in 0..<output.pointee.bufferCount {
+        buffers[b].mData = nil
+        buffers[b].mDataByteSize = frames * output.pointee.bytesPerFrame
+    }
+    var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
+    let render = node.pointee.render, me = node.pointee.renderSelf
+    // The unit's render is a render-thread call by contract.
+    output.pointee.status = _unsafePerformance { render(me, &pullFlags, timeStamp, UInt32(bus), frames, list) }
+    output.pointee.renderedCycle = cycle
+    output.pointee.renderedSampleTime = timeStamp.pointee.mSampleTime
+    output.pointee.renderedFrames = frames
 }
 
 /// Whether every buffer of a list has memory (the consumer pulls into buffers of its own).

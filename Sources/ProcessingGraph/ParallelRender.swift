@@ -223,20 +223,7 @@ func renderTask(_ plan: UnsafeMutablePointer<ParallelPlan>, _ pool: UnsafeMutabl
     for i in 0..<Int(t.pointee.busCount) {
         let bus = Int(plan.pointee.buses[Int(t.pointee.busesStart) + i])
         guard bus < node.pointee.outputCount else { continue }
-        let output = node.pointee.outputs + bus
-        let list = output.pointee.list
-        let buffers = audioBuffers(list)
-        for b in 0..<output.pointee.bufferCount {
-            buffers[b].mData = nil
-            buffers[b].mDataByteSize = frames * output.pointee.bytesPerFrame
-        }
-        var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
-        let render = node.pointee.render, me = node.pointee.renderSelf
-        // The unit's render is a render-thread call by contract.
-        output.pointee.status = _unsafePerformance { render(me, &pullFlags, &pool.pointee.timeStamp, UInt32(bus), frames, list) }
-        output.pointee.renderedCycle = pool.pointee.cycle
-        output.pointee.renderedSampleTime = pool.pointee.timeStamp.mSampleTime
-        output.pointee.renderedFrames = frames
+        renderMemo(node, bus: bus, cycle: pool.pointee.cycle, &pool.pointee.timeStamp, frames)
     }
     if plan.pointee.timing { plan.pointee.taskSeconds[Int(task)] = _unsafePerformance { monotonicSeconds() } - started }
     // The counters' sequentially consistent decrements publish the memos above to whoever

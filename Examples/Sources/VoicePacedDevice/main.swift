@@ -8,31 +8,7 @@
 import AudioToolbox
 import AUHost
 import Foundation
-
-func check(_ status: OSStatus, _ what: String) {
-    guard status != noErr else { return }
-    var message = ""
-    if let text = AUHostCopyLastErrorMessage()?.takeRetainedValue() {
-        var buffer = [CChar](repeating: 0, count: 512)
-        if CFStringGetCString(text, &buffer, 512, CFStringBuiltInEncodings.UTF8.rawValue) != 0 { message = String(cString: buffer) }
-    }
-    FileHandle.standardError.write("error: \(what) failed with status \(status). \(message)\n".data(using: .utf8)!)
-    exit(1)
-}
-
-func setProperty<T>(
-    _ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ value: T, _ what: String
-) {
-    var value = value
-    check(AudioUnitSetProperty(unit, id, scope, element, &value, UInt32(MemoryLayout<T>.size)), what)
-}
-
-func getProperty<T>(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ initial: T) -> T {
-    var value = initial
-    var size = UInt32(MemoryLayout<T>.size)
-    check(AudioUnitGetProperty(unit, id, kAudioUnitScope_Global, 0, &value, &size), "get property \(id)")
-    return value
-}
+import PacedSupport
 
 /// Everything the callbacks touch, allocated once.
 struct CallState {
