@@ -122,6 +122,17 @@ func isolatedRender(
     _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
     _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>
 ) -> OSStatus {
+    if au.pointee.bypass {
+        // Bypassed (BypassEffect): the child is not asked; the input passes as AUEffectBase passes
+        // it. Parameter changes apply here and reach the child with its next cycle.
+        _ = isolatedDrainEvents(c, au, nil, frames)
+        let inputs = c.pointee.inputCount
+        guard bus == 0, inputs > 0, c.pointee.channels[0] == c.pointee.channels[inputs] else {
+            return isolatedSilence(output, frames, flags)
+        }
+        // AUBase's pull (render-safe by its own checked contract) calls the host's callback or the upstream unit.
+        return _unsafePerformance { au.pointee.pullInput(0, flags, timeStamp, frames, into: output) }
+    }
     let sampleTime = timeStamp.pointee.mSampleTime
     if bus == 0 || c.pointee.cycleSampleTime != sampleTime {
         c.pointee.cycleSampleTime = sampleTime
@@ -134,18 +145,29 @@ func isolatedRender(
     let status = c.pointee.cycleStatus
     guard status == noErr, let audio = c.pointee.audio, Int(bus) < c.pointee.outputCount else {
         if status != IsolatedCycleState.faulted && status != noErr { return status }
-        for i in 0..<count {
-            buffers[i].mData?.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * 4)
-        }
-        flags.pointee = AudioUnitRenderActionFlags(
-            rawValue: flags.pointee.rawValue | AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue)
-        return noErr
+        return isolatedSilence(output, frames, flags)
     }
     let index = c.pointee.inputCount + Int(bus)
     let base = audio + c.pointee.offsets[index]
     for i in 0..<min(count, c.pointee.channels[index]) {
         buffers[i].mData?.copyMemory(from: base + i * c.pointee.maxFrames, byteCount: Int(frames) * 4)
     }
+    return noErr
+}
+
+/// Zeroes `frames` frames of every buffer and says so in the flags.
+///
+/// Thread: render.
+@_noAllocation @_noLocks
+private func isolatedSilence(
+    _ output: UnsafeMutablePointer<AudioBufferList>, _ frames: UInt32, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>
+) -> OSStatus {
+    let buffers = audioBuffers(output)
+    for i in 0..<Int(output.pointee.mNumberBuffers) {
+        buffers[i].mData?.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * 4)
+    }
+    flags.pointee = AudioUnitRenderActionFlags(
+        rawValue: flags.pointee.rawValue | AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue)
     return noErr
 }
 

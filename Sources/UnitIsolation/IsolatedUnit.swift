@@ -114,6 +114,11 @@ public final class IsolatedUnit: AUBase {
     // MARK: The unit model
 
     public override var channelCapabilities: [AUChannelInfo] { shape.channelCapabilities }
+    /// Effects can be bypassed (BypassEffect) here, without the child: input 0 passes to output 0
+    /// when their channel counts agree (else silence), also while the child is faulted.
+    public override var supportsBypass: Bool {
+        [kAudioUnitType_Effect, kAudioUnitType_MusicEffect].contains(component.description.componentType)
+    }
 
     /// The child's unit decides, when the format is set (an LV2 plug-in's ports fix its channel
     /// counts, and it declares no channel capabilities): a host negotiating formats, as `auhost

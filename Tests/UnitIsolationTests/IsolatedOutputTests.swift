@@ -137,6 +137,34 @@ final class IsolatedOutputTests: XCTestCase {
         }
     }
 
+    /// BypassEffect out of process: the input passes sample for sample without the child, a
+    /// parameter changed meanwhile reaches the child afterwards, and bypass on and off renders what
+    /// the same unit renders in process.
+    func testBypassPassesTheInputAndResumesAsInProcess() throws {
+        var desc = AudioComponentDescription(
+            type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay, manufacturer: kAudioUnitManufacturer_Apple)
+        let component = try XCTUnwrap(AudioComponentFindNext(nil, &desc))
+        func render(_ outOfProcess: Bool) throws -> [[Float]] {
+            let rig = try IsolationRig(try instantiate(component, outOfProcess: outOfProcess))
+            func bypass(_ on: UInt32) {
+                var value = on
+                XCTAssertEqual(AudioUnitSetProperty(rig.unit, kAudioUnitProperty_BypassEffect, kAudioUnitScope_Global, 0, &value, 4), noErr)
+            }
+            return try rig.render(blocks: 12, frames: 512) { block in
+                if block == 2 { bypass(1) }
+                if block == 4 {
+                    XCTAssertEqual(AudioUnitSetParameter(rig.unit, kDelayParam_WetDryMix, kAudioUnitScope_Global, 0, 90, 0), noErr)
+                }
+                if block == 6 { bypass(0) }
+            }
+        }
+        let inProcess = try render(false), isolated = try render(true)
+        for c in inProcess.indices {
+            for n in 1_024..<3_072 { XCTAssertEqual(isolated[c][n].bitPattern, testSignal(n, c).bitPattern, "channel \(c) frame \(n)") }
+            XCTAssertEqual(zip(isolated[c], inProcess[c]).filter { $0.bitPattern != $1.bitPattern }.count, 0, "channel \(c)")
+        }
+    }
+
     /// Factory presets cross the boundary: the proxy lists the unit's, and choosing one applies it
     /// in the child (the built-in iPod EQ, whose presets are curves).
     func testFactoryPresetAppliesOutOfProcess() throws {

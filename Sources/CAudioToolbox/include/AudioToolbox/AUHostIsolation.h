@@ -22,8 +22,10 @@
  * values; changes reach the child sample-accurately at the next render cycle), MIDI channel
  * messages, Reset, factory presets (FactoryPresets, PresentPreset) and ClassInfo (the parameters
  * and the child unit's own state, in the same form as in process, so state moves either way).
- * Not forwarded: other properties (a unit's custom ones, element-scope parameters, SysEx,
- * BypassEffect); such a unit answers as a plain AUBase would.
+ * BypassEffect (effects) is the proxy's own: bypassed, input 0 passes to output 0 without the
+ * child (also while it is faulted); parameter changes made meanwhile reach the child afterwards.
+ * Not forwarded: other properties (a unit's custom ones, element-scope parameters, SysEx); such a
+ * unit answers as a plain AUBase would.
  */
 #ifndef AUHOST_AUHOSTISOLATION_H
 #define AUHOST_AUHOSTISOLATION_H
