@@ -7,24 +7,10 @@
 set -eu
 SECONDS_TO_PLAY=${1:-60}
 PERIOD=${2:-64}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SCRATCH=${SCRATCH:-$ROOT/.build-examples}
-WORK=$(mktemp -d /tmp/paced-device-check.XXXXXX)
-SERVER="paced-device-check-$$"
-JACKD_PID=""
-BUSY_PID=""
-cleanup() {
-    if [ -n "$BUSY_PID" ]; then kill "$BUSY_PID" 2>/dev/null || true; wait "$BUSY_PID" 2>/dev/null || true; fi
-    if [ -n "$JACKD_PID" ]; then kill "$JACKD_PID" 2>/dev/null || true; wait "$JACKD_PID" 2>/dev/null || true; fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT INT TERM
-command -v jackd >/dev/null || { echo "jackd not found: apt-get install jackd2 libasound2-plugins" >&2; exit 1; }
+. "$(dirname "$0")/lib/paced-jack.sh"
+paced_begin paced-device-check
+paced_build paced-device
 
-echo "building paced-device (release, scratch path $SCRATCH)..." >&2
-swift build --package-path "$ROOT/Examples" --scratch-path "$SCRATCH" -c release --product paced-device >/dev/null
-
-mkdir -p "$WORK/home"
 cat > "$WORK/home/.asoundrc" <<'ASOUNDRC'
 pcm.paced_jack {
     type jack
@@ -32,11 +18,8 @@ pcm.paced_jack {
 }
 ASOUNDRC
 
-JACK_DEFAULT_SERVER=$SERVER jackd --no-realtime -n "$SERVER" -d dummy -r 48000 -p "$PERIOD" >"$WORK/jackd.log" 2>&1 &
-JACKD_PID=$!
-sleep 2
-yes > /dev/null &
-BUSY_PID=$!
+paced_start_jackd "$PERIOD"
+paced_busy
 echo "jackd dummy 48000 Hz / $PERIOD frames (pid $JACKD_PID); other core busy with yes (pid $BUSY_PID); playing ${SECONDS_TO_PLAY} s" >&2
 HOME="$WORK/home" JACK_DEFAULT_SERVER=$SERVER JACK_NO_START_SERVER=1 \
     "$SCRATCH/release/paced-device" paced_jack "$SECONDS_TO_PLAY" "$PERIOD"

@@ -12,24 +12,10 @@ set -eu
 SECONDS_TO_PLAY=${1:-60}
 PERIOD=${2:-64}
 THREADS=${3:-2}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SCRATCH=${SCRATCH:-$ROOT/.build-examples}
-WORK=$(mktemp -d /tmp/parallel-paced-check.XXXXXX)
-SERVER="parallel-paced-check-$$"
-JACKD_PID=""
-BUSY_PID=""
-cleanup() {
-    if [ -n "$BUSY_PID" ]; then kill "$BUSY_PID" 2>/dev/null || true; wait "$BUSY_PID" 2>/dev/null || true; fi
-    if [ -n "$JACKD_PID" ]; then kill "$JACKD_PID" 2>/dev/null || true; wait "$JACKD_PID" 2>/dev/null || true; fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT INT TERM
-command -v jackd >/dev/null || { echo "jackd not found: apt-get install jackd2 libasound2-plugins" >&2; exit 1; }
+. "$(dirname "$0")/lib/paced-jack.sh"
+paced_begin parallel-paced-check
+paced_build parallel-paced-device
 
-echo "building parallel-paced-device (release, scratch path $SCRATCH)..." >&2
-swift build --package-path "$ROOT/Examples" --scratch-path "$SCRATCH" -c release --product parallel-paced-device >/dev/null
-
-mkdir -p "$WORK/home"
 cat > "$WORK/home/.asoundrc" <<'ASOUNDRC'
 pcm.paced_jack {
     type jack
@@ -37,13 +23,8 @@ pcm.paced_jack {
 }
 ASOUNDRC
 
-JACK_DEFAULT_SERVER=$SERVER jackd --no-realtime -n "$SERVER" -d dummy -r 48000 -p "$PERIOD" >"$WORK/jackd.log" 2>&1 &
-JACKD_PID=$!
-sleep 2
-if [ "${BUSY:-0}" = 1 ]; then
-    yes > /dev/null &
-    BUSY_PID=$!
-fi
+paced_start_jackd "$PERIOD"
+if [ "${BUSY:-0}" = 1 ]; then paced_busy; fi
 echo "jackd '$SERVER' dummy 48000 Hz / $PERIOD frames (pid $JACKD_PID)${BUSY_PID:+; a core busy with yes (pid $BUSY_PID)}; $THREADS render threads; playing ${SECONDS_TO_PLAY} s" >&2
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 HOME="$WORK/home" JACK_DEFAULT_SERVER=$SERVER JACK_NO_START_SERVER=1 \
