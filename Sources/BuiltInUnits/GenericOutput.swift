@@ -19,11 +19,10 @@ import DSPKernels
 /// A rate pair libsoxr cannot convert is refused at AudioUnitInitialize with
 /// kAudioUnitErr_FormatNotSupported and a sentence naming both formats; a format the converter
 /// cannot read at all (not linear PCM, more than 64 channels) is refused when it is set.
-public final class GenericOutput: AUBase {
+public final class GenericOutput: AUPulledOutputBase {
     public static let identity = AudioComponentDescription(
         type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput,
         manufacturer: kAudioUnitManufacturer_AUHost)
-    private var running = false
     /// The converter while initialized with differing formats; nil passes audio through.
     var stage: ConversionStage?
 
@@ -88,36 +87,5 @@ public final class GenericOutput: AUBase {
     ) -> OSStatus {
         guard let stage else { return pullInput(0, flags, timeStamp, frames, into: output) }
         return renderConverted(stage, flags, timeStamp, frames, output)
-    }
-
-    /// Starting and stopping tell IsRunning's listeners, as Apple's output units do.
-    public override func startIO() throws {
-        guard !running else { return }
-        running = true
-        propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
-    }
-
-    public override func stopIO() throws {
-        guard running else { return }
-        running = false
-        propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
-    }
-
-    public override func customPropertyInfo(
-        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-        _ element: AudioUnitElement
-    ) throws -> (size: UInt32, writable: Bool)? {
-        guard id == kAudioOutputUnitProperty_IsRunning else { return nil }
-        guard scope == kAudioUnitScope_Global else {
-            throw AudioError(kAudioUnitErr_InvalidScope, "IsRunning lives in global scope.")
-        }
-        return (4, false)
-    }
-
-    public override func getCustomProperty(
-        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-        _ data: UnsafeMutableRawPointer
-    ) throws {
-        data.storeBytes(of: UInt32(running ? 1 : 0), as: UInt32.self)
     }
 }

@@ -23,7 +23,7 @@ import AUHostCore
 /// // set render callbacks on input scope elements 0 (far end) and 1 (microphone), initialize,
 /// // then AudioUnitRender(unit, &flags, &time, 1, frames, list) block after block.
 /// ```
-public final class VoiceProcessingOfflineUnit: AUBase {
+public final class VoiceProcessingOfflineUnit: AUPulledOutputBase {
     public static let identity = AudioComponentDescription(
         type: kAudioUnitType_Output, subType: kAudioUnitSubType_AUHostVoiceProcessingOffline,
         manufacturer: kAudioUnitManufacturer_AUHost)
@@ -32,7 +32,6 @@ public final class VoiceProcessingOfflineUnit: AUBase {
     public let controls = VoiceIOControls()
     /// Everything the render thread touches.
     let context: UnsafeMutablePointer<OfflineVoiceContext>
-    private var running = false
 
     /// Thread: setup.
     public init(_ description: AudioComponentDescription = VoiceProcessingOfflineUnit.identity) {
@@ -121,27 +120,13 @@ public final class VoiceProcessingOfflineUnit: AUBase {
         renderOfflineVoice(context, renderState(), bus, flags, timeStamp, frames, output)
     }
 
-    public override func startIO() throws {
-        guard !running else { return }
-        running = true
-        propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
-    }
-
-    public override func stopIO() throws {
-        guard running else { return }
-        running = false
-        propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
-    }
-
     /// Thread: setup.
     public override func customPropertyInfo(
         _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
         _ element: AudioUnitElement
     ) throws -> (size: UInt32, writable: Bool)? {
         if let info = try controls.propertyInfo(id, scope, element) { return info }
-        guard id == kAudioOutputUnitProperty_IsRunning else { return nil }
-        guard scope == kAudioUnitScope_Global else { throw AudioError(kAudioUnitErr_InvalidScope, "IsRunning lives in global scope.") }
-        return (4, false)
+        return try super.customPropertyInfo(id, scope, element)
     }
 
     /// Thread: setup.
@@ -150,7 +135,7 @@ public final class VoiceProcessingOfflineUnit: AUBase {
         _ data: UnsafeMutableRawPointer
     ) throws {
         if controls.get(id, data, kernel: context.pointee.kernel, reportedDelay: 0) { return }
-        data.storeBytes(of: UInt32(running ? 1 : 0), as: UInt32.self)
+        try super.getCustomProperty(id, scope, element, data)
     }
 
     /// Thread: setup.
