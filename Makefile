@@ -75,6 +75,8 @@ check-c: examples-build
 		bin=$(C_CHECK_DIR)/$$cc; mkdir -p $$bin; \
 		$$cc -std=c17 -Wall -Werror Tests/CHost/host.c Tests/CHost/gain_unit.c -o $$bin/host $$pc; \
 		echo "C host built with $$cc against the release install:"; $$bin/host; \
+		$$cc -std=c17 -Wall -Werror Tests/CHost/cstd_headers.c -o $$bin/cstd-headers $$pc; $$bin/cstd-headers; \
+		$$cc -std=c17 -Wall -Werror -DCF_EXCLUDE_CSTD_HEADERS Tests/CHost/cstd_headers.c -o $$bin/cstd-excluded $$pc; $$bin/cstd-excluded; \
 		names=""; for pair in $(C_EXAMPLES); do \
 			name=$${pair%%:*}; dir=$${pair#*:}; names="$$names $$name"; \
 			$$cc -std=c17 -Wall -Werror -Wno-multichar -IExamples/Sources/ExampleSupport/include \

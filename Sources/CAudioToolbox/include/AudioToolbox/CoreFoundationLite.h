@@ -16,6 +16,29 @@
 
 #include <AudioToolbox/MacTypes.h>
 
+/* As Apple's CoreFoundation.h: the C standard headers come along unless the includer defines
+   CF_EXCLUDE_CSTD_HEADERS, since Apple's sample code calls malloc, printf and sinf with only
+   <AudioToolbox/AudioToolbox.h> included. */
+#if !defined(CF_EXCLUDE_CSTD_HEADERS)
+#include <sys/types.h>
+#include <stdarg.h>
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <inttypes.h>
+#endif
+
 AUHOST_EXTERN_C_BEGIN
 
 #if defined(__clang__)

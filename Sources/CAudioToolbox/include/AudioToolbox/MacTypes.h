@@ -2,9 +2,14 @@
 #ifndef AUHOST_MACTYPES_H
 #define AUHOST_MACTYPES_H
 
+/* As Apple's CFBase.h: stdint and stdbool always (ported code writes `false` and `uint8_t` with
+   only AudioToolbox.h included); the rest of the C library through CoreFoundationLite.h. */
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
+#if !defined(__cplusplus)
+#include <stdbool.h>
+#endif
 
 #ifdef __cplusplus
 #define AUHOST_EXTERN_C_BEGIN extern "C" {
