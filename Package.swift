@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // AUHost — the Audio Unit hosting model on Linux. Layout: docs/ARCHITECTURE.md.
 import PackageDescription
 
@@ -8,7 +8,12 @@ import PackageDescription
 /// Real-time code is checked by the compiler (`@_noAllocation`, `@_noLocks`). Debug builds compile
 /// file by file, so such a function may call only code in its own file, `@inlinable` code of
 /// another module, and the standard library: render paths live in files of their own.
-let swiftSettings: [SwiftSetting] = []
+///
+/// Warnings are errors in this package's own targets (SwiftPM drops the setting when the package
+/// is someone else's dependency, so a newer compiler's new warning never breaks their build).
+let swiftSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+/// The C targets: warnings are errors too; four-char literals ('aufx') are the documented spelling.
+let cSettings: [CSetting] = [.treatAllWarnings(as: .error), .disableWarning("four-char-constants")]
 
 func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
@@ -36,7 +41,7 @@ let package = Package(
     targets: [
         // ---- The floor: the documented C API (headers) and system libraries.
         /// The C headers (C hosts include <AudioToolbox/AudioToolbox.h>).
-        .target(name: "CAudioToolbox", cSettings: [.unsafeFlags(["-Wno-four-char-constants"])]),
+        .target(name: "CAudioToolbox", cSettings: cSettings),
         /// `import AudioToolbox`: the C declarations re-exported with Apple's Swift overlay, as on Apple.
         .target(name: "AudioToolbox", dependencies: ["CAudioToolbox"], swiftSettings: swiftSettings),
         systemLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
@@ -147,7 +152,7 @@ let package = Package(
         /// The C host listing's gain unit (Tests/CHost/gain_unit.c): a minimal unit written in C to the plug-in interface.
         .target(
             name: "CGainUnit", dependencies: ["CAudioToolbox"], path: "Tests/CHost", exclude: ["host.c"], sources: ["gain_unit.c"],
-            cSettings: [.unsafeFlags(["-Wno-four-char-constants"])]),
+            cSettings: cSettings),
         .testTarget(name: "ProcessingGraphTests", dependencies: ["AUHost", "TestSupport", "CGainUnit"], swiftSettings: swiftSettings),
         .testTarget(
             name: "BuiltInUnitsTests", dependencies: ["AUHost", "TestSupport", "ExtAudioFile", "DSPKernels", "CSoxr"],
@@ -188,12 +193,16 @@ let package = Package(
             swiftSettings: swiftSettings),
         // ---- Voice processing (issue 18): webrtc-audio-processing behind a C shim, the chunking
         // kernel and the offline unit; the ALSA voice-processing unit lives in ALSAIOUnit.
-        systemLibrary("CWebRTCAudioProcessing", pkgConfig: "webrtc-audio-processing", apt: "libwebrtc-audio-processing-dev"),
-        // SwiftPM drops pkg-config's -D flags, so webrtc's two defines are repeated here.
+        // webrtc's pkg-config file carries -D flags, which SwiftPM refuses with a warning; so the
+        // library is linked by its module map, and its headers (which include each other as
+        // "webrtc/…") are found through webrtc-headers, a link to Debian's include folder.
+        .systemLibrary(name: "CWebRTCAudioProcessing", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
         .target(
-            name: "CWebRTCProcessing", dependencies: ["CWebRTCAudioProcessing"],
-            cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")],
-            linkerSettings: [.linkedLibrary("stdc++")]),
+            name: "CWebRTCProcessing", dependencies: ["CWebRTCAudioProcessing"], exclude: ["webrtc-headers"],
+            cxxSettings: [
+                .headerSearchPath("webrtc-headers"), .define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD"),
+            ],
+            linkerSettings: [.linkedLibrary("webrtc_audio_processing"), .linkedLibrary("stdc++")]),
         .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "AUHostAtomics", "CWebRTCProcessing"], swiftSettings: swiftSettings),
         /// Deterministic room signals for the voice-processing bars (C, optimised even in debug builds).
         .target(name: "RoomSimulation", path: "Tests/RoomSimulation", cSettings: [.unsafeFlags(["-O2"])]),

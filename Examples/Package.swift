@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // The Core Audio hosting patterns and listings of the seed documents, ported and runnable
 // (README.md says which seed section each ports). Built against the AUHost package as a user
 // would: through its `AudioToolbox` product. `make examples` builds this package and runs
@@ -7,7 +7,9 @@
 import PackageDescription
 
 let audioToolbox: Target.Dependency = .product(name: "AudioToolbox", package: "AUHost")
-let cFlags: [CSetting] = [.unsafeFlags(["-Wall", "-Werror", "-Wno-four-char-constants"])]
+/// Warnings are errors, as in the package the examples are built on.
+let cFlags: [CSetting] = [.enableWarning("all"), .treatAllWarnings(as: .error), .disableWarning("four-char-constants")]
+let swiftFlags: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 /// A C example (the seed's code is C): one directory under Sources/, built as one program.
 func cExample(_ name: String, _ directory: String) -> Target {
@@ -16,12 +18,12 @@ func cExample(_ name: String, _ directory: String) -> Target {
 
 /// A Swift example (the seed's code is Objective-C): written as on Apple's platforms.
 func swiftExample(_ name: String, _ directory: String) -> Target {
-    .executableTarget(name: name, dependencies: [audioToolbox], path: "Sources/\(directory)")
+    .executableTarget(name: name, dependencies: [audioToolbox], path: "Sources/\(directory)", swiftSettings: swiftFlags)
 }
 
 /// A paced-device program (run by a scripts/*-paced-check.sh): shares PacedSupport.
 func pacedExample(_ name: String, _ directory: String) -> Target {
-    .executableTarget(name: name, dependencies: [audioToolbox, "PacedSupport"], path: "Sources/\(directory)")
+    .executableTarget(name: name, dependencies: [audioToolbox, "PacedSupport"], path: "Sources/\(directory)", swiftSettings: swiftFlags)
 }
 
 let package = Package(
@@ -40,7 +42,7 @@ let package = Package(
         swiftExample("remoteio-blog", "RemoteIOBlog"),
         swiftExample("capture-to-audio-unit", "CaptureToAudioUnit"),
         /// Issue 7's paced bar: an 8-unit graph on the ALSA `jack` PCM (scripts/paced-device-check.sh).
-        .target(name: "PacedSupport", dependencies: [audioToolbox], path: "Sources/PacedSupport"),
+        .target(name: "PacedSupport", dependencies: [audioToolbox], path: "Sources/PacedSupport", swiftSettings: swiftFlags),
         pacedExample("paced-device", "PacedDevice"),
         /// Issue 18's paced bar: the voice-processing I/O unit in full duplex (scripts/vpio-paced-check.sh).
         pacedExample("voice-paced-device", "VoicePacedDevice"),
@@ -53,7 +55,7 @@ let package = Package(
         /// AUHost's extensions from C: a unit out of process, a graph on two threads.
         cExample("isolated-parallel", "IsolatedParallel"),
         /// Runs every example in a scratch HOME with an asoundrc of file PCMs and checks its output.
-        .executableTarget(name: "examples-check", path: "Sources/ExamplesCheck"),
+        .executableTarget(name: "examples-check", path: "Sources/ExamplesCheck", swiftSettings: swiftFlags),
     ],
     swiftLanguageModes: [.v5]
 )

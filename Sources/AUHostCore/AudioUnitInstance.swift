@@ -94,10 +94,11 @@ public final class AudioUnitInstance {
         return value.load(as: T.self)
     }
 
-    /// Sets a fixed-size property value.
+    /// Sets a fixed-size property value. `T` is bitwise-copyable: its bytes are the value (a class
+    /// reference or an Optional's tag byte would hand the unit a pointer or padding).
     ///
     /// Thread: setup.
-    public func setProperty<T>(
+    public func setProperty<T: BitwiseCopyable>(
         _ id: AudioUnitPropertyID, scope: AudioUnitScope = kAudioUnitScope_Global,
         element: AudioUnitElement = 0, _ value: T
     ) throws {

@@ -5,6 +5,7 @@
 
 /// AudioFileReadPacketData with a Bool, as on Apple. Thread: setup.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AudioFileReadPacketData(
     _ inAudioFile: AudioFileID, _ inUseCache: Bool, _ ioNumBytes: UnsafeMutablePointer<UInt32>,
     _ outPacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
@@ -16,6 +17,7 @@ public func AudioFileReadPacketData(
 
 /// AudioFileReadPackets with a Bool, as on Apple. Thread: setup.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AudioFileReadPackets(
     _ inAudioFile: AudioFileID, _ inUseCache: Bool, _ outNumBytes: UnsafeMutablePointer<UInt32>,
     _ outPacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
@@ -27,6 +29,7 @@ public func AudioFileReadPackets(
 
 /// AudioFileReadBytes with a Bool, as on Apple. Thread: setup.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AudioFileReadBytes(
     _ inAudioFile: AudioFileID, _ inUseCache: Bool, _ inStartingByte: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>,
     _ outBuffer: UnsafeMutableRawPointer
@@ -36,6 +39,7 @@ public func AudioFileReadBytes(
 
 /// AudioFileWritePackets with a Bool, as on Apple. Thread: setup.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AudioFileWritePackets(
     _ inAudioFile: AudioFileID, _ inUseCache: Bool, _ inNumBytes: UInt32,
     _ inPacketDescriptions: UnsafePointer<AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
@@ -47,6 +51,7 @@ public func AudioFileWritePackets(
 
 /// AudioFileWriteBytes with a Bool, as on Apple. Thread: setup.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AudioFileWriteBytes(
     _ inAudioFile: AudioFileID, _ inUseCache: Bool, _ inStartingByte: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>,
     _ inBuffer: UnsafeRawPointer

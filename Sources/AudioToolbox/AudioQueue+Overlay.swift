@@ -6,12 +6,14 @@
 
 /// AudioQueueStop with a Bool, as on Apple. Thread: setup.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AudioQueueStop(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus {
     CAudioToolbox.AudioQueueStop(inAQ, inImmediate ? 1 : 0)
 }
 
 /// AudioQueueDispose with a Bool, as on Apple. Thread: setup.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AudioQueueDispose(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus {
     CAudioToolbox.AudioQueueDispose(inAQ, inImmediate ? 1 : 0)
 }
@@ -19,6 +21,7 @@ public func AudioQueueDispose(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSS
 /// AudioQueueGetCurrentTime with Apple's `DarwinBoolean` out-parameter. Thread: any.
 @_alwaysEmitIntoClient
 @_disfavoredOverload
+@discardableResult
 public func AudioQueueGetCurrentTime(
     _ inAQ: AudioQueueRef, _ inTimeline: AudioQueueTimelineRef?, _ outTimeStamp: UnsafeMutablePointer<AudioTimeStamp>?,
     _ outTimelineDiscontinuity: UnsafeMutablePointer<DarwinBoolean>?

@@ -35,6 +35,7 @@ extension Bool {
 /// AUGraphUpdate with Apple's `DarwinBoolean` out-parameter. Thread: setup.
 @_alwaysEmitIntoClient
 @_disfavoredOverload
+@discardableResult
 public func AUGraphUpdate(_ inGraph: AUGraph, _ outIsUpdated: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
     guard let outIsUpdated else { return CAudioToolbox.AUGraphUpdate(inGraph, nil) }
     return outIsUpdated.withMemoryRebound(to: UInt8.self, capacity: 1) { CAudioToolbox.AUGraphUpdate(inGraph, $0) }
@@ -42,24 +43,28 @@ public func AUGraphUpdate(_ inGraph: AUGraph, _ outIsUpdated: UnsafeMutablePoint
 
 /// AUGraphIsOpen with Apple's `DarwinBoolean` out-parameter. Thread: any.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AUGraphIsOpen(_ inGraph: AUGraph, _ outIsOpen: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
     outIsOpen.withMemoryRebound(to: UInt8.self, capacity: 1) { CAudioToolbox.AUGraphIsOpen(inGraph, $0) }
 }
 
 /// AUGraphIsInitialized with Apple's `DarwinBoolean` out-parameter. Thread: any.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AUGraphIsInitialized(_ inGraph: AUGraph, _ outIsInitialized: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
     outIsInitialized.withMemoryRebound(to: UInt8.self, capacity: 1) { CAudioToolbox.AUGraphIsInitialized(inGraph, $0) }
 }
 
 /// AUGraphIsRunning with Apple's `DarwinBoolean` out-parameter. Thread: any.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AUGraphIsRunning(_ inGraph: AUGraph, _ outIsRunning: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
     outIsRunning.withMemoryRebound(to: UInt8.self, capacity: 1) { CAudioToolbox.AUGraphIsRunning(inGraph, $0) }
 }
 
 /// AUGraphSetLatencyCompensation with a Bool, as on Apple. Thread: setup.
 @_alwaysEmitIntoClient
+@discardableResult
 public func AUGraphSetLatencyCompensation(_ inGraph: AUGraph, _ inEnabled: Bool) -> OSStatus {
     CAudioToolbox.AUGraphSetLatencyCompensation(inGraph, inEnabled ? 1 : 0)
 }
@@ -67,6 +72,7 @@ public func AUGraphSetLatencyCompensation(_ inGraph: AUGraph, _ inEnabled: Bool)
 /// AudioUnitGetPropertyInfo with Apple's `DarwinBoolean` out-parameter. Thread: setup.
 @_alwaysEmitIntoClient
 @_disfavoredOverload
+@discardableResult
 public func AudioUnitGetPropertyInfo(
     _ inUnit: AudioUnit, _ inID: AudioUnitPropertyID, _ inScope: AudioUnitScope,
     _ inElement: AudioUnitElement, _ outDataSize: UnsafeMutablePointer<UInt32>?,
@@ -81,6 +87,7 @@ public func AudioUnitGetPropertyInfo(
 /// ExtAudioFileGetPropertyInfo with Apple's `DarwinBoolean` out-parameter. Thread: setup.
 @_alwaysEmitIntoClient
 @_disfavoredOverload
+@discardableResult
 public func ExtAudioFileGetPropertyInfo(
     _ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
     _ outSize: UnsafeMutablePointer<UInt32>?,
@@ -94,6 +101,7 @@ public func ExtAudioFileGetPropertyInfo(
 
 /// CFURLCreateFromFileSystemRepresentation with a Bool, as on Apple. Thread: any.
 @_alwaysEmitIntoClient
+@discardableResult
 public func CFURLCreateFromFileSystemRepresentation(
     _ allocator: CFAllocator!, _ buffer: UnsafePointer<UInt8>!, _ bufLen: CFIndex,
     _ isDirectory: Bool
@@ -103,6 +111,7 @@ public func CFURLCreateFromFileSystemRepresentation(
 
 /// CFURLCreateWithFileSystemPath with a Bool, as on Apple. Thread: any.
 @_alwaysEmitIntoClient
+@discardableResult
 public func CFURLCreateWithFileSystemPath(
     _ allocator: CFAllocator!, _ filePath: CFString!, _ pathStyle: CFURLPathStyle,
     _ isDirectory: Bool
@@ -112,6 +121,7 @@ public func CFURLCreateWithFileSystemPath(
 
 /// CFURLGetFileSystemRepresentation with Bools, as on Apple. Thread: any.
 @_alwaysEmitIntoClient
+@discardableResult
 public func CFURLGetFileSystemRepresentation(
     _ url: CFURL!, _ resolveAgainstBase: Bool, _ buffer: UnsafeMutablePointer<UInt8>!,
     _ maxBufLen: CFIndex

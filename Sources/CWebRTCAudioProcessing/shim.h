@@ -1,2 +1,2 @@
-/* webrtc-audio-processing is C++: this system-library target only carries its pkg-config flags
- * (include path, defines, library) to the C++ shim CWebRTCProcessing, which is what Swift imports. */
+/* webrtc-audio-processing is C++: this system-library target stands for the library (linked by
+ * name) and its Debian package; the C++ shim CWebRTCProcessing is what Swift imports. */

@@ -56,7 +56,7 @@ extension ExtendedAudioFile {
             if got < want { break }
         }
         let bytes = UInt32(done * Int(clientFormat.mBytesPerFrame))
-        var buffers = UnsafeMutableAudioBufferListPointer(list)
+        let buffers = UnsafeMutableAudioBufferListPointer(list)
         for i in 0..<buffers.count { buffers[i].mDataByteSize = bytes }
         return done
     }

@@ -58,11 +58,7 @@ struct CaptureCommand: ParsableCommand {
         try AudioError.check(
             AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, &off, 4),
             "Disabling output failed.")
-        var cfName: CFString? = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)
-        try AudioError.check(
-            AudioUnitSetProperty(
-                io.handle, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &cfName,
-                UInt32(MemoryLayout<CFString?>.size)), LastErrorMessage.current ?? "Device \"\(device)\" refused.")
+        try AudioError.check(setCurrentDevice(io.handle, device), LastErrorMessage.current ?? "Device \"\(device)\" refused.")
         var preferred = rate
         AudioUnitSetProperty(io.handle, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, &preferred, 8)
         try io.setStreamFormat(format, scope: kAudioUnitScope_Output, element: 1)

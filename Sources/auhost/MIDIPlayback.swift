@@ -60,11 +60,8 @@ final class MIDIPlayback {
         if let device {
             var rate = sampleRate
             AudioUnitSetProperty(headUnit, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, &rate, 8)
-            var name: CFString? = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)
             try AudioError.check(
-                AudioUnitSetProperty(
-                    headUnit, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &name, UInt32(MemoryLayout<CFString?>.size)
-                ),
+                setCurrentDevice(headUnit, device),
                 "device \"\(device)\": \(LastErrorMessage.current ?? "refused")")
         } else {
             try AudioError.check(

@@ -63,7 +63,7 @@ final class VoiceDuplexRun: @unchecked Sendable {
         let ran = ALSAIOTestEnvironment.wait(upTo: 60) {
             if renderErrors.load(ordering: .relaxed) > 0 { return true }
             let played = (try? FileManager.default.attributesOfItem(atPath: ALSAIOTestEnvironment.path("out.raw"))[.size] as? UInt64) ?? 0
-            return capturedFrames.load(ordering: .acquiring) >= frames || (played ?? 0) > limit
+            return capturedFrames.load(ordering: .acquiring) >= frames || played > limit
         }
         try AudioError.check(AudioOutputUnitStop(unit), "stop")
         XCTAssertTrue(ran && capturedFrames.load(ordering: .acquiring) >= frames, "duplex did not capture \(frames) frames")

@@ -24,7 +24,7 @@ final class ConcurrentSetupTests: XCTestCase {
         let iterations = ProcessInfo.processInfo.environment["AUHOST_SETUP_STRESS_ITERATIONS"].flatMap(Int.init) ?? 2_000
         XCTAssertEqual(AudioUnitSetParameter(f.unit, 0, kAudioUnitScope_Global, 0, 0.5, 0), noErr)
 
-        let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic flag
         stop.initialize(to: 0)
         defer { stop.deallocate() }
         let renderResults = RenderTally()
@@ -37,7 +37,7 @@ final class ConcurrentSetupTests: XCTestCase {
         }
         renderer.start()
 
-        let unit = f.unit
+        nonisolated(unsafe) let unit = f.unit  // set from other threads while it renders: the contract under test
         let counter = f.counterPointer
         let failures = FailureLog()
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -85,9 +85,9 @@ extension ConcurrentSetupTests {
                 f.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
                 UInt32(MemoryLayout<AURenderCallbackStruct>.size)), noErr)
         // Not freed on a deadlock: the stuck threads still hold them.
-        let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic flag
         stop.initialize(to: 0)
-        let wrong = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let wrong = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic counter
         wrong.initialize(to: 0)
         let renderer = Thread {
             while auhost_atomic_load_u64(stop) == 0 {
@@ -96,7 +96,7 @@ extension ConcurrentSetupTests {
             _ = auhost_atomic_add_u64(stop, 1)
         }
         renderer.start()
-        let unit = f.unit
+        nonisolated(unsafe) let unit = f.unit  // set from other threads while it renders: the contract under test
         let setter = DispatchSemaphore(value: 0)
         let failures = FailureLog()
         DispatchQueue.global().async {

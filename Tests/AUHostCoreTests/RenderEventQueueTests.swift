@@ -37,14 +37,16 @@ final class RenderEventQueueTests: XCTestCase {
     }
 
     func testFourProducersOneConsumerLoseAndRepeatNothing() {
-        let q = RenderEventQueue.allocate(capacity: 256)
+        // Shared with the consumer thread on purpose: the queue is what is under test, and the
+        // consumer's counters are read only after `done` is published.
+        nonisolated(unsafe) let q = RenderEventQueue.allocate(capacity: 256)
         defer { RenderEventQueue.deallocate(q) }
         let producers = 4, perProducer = 20_000
-        let done = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let done = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         done.initialize(to: 0)
         defer { done.deallocate() }
-        var received = Array(repeating: 0, count: producers)
-        var outOfOrder = 0
+        nonisolated(unsafe) var received = Array(repeating: 0, count: producers)
+        nonisolated(unsafe) var outOfOrder = 0
         let consumer = Thread {
             var total = 0
             while total < producers * perProducer {

@@ -39,11 +39,11 @@ final class RenderNotifyChurnTests: XCTestCase {
         let environment = ProcessInfo.processInfo.environment
         let cycleGoal = environment["AUHOST_NOTIFY_CHURN_CYCLES"].flatMap(Int.init)
         let seconds = cycleGoal == nil ? environment["AUHOST_NOTIFY_CHURN_SECONDS"].flatMap(Double.init) ?? 1 : .infinity
-        let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic flag
         stop.initialize(to: 0)
         defer { stop.deallocate() }
         lateChurnCalls.pointee = 0
-        let rendered = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let rendered = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic counter
         rendered.initialize(to: 0)
         defer { rendered.deallocate() }
         let renderer = Thread {

@@ -38,10 +38,11 @@ final class DelayPresetStore {
 
     /// Writes the unit's ClassInfo to `path` as an XML property list.
     func savePreset(to path: String) throws {
-        var classInfo: CFPropertyList?
-        var size = UInt32(MemoryLayout<CFPropertyList?>.size)
-        let status = AudioUnitGetProperty(delayUnit!, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &classInfo, &size)
-        guard status == noErr, let classInfo else { throw PresetError.status(status) }
+        // The property hands over a +1 reference (the caller releases it), hence Unmanaged.
+        var unmanaged: Unmanaged<CFPropertyList>?
+        var size = UInt32(MemoryLayout<Unmanaged<CFPropertyList>?>.size)
+        let status = AudioUnitGetProperty(delayUnit!, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &unmanaged, &size)
+        guard status == noErr, let classInfo = unmanaged?.takeRetainedValue() else { throw PresetError.status(status) }
         let xmlData = CFPropertyListCreateData(kCFAllocatorDefault, classInfo, .xmlFormat_v1_0, 0, nil)!.takeRetainedValue()
         let data = Data(bytes: CFDataGetBytePtr(xmlData), count: CFDataGetLength(xmlData))
         try data.write(to: URL(fileURLWithPath: path))
@@ -53,12 +54,13 @@ final class DelayPresetStore {
         let cfData = data.withUnsafeBytes { bytes in
             CFDataCreate(kCFAllocatorDefault, bytes.bindMemory(to: UInt8.self).baseAddress, data.count)!
         }
-        var presetPropertyList: CFPropertyList? = CFPropertyListCreateWithData(kCFAllocatorDefault, cfData, 0, nil, nil)?
-            .takeRetainedValue()
-        guard presetPropertyList != nil else { throw PresetError.notAPropertyList(path) }
-        let status = AudioUnitSetProperty(
-            delayUnit!, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0,
-            &presetPropertyList, UInt32(MemoryLayout<CFPropertyList?>.size))
+        guard let presetPropertyList = CFPropertyListCreateWithData(kCFAllocatorDefault, cfData, 0, nil, nil)?.takeRetainedValue() else {
+            throw PresetError.notAPropertyList(path)
+        }
+        // The property takes the reference itself: its bytes, as C passes &plist.
+        let status = withUnsafeBytes(of: presetPropertyList) { bytes in
+            AudioUnitSetProperty(delayUnit!, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, bytes.baseAddress, UInt32(bytes.count))
+        }
         guard status == noErr else { throw PresetError.status(status) }
     }
 

@@ -9,6 +9,7 @@ import Foundation
 final class IPodEQPresetHost {
     var iPodEQUnit: AudioUnit?
     var instantiationStatus: OSStatus = -1
+    /// Kept for the unit's lifetime: the presets' names point into it.
     var presets: CFArray?
 
     /// The preset's name. On Apple `preset.presetName!.takeUnretainedValue() as String`; a CFString
@@ -34,9 +35,13 @@ final class IPodEQPresetHost {
 
     /// The factory presets, in the unit's order.
     func factoryPresets() -> [AUPreset] {
-        var size = UInt32(MemoryLayout<CFArray?>.size)
-        let status = AudioUnitGetProperty(iPodEQUnit!, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &presets, &size)
+        // The property hands over a +1 reference (the caller releases it), hence Unmanaged.
+        var array: Unmanaged<CFArray>?
+        var size = UInt32(MemoryLayout<Unmanaged<CFArray>?>.size)
+        let status = AudioUnitGetProperty(iPodEQUnit!, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &array, &size)
         precondition(status == noErr, "FactoryPresets \(status)")
+        let presets = array!.takeRetainedValue()
+        self.presets = presets
         return (0..<CFArrayGetCount(presets)).map { index in
             CFArrayGetValueAtIndex(presets, index)!.assumingMemoryBound(to: AUPreset.self).pointee
         }

@@ -19,7 +19,7 @@ final class HostileInputTests: XCTestCase {
     func testRatesOutsideTheStatedRangeAreRefusedByEveryBuiltIn() throws {
         for (type, subType) in Self.builtIns {
             let h = try UnitHarness(type: type, subType: subType)
-            for rate in [1e19, 9.3e18, 1e300, 5e-324, 0.5, 1_536_001, .infinity, .nan, -44_100] {
+            for rate in [1e19, 9.3e18, 1e300, .leastNonzeroMagnitude, 0.5, 1_536_001, .infinity, .nan, -44_100] {
                 var format = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: 2)
                 XCTAssertEqual(
                     AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, Self.asbdSize),
@@ -63,7 +63,7 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testPrintingAnyFormatNeverTraps() {
-        for rate in [1e19, -1e19, 9.3e18, .greatestFiniteMagnitude, .nan, .infinity, 5e-324] {
+        for rate in [1e19, -1e19, 9.3e18, .greatestFiniteMagnitude, .nan, .infinity, .leastNonzeroMagnitude] {
             var f = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: .max)
             f.mBitsPerChannel = 0
             f.mFormatFlags = kAudioFormatFlagIsSignedInteger | (63 << kLinearPCMFormatFlagsSampleFractionShift)
@@ -214,8 +214,8 @@ final class HostileInputTests: XCTestCase {
     func testConverterRefusesExtremeRatesAtOnce() throws {
         let h = try UnitHarness(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_AUConverter)
         for (scope, rate) in [
-            (kAudioUnitScope_Input, 1e300), (kAudioUnitScope_Output, 5e-324),
-            (kAudioUnitScope_Output, 1e300), (kAudioUnitScope_Input, 5e-324),
+            (kAudioUnitScope_Input, 1e300), (kAudioUnitScope_Output, .leastNonzeroMagnitude),
+            (kAudioUnitScope_Output, 1e300), (kAudioUnitScope_Input, .leastNonzeroMagnitude),
         ] {
             var f = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: 2)
             XCTAssertEqual(

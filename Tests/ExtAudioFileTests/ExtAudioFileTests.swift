@@ -171,7 +171,7 @@ final class ExtAudioFileTests: XCTestCase {
         XCTAssertTrue(lastMessage().contains(missing), lastMessage())
 
         let junk = directory + "/junk.wav"
-        FileManager.default.createFile(atPath: junk, contents: Data(repeating: 0x41, count: 4000))
+        XCTAssertTrue(FileManager.default.createFile(atPath: junk, contents: Data(repeating: 0x41, count: 4000)))
         XCTAssertEqual(ExtAudioFileOpenPath(junk, &file), kAudioFileUnsupportedFileTypeError)
         XCTAssertTrue(lastMessage().contains(junk), lastMessage())
 

@@ -110,7 +110,7 @@ final class LV2CatalogCacheTests: XCTestCase {
     /// An unwritable cache folder (here a file stands where the folder should be, which stops
     /// root too): the catalog still works, with one warning naming the file.
     func testUnwritableCacheDegradesToMemoryWithOneWarning() throws {
-        FileManager.default.createFile(atPath: folder + "/not-a-folder", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/not-a-folder", contents: Data()))
         cacheFile = folder + "/not-a-folder/lv2-catalog.txt"
         let (snapshot, warnings) = load()
         XCTAssertEqual(snapshot.catalog.entries.count, 3)

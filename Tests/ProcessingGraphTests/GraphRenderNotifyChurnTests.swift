@@ -34,7 +34,7 @@ final class GraphRenderNotifyChurnTests: XCTestCase {
         XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, f.head, 0, &cb), noErr)
         XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
         lateGraphNotifyCalls.pointee = 0
-        let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic flag
         stop.initialize(to: 0)
         defer { stop.deallocate() }
         let puller = Thread {

@@ -46,13 +46,16 @@ final class StressTests: XCTestCase, @unchecked Sendable {
         // The values the published topologies produce (shared with the render thread under a lock;
         // the render thread only reads it after rendering, outside the render call).
         let published = NSLock()
-        var allowed: Set<Float> = [0]
+        /// The sums the renderer may see, under `published`; a class so the renderer's closure shares it.
+        final class Sums: @unchecked Sendable { var allowed: Set<Float> = [0] }
+        let sums = Sums()
         var expected: Float { Float((0..<4).filter { connected[$0] }.map { 1 << $0 }.reduce(0, +)) }
 
-        let done = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        // The renderer's flag and counters: written by it, read under `published` or once it has finished.
+        nonisolated(unsafe) let done = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         done.initialize(to: 0)
         defer { done.deallocate() }
-        var blocks = 0, torn = 0, unexpected = 0, failures = 0
+        nonisolated(unsafe) var blocks = 0, torn = 0, unexpected = 0, failures = 0
         let renderer = Thread {
             let buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: 64)
             var ts = AudioTimeStamp()
@@ -71,7 +74,7 @@ final class StressTests: XCTestCase, @unchecked Sendable {
                     failures += 1
                 } else if Set(samples).count != 1 {
                     torn += 1
-                } else if !allowed.contains(samples[0]) {
+                } else if !sums.allowed.contains(samples[0]) {
                     unexpected += 1
                 }
                 published.unlock()
@@ -98,13 +101,13 @@ final class StressTests: XCTestCase, @unchecked Sendable {
             case 3 where gains[bus] == nil:
                 try addGain(bus)
             default:
-                published.lock(); allowed.insert(expected); published.unlock()
+                published.lock(); sums.allowed.insert(expected); published.unlock()
                 var updated: UInt8 = 0
                 XCTAssertEqual(Bool.random() ? AUGraphUpdate(f.graph!, nil) : AUGraphUpdate(f.graph!, &updated), noErr, lastMessage())
             }
             operations += 1
         }
-        published.lock(); allowed.insert(expected); published.unlock()
+        published.lock(); sums.allowed.insert(expected); published.unlock()
         XCTAssertEqual(AUGraphUpdate(f.graph!, nil), noErr)
         func renderedBlocks() -> Int {
             published.lock()

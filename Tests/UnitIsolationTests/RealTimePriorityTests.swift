@@ -21,7 +21,8 @@ final class RealTimePriorityTests: XCTestCase {
         XCTAssertFalse(childPolicies().contains(SCHED_FIFO), "rendered from a normal thread: no real-time thread in the child")
 
         let rendered = DispatchSemaphore(value: 0)
-        var outcome = (policySet: Int32(-1), status: OSStatus(-1))
+        // Written by the thread, read after `rendered` is signalled.
+        nonisolated(unsafe) var outcome = (policySet: Int32(-1), status: OSStatus(-1))
         let thread = Thread {
             var param = sched_param(sched_priority: 5)
             outcome.policySet = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param)

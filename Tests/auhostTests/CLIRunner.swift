@@ -35,7 +35,7 @@ enum CLI {
         process.standardError = err
         try process.run()
         // Read both pipes before waiting, so a chatty child never blocks on a full pipe.
-        var errData = Data()
+        nonisolated(unsafe) var errData = Data()  // read after the group is left
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {

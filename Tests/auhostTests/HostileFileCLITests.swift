@@ -27,8 +27,8 @@ final class HostileFileCLITests: XCTestCase {
         process.executableURL = CLI.binary
         process.arguments = arguments
         let outFile = path(".stdout-\(UUID().uuidString)"), errFile = path(".stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outFile, contents: nil)
-        FileManager.default.createFile(atPath: errFile, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: outFile, contents: nil))
+        XCTAssertTrue(FileManager.default.createFile(atPath: errFile, contents: nil))
         defer { try? FileManager.default.removeItem(atPath: outFile); try? FileManager.default.removeItem(atPath: errFile) }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outFile))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errFile))
@@ -53,8 +53,8 @@ final class HostileFileCLITests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: path("link.wav"), withDestinationPath: "x.wav")
         try FileManager.default.linkItem(atPath: path("x.wav"), toPath: path("hard.wav"))
         let cwd = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(dir.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(dir.path))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(cwd) }
         for (input, output) in [
             ("x.wav", "x.wav"), ("x.wav", "./x.wav"), ("link.wav", "x.wav"), ("x.wav", "link.wav"), ("hard.wav", "x.wav"),
         ] {

@@ -21,9 +21,10 @@ func fileURL(_ path: String) -> CFURL {
 }
 
 func setDevice(_ queue: AudioQueueRef, _ name: String) {
-    var device = CFStringCreateWithCString(nil, name, CFStringBuiltInEncodings.UTF8.rawValue)
+    // The property takes a CFStringRef: hand over the reference's own bytes.
+    let device = CFStringCreateWithCString(nil, name, CFStringBuiltInEncodings.UTF8.rawValue)!
     check(
-        AudioQueueSetProperty(queue, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<CFString?>.size)),
+        withUnsafeBytes(of: device) { AudioQueueSetProperty(queue, kAudioQueueProperty_CurrentDevice, $0.baseAddress!, UInt32($0.count)) },
         "AudioQueueSetProperty(CurrentDevice)")
 }
 

@@ -40,14 +40,15 @@ final class CaptureSessionController {
         try AudioError.check(
             AudioComponentInstanceNew(AudioComponentFindNext(nil, &captureDescription)!, &captureUnit), "create the capture unit")
         let capture = captureUnit!
-        var name = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)
+        let name = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)!
         var on: UInt32 = 1, off: UInt32 = 0, period: UInt32 = 256
         var format = currentInputASBD
         let asbdSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        // The property takes a CFStringRef: hand over the reference's own bytes.
         try AudioError.check(
-            AudioUnitSetProperty(
-                capture, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &name,
-                UInt32(MemoryLayout<CFString?>.size)), "set the capture device")
+            withUnsafeBytes(of: name) {
+                AudioUnitSetProperty(capture, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, $0.baseAddress, UInt32($0.count))
+            }, "set the capture device")
         try AudioError.check(
             AudioUnitSetProperty(capture, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, &period, 4),
             "set the capture period")

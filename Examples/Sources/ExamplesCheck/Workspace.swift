@@ -28,7 +28,7 @@ struct Workspace {
     /// Writes interleaved Float32 little-endian samples (the capture PCM's raw input).
     func writeFloats(_ samples: [Float], to name: String) {
         let data = samples.withUnsafeBufferPointer { Data(buffer: $0) }
-        FileManager.default.createFile(atPath: path(name), contents: data)
+        guard FileManager.default.createFile(atPath: path(name), contents: data) else { fatalError("cannot write \(path(name))") }
     }
 
     /// Reads interleaved Float32 little-endian samples (what the playback PCM received).

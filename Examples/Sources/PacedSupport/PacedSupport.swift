@@ -18,7 +18,7 @@ public func check(_ status: OSStatus, _ what: String) {
     exit(1)
 }
 
-public func setProperty<T>(
+public func setProperty<T: BitwiseCopyable>(
     _ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ value: T, _ what: String
 ) {
     var value = value
@@ -26,7 +26,7 @@ public func setProperty<T>(
 }
 
 /// A global-scope property of element 0.
-public func getProperty<T>(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ initial: T) -> T {
+public func getProperty<T: BitwiseCopyable>(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ initial: T) -> T {
     var value = initial
     var size = UInt32(MemoryLayout<T>.size)
     check(AudioUnitGetProperty(unit, id, kAudioUnitScope_Global, 0, &value, &size), "get property \(id)")
@@ -69,10 +69,19 @@ public let renderSine: AURenderCallback = { refCon, _, _, _, frames, ioData in
     return noErr
 }
 
+/// Points the I/O unit at the ALSA PCM `pcm`. The property takes a CFStringRef: the reference's
+/// own bytes are handed over.
+public func setCurrentDevice(_ io: AudioUnit, _ pcm: String) {
+    let name = CFStringCreateWithCString(nil, pcm, CFStringBuiltInEncodings.UTF8.rawValue)!
+    check(
+        withUnsafeBytes(of: name) {
+            AudioUnitSetProperty(io, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, $0.baseAddress, UInt32($0.count))
+        }, "set CurrentDevice")
+}
+
 /// The Linux stand-in for the audio session: the I/O unit's device, rate and two periods of `period` frames.
 public func useDevice(_ io: AudioUnit, pcm: String, sampleRate: Float64, period: UInt32) {
-    let name = CFStringCreateWithCString(nil, pcm, CFStringBuiltInEncodings.UTF8.rawValue)!
-    setProperty(io, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, Optional(name), "set CurrentDevice")
+    setCurrentDevice(io, pcm)
     setProperty(io, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, sampleRate, "set PreferredSampleRate")
     setProperty(io, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, period, "set PreferredPeriodFrames")
     setProperty(io, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(2), "set PreferredPeriodCount")

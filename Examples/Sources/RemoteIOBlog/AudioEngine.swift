@@ -134,13 +134,13 @@ final class AudioEngine {
     /// Thread: setup. On iOS this is the audio session; on Linux the I/O unit's device and the
     /// preferred period ("I/O buffer duration") are its own properties.
     private func configureSession(device: String) -> Bool {
-        let name = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)
-        var value = name
+        let name = CFStringCreateWithCString(nil, device, CFStringBuiltInEncodings.UTF8.rawValue)!
         var period: UInt32 = 64, periods: UInt32 = 3
+        // The property takes a CFStringRef: hand over the reference's own bytes.
         return CheckOSStatus(
-            AudioUnitSetProperty(
-                mVoipUnit!, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0,
-                &value, UInt32(MemoryLayout<CFString?>.size)), "couldn't set the device")
+            withUnsafeBytes(of: name) {
+                AudioUnitSetProperty(mVoipUnit!, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, $0.baseAddress, UInt32($0.count))
+            }, "couldn't set the device")
             && CheckOSStatus(
                 AudioUnitSetProperty(
                     mVoipUnit!, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0,

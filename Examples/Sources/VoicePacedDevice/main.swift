@@ -69,8 +69,7 @@ var description = AudioComponentDescription(
 var found: AudioUnit?
 check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &found), "AudioComponentInstanceNew")
 let io = found!
-let name = CFStringCreateWithCString(nil, arguments[1], CFStringBuiltInEncodings.UTF8.rawValue)!
-setProperty(io, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, Optional(name), "set CurrentDevice")
+setCurrentDevice(io, arguments[1])
 setProperty(io, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, UInt32(1), "enable input")
 setProperty(io, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, sampleRate, "set PreferredSampleRate")
 setProperty(io, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, period, "set PreferredPeriodFrames")

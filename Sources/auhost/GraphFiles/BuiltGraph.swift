@@ -213,13 +213,7 @@ final class BuiltGraph {
             }
             var rate = file.sampleRate
             AudioUnitSetProperty(headUnit, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, &rate, 8)
-            guard let created = CFStringCreateWithCString(nil, name, CFStringBuiltInEncodings.UTF8.rawValue) else {
-                throw file.error(file.headLine, "device name \"\(name)\" is not valid text.")
-            }
-            var cfName: CFString? = created
-            let status = AudioUnitSetProperty(
-                headUnit, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &cfName,
-                UInt32(MemoryLayout<CFString?>.size))
+            let status = setCurrentDevice(headUnit, name)
             guard status == noErr else {
                 throw file.error(
                     file.headLine, "device \"\(name)\": \(LastErrorMessage.current ?? "refused (status \(status))").", status: status)

@@ -45,7 +45,7 @@ public struct CAPIFuzzInput {
     public mutating func rate() -> Double {
         let specials: [Double] = [
             44_100, 48_000, 96_000, 8_000, 1, 1_536_000, 1_536_001, 0, -1, .nan, .infinity, 1e19, 9.3e18,
-            1e300, 5e-324, 22_050, 768_000,
+            1e300, .leastNonzeroMagnitude, 22_050, 768_000,
         ]
         let selector = u8()
         return selector < 200 ? specials[Int(selector) % specials.count] : Double(bitPattern: u64())

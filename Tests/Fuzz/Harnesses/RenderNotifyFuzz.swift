@@ -21,7 +21,10 @@ public enum RenderNotifyFuzz {
             componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
             componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
         var u: AudioUnit?
-        guard AudioComponentInstanceNew(AudioComponentFindNext(nil, &d)!, &u) == noErr, let unit = u else { return nil }
+        // The render thread below shares the unit: rendering on one thread while another adds and
+        // removes notifies is the contract under test.
+        guard AudioComponentInstanceNew(AudioComponentFindNext(nil, &d)!, &u) == noErr, let made = u else { return nil }
+        nonisolated(unsafe) let unit = made
         var cb = AURenderCallbackStruct(inputProc: fuzzInputCallback, inputProcRefCon: nil)
         _ = AudioUnitSetProperty(
             unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &cb,
