@@ -27,6 +27,9 @@ public final class AudioFile {
     let scratchBuffers: UnsafeMutablePointer<UnsafeMutableRawPointer>
     let readScratchBuffers: UnsafeMutablePointer<UnsafeRawPointer>
     var writtenFrames: Int64 = 0
+    /// Samples written beyond an integer encoding's full scale (and so clamped to it), so that a
+    /// writer can say once how many, as sox does. Float encodings keep every value: always 0.
+    public private(set) var clippedSampleCount = 0
 
     /// Channels in the file. Thread: any.
     public var channelCount: Int { dataFormat.channelCount }
@@ -281,6 +284,7 @@ public final class AudioFile {
         while done < frameCount {
             let n = min(chunkFrames, frameCount - done)
             for c in 0..<count { scratchSources[c] = channels[c] + done }
+            if bits > 0 { for c in 0..<count { clippedSampleCount += Self.clippedCount(scratchSources[c], n, bits: bits) } }
             converter.encode(from: scratchSources, to: scratchBuffers, frameCount: n)
             let wrote: Int
             switch bits {
@@ -297,6 +301,19 @@ public final class AudioFile {
             }
             done += n
         }
+    }
+
+    /// How many of `count` samples an integer of `bits` bits cannot hold: those that
+    /// SampleFormatConverter's rounding would carry past the integer range (it clamps them).
+    static func clippedCount(_ samples: UnsafePointer<Float>, _ count: Int, bits: Int) -> Int {
+        let scale = Double(Int64(1) << (bits - 1))
+        let high = scale - 0.5, low = -scale - 0.5
+        var clipped = 0
+        for i in 0..<count {
+            let v = Double(samples[i]) * scale
+            if v >= high || v <= low { clipped += 1 }
+        }
+        return clipped
     }
 
     /// Moves the read/write position to `frame` (0 = start). Throws `kAudioFilePositionError`

@@ -60,7 +60,7 @@ public enum AudioFileEncoding: Equatable, Sendable {
     }
 
     /// Bits per sample for integer encodings, 0 otherwise.
-    var integerBits: Int {
+    public var integerBits: Int {
         switch self {
         case .int16: 16
         case .int24: 24

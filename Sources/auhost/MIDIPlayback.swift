@@ -130,6 +130,7 @@ final class MIDIPlayback {
         MusicPlayerStop(player!)
         try file.dispose()
         try staged.commit()
+        reportClipping(of: file, writtenTo: staged.target)
         progress.finish()
     }
 

@@ -138,6 +138,7 @@ struct RenderCommand: ParsableCommand {
         }
         try destination.dispose()
         try staged.commit()
+        reportClipping(of: destination, writtenTo: output)
         try source.dispose()
         progress.finish()
         print(

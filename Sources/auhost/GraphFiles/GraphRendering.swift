@@ -101,6 +101,7 @@ enum GraphFileRenderer {
         }
         try destination.dispose()
         try staged.commit()
+        reportClipping(of: destination, writtenTo: path)
         progress.finish()
         return latency
     }
