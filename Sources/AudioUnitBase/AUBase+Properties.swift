@@ -302,7 +302,12 @@ extension AUBase {
         if (scope == kAudioUnitScope_Output && element == 0) || outputElements.isEmpty {
             let oldRate = state.pointee.sampleRate
             state.pointee.sampleRate = f.mSampleRate
-            if oldRate != f.mSampleRate { sampleRateDidChange(from: oldRate) }
+            if oldRate != f.mSampleRate {
+                if parameterDefinitions.contains(where: \.maximumIsNyquist) {
+                    redeclareParameters(parameterDefinitions.map { $0.atSampleRate(f.mSampleRate) })
+                }
+                sampleRateDidChange(from: oldRate)
+            }
         }
     }
 

@@ -549,8 +549,8 @@ extension AUBase {
 
 extension AUBase {
     /// AudioUnitSetParameter: a zero offset sets the value now; a positive one schedules the
-    /// change inside the next render call (render thread). A value that is not finite or lies
-    /// outside the parameter's range answers kAudioUnitErr_InvalidParameterValue.
+    /// change inside the next render call (render thread). A finite value outside the parameter's
+    /// range is clamped into it; NaN and infinities answer kAudioUnitErr_InvalidParameterValue.
     ///
     /// Thread: any for offset 0; render for a positive offset.
     @_noAllocation @_noLocks
@@ -562,7 +562,7 @@ extension AUBase {
         guard let table = s.pointee.parameterTable else { return kAudioUnitErr_InvalidParameter }
         return table._withUnsafeGuaranteedRef { parameters in
             guard let slot = parameters.slot(id, scope, element) else { return kAudioUnitErr_InvalidParameter }
-            guard parameters.accepts(value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
+            guard let value = parameters.clamp(value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
             if offset == 0 || !s.pointee.initialized {
                 slot.pointee = value
                 return noErr
@@ -573,7 +573,7 @@ extension AUBase {
     }
 
     /// AudioUnitScheduleParameters: immediate and ramped events for the next render call. Values
-    /// (both ends of a ramp) are checked like AudioUnitSetParameter's.
+    /// (both ends of a ramp) are clamped and checked like AudioUnitSetParameter's.
     ///
     /// Thread: render (the thread that calls render, before it does).
     @_noAllocation @_noLocks
@@ -587,16 +587,15 @@ extension AUBase {
                 switch e.eventType.rawValue {
                 case AUParameterEventType.parameterEvent_Immediate.rawValue:
                     let v = e.eventValues.immediate
-                    guard parameters.accepts(v.value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
-                    pending = .parameter(slot, start: Int(v.bufferOffset), from: v.value, to: v.value)
+                    guard let value = parameters.clamp(v.value, at: slot) else { return kAudioUnitErr_InvalidParameterValue }
+                    pending = .parameter(slot, start: Int(v.bufferOffset), from: value, to: value)
                 case AUParameterEventType.parameterEvent_Ramped.rawValue:
                     let r = e.eventValues.ramp
-                    // Both ends inside the range: every interpolated value is then inside it too.
-                    guard parameters.accepts(r.startValue, at: slot), parameters.accepts(r.endValue, at: slot) else {
+                    // Both ends clamped into the range: every interpolated value is then inside it too.
+                    guard let start = parameters.clamp(r.startValue, at: slot), let end = parameters.clamp(r.endValue, at: slot) else {
                         return kAudioUnitErr_InvalidParameterValue
                     }
-                    pending = .parameter(
-                        slot, start: Int(r.startBufferOffset), duration: Int(r.durationInFrames), from: r.startValue, to: r.endValue)
+                    pending = .parameter(slot, start: Int(r.startBufferOffset), duration: Int(r.durationInFrames), from: start, to: end)
                 default:
                     return kAudio_ParamError
                 }

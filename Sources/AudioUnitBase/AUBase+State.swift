@@ -59,18 +59,19 @@ extension AUBase {
         }
         func word(_ i: Int) -> UInt32 { data[i..<i + 4].reduce(0) { ($0 << 8) | UInt32($1) } }
         // Checked whole before anything changes: a value AudioUnitSetParameter would refuse (not
-        // finite, outside the range) refuses the state, naming the parameter.
+        // finite) refuses the state, naming the parameter; one outside the range is clamped, as
+        // AudioUnitSetParameter clamps it.
         var restored: [(UnsafeMutablePointer<Float>, Float)] = []
         for r in stride(from: 0, to: data.count, by: 16) {
             // Parameters the unit no longer has are skipped, as AUBase does.
             guard let slot = parameters.slot(word(r + 8), word(r), word(r + 4)) else { continue }
             // Meters are readings the unit writes, not state to restore.
             if let d = parameters.definition(word(r + 8), word(r), word(r + 4)), d.flags.contains(.flag_MeterReadOnly) { continue }
-            let value = Float(bitPattern: word(r + 12))
-            guard parameters.accepts(value, at: slot) else {
+            let stored = Float(bitPattern: word(r + 12))
+            guard let value = parameters.clamp(stored, at: slot) else {
                 throw AudioError(
                     kAudioUnitErr_InvalidParameterValue,
-                    "ClassInfo gives parameter \(word(r + 8)) (\(scopeName(word(r))) scope, element \(word(r + 4))) the value \(value), outside \(parameters.minima[slot - parameters.values]) … \(parameters.maxima[slot - parameters.values])."
+                    "ClassInfo gives parameter \(word(r + 8)) (\(scopeName(word(r))) scope, element \(word(r + 4))) the value \(stored), which is not a number."
                 )
             }
             restored.append((slot, value))

@@ -77,8 +77,9 @@ open class AUBase {
         let format = AudioStreamBasicDescription.canonical(sampleRate: sampleRate, channels: channels)
         inputElements = Array(repeating: AUElement(format: format), count: inputs)
         outputElements = Array(repeating: AUElement(format: format), count: outputs)
-        parameterDefinitions = parameters
-        self.parameters = ParameterTable(definitions: parameters, inputCount: inputs, outputCount: outputs)
+        let definitions = parameters.map { $0.atSampleRate(sampleRate) }
+        parameterDefinitions = definitions
+        self.parameters = ParameterTable(definitions: definitions, inputCount: inputs, outputCount: outputs)
         state.pointee.parameterValues = self.parameters.values
         state.pointee.parameterTable = .passUnretained(self.parameters)
         rebuildBuses()

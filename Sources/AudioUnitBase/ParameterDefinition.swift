@@ -14,13 +14,16 @@ public struct ParameterDefinition {
     public var valueStrings: [String]
     /// The scope the parameter lives in; input/output-scope parameters exist once per element.
     public var scope: AudioUnitScope
+    /// Whether the maximum is half the unit's sample rate, as Apple documents frequencies
+    /// ("10 -> (SampleRate/2)"): AUBase sets `maxValue` from the rate in force.
+    public var maximumIsNyquist: Bool
 
     /// Thread: any.
     public init(
         id: AudioUnitParameterID, name: String, unit: AudioUnitParameterUnit = kAudioUnitParameterUnit_Generic,
         min: AudioUnitParameterValue, max: AudioUnitParameterValue, default defaultValue: AudioUnitParameterValue,
         flags: AudioUnitParameterOptions = .flag_CanRamp,
-        valueStrings: [String] = [], scope: AudioUnitScope = kAudioUnitScope_Global
+        valueStrings: [String] = [], scope: AudioUnitScope = kAudioUnitScope_Global, maximumIsNyquist: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -32,6 +35,19 @@ public struct ParameterDefinition {
             .union(valueStrings.isEmpty ? [] : .flag_ValuesHaveStrings)
         self.valueStrings = valueStrings
         self.scope = scope
+        self.maximumIsNyquist = maximumIsNyquist
+    }
+
+    /// The definition in force at `sampleRate`: a Nyquist maximum is rate/2 (never below the
+    /// minimum), and the default stays inside the range. Others are returned as they are.
+    ///
+    /// Thread: setup.
+    public func atSampleRate(_ sampleRate: Double) -> ParameterDefinition {
+        guard maximumIsNyquist else { return self }
+        var d = self
+        d.maxValue = Swift.max(minValue, Float(sampleRate / 2))
+        d.defaultValue = Swift.min(defaultValue, d.maxValue)
+        return d
     }
 
     /// The documented C record (name truncated to 51 bytes; cfNameString carries it whole).

@@ -68,17 +68,19 @@ public final class ParameterTable {
         maxima.deallocate()
     }
 
-    /// Whether `value` may go into `slot`: finite and inside the parameter's declared range (a
-    /// bound that is not a number, or a range whose ends are swapped, checks nothing more).
+    /// What `slot` takes for `value`: a finite value clamped into the parameter's declared range,
+    /// as Apple's units keep a value outside it and clamp where they use it (docs/PORTING.md); nil
+    /// for NaN and infinities, which are refused. A bound that is not a number, or a range whose
+    /// ends are swapped, clamps nothing.
     ///
     /// Thread: any (render-safe).
     @_noAllocation @_noLocks
-    public func accepts(_ value: Float, at slot: UnsafeMutablePointer<Float>) -> Bool {
-        guard value.isFinite else { return false }
+    public func clamp(_ value: Float, at slot: UnsafeMutablePointer<Float>) -> Float? {
+        guard value.isFinite else { return nil }
         let i = slot - values
         let low = minima[i], high = maxima[i]
-        guard low <= high else { return true }
-        return value >= low && value <= high
+        guard low <= high else { return value }
+        return min(max(value, low), high)
     }
 
     /// The value slot of a parameter instance, or nil when there is none.

@@ -7,8 +7,8 @@ import Foundation
 /// low pass at LopassCutoff (see DSPKernels.DelayLine).
 ///
 /// Parameters (global): kDelayParam_WetDryMix 0 (0…100 %, 50), DelayTime 1 (0…2 s, 1),
-/// Feedback 2 (−100…100 %, 50), LopassCutoff 3 (10…22050 Hz, 15000; at or above Nyquist the
-/// filter is off). Changes apply at the next slice boundary. The lines take channels × 2 s × rate
+/// Feedback 2 (−100…100 %, 50), LopassCutoff 3 (10 Hz…rate/2, 15000; at Nyquist the filter is
+/// off). Changes apply at the next slice boundary. The lines take channels × 2 s × rate
 /// samples, at most AUBase.maximumRenderMemory (else AudioUnitInitialize answers kAudio_MemFullError).
 public final class DelayUnit: AUEffectBase {
     public static let identity = AudioComponentDescription(
@@ -37,7 +37,7 @@ public final class DelayUnit: AUEffectBase {
                     min: -100, max: 100, default: 50),
                 ParameterDefinition(
                     id: kDelayParam_LopassCutoff, name: "Low Pass Cutoff Frequency", unit: kAudioUnitParameterUnit_Hertz,
-                    min: 10, max: 22_050, default: 15_000),
+                    min: 10, max: 22_050, default: 15_000, maximumIsNyquist: true),
             ])
         applied.initialize(repeating: .nan, count: 4)
     }

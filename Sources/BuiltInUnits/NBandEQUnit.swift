@@ -5,7 +5,7 @@ import Foundation
 /// The N-band parametric EQ ('aufx' 'nbeq'): 16 biquad bands (RBJ cookbook designs) and a
 /// global gain, with the documented parameter bases: kAUNBandEQParam_GlobalGain 0 (−96…24 dB);
 /// per band b: BypassBand 1000+b (default 1: bypassed), FilterType 2000+b (0…10,
-/// kAUNBandEQFilterType_*), Frequency 3000+b (20…22050 Hz, clamped below Nyquist), Gain 4000+b
+/// kAUNBandEQFilterType_*), Frequency 3000+b (20 Hz…rate/2, designed just below Nyquist), Gain 4000+b
 /// (−96…24 dB), Bandwidth 5000+b (0.05…5 octaves). A band's design is recomputed on the render
 /// thread at the first slice after one of its parameters changed.
 public final class NBandEQUnit: AUEffectBase {
@@ -47,7 +47,7 @@ public final class NBandEQUnit: AUEffectBase {
                     min: 0, max: 10, default: 0, valueStrings: types),
                 ParameterDefinition(
                     id: kAUNBandEQParam_Frequency + b, name: "Frequency \(b)", unit: kAudioUnitParameterUnit_Hertz,
-                    min: 20, max: 22_050, default: frequency),
+                    min: 20, max: 22_050, default: frequency, maximumIsNyquist: true),
                 ParameterDefinition(
                     id: kAUNBandEQParam_Gain + b, name: "Gain \(b)", unit: kAudioUnitParameterUnit_Decibels,
                     min: -96, max: 24, default: 0),

@@ -151,10 +151,12 @@ final class HostileInputTests: XCTestCase {
 
     // MARK: B. Delay: values outside the range, extreme rates, ramps
 
-    func testDelayRefusesOutOfRangeValuesAndRamps() throws {
+    /// As Apple's units: a finite value outside the range is taken and clamped (noErr), at once or
+    /// at an offset; NaN and infinities are refused and the value stays (docs/PORTING.md).
+    func testDelayClampsOutOfRangeValuesAndRefusesNonFiniteOnes() throws {
         let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay)
         try h.initialize()
-        for value in [Float.greatestFiniteMagnitude, 2.001, -1, .infinity, .nan] {
+        for value in [Float.infinity, -.infinity, .nan] {
             XCTAssertEqual(
                 AudioUnitSetParameter(h.unit, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, value, 0),
                 kAudioUnitErr_InvalidParameterValue, "\(value)")
@@ -163,18 +165,25 @@ final class HostileInputTests: XCTestCase {
                 kAudioUnitErr_InvalidParameterValue, "\(value) at an offset")
         }
         XCTAssertEqual(try h.get(kDelayParam_DelayTime), 1)
+        for (value, clamped) in [(Float.greatestFiniteMagnitude, Float(2)), (2.001, 2), (-1, 0), (-.greatestFiniteMagnitude, 0)] {
+            XCTAssertEqual(AudioUnitSetParameter(h.unit, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, value, 0), noErr, "\(value)")
+            XCTAssertEqual(try h.get(kDelayParam_DelayTime), clamped, "\(value)")
+        }
+        XCTAssertEqual(AudioUnitSetParameter(h.unit, kDelayParam_DelayTime, kAudioUnitScope_Global, 0, 9, 5), noErr)
+        try h.feed(bus: 0, [[Float](repeating: 0.5, count: 512), [Float](repeating: 0.5, count: 512)])
+        _ = try h.render(frames: 10, channels: 2)
+        XCTAssertEqual(try h.get(kDelayParam_DelayTime), 2, "a scheduled value is clamped too")
         var ramp = AudioUnitParameterEvent()
         ramp.scope = kAudioUnitScope_Global
         ramp.parameter = kDelayParam_Feedback
         ramp.eventType = .parameterEvent_Ramped
+        ramp.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 100, startValue: -100, endValue: .infinity)
+        XCTAssertEqual(AudioUnitScheduleParameters(h.unit, &ramp, 1), kAudioUnitErr_InvalidParameterValue)
+        // A ramp between huge values runs between the range's ends, every value inside it.
         ramp.eventValues.ramp = .init(
             startBufferOffset: 0, durationInFrames: 100,
             startValue: -.greatestFiniteMagnitude, endValue: .greatestFiniteMagnitude)
-        XCTAssertEqual(AudioUnitScheduleParameters(h.unit, &ramp, 1), kAudioUnitErr_InvalidParameterValue)
-        // A full-range ramp is taken, and every value it passes through stays inside the range.
-        ramp.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 100, startValue: -100, endValue: 100)
         XCTAssertEqual(AudioUnitScheduleParameters(h.unit, &ramp, 1), noErr)
-        try h.feed(bus: 0, [[Float](repeating: 0.5, count: 512), [Float](repeating: 0.5, count: 512)])
         _ = try h.render(frames: 50, channels: 2)
         let midway = try h.get(kDelayParam_Feedback)
         XCTAssertEqual(midway, -100 + 200 * 49 / 100, accuracy: 1e-4)
@@ -254,17 +263,16 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(
             AudioUnitSetParameter(h.unit, k3DMixerParam_PlaybackRate, kAudioUnitScope_Input, 0, .nan, 0),
             kAudioUnitErr_InvalidParameterValue)
-        XCTAssertEqual(
-            AudioUnitSetParameter(h.unit, k3DMixerParam_PlaybackRate, kAudioUnitScope_Input, 0, 100, 0),
-            kAudioUnitErr_InvalidParameterValue)
+        XCTAssertEqual(AudioUnitSetParameter(h.unit, k3DMixerParam_PlaybackRate, kAudioUnitScope_Input, 0, 100, 0), noErr)
+        XCTAssertEqual(try h.get(k3DMixerParam_PlaybackRate, scope: kAudioUnitScope_Input), 4, "clamped to the maximum")
         try h.feed(bus: 0, [[Float](repeating: 0.25, count: 4096)])
         let out = try h.render(frames: 512, channels: 2)
         XCTAssertTrue(out.allSatisfy { $0.allSatisfy(\.isFinite) })
     }
 
-    // MARK: G. ClassInfo refuses values SetParameter refuses
+    // MARK: G. ClassInfo refuses values SetParameter refuses and clamps those it clamps
 
-    func testClassInfoWithNonFiniteOrOutOfRangeValuesIsRefused() throws {
+    func testClassInfoWithNonFiniteValuesIsRefusedAndOutOfRangeOnesAreClamped() throws {
         let h = try UnitHarness(type: kAudioUnitType_Mixer, subType: kAudioUnitSubType_AU3DMixerEmbedded)
         var ref: UnsafeRawPointer?
         var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
@@ -278,7 +286,7 @@ final class HostileInputTests: XCTestCase {
         let record = stride(from: 0, to: data.count, by: 16).first {
             word(data, $0) == kAudioUnitScope_Input && word(data, $0 + 4) == 0 && word(data, $0 + 8) == k3DMixerParam_PlaybackRate
         }!
-        for poison in [Float.nan, .infinity, 1000] {
+        for poison in [Float.nan, .infinity] {
             var bad = data
             let bits = poison.bitPattern
             for k in 0..<4 { bad[record + 12 + k] = UInt8(truncatingIfNeeded: bits >> (24 - 8 * k)) }
@@ -291,6 +299,13 @@ final class HostileInputTests: XCTestCase {
             Unmanaged<AnyObject>.fromOpaque(plist!).release()
         }
         XCTAssertEqual(try h.get(k3DMixerParam_PlaybackRate, scope: kAudioUnitScope_Input), 1)
+        var loud = data
+        for k in 0..<4 { loud[record + 12 + k] = UInt8(truncatingIfNeeded: Float(1000).bitPattern >> (24 - 8 * k)) }
+        dict[kAUPresetDataKey] = .data(loud)
+        var plist: UnsafeRawPointer? = UnsafeRawPointer(CFBridge.propertyList(.dictionary(dict)).toOpaque())
+        XCTAssertEqual(AudioUnitSetProperty(h.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &plist, size), noErr)
+        Unmanaged<AnyObject>.fromOpaque(plist!).release()
+        XCTAssertEqual(try h.get(k3DMixerParam_PlaybackRate, scope: kAudioUnitScope_Input), 4, "clamped to the maximum")
     }
 
     // MARK: H. Mixers apply sample-offset and scheduled events at their frame

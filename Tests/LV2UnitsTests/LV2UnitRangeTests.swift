@@ -18,7 +18,7 @@ final class LV2UnitRangeTests: XCTestCase {
 
     /// swh Decimator's `fs` port (bounds 0.001…1 × rate, default 1 × rate) at 48 and 96 kHz: the
     /// parameter's range and default are those multiples of the rate in effect, the full rate is
-    /// accepted and more is refused, and the output equals a direct lilv run with the same value.
+    /// accepted and more is clamped to it, and the output equals a direct lilv run with the same value.
     func testSampleRatePortFollowsTheStreamRate() throws {
         let plugin = try LV2UnitTestSupport.world.plugin(uri: decimator)
         let fs = UInt32(try XCTUnwrap(plugin.ports.first { $0.symbol == "fs" }).index)
@@ -31,9 +31,8 @@ final class LV2UnitRangeTests: XCTestCase {
             XCTAssertEqual(i.defaultValue, Float(rate), "\(rate)")
             XCTAssertEqual(rig.parameter(fs), Float(rate), "a parameter left at its default follows the rate")
             XCTAssertEqual(AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, Float(rate), 0), noErr)
-            XCTAssertEqual(
-                AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, Float(rate) * 1.01, 0),
-                kAudioUnitErr_InvalidParameterValue)
+            XCTAssertEqual(AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, Float(rate) * 1.01, 0), noErr)
+            XCTAssertEqual(rig.parameter(fs), Float(rate), "clamped to the rate in effect")
 
             let value = Float(rate) / 7
             XCTAssertEqual(AudioUnitSetParameter(rig.unit, fs, kAudioUnitScope_Global, 0, value, 0), noErr)
@@ -82,29 +81,39 @@ final class LV2UnitRangeTests: XCTestCase {
         XCTAssertEqual(out.last ?? 0, 0.01 * powf(10, 24 / 20), accuracy: 1e-4)
     }
 
-    /// eg-amp's gain is −90…24 dB: AudioUnitSetParameter and scheduled events refuse values
-    /// outside with kAudioUnitErr_InvalidParameterValue, accept the bounds, and keep the old value.
-    func testOutOfRangeControlValuesAreRefused() throws {
+    /// eg-amp's gain is −90…24 dB: as on Apple, AudioUnitSetParameter and scheduled events take a
+    /// finite value outside and clamp it to the nearer bound; NaN and infinities are refused with
+    /// kAudioUnitErr_InvalidParameterValue and the old value stays (docs/PORTING.md).
+    func testOutOfRangeControlValuesAreClampedAndNonFiniteOnesRefused() throws {
         let rig = try LV2UnitRig(component: LV2UnitTestSupport.component("http://lv2plug.in/plugins/eg-amp"), maxFrames: 256)
         let plugin = try LV2UnitTestSupport.world.plugin(uri: "http://lv2plug.in/plugins/eg-amp")
         let gain = UInt32(try XCTUnwrap(plugin.ports.first { $0.symbol == "gain" }).index)
         XCTAssertEqual(AudioUnitSetParameter(rig.unit, gain, kAudioUnitScope_Global, 0, -3, 0), noErr)
-        for bad: Float in [1000, -1e30, 24.001, -90.5] {
+        for bad: Float in [.nan, .infinity, -.infinity] {
             XCTAssertEqual(
                 AudioUnitSetParameter(rig.unit, gain, kAudioUnitScope_Global, 0, bad, 0), kAudioUnitErr_InvalidParameterValue, "\(bad)")
         }
         XCTAssertEqual(rig.parameter(gain), -3)
-        for good: Float in [24, -90] {
-            XCTAssertEqual(AudioUnitSetParameter(rig.unit, gain, kAudioUnitScope_Global, 0, good, 0), noErr, "\(good)")
+        for (value, clamped): (Float, Float) in [(1000, 24), (-1e30, -90), (24.001, 24), (-90.5, -90), (24, 24), (-90, -90)] {
+            XCTAssertEqual(AudioUnitSetParameter(rig.unit, gain, kAudioUnitScope_Global, 0, value, 0), noErr, "\(value)")
+            XCTAssertEqual(rig.parameter(gain), clamped, "\(value)")
         }
         var event = AudioUnitParameterEvent()
         event.scope = kAudioUnitScope_Global
         event.parameter = gain
         event.eventType = .parameterEvent_Immediate
+        event.eventValues.immediate = .init(bufferOffset: 0, value: .nan)
+        XCTAssertEqual(AudioUnitScheduleParameters(rig.unit, &event, 1), kAudioUnitErr_InvalidParameterValue)
         event.eventValues.immediate = .init(bufferOffset: 0, value: 1000)
-        XCTAssertEqual(AudioUnitScheduleParameters(rig.unit, &event, 1), kAudioUnitErr_InvalidParameterValue)
+        XCTAssertEqual(AudioUnitScheduleParameters(rig.unit, &event, 1), noErr)
+        _ = rig.render(frames: 64, block: 64)
+        XCTAssertEqual(rig.parameter(gain), 24, "a scheduled value is clamped")
         event.eventType = .parameterEvent_Ramped
-        event.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 64, startValue: 0, endValue: 100)
+        event.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 64, startValue: 0, endValue: .infinity)
         XCTAssertEqual(AudioUnitScheduleParameters(rig.unit, &event, 1), kAudioUnitErr_InvalidParameterValue)
+        event.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 64, startValue: 0, endValue: -100)
+        XCTAssertEqual(AudioUnitScheduleParameters(rig.unit, &event, 1), noErr)
+        _ = rig.render(frames: 128, block: 64)
+        XCTAssertEqual(rig.parameter(gain), -90, "a ramp's end is clamped")
     }
 }
