@@ -176,7 +176,7 @@ let package = Package(
             ],
             path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
         .executableTarget(name: "auhost-fuzz", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/Driver", swiftSettings: swiftSettings),
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/ReplayTests", swiftSettings: swiftSettings),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses", "AUHost"], path: "Tests/Fuzz/ReplayTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
             swiftSettings: swiftSettings),

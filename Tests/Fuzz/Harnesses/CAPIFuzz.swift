@@ -12,12 +12,25 @@ import Foundation
 ///
 /// Thread: one thread at a time (libFuzzer's, or a test's).
 public enum CAPIFuzz {
-    /// The units the harness drives (looked up once per process).
+    /// The units the harness drives (looked up once per process): every built-in one but the ALSA
+    /// device units (they need a sound card), and the SDK plug-ins.
     public static let targets: [AudioComponentDescription] = {
         ComponentRegistry.shared.all
-            .filter { $0.origin == "built-in" || $0.origin.hasSuffix(".so") }
+            .filter { ($0.origin.hasPrefix("built-in") && !$0.origin.contains("alsa-lib")) || $0.origin.hasSuffix(".so") }
             .map(\.description)
     }()
+
+    /// The unit the input `data` drives (its first four bytes choose); nil when there is none.
+    ///
+    /// Thread: any.
+    public static func target(for data: UnsafeRawBufferPointer) -> AudioComponentDescription? {
+        var input = CAPIFuzzInput(data)
+        return target(&input)
+    }
+
+    static func target(_ input: inout CAPIFuzzInput) -> AudioComponentDescription? {
+        targets.isEmpty ? nil : targets[input.below(targets.count)]
+    }
 
     /// Property IDs with a meaning somewhere (raw 32-bit IDs are tried too).
     static let propertyIDs: [UInt32] = [
@@ -39,8 +52,7 @@ public enum CAPIFuzz {
     /// Thread: one thread at a time.
     public static func run(_ data: UnsafeRawBufferPointer) {
         var input = CAPIFuzzInput(data)
-        guard !targets.isEmpty else { return }
-        var description = targets[input.below(targets.count)]
+        guard var description = target(&input) else { return }
         var made: AudioUnit?
         guard AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &made) == noErr, let unit = made else { return }
         var session = Session(unit: unit)
