@@ -50,8 +50,7 @@ final class StressTests: XCTestCase, @unchecked Sendable {
         var expected: Float { Float((0..<4).filter { connected[$0] }.map { 1 << $0 }.reduce(0, +)) }
 
         let done = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        done.initialize(to: 0)
-        defer { done.deallocate() }
+        done.initialize(to: 0)  // freed once the renderer has finished (a stuck one keeps reading it)
         var blocks = 0, torn = 0, unexpected = 0, failures = 0
         let renderer = Thread {
             let buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: 64)
@@ -112,9 +111,14 @@ final class StressTests: XCTestCase, @unchecked Sendable {
             return blocks
         }
         let rendered = renderedBlocks()
-        while renderedBlocks() < rendered + 8 { usleep(100) }
+        if !waitUntil(timeout: 60, { renderedBlocks() >= rendered + 8 }) {
+            XCTFail("the render thread did not render 8 blocks within 60 s of the last update")
+        }
         auhost_atomic_store_i32(done, 1)
-        while !renderer.isFinished { usleep(100) }
+        guard waitUntil(timeout: 60, { renderer.isFinished }) else {
+            return XCTFail("the render thread did not finish within 60 s of being told to stop (stuck in a render)")
+        }
+        done.deallocate()
         XCTAssertEqual(AUGraphStop(f.graph!), noErr)
 
         XCTAssertGreaterThan(blocks, 100, "the render thread kept rendering")
