@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
+        .testTarget(name: "auhostTests", dependencies: ["auhost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MusicPlayerServicesTests",
             dependencies: ["AUHost", "PlugInLoader", "TestSupport", "JACKMIDIInput", "CJACK", "ALSATestSupport", "AUHostAtomics"],
