@@ -24,7 +24,7 @@ final class ConcurrentSetupTests: XCTestCase {
         let iterations = ProcessInfo.processInfo.environment["AUHOST_SETUP_STRESS_ITERATIONS"].flatMap(Int.init) ?? 2_000
         XCTAssertEqual(AudioUnitSetParameter(f.unit, 0, kAudioUnitScope_Global, 0, 0.5, 0), noErr)
 
-        let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         stop.initialize(to: 0)  // freed once the renderer has left (a stuck one keeps reading it)
         let renderResults = RenderTally()
         let renderer = Thread {
@@ -87,9 +87,9 @@ extension ConcurrentSetupTests {
                 f.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
                 UInt32(MemoryLayout<AURenderCallbackStruct>.size)), noErr)
         // Not freed on a deadlock: the stuck threads still hold them.
-        let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         stop.initialize(to: 0)
-        let wrong = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let wrong = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         wrong.initialize(to: 0)
         let renderer = Thread {
             while auhost_atomic_load_u64(stop) == 0 {
@@ -98,7 +98,7 @@ extension ConcurrentSetupTests {
             _ = auhost_atomic_add_u64(stop, 1)
         }
         renderer.start()
-        let unit = f.unit
+        nonisolated(unsafe) let unit = f.unit
         let setter = DispatchSemaphore(value: 0)
         let failures = FailureLog()
         DispatchQueue.global().async {

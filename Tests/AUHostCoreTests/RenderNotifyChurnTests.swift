@@ -39,10 +39,10 @@ final class RenderNotifyChurnTests: XCTestCase {
         let environment = ProcessInfo.processInfo.environment
         let cycleGoal = environment["AUHOST_NOTIFY_CHURN_CYCLES"].flatMap(Int.init)
         let seconds = cycleGoal == nil ? environment["AUHOST_NOTIFY_CHURN_SECONDS"].flatMap(Double.init) ?? 1 : .infinity
-        let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         stop.initialize(to: 0)  // `stop` and `rendered` are freed at the end, once the renderer has left
         lateChurnCalls.pointee = 0
-        let rendered = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let rendered = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         rendered.initialize(to: 0)
         let renderer = Thread {
             while auhost_atomic_load_u64(stop) == 0 {

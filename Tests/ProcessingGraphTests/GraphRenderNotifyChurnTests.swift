@@ -34,7 +34,7 @@ final class GraphRenderNotifyChurnTests: XCTestCase {
         XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, f.head, 0, &cb), noErr)
         XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
         lateGraphNotifyCalls.pointee = 0
-        let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         stop.initialize(to: 0)  // freed once the puller has left (a stuck one keeps reading it)
         let puller = Thread {
             while auhost_atomic_load_u64(stop) == 0 { f.pull(64) }

@@ -46,12 +46,13 @@ final class StressTests: XCTestCase, @unchecked Sendable {
         // The values the published topologies produce (shared with the render thread under a lock;
         // the render thread only reads it after rendering, outside the render call).
         let published = NSLock()
-        var allowed: Set<Float> = [0]
+        final class Allowed: @unchecked Sendable { var values: Set<Float> = [0] }  // one set for both threads, under `published`
+        let allowed = Allowed()
         var expected: Float { Float((0..<4).filter { connected[$0] }.map { 1 << $0 }.reduce(0, +)) }
 
-        let done = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        nonisolated(unsafe) let done = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         done.initialize(to: 0)  // freed once the renderer has finished (a stuck one keeps reading it)
-        var blocks = 0, torn = 0, unexpected = 0, failures = 0
+        nonisolated(unsafe) var blocks = 0, torn = 0, unexpected = 0, failures = 0
         let renderer = Thread {
             let buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: 64)
             var ts = AudioTimeStamp()
@@ -70,7 +71,7 @@ final class StressTests: XCTestCase, @unchecked Sendable {
                     failures += 1
                 } else if Set(samples).count != 1 {
                     torn += 1
-                } else if !allowed.contains(samples[0]) {
+                } else if !allowed.values.contains(samples[0]) {
                     unexpected += 1
                 }
                 published.unlock()
@@ -97,13 +98,13 @@ final class StressTests: XCTestCase, @unchecked Sendable {
             case 3 where gains[bus] == nil:
                 try addGain(bus)
             default:
-                published.lock(); allowed.insert(expected); published.unlock()
+                published.lock(); allowed.values.insert(expected); published.unlock()
                 var updated: UInt8 = 0
                 XCTAssertEqual(Bool.random() ? AUGraphUpdate(f.graph!, nil) : AUGraphUpdate(f.graph!, &updated), noErr, lastMessage())
             }
             operations += 1
         }
-        published.lock(); allowed.insert(expected); published.unlock()
+        published.lock(); allowed.values.insert(expected); published.unlock()
         XCTAssertEqual(AUGraphUpdate(f.graph!, nil), noErr)
         func renderedBlocks() -> Int {
             published.lock()

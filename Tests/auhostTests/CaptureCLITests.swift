@@ -95,7 +95,8 @@ final class CaptureCLITests: XCTestCase {
         capture.standardError = FileHandle.nullDevice
         try capture.run()
         // Wait (at most 20 s) for "Recording…" (the handler is installed by then), record a little, then Ctrl-C.
-        let collected = NSMutableData(), lock = NSLock(), done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let collected = NSMutableData()
+        let lock = NSLock(), done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             while case let chunk = out.fileHandleForReading.availableData, !chunk.isEmpty {
                 lock.lock(); collected.append(chunk); lock.unlock()
