@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "auhostTests", dependencies: ["auhost"], swiftSettings: swiftSettings),
+        .testTarget(name: "auhostTests", dependencies: ["auhost", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MusicPlayerServicesTests",
             dependencies: ["AUHost", "PlugInLoader", "TestSupport", "JACKMIDIInput", "CJACK", "ALSATestSupport", "AUHostAtomics"],
@@ -181,7 +181,7 @@ let package = Package(
             ],
             path: "Tests/Fuzz/Harnesses", swiftSettings: swiftSettings),
         .executableTarget(name: "auhost-fuzz", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/Driver", swiftSettings: swiftSettings),
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/ReplayTests", swiftSettings: swiftSettings),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses", "AUHost"], path: "Tests/Fuzz/ReplayTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"],
             swiftSettings: swiftSettings),

@@ -24,9 +24,8 @@ final class ConcurrentSetupTests: XCTestCase {
         let iterations = ProcessInfo.processInfo.environment["AUHOST_SETUP_STRESS_ITERATIONS"].flatMap(Int.init) ?? 2_000
         XCTAssertEqual(AudioUnitSetParameter(f.unit, 0, kAudioUnitScope_Global, 0, 0.5, 0), noErr)
 
-        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic flag
-        stop.initialize(to: 0)
-        defer { stop.deallocate() }
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        stop.initialize(to: 0)  // freed once the renderer has left (a stuck one keeps reading it)
         let renderResults = RenderTally()
         let renderer = Thread {
             while auhost_atomic_load_u64(stop) == 0 {
@@ -48,7 +47,10 @@ final class ConcurrentSetupTests: XCTestCase {
             }
         }
         auhost_atomic_store_u64(stop, 1)
-        while auhost_atomic_load_u64(stop) == 1 { usleep(100) }
+        guard waitUntil(timeout: 60, { auhost_atomic_load_u64(stop) != 1 }) else {
+            return XCTFail("the renderer did not stop within 60 s (stuck in a render)")
+        }
+        stop.deallocate()
 
         XCTAssertEqual(failures.messages, [], "setup calls that failed")
         XCTAssertEqual(renderResults.failedRenders, 0, "renders that failed")
@@ -85,9 +87,9 @@ extension ConcurrentSetupTests {
                 f.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
                 UInt32(MemoryLayout<AURenderCallbackStruct>.size)), noErr)
         // Not freed on a deadlock: the stuck threads still hold them.
-        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic flag
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         stop.initialize(to: 0)
-        nonisolated(unsafe) let wrong = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic counter
+        nonisolated(unsafe) let wrong = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         wrong.initialize(to: 0)
         let renderer = Thread {
             while auhost_atomic_load_u64(stop) == 0 {
@@ -96,7 +98,7 @@ extension ConcurrentSetupTests {
             _ = auhost_atomic_add_u64(stop, 1)
         }
         renderer.start()
-        nonisolated(unsafe) let unit = f.unit  // set from other threads while it renders: the contract under test
+        nonisolated(unsafe) let unit = f.unit
         let setter = DispatchSemaphore(value: 0)
         let failures = FailureLog()
         DispatchQueue.global().async {
@@ -111,7 +113,9 @@ extension ConcurrentSetupTests {
             return XCTFail("the sets did not finish in 60 s: a set and the render's property read wait for each other")
         }
         auhost_atomic_store_u64(stop, 1)
-        while auhost_atomic_load_u64(stop) == 1 { usleep(100) }
+        guard waitUntil(timeout: 60, { auhost_atomic_load_u64(stop) != 1 }) else {
+            return XCTFail("the renderer did not stop within 60 s after the sets finished (stuck in a render)")
+        }
         XCTAssertEqual(failures.messages, [])
         XCTAssertEqual(auhost_atomic_load_u64(wrong), 0, "blocks that failed or did not carry the format read (2 channels)")
         stop.deallocate()

@@ -39,13 +39,11 @@ final class RenderNotifyChurnTests: XCTestCase {
         let environment = ProcessInfo.processInfo.environment
         let cycleGoal = environment["AUHOST_NOTIFY_CHURN_CYCLES"].flatMap(Int.init)
         let seconds = cycleGoal == nil ? environment["AUHOST_NOTIFY_CHURN_SECONDS"].flatMap(Double.init) ?? 1 : .infinity
-        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic flag
-        stop.initialize(to: 0)
-        defer { stop.deallocate() }
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        stop.initialize(to: 0)  // `stop` and `rendered` are freed at the end, once the renderer has left
         lateChurnCalls.pointee = 0
-        nonisolated(unsafe) let rendered = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic counter
+        nonisolated(unsafe) let rendered = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         rendered.initialize(to: 0)
-        defer { rendered.deallocate() }
         let renderer = Thread {
             while auhost_atomic_load_u64(stop) == 0 {
                 f.render(64)
@@ -78,7 +76,10 @@ final class RenderNotifyChurnTests: XCTestCase {
             cycles += 1
         }
         auhost_atomic_store_u64(stop, 1)
-        while auhost_atomic_load_u64(stop) == 1 { usleep(100) }
+        guard waitUntil(timeout: 60, { auhost_atomic_load_u64(stop) != 1 }) else {
+            // Leaves `stop`, `rendered` and the contexts allocated: the stuck renderer may still touch them.
+            return XCTFail("the renderer did not stop within 60 s (stuck in a render or a notification)")
+        }
         XCTAssertEqual(AudioUnitRemoveRenderNotify(f.unit, churnNotify, resident), noErr)
         for c in recent { c.deallocate() }
         XCTAssertEqual(inFlightAfterRemoval, 0, "calls still running when removal returned")
@@ -89,6 +90,8 @@ final class RenderNotifyChurnTests: XCTestCase {
             "render-notify churn: \(cycles) add/remove cycles in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, \(rendered.pointee) renders, \(calledAtLeastOnce) churned notifies called, late calls \(lateChurnCalls.pointee)"
         )
         resident.deallocate()
+        stop.deallocate()
+        rendered.deallocate()
     }
 
     /// Removal from inside the unit's own notification would wait for itself: it is refused.

@@ -47,6 +47,14 @@ final class FrameRingBufferTests: XCTestCase {
 
 final class AsyncWriterTests: XCTestCase {
     var directory = ""
+
+    /// The child process of `testFileSurvivesSIGINTWithEveryFlushedFrame` starts here, before any
+    /// test (as a test of its own it would count as skipped in every ordinary run).
+    override class func setUp() {
+        super.setUp()
+        if let path = ProcessInfo.processInfo.environment["ASYNC_WRITER_CHILD_PATH"] { recordUntilKilled(path) }
+    }
+
     override func setUpWithError() throws { directory = try makeTemporaryDirectory() }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
 
@@ -121,7 +129,7 @@ final class AsyncWriterTests: XCTestCase {
         let path = "\(directory)/interrupted.wav"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["AudioFilesTests.AsyncWriterChildProbe/testRecordUntilKilled"]
+        process.arguments = ["AudioFilesTests.AsyncWriterTests/testFileSurvivesSIGINTWithEveryFlushedFrame"]  // the child enters in setUp
         process.environment = ProcessInfo.processInfo.environment.merging(["ASYNC_WRITER_CHILD_PATH": path]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -161,22 +169,25 @@ final class AsyncWriterTests: XCTestCase {
     }
 }
 
-/// The child side of `testFileSurvivesSIGINTWithEveryFlushedFrame`; skips unless started by it.
-final class AsyncWriterChildProbe: XCTestCase {
-    func testRecordUntilKilled() throws {
-        guard let path = ProcessInfo.processInfo.environment["ASYNC_WRITER_CHILD_PATH"] else {
-            throw XCTSkip("runs only as a child process")
-        }
-        let writer = try AsyncAudioFileWriter(
+/// The child side of `testFileSurvivesSIGINTWithEveryFlushedFrame`: records the pattern to `path`,
+/// reporting progress, until the parent's SIGINT; exits, never returns.
+private func recordUntilKilled(_ path: String) -> Never {
+    setvbuf(stdout, nil, _IOLBF, 0)
+    let writer: AsyncAudioFileWriter
+    do {
+        writer = try AsyncAudioFileWriter(
             path: path, type: .wave,
             format: AudioFileDataFormat(sampleRate: 48_000, channelCount: 2, encoding: .int16))
-        var pushed = 0
-        setvbuf(stdout, nil, _IOLBF, 0)
-        // Runs until the parent's SIGINT; a 60 s cap keeps an orphan from running forever.
-        for _ in 0..<6_000 {
-            pushed += pushPattern(writer.renderHandle, start: pushed, count: 480)
-            usleep(10_000)
-            print("written \(writer.framesWritten)")
-        }
+    } catch {
+        print("child: \(error)")
+        exit(1)
     }
+    var pushed = 0
+    // A 60 s cap keeps an orphan from running forever.
+    for _ in 0..<6_000 {
+        pushed += pushPattern(writer.renderHandle, start: pushed, count: 480)
+        usleep(10_000)
+        print("written \(writer.framesWritten)")
+    }
+    exit(0)
 }

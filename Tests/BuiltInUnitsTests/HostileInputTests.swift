@@ -19,7 +19,7 @@ final class HostileInputTests: XCTestCase {
     func testRatesOutsideTheStatedRangeAreRefusedByEveryBuiltIn() throws {
         for (type, subType) in Self.builtIns {
             let h = try UnitHarness(type: type, subType: subType)
-            for rate in [1e19, 9.3e18, 1e300, .leastNonzeroMagnitude, 0.5, 1_536_001, .infinity, .nan, -44_100] {
+            for rate in [1e19, 9.3e18, 1e300, Double.leastNonzeroMagnitude, 0.5, 1_536_001, .infinity, .nan, -44_100] {
                 var format = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: 2)
                 XCTAssertEqual(
                     AudioUnitSetProperty(h.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, Self.asbdSize),
@@ -63,12 +63,25 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testPrintingAnyFormatNeverTraps() {
-        for rate in [1e19, -1e19, 9.3e18, .greatestFiniteMagnitude, .nan, .infinity, .leastNonzeroMagnitude] {
+        // Each rate as "%.0f" prints it where it can (the least subnormal rounds to 0), else in Swift's shortest form.
+        let rates: [(Double, String)] = [
+            (1e19, "1e+19"), (-1e19, "-1e+19"), (9.3e18, "9.3e+18"), (.greatestFiniteMagnitude, "1.7976931348623157e+308"),
+            (.nan, "nan"), (.infinity, "inf"), (.leastNonzeroMagnitude, "0"),
+        ]
+        for (rate, text) in rates {
             var f = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: .max)
             f.mBitsPerChannel = 0
             f.mFormatFlags = kAudioFormatFlagIsSignedInteger | (63 << kLinearPCMFormatFlagsSampleFractionShift)
-            XCTAssertTrue(f.description.contains(" Hz"), f.description)
-            XCTAssertTrue(f.fieldDump.contains("Sample Rate:"))
+            // Every field as given: 0 bits with 63 fraction bits is "-63.63", not a trap.
+            XCTAssertEqual(f.description, "4294967295 ch, \(text) Hz, lpcm (0x1f84), 0-bit little-endian -63.63 fixed point, interleaved")
+            func row(_ label: String) -> String? {
+                let prefix = "  \(label):"
+                return f.fieldDump.split(separator: "\n").first { $0.hasPrefix(prefix) }
+                    .map { $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
+            }
+            XCTAssertEqual(row("Sample Rate"), text, f.fieldDump)
+            XCTAssertEqual(row("Channels per Frame"), "4294967295", f.fieldDump)
+            XCTAssertEqual(row("Bits per Channel"), "0", f.fieldDump)
         }
         XCTAssertEqual(
             AudioStreamBasicDescription.canonical(sampleRate: 1e19, channels: 2).description,
@@ -223,8 +236,8 @@ final class HostileInputTests: XCTestCase {
     func testConverterRefusesExtremeRatesAtOnce() throws {
         let h = try UnitHarness(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_AUConverter)
         for (scope, rate) in [
-            (kAudioUnitScope_Input, 1e300), (kAudioUnitScope_Output, .leastNonzeroMagnitude),
-            (kAudioUnitScope_Output, 1e300), (kAudioUnitScope_Input, .leastNonzeroMagnitude),
+            (kAudioUnitScope_Input, 1e300), (kAudioUnitScope_Output, Double.leastNonzeroMagnitude),
+            (kAudioUnitScope_Output, 1e300), (kAudioUnitScope_Input, Double.leastNonzeroMagnitude),
         ] {
             var f = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: 2)
             XCTAssertEqual(

@@ -5,6 +5,13 @@ import Foundation
 @testable import DSPKernels
 
 final class SampleRateConverterTests: XCTestCase {
+    /// The child process of `testSteadyStateProcessingDoesNotAllocate` starts here, before any test
+    /// (as a test of its own it would count as skipped in every ordinary run).
+    override class func setUp() {
+        super.setUp()
+        if ProcessInfo.processInfo.environment["SRC_ALLOCATION_PROBE"] == "1" { SRCAllocationProbe.run() }
+    }
+
     /// Streams `input` through `converter` in `block`-frame pieces, then flushes; returns the output.
     func convert(_ converter: inout SampleRateConverter, _ input: [Float], block: Int) -> [Float] {
         var output: [Float] = []
@@ -62,12 +69,12 @@ final class SampleRateConverterTests: XCTestCase {
     /// Counts the allocations of 1000 steady-state `process` calls with glibc's mtrace, in a
     /// child process started with libc_malloc_debug preloaded (see `SRCAllocationProbe`).
     func testSteadyStateProcessingDoesNotAllocate() throws {
-        let debugLibrary = "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0"
+        let debugLibrary = try XCTUnwrap(SRCAllocationProbe.libcFolder, "libc's folder") + "/libc_malloc_debug.so.0"
         try XCTSkipUnless(FileManager.default.fileExists(atPath: debugLibrary), "glibc's malloc tracer is not installed")
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("srctrace-\(getpid()).txt").path
         defer { try? FileManager.default.removeItem(atPath: trace) }
         let child = try runTestInChildProcess(
-            "DSPKernelsTests.SRCAllocationProbe/testProbe",
+            "DSPKernelsTests.SampleRateConverterTests/testBadConfigurationsThrow",  // the probe runs in setUp
             environment: [
                 "LD_PRELOAD": debugLibrary, "MALLOC_TRACE": trace,
                 "SRC_ALLOCATION_PROBE": "1",
@@ -107,27 +114,48 @@ final class SampleRateConverterTests: XCTestCase {
     }
 }
 
-/// The child side of `testSteadyStateProcessingDoesNotAllocate`: does nothing unless started by it.
-final class SRCAllocationProbe: XCTestCase {
-    func testProbe() throws {
-        try XCTSkipUnless(ProcessInfo.processInfo.environment["SRC_ALLOCATION_PROBE"] == "1", "runs only as a child process")
+/// The child side of `testSteadyStateProcessingDoesNotAllocate`: entered from the class's setUp
+/// when started by it; prints what it saw and exits.
+enum SRCAllocationProbe {
+    /// The folder of the libc this process runs (its multiarch path names the architecture), where
+    /// glibc's malloc tracer lies too.
+    static var libcFolder: String? {
+        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        let libc = maps.split(separator: "\n").lazy.compactMap { $0.split(separator: " ").last }.first { $0.hasSuffix("/libc.so.6") }
+        return libc.map { String($0.dropLast("/libc.so.6".count)) }
+    }
+
+    /// `value`, or the child's exit with `what` is missing.
+    private static func need<T>(_ value: T?, _ what: String) -> T {
+        guard let value else {
+            print("probe: \(what) is missing")
+            exit(1)
+        }
+        return value
+    }
+
+    static func run() -> Never {
         typealias Toggle = @convention(c) () -> Void
         // The preloaded tracer's own symbols: they carry the compat version GLIBC_2.2.5, which a
         // plain dlsym skips in favour of libc's no-op stubs.
-        let tracer = try XCTUnwrap(dlopen("libc_malloc_debug.so.0", RTLD_NOW | RTLD_NOLOAD), "tracer not preloaded")
+        let tracer = need(dlopen("libc_malloc_debug.so.0", RTLD_NOW | RTLD_NOLOAD), "the preloaded tracer")
         typealias VersionedLookup =
             @convention(c) (
                 UnsafeMutableRawPointer?, UnsafePointer<CChar>,
                 UnsafePointer<CChar>
             ) -> UnsafeMutableRawPointer?
         let dlvsym = unsafeBitCast(
-            try XCTUnwrap(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dlvsym")),
+            need(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dlvsym"), "dlvsym"),
             to: VersionedLookup.self)  // a GNU extension Swift does not import
-        let start = unsafeBitCast(try XCTUnwrap(dlvsym(tracer, "mtrace", "GLIBC_2.2.5")), to: Toggle.self)
-        let stop = unsafeBitCast(try XCTUnwrap(dlvsym(tracer, "muntrace", "GLIBC_2.2.5")), to: Toggle.self)
-        var converter = try SampleRateConverter(
-            inputRate: 48_000, outputRate: 44_100, channelCount: 2,
-            maximumInputFrames: 1_024)
+        let start = unsafeBitCast(need(dlvsym(tracer, "mtrace", "GLIBC_2.2.5"), "mtrace"), to: Toggle.self)
+        let stop = unsafeBitCast(need(dlvsym(tracer, "muntrace", "GLIBC_2.2.5"), "muntrace"), to: Toggle.self)
+        var converter: SampleRateConverter
+        do {
+            converter = try SampleRateConverter(inputRate: 48_000, outputRate: 44_100, channelCount: 2, maximumInputFrames: 1_024)
+        } catch {
+            print("probe: \(error)")
+            exit(1)
+        }
         let block = 1_024
         let capacity = converter.maximumOutputFrames(forInputFrames: block)
         let source = UnsafeMutablePointer<Float>.allocate(capacity: block)
@@ -146,5 +174,6 @@ final class SRCAllocationProbe: XCTestCase {
         print("probe ran \(blocks) blocks")
         // The main thread's small blocks come from the main arena, below the program break.
         print("program break 0x\(String(UInt(bitPattern: sbrk(0)), radix: 16))")
+        exit(0)
     }
 }

@@ -141,17 +141,31 @@ final class LV2UnitFaceTests: XCTestCase {
     }
 
     /// Live mode (worker thread, isLive offered) renders the sampler too; the mode cannot change
-    /// while initialized.
+    /// while initialized. The default is offline, so the live instance is the property's doing.
     func testLiveWorkerMode() throws {
-        let rig = try LV2UnitRig(
-            component: LV2UnitTestSupport.component("http://lv2plug.in/plugins/eg-sampler"), maxFrames: 256,
-            initialize: false)
+        let component = try LV2UnitTestSupport.component("http://lv2plug.in/plugins/eg-sampler")
+        let offline = try LV2UnitRig(component: component, maxFrames: 256)
+        XCTAssertEqual(try liveWorker(offline.unit), 0, "offline by default")
+        XCTAssertEqual(instance(offline.unit)?.configuration.live, false, "an offline instance by default")
+
+        let rig = try LV2UnitRig(component: component, maxFrames: 256, initialize: false)
         var live: UInt32 = 1
         XCTAssertEqual(AudioUnitSetProperty(rig.unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &live, 4), noErr)
+        XCTAssertEqual(try liveWorker(rig.unit), 1)
         XCTAssertEqual(AudioUnitInitialize(rig.unit), noErr)
+        XCTAssertEqual(instance(rig.unit)?.configuration.live, true, "the instance made live (worker thread, lv2:isLive offered)")
         XCTAssertEqual(
             AudioUnitSetProperty(rig.unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &live, 4), kAudioUnitErr_Initialized)
         XCTAssertEqual(MusicDeviceMIDIEvent(rig.unit, 0x90, 60, 100, 0), noErr)
         XCTAssertGreaterThan(rig.render(frames: 4096, block: 256)[0][0].map(abs).max()!, 0.05)
     }
+
+    func liveWorker(_ unit: AudioUnit) throws -> UInt32 {
+        var value: UInt32 = 99, size: UInt32 = 4
+        try AudioError.check(AudioUnitGetProperty(unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &value, &size), "LiveWorker")
+        return value
+    }
+
+    /// The LV2 instance behind an initialized unit of this process.
+    func instance(_ unit: AudioUnit) -> LV2Instance? { (ComponentInstance.from(unit)?.unit as? LV2Unit)?.lv2Instance }
 }

@@ -2,6 +2,7 @@ import ALSATestSupport
 import AUHost
 import CJACK
 import JACKMIDIInput
+import TestSupport
 import XCTest
 
 /// JACKMIDIInput.connect(from:), which graph files' "midiInputs" use: a port by full name, a
@@ -16,30 +17,13 @@ final class JACKMIDIInputConnectTests: XCTestCase {
                 server.process.waitUntilExit()
             }
         }
-        usleep(300_000)
-        guard server.process.isRunning else {
-            throw XCTSkip("jackd exited at once (status \(server.process.terminationStatus)); see scripts/reset-jack-state.sh")
-        }
+        guard try server.acceptsClients(within: 30) else { return XCTFail("jackd took no client within 30 s") }
         try connectAndCheck()  // closes its JACK clients before the server stops
     }
 
-    /// JACK tells a client about new connections asynchronously: up to 5 s for `condition`.
-    func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while !condition() && Date() < deadline { usleep(10_000) }
-        return condition()
-    }
-
     func connectAndCheck() throws {
-        // The server may still be starting on a busy machine: a few seconds for the first client.
-        var opened: OpaquePointer?
-        let deadline = Date().addingTimeInterval(5)
-        while opened == nil && Date() < deadline {
-            var status = jack_status_t(0)
-            opened = auhost_jack_client_open("auhost-connect-sender", JackNoStartServer, &status)
-            if opened == nil { usleep(50_000) }
-        }
-        let sender = try XCTUnwrap(opened, "a JACK client within 5 s")
+        var status = jack_status_t(0)
+        let sender = try XCTUnwrap(auhost_jack_client_open("auhost-connect-sender", JackNoStartServer, &status), "a JACK client")
         defer { jack_client_close(sender) }
         let a = try XCTUnwrap(jack_port_register(sender, "a", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0))
         let b = try XCTUnwrap(jack_port_register(sender, "b", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0))
@@ -47,13 +31,16 @@ final class JACKMIDIInputConnectTests: XCTestCase {
 
         let byPort = try JACKMIDIInput(clientName: "auhost-connect-port")
         try byPort.connect(from: "auhost-connect-sender:a")
-        XCTAssertTrue(eventually { jack_port_connected_to(a, byPort.portName) == 1 }, "port a feeds the input")
+        // JACK tells a client about new connections asynchronously: up to 5 s for each.
+        XCTAssertTrue(waitUntil(timeout: 5) { jack_port_connected_to(a, byPort.portName) == 1 }, "port a feeds the input")
         XCTAssertEqual(jack_port_connected_to(b, byPort.portName), 0, "only the port named")
 
         let byClient = try JACKMIDIInput(clientName: "auhost-connect-client")
         try byClient.connect(from: "auhost-connect-sender")
         XCTAssertTrue(
-            eventually { jack_port_connected_to(a, byClient.portName) == 1 && jack_port_connected_to(b, byClient.portName) == 1 },
+            waitUntil(timeout: 5) {
+                jack_port_connected_to(a, byClient.portName) == 1 && jack_port_connected_to(b, byClient.portName) == 1
+            },
             "every MIDI output port of the client feeds the input")
         try byClient.connect(from: "auhost-connect-sender")  // connecting twice is not an error
 

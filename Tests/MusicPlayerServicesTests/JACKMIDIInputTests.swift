@@ -3,6 +3,7 @@ import AUHost
 import AUHostAtomics
 import CJACK
 import JACKMIDIInput
+import TestSupport
 import XCTest
 
 /// Live MIDI: a JACK client sends notes to JACKMIDIInput's port on a dummy-backend server of this
@@ -56,12 +57,6 @@ final class JACKMIDIInputTests: XCTestCase {
         }
     }
 
-    func waitUntil(_ condition: () -> Bool, seconds: Double = 5) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() && Date() < deadline { usleep(1_000) }
-        return condition()
-    }
-
     /// The server has a fixed name and is stopped with SIGINT, so that it leaves JACK's registry
     /// in /dev/shm as it found it (a killed server keeps its slot until a server of the same name
     /// starts; after eight such slots no server starts at all).
@@ -73,13 +68,7 @@ final class JACKMIDIInputTests: XCTestCase {
                 server.process.waitUntilExit()
             }
         }
-        usleep(300_000)
-        if !server.process.isRunning {
-            // jackd itself refused to start: on this machine that is JACK's registry in /dev/shm
-            // filled by servers other tests killed ("Too many servers already active");
-            // scripts/reset-jack-state.sh (run by `make test`) clears it when no jackd runs.
-            throw XCTSkip("jackd exited at once (status \(server.process.terminationStatus)); see scripts/reset-jack-state.sh")
-        }
+        guard try server.acceptsClients(within: 30) else { return XCTFail("jackd took no client within 30 s") }
         try playNotesThroughJACK()  // closes its JACK clients before the server stops
     }
 
@@ -98,13 +87,13 @@ final class JACKMIDIInputTests: XCTestCase {
         XCTAssertEqual(try graph.render(256, block: 256), [Float](repeating: 0, count: 256), "silent before any note")
 
         sender.send(0x90, 69, 127)
-        guard waitUntil({ input.received == 1 }) else { return XCTFail("JACK did not deliver the note-on within 5 s") }
+        guard waitUntil(timeout: 5, { input.received == 1 }) else { return XCTFail("JACK did not deliver the note-on within 5 s") }
         let sounding = try graph.render(256, block: 256)
         let expected = (0..<256).map { sin(2 * .pi * 440 * Double($0) / fs) }
         let worst = zip(sounding, expected).map { abs(Double($0) - $1) }.max() ?? .infinity
         XCTAssertLessThan(worst, 1e-5, "A4 from the first frame of the next cycle: \(Array(sounding.prefix(4)))")
         sender.send(0x80, 69, 0)
-        guard waitUntil({ input.received == 2 }) else { return XCTFail("JACK did not deliver the note-off within 5 s") }
+        guard waitUntil(timeout: 5, { input.received == 2 }) else { return XCTFail("JACK did not deliver the note-off within 5 s") }
         XCTAssertEqual(try graph.render(256, block: 256), [Float](repeating: 0, count: 256), "released in the next cycle")
         XCTAssertEqual(input.dropped, 0)
     }

@@ -34,9 +34,8 @@ final class GraphRenderNotifyChurnTests: XCTestCase {
         XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, f.head, 0, &cb), noErr)
         XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
         lateGraphNotifyCalls.pointee = 0
-        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)  // an atomic flag
-        stop.initialize(to: 0)
-        defer { stop.deallocate() }
+        nonisolated(unsafe) let stop = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        stop.initialize(to: 0)  // freed once the puller has left (a stuck one keeps reading it)
         let puller = Thread {
             while auhost_atomic_load_u64(stop) == 0 { f.pull(64) }
             auhost_atomic_store_u64(stop, 2)
@@ -59,7 +58,10 @@ final class GraphRenderNotifyChurnTests: XCTestCase {
             cycles += 1
         }
         auhost_atomic_store_u64(stop, 1)
-        while auhost_atomic_load_u64(stop) != 2 { usleep(100) }
+        guard waitUntil(timeout: 60, { auhost_atomic_load_u64(stop) == 2 }) else {
+            return XCTFail("the puller did not stop within 60 s (stuck in a pull or a notification)")
+        }
+        stop.deallocate()
         for c in recent { c.deallocate() }
         XCTAssertGreaterThan(counter.value, 0, "the graph was pulled")
         XCTAssertGreaterThan(cycles, 0)

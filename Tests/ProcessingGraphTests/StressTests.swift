@@ -46,15 +46,12 @@ final class StressTests: XCTestCase, @unchecked Sendable {
         // The values the published topologies produce (shared with the render thread under a lock;
         // the render thread only reads it after rendering, outside the render call).
         let published = NSLock()
-        /// The sums the renderer may see, under `published`; a class so the renderer's closure shares it.
-        final class Sums: @unchecked Sendable { var allowed: Set<Float> = [0] }
-        let sums = Sums()
+        final class Allowed: @unchecked Sendable { var values: Set<Float> = [0] }  // one set for both threads, under `published`
+        let allowed = Allowed()
         var expected: Float { Float((0..<4).filter { connected[$0] }.map { 1 << $0 }.reduce(0, +)) }
 
-        // The renderer's flag and counters: written by it, read under `published` or once it has finished.
         nonisolated(unsafe) let done = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        done.initialize(to: 0)
-        defer { done.deallocate() }
+        done.initialize(to: 0)  // freed once the renderer has finished (a stuck one keeps reading it)
         nonisolated(unsafe) var blocks = 0, torn = 0, unexpected = 0, failures = 0
         let renderer = Thread {
             let buffers = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: 64)
@@ -74,7 +71,7 @@ final class StressTests: XCTestCase, @unchecked Sendable {
                     failures += 1
                 } else if Set(samples).count != 1 {
                     torn += 1
-                } else if !sums.allowed.contains(samples[0]) {
+                } else if !allowed.values.contains(samples[0]) {
                     unexpected += 1
                 }
                 published.unlock()
@@ -101,13 +98,13 @@ final class StressTests: XCTestCase, @unchecked Sendable {
             case 3 where gains[bus] == nil:
                 try addGain(bus)
             default:
-                published.lock(); sums.allowed.insert(expected); published.unlock()
+                published.lock(); allowed.values.insert(expected); published.unlock()
                 var updated: UInt8 = 0
                 XCTAssertEqual(Bool.random() ? AUGraphUpdate(f.graph!, nil) : AUGraphUpdate(f.graph!, &updated), noErr, lastMessage())
             }
             operations += 1
         }
-        published.lock(); sums.allowed.insert(expected); published.unlock()
+        published.lock(); allowed.values.insert(expected); published.unlock()
         XCTAssertEqual(AUGraphUpdate(f.graph!, nil), noErr)
         func renderedBlocks() -> Int {
             published.lock()
@@ -115,9 +112,14 @@ final class StressTests: XCTestCase, @unchecked Sendable {
             return blocks
         }
         let rendered = renderedBlocks()
-        while renderedBlocks() < rendered + 8 { usleep(100) }
+        if !waitUntil(timeout: 60, { renderedBlocks() >= rendered + 8 }) {
+            XCTFail("the render thread did not render 8 blocks within 60 s of the last update")
+        }
         auhost_atomic_store_i32(done, 1)
-        while !renderer.isFinished { usleep(100) }
+        guard waitUntil(timeout: 60, { renderer.isFinished }) else {
+            return XCTFail("the render thread did not finish within 60 s of being told to stop (stuck in a render)")
+        }
+        done.deallocate()
         XCTAssertEqual(AUGraphStop(f.graph!), noErr)
 
         XCTAssertGreaterThan(blocks, 100, "the render thread kept rendering")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `auhost capture` through the real binary: from ALSA's `file` plugin (a raw infile over `null`)
@@ -81,7 +82,7 @@ final class CaptureCLITests: XCTestCase {
         server.standardError = FileHandle.nullDevice
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() } }
-        usleep(500_000)
+        guard try jackServerRuns(serverName, jackd: jackd) else { return XCTFail("jackd \(serverName) did not come up within 30 s") }
 
         let output = home.appendingPathComponent("ctrlc.wav").path
         let capture = Process()
@@ -94,7 +95,7 @@ final class CaptureCLITests: XCTestCase {
         capture.standardError = FileHandle.nullDevice
         try capture.run()
         // Wait (at most 20 s) for "Recording…" (the handler is installed by then), record a little, then Ctrl-C.
-        nonisolated(unsafe) let collected = NSMutableData()  // under `lock`
+        nonisolated(unsafe) let collected = NSMutableData()
         let lock = NSLock(), done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             while case let chunk = out.fileHandleForReading.availableData, !chunk.isEmpty {
@@ -103,9 +104,21 @@ final class CaptureCLITests: XCTestCase {
             done.signal()
         }
         func textSoFar() -> String { lock.lock(); defer { lock.unlock() }; return String(decoding: collected as Data, as: UTF8.self) }
-        let deadline = Date().addingTimeInterval(20)
-        while !textSoFar().contains("Recording from") && Date() < deadline && capture.isRunning { usleep(20_000) }
-        usleep(400_000)
+        _ = waitUntil(timeout: 20, poll: 20_000) { textSoFar().contains("Recording from") || !capture.isRunning }
+        guard textSoFar().contains("Recording from") else {
+            if capture.isRunning { kill(capture.processIdentifier, SIGKILL) }
+            capture.waitUntilExit()
+            return XCTFail("capture did not start recording within 20 s:\n\(textSoFar())")
+        }
+        // Ctrl-C once frames have reached the file, so that there is something to keep. Until then
+        // it is staged beside the target as ".ctrlc.wav.auhost-PID.partial.wav" (StagedOutput).
+        func stagedSampleBytes() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: home.path)) ?? []
+            return names.filter { $0.hasPrefix(".ctrlc.wav.") }.map { wavSampleBytes(home.appendingPathComponent($0).path) }.max() ?? 0
+        }
+        if !waitUntil(timeout: 20, poll: 20_000, { stagedSampleBytes() > 0 }) {
+            XCTFail("no frames reached the staged \(output) within 20 s of \"Recording from\"")
+        }
         kill(capture.processIdentifier, SIGINT)
         if done.wait(timeout: .now() + 20) == .timedOut {
             kill(capture.processIdentifier, SIGKILL); XCTFail("capture did not stop on Ctrl-C")
@@ -121,5 +134,37 @@ final class CaptureCLITests: XCTestCase {
         let recorded = try WAV.readFloat(output)
         XCTAssertGreaterThan(recorded.count, 0)
         XCTAssertEqual(recorded.map(abs).max(), 0, "the dummy backend captures silence")
+    }
+
+    /// Whether JACK server `name` takes clients within 30 s, as jack_wait (installed with jackd) sees it.
+    func jackServerRuns(_ name: String, jackd: String) throws -> Bool {
+        let jackWait = URL(fileURLWithPath: jackd).deletingLastPathComponent().appendingPathComponent("jack_wait")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: jackWait.path), "jack_wait is not installed beside jackd")
+        return waitUntil(timeout: 30, poll: 100_000) {
+            let check = Process()
+            check.executableURL = jackWait
+            check.arguments = ["-s", name, "-c"]  // prints "running" or "not running"
+            check.environment = ProcessInfo.processInfo.environment.merging(["JACK_NO_START_SERVER": "1"]) { $1 }
+            let out = Pipe()
+            check.standardOutput = out
+            check.standardError = FileHandle.nullDevice
+            guard (try? check.run()) != nil else { return false }
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            check.waitUntilExit()
+            return text.hasPrefix("running")
+        }
+    }
+
+    /// The bytes of samples the WAV at `path` holds so far (0 before its 'data' chunk has any).
+    func wavSampleBytes(_ path: String) -> Int {
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        let bytes = [UInt8](data)
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            if bytes[offset..<offset + 4].elementsEqual("data".utf8) { return bytes.count - offset - 8 }
+            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            offset += 8 + size + (size & 1)
+        }
+        return 0
     }
 }

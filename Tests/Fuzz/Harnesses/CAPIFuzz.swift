@@ -12,12 +12,33 @@ import Foundation
 ///
 /// Thread: one thread at a time (libFuzzer's, or a test's).
 public enum CAPIFuzz {
-    /// The units the harness drives (looked up once per process).
-    public static let targets: [AudioComponentDescription] = {
-        ComponentRegistry.shared.all
-            .filter { $0.origin == "built-in" || $0.origin.hasSuffix(".so") }
-            .map(\.description)
+    /// The built-in units the harness drives (looked up once per process): all but the ALSA device
+    /// units, which need a sound card.
+    public static let builtInTargets: [AudioComponentDescription] = {
+        ComponentRegistry.shared.all.filter { $0.origin.hasPrefix("built-in") && !$0.origin.contains("alsa-lib") }.map(\.description)
     }()
+
+    /// The SDK plug-ins on the search path (this checkout's Plugins/.build ones once built).
+    public static let plugInTargets: [AudioComponentDescription] = {
+        ComponentRegistry.shared.all.filter { $0.origin.hasSuffix(".so") }.map(\.description)
+    }()
+
+    /// The unit the input `data` drives (its first four bytes choose); nil when there is none.
+    ///
+    /// Thread: any.
+    public static func target(for data: UnsafeRawBufferPointer) -> AudioComponentDescription? {
+        var input = CAPIFuzzInput(data)
+        return target(&input)
+    }
+
+    /// A first word from 0xF000_0000 up picks an SDK plug-in when there are any; any other a
+    /// built-in unit, the same one whether plug-ins are built or not (so the corpus's coverage of
+    /// the built-in units does not move with them).
+    static func target(_ input: inout CAPIFuzzInput) -> AudioComponentDescription? {
+        let word = Int(input.u32())
+        if word >= 0xF000_0000, !plugInTargets.isEmpty { return plugInTargets[word % plugInTargets.count] }
+        return builtInTargets.isEmpty ? nil : builtInTargets[word % builtInTargets.count]
+    }
 
     /// Property IDs with a meaning somewhere (raw 32-bit IDs are tried too).
     static let propertyIDs: [UInt32] = [
@@ -39,8 +60,7 @@ public enum CAPIFuzz {
     /// Thread: one thread at a time.
     public static func run(_ data: UnsafeRawBufferPointer) {
         var input = CAPIFuzzInput(data)
-        guard !targets.isEmpty else { return }
-        var description = targets[input.below(targets.count)]
+        guard var description = target(&input) else { return }
         var made: AudioUnit?
         guard AudioComponentInstanceNew(AudioComponentFindNext(nil, &description)!, &made) == noErr, let unit = made else { return }
         var session = Session(unit: unit)

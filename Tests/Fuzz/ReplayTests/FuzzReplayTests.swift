@@ -1,4 +1,5 @@
 import Foundation
+import AUHost
 import FuzzHarnesses
 import XCTest
 
@@ -8,9 +9,30 @@ import XCTest
 final class FuzzReplayTests: XCTestCase {
     static let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Every built-in unit (the ALSA I/O unit aside) is a target of the C API harness: its replay is not a no-op.
-    func testTheCAPIHarnessCoversEveryBuiltInUnit() {
-        XCTAssertGreaterThanOrEqual(CAPIFuzz.targets.count, 8)
+    /// Every built-in unit in the registry (the ALSA device units aside: they need a sound card) is
+    /// a target of the C API harness and some seed of its corpus drives it, so its replay is not a
+    /// no-op: a unit added without a seed fails here (built SDK plug-ins change nothing).
+    func testTheCAPIHarnessCoversEveryBuiltInUnit() throws {
+        let builtIn = ComponentRegistry.shared.all.filter { $0.origin.hasPrefix("built-in") && !$0.origin.contains("alsa-lib") }
+        XCTAssertGreaterThanOrEqual(builtIn.count, 9, "the registry lists the built-in units")
+        let dir = Self.fuzz.appendingPathComponent("Corpus/CAPIFuzz")
+        var driven: Set<String> = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where !name.hasPrefix(".") {
+            let data = try Data(contentsOf: dir.appendingPathComponent(name))
+            if let target = data.withUnsafeBytes({ CAPIFuzz.target(for: $0) }) { driven.insert(target.tripleString) }
+        }
+        let targets = CAPIFuzz.builtInTargets.map(\.tripleString)
+        for component in builtIn {
+            let triple = component.description.tripleString
+            guard let index = targets.firstIndex(of: triple) else {
+                XCTFail("\(component.name) (\(triple)) is not a target of CAPIFuzz")
+                continue
+            }
+            XCTAssertTrue(
+                driven.contains(triple),
+                "no seed in Tests/Fuzz/Corpus/CAPIFuzz drives \(component.name): add one whose first 4 bytes (a little-endian UInt32 below 0xF0000000) are \(index) modulo \(targets.count)"
+            )
+        }
     }
 
     func testEveryCorpusAndCrashFileReplaysWithoutATrap() throws {
