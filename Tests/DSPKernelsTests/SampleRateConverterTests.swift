@@ -120,7 +120,14 @@ enum SRCAllocationProbe {
     /// The folder of the libc this process runs (its multiarch path names the architecture), where
     /// glibc's malloc tracer lies too.
     static var libcFolder: String? {
-        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        // /proc/self/maps read with read(2) and decoded leniently: read as a String it can come
+        // back empty (a mapping name that is not UTF-8 spoils the whole read).
+        let fd = open("/proc/self/maps", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while case let n = read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[0..<n] }
+        let maps = String(decoding: bytes, as: UTF8.self)
         let libc = maps.split(separator: "\n").lazy.compactMap { $0.split(separator: " ").last }.first { $0.hasSuffix("/libc.so.6") }
         return libc.map { String($0.dropLast("/libc.so.6".count)) }
     }
