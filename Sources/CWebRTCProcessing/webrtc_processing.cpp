@@ -133,14 +133,21 @@ int auhost_webrtc_process_reverse(auhost_webrtc_processor *processor, const floa
     return processor->apm->ProcessReverseStream(far_end, processor->reverse, processor->reverse, unused);
 }
 
-int auhost_webrtc_process(auhost_webrtc_processor *processor, const float *const *microphone, float *const *output) {
+int auhost_webrtc_process(
+    auhost_webrtc_processor *processor, const float *const *microphone, float *const *output, int reference_lag_frames) {
     webrtc::AudioProcessing *apm = processor->apm;
     bool gain = processor->requested_gain_control.load(std::memory_order_relaxed) != 0;
     if (gain != processor->gain_control) {
         apm->gain_control()->Enable(gain);
         processor->gain_control = gain;
     }
-    if (processor->echo_cancellation) apm->set_stream_delay_ms(processor->requested_delay_ms.load(std::memory_order_relaxed));
+    if (processor->echo_cancellation) {
+        // The reference was held back `reference_lag_frames` behind the stream: its echo comes
+        // that much sooner after webrtc sees it.
+        long long lag_ms = (long long)reference_lag_frames * 1000 / (processor->chunk * 100);
+        long long delay = processor->requested_delay_ms.load(std::memory_order_relaxed) - lag_ms;
+        apm->set_stream_delay_ms(delay < 0 ? 0 : delay > 500 ? 500 : (int)delay);
+    }
     int status = apm->ProcessStream(microphone, processor->capture, processor->capture, output);
     if (status != 0 && microphone != output) {
         for (size_t c = 0; c < processor->capture.num_channels(); c++) {
