@@ -87,11 +87,21 @@ auhost_webrtc_processor *auhost_webrtc_create(
     webrtc::EchoCancellation *aec = apm->echo_cancellation();
     if (status == 0) status = aec->Enable(p->echo_cancellation);
     if (status == 0 && p->echo_cancellation) {
-        status = aec->set_suppression_level(webrtc::EchoCancellation::kHighSuppression);
+        static const webrtc::EchoCancellation::SuppressionLevel echo_levels[] = {
+            webrtc::EchoCancellation::kLowSuppression, webrtc::EchoCancellation::kModerateSuppression,
+            webrtc::EchoCancellation::kHighSuppression};
+        int echo_level = config->echo_suppression_level;
+        status = echo_level < 0 || echo_level > 2 ? webrtc::AudioProcessing::kBadParameterError
+                                                  : aec->set_suppression_level(echo_levels[echo_level]);
         if (status == 0) status = aec->enable_metrics(true);
         if (status == 0) status = aec->enable_delay_logging(true);
     }
-    if (status == 0) status = apm->noise_suppression()->set_level(webrtc::NoiseSuppression::kHigh);
+    static const webrtc::NoiseSuppression::Level levels[] = {
+        webrtc::NoiseSuppression::kLow, webrtc::NoiseSuppression::kModerate, webrtc::NoiseSuppression::kHigh,
+        webrtc::NoiseSuppression::kVeryHigh};
+    int level = config->noise_suppression_level;
+    if (status == 0 && (level < 0 || level > 3)) status = webrtc::AudioProcessing::kBadParameterError;
+    if (status == 0) status = apm->noise_suppression()->set_level(levels[level < 0 || level > 3 ? 1 : level]);
     if (status == 0) status = apm->noise_suppression()->Enable(config->noise_suppression != 0);
     if (status == 0) status = apm->high_pass_filter()->Enable(config->high_pass_filter != 0);
     // Gain control is created enabled so that its state exists, then set as asked: turning it on

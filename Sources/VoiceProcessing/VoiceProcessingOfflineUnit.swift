@@ -28,7 +28,7 @@ public final class VoiceProcessingOfflineUnit: AUPulledOutputBase {
         type: kAudioUnitType_Output, subType: kAudioUnitSubType_AUHostVoiceProcessingOffline,
         manufacturer: kAudioUnitManufacturer_AUHost)
 
-    /// Bypass, gain control, mute and the metrics property.
+    /// Bypass, gain control, mute, noise suppression level and the metrics property.
     public let controls = VoiceIOControls()
     /// Everything the render thread touches.
     let context: UnsafeMutablePointer<OfflineVoiceContext>
@@ -72,8 +72,7 @@ public final class VoiceProcessingOfflineUnit: AUPulledOutputBase {
                 "The offline voice-processing unit's output element \(element) has its input element's channel count: input \(inputFormats[element].mChannelsPerFrame), output \(outputFormats[element].mChannelsPerFrame)."
             )
         }
-        var settings = VoiceProcessingSettings()
-        settings.gainControl = controls.gainControl
+        let settings = controls.settings
         let frames = Int(maxFramesPerSlice)
         let kernel = UnsafeMutablePointer<VoiceProcessingKernel>.allocate(capacity: 1)
         do {
@@ -143,7 +142,7 @@ public final class VoiceProcessingOfflineUnit: AUPulledOutputBase {
         _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
         _ data: UnsafeRawPointer, _ size: UInt32
     ) throws {
-        if try controls.set(id, scope, element, data, size, kernel: context.pointee.kernel) {
+        if try controls.set(id, scope, element, data, size, kernel: context.pointee.kernel, initialized: isInitialized) {
             propertyChanged(kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0)
         }
     }

@@ -1,9 +1,10 @@
 import Foundation
 import RoomSimulation
 
-/// A long double-talk scene in the simulated room (RoomScenario's room and levels): the far end
-/// talks throughout, the near-end talker joins for 8 s. It measures how much of the near end
-/// survives while the canceller and the suppressors work against the echo.
+/// A long double-talk scene in the simulated room (RoomScenario's room): the far end talks
+/// throughout at −20 dBFS (echo about −26 dBFS), the near-end talker joins for 8 s at `nearLevel`
+/// (default −20 dBFS: 6 dB over the echo, a talker nearer the microphone than the loudspeaker).
+/// It measures how much of the near end survives the canceller and the suppressors.
 ///
 /// Timeline (seconds): 0–4 far end only (0–2 convergence), 4–12 both, 12–14 far end only.
 public struct DoubleTalkScene {
@@ -21,14 +22,14 @@ public struct DoubleTalkScene {
 
     public func seconds(_ a: Double, _ b: Double) -> Range<Int> { Int(a * rate)..<Int(b * rate) }
 
-    public init(rate: Double) {
+    public init(rate: Double, nearLevel: Double = -20) {
         self.rate = rate
         frames = Int(14 * rate)
         let dbfs = { (db: Double) in pow(10, db / 20) }
         var far = [Float](repeating: 0, count: frames)
         room_speech_like(&far, Int64(frames), rate, 0xD0B1_FA12, dbfs(-20))
         var near = [Float](repeating: 0, count: frames)
-        room_speech_like(&near, Int64(frames), rate, 0xD0B1_0E12, dbfs(-26))
+        room_speech_like(&near, Int64(frames), rate, 0xD0B1_0E12, dbfs(nearLevel))
         for i in 0..<frames where i < Int(4 * rate) || i >= Int(12 * rate) { near[i] = 0 }
         let taps = Int(0.3 * rate)
         var rir = [Float](repeating: 0, count: taps)

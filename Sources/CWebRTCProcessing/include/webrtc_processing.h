@@ -31,6 +31,10 @@ typedef struct {
     int extended_filter;
     /** The AEC estimates the far-end/microphone delay itself instead of trusting the reported one. */
     int delay_agnostic;
+    /** The AEC's residual echo suppression (its non-linear processor): 0 low, 1 moderate, 2 high. */
+    int echo_suppression_level;
+    /** Noise suppression's aggressiveness: 0 low, 1 moderate, 2 high, 3 very high. */
+    int noise_suppression_level;
 } auhost_webrtc_config;
 
 /** Echo metrics in dB (webrtc's own estimates), and the AEC's delay estimate in ms. */
