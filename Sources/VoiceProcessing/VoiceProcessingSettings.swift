@@ -29,16 +29,16 @@ public struct VoiceProcessingSettings: Equatable, Sendable {
 
     /// How hard the canceller's residual echo suppressor and the noise suppressor work (the raw
     /// values are those of kAUHostVoiceIOProperty_SuppressionLevel), as webrtc's (echo, noise)
-    /// suppression levels: low (low, low), moderate (low, moderate), high (moderate, high), very
-    /// high (high, very high). Moderate is the default: the echo suppressor is what takes a
-    /// near-end talker down in double talk, and (high, high), the former default, kept a
-    /// correlation with the clean talker of only 0.74 at 16 kHz and 0.60 at 48 kHz where moderate
-    /// keeps 0.89 and 0.85, with ERLE still ≥ 26 dB (VoiceDoubleTalkTests).
+    /// suppression levels: low (low, low), moderate (low, moderate), high (high, high: the former
+    /// default), very high (high, very high). Moderate is the default: the echo suppressor is
+    /// what takes a near-end talker down in double talk; high kept a correlation with the clean
+    /// talker of only 0.73 at 16 kHz and 0.59 at 48 kHz where moderate keeps 0.89 and 0.85, with
+    /// ERLE still ≥ 26 dB (VoiceDoubleTalkTests).
     public enum SuppressionLevel: UInt32, Sendable, CaseIterable {
         case low = 0, moderate = 1, high = 2, veryHigh = 3
 
         /// webrtc's echo suppression level (0 low, 1 moderate, 2 high).
-        var echo: Int32 { self == .veryHigh ? 2 : self == .high ? 1 : 0 }
+        var echo: Int32 { rawValue >= 2 ? 2 : 0 }
         /// webrtc's noise suppression level (0 low … 3 very high).
         var noise: Int32 { Int32(rawValue) }
     }

@@ -41,9 +41,9 @@ final class VoiceDoubleTalkTests: XCTestCase {
 
     /// Every level runs and a harder one keeps no more of the near end than a softer one (low and
     /// moderate differ only in noise suppression: 0.0001 apart). Measured, low…very high: 16 kHz
-    /// 0.888, 0.888, 0.819, 0.725; 48 kHz 0.846, 0.846, 0.734, 0.578 (ERLE 28…43 dB).
+    /// 0.888, 0.888, 0.731, 0.725; 48 kHz 0.846, 0.846, 0.586, 0.578 (ERLE 26.5…45.2 dB).
     func testLevelsOrderTheNearEnd() throws {
-        for (rate, expected) in [(16_000.0, [0.888, 0.888, 0.819, 0.725]), (48_000.0, [0.846, 0.846, 0.734, 0.578])] {
+        for (rate, expected) in [(16_000.0, [0.888, 0.888, 0.731, 0.725]), (48_000.0, [0.846, 0.846, 0.586, 0.578])] {
             let r = try (0...3).map { try measure(rate: rate, level: UInt32($0)).r }
             for i in 0..<4 { XCTAssertEqual(r[i], expected[i], accuracy: 0.02, "\(rate) Hz, level \(i)") }
             for i in 1..<4 { XCTAssertLessThanOrEqual(r[i], r[i - 1] + 0.005, "\(rate) Hz: level \(i) keeps more than level \(i - 1)") }
