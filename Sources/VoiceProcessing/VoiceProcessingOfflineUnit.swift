@@ -12,6 +12,8 @@ import AUHostCore
 /// the element-1 render of the same time stamp (silence with kAUVoiceIOProperty_MuteOutput), or
 /// pulls input 0 itself when no such render happened (that far end then does not reach the
 /// canceller). With kAUVoiceIOProperty_BypassVoiceProcessing the microphone passes untouched.
+/// The output is the same, sample for sample, whatever block sizes the host renders in: webrtc
+/// sees the far end and the microphone chunk by chunk (VoiceBlockSizeTests).
 ///
 /// Formats: Float32 non-interleaved, 1 or 2 channels, one rate divisible by 100 on every element
 /// (refused at AudioUnitInitialize otherwise, with kAudioUnitErr_FormatNotSupported); each output
