@@ -15,8 +15,10 @@ import VoiceProcessing
 /// Properties: kAUVoiceIOProperty_BypassVoiceProcessing (the microphone then comes out exactly as
 /// from the plain unit), _VoiceProcessingEnableAGC (default on), _MuteOutput (with input enabled:
 /// without input the unit is the plain ALSA unit and plays unmuted),
-/// kAUHostVoiceIOProperty_EchoMetrics and _SuppressionLevel. kAudioUnitProperty_Latency adds one 10 ms chunk plus
-/// webrtc's own delay on the capture side (0 when bypassed).
+/// kAUHostVoiceIOProperty_EchoMetrics and _SuppressionLevel. kAudioUnitProperty_Latency adds one
+/// 10 ms chunk plus webrtc's own delay on the capture side (0 when bypassed). Each played period
+/// waits in the kernel and is paired chunk by chunk with the next capture (the device thread
+/// captures a period before it renders the one it plays), whatever the period size.
 ///
 /// ```c
 /// AudioComponentDescription d = { kAudioUnitType_Output, kAudioUnitSubType_VoiceProcessingIO,
@@ -33,7 +35,7 @@ public final class VoiceProcessingIOUnit: ALSAIOUnit {
         type: kAudioUnitType_Output, subType: kAudioUnitSubType_VoiceProcessingIO,
         manufacturer: kAudioUnitManufacturer_Apple)
 
-    /// Bypass, gain control, mute, noise suppression level and the metrics property.
+    /// Bypass, gain control, mute, the suppression level and the metrics property.
     public let controls = VoiceIOControls()
     /// The device thread's voice state while initialized with input enabled.
     var voice: UnsafeMutablePointer<VoiceIOContext>?

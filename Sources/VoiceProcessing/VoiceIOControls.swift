@@ -40,7 +40,7 @@ public final class VoiceIOControls {
     /// Thread: any.
     public var gainControl: Bool { auhost_atomic_load_i32(&switches.pointee.gainControl) != 0 }
 
-    /// The settings a unit's kernel is created with at initialize (gain control and the noise
+    /// The settings a unit's kernel is created with at initialize (gain control and the
     /// suppression level as set).
     ///
     /// Thread: setup.

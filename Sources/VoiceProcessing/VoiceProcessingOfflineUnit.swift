@@ -30,7 +30,7 @@ public final class VoiceProcessingOfflineUnit: AUPulledOutputBase {
         type: kAudioUnitType_Output, subType: kAudioUnitSubType_AUHostVoiceProcessingOffline,
         manufacturer: kAudioUnitManufacturer_AUHost)
 
-    /// Bypass, gain control, mute, noise suppression level and the metrics property.
+    /// Bypass, gain control, mute, the suppression level and the metrics property.
     public let controls = VoiceIOControls()
     /// Everything the render thread touches.
     let context: UnsafeMutablePointer<OfflineVoiceContext>
