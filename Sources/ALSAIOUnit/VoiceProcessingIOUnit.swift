@@ -14,9 +14,11 @@ import VoiceProcessing
 /// input as with RemoteIO. The capture device needs 1 or 2 channels and a rate divisible by 100.
 /// Properties: kAUVoiceIOProperty_BypassVoiceProcessing (the microphone then comes out exactly as
 /// from the plain unit), _VoiceProcessingEnableAGC (default on), _MuteOutput (with input enabled:
-/// without input the unit is the plain ALSA unit and plays unmuted), and
-/// kAUHostVoiceIOProperty_EchoMetrics. kAudioUnitProperty_Latency adds one 10 ms chunk plus
-/// webrtc's own delay on the capture side (0 when bypassed).
+/// without input the unit is the plain ALSA unit and plays unmuted),
+/// kAUHostVoiceIOProperty_EchoMetrics and _SuppressionLevel. kAudioUnitProperty_Latency adds one
+/// 10 ms chunk plus webrtc's own delay on the capture side (0 when bypassed). Each played period
+/// waits in the kernel and is paired chunk by chunk with the next capture (the device thread
+/// captures a period before it renders the one it plays), whatever the period size.
 ///
 /// ```c
 /// AudioComponentDescription d = { kAudioUnitType_Output, kAudioUnitSubType_VoiceProcessingIO,
@@ -33,7 +35,7 @@ public final class VoiceProcessingIOUnit: ALSAIOUnit {
         type: kAudioUnitType_Output, subType: kAudioUnitSubType_VoiceProcessingIO,
         manufacturer: kAudioUnitManufacturer_Apple)
 
-    /// Bypass, gain control, mute and the metrics property.
+    /// Bypass, gain control, mute, the suppression level and the metrics property.
     public let controls = VoiceIOControls()
     /// The device thread's voice state while initialized with input enabled.
     var voice: UnsafeMutablePointer<VoiceIOContext>?
@@ -64,8 +66,7 @@ public final class VoiceProcessingIOUnit: ALSAIOUnit {
                     "The voice-processing unit processes 1 or 2 microphone channels; the capture device \(captureDeviceName) granted \(capture.channels). Set the input scope format of element 1 to 1 or 2 channels."
                 )
             }
-            var settings = VoiceProcessingSettings()
-            settings.gainControl = controls.gainControl
+            let settings = controls.settings
             let kernel = UnsafeMutablePointer<VoiceProcessingKernel>.allocate(capacity: 1)
             do {
                 kernel.initialize(
@@ -145,7 +146,7 @@ public final class VoiceProcessingIOUnit: ALSAIOUnit {
         _ data: UnsafeRawPointer, _ size: UInt32
     ) throws {
         if try controls.propertyInfo(id, scope, element) != nil {
-            if try controls.set(id, scope, element, data, size, kernel: voice?.pointee.kernel) {
+            if try controls.set(id, scope, element, data, size, kernel: voice?.pointee.kernel, initialized: isInitialized) {
                 propertyChanged(kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0)
             }
             return

@@ -87,11 +87,21 @@ auhost_webrtc_processor *auhost_webrtc_create(
     webrtc::EchoCancellation *aec = apm->echo_cancellation();
     if (status == 0) status = aec->Enable(p->echo_cancellation);
     if (status == 0 && p->echo_cancellation) {
-        status = aec->set_suppression_level(webrtc::EchoCancellation::kHighSuppression);
+        static const webrtc::EchoCancellation::SuppressionLevel echo_levels[] = {
+            webrtc::EchoCancellation::kLowSuppression, webrtc::EchoCancellation::kModerateSuppression,
+            webrtc::EchoCancellation::kHighSuppression};
+        int echo_level = config->echo_suppression_level;
+        status = echo_level < 0 || echo_level > 2 ? webrtc::AudioProcessing::kBadParameterError
+                                                  : aec->set_suppression_level(echo_levels[echo_level]);
         if (status == 0) status = aec->enable_metrics(true);
         if (status == 0) status = aec->enable_delay_logging(true);
     }
-    if (status == 0) status = apm->noise_suppression()->set_level(webrtc::NoiseSuppression::kHigh);
+    static const webrtc::NoiseSuppression::Level levels[] = {
+        webrtc::NoiseSuppression::kLow, webrtc::NoiseSuppression::kModerate, webrtc::NoiseSuppression::kHigh,
+        webrtc::NoiseSuppression::kVeryHigh};
+    int level = config->noise_suppression_level;
+    if (status == 0 && (level < 0 || level > 3)) status = webrtc::AudioProcessing::kBadParameterError;
+    if (status == 0) status = apm->noise_suppression()->set_level(levels[level < 0 || level > 3 ? 1 : level]);
     if (status == 0) status = apm->noise_suppression()->Enable(config->noise_suppression != 0);
     if (status == 0) status = apm->high_pass_filter()->Enable(config->high_pass_filter != 0);
     // Gain control is created enabled so that its state exists, then set as asked: turning it on
@@ -133,14 +143,21 @@ int auhost_webrtc_process_reverse(auhost_webrtc_processor *processor, const floa
     return processor->apm->ProcessReverseStream(far_end, processor->reverse, processor->reverse, unused);
 }
 
-int auhost_webrtc_process(auhost_webrtc_processor *processor, const float *const *microphone, float *const *output) {
+int auhost_webrtc_process(
+    auhost_webrtc_processor *processor, const float *const *microphone, float *const *output, int reference_lag_frames) {
     webrtc::AudioProcessing *apm = processor->apm;
     bool gain = processor->requested_gain_control.load(std::memory_order_relaxed) != 0;
     if (gain != processor->gain_control) {
         apm->gain_control()->Enable(gain);
         processor->gain_control = gain;
     }
-    if (processor->echo_cancellation) apm->set_stream_delay_ms(processor->requested_delay_ms.load(std::memory_order_relaxed));
+    if (processor->echo_cancellation) {
+        // The reference was held back `reference_lag_frames` behind the stream: its echo comes
+        // that much sooner after webrtc sees it.
+        long long lag_ms = (long long)reference_lag_frames * 1000 / (processor->chunk * 100);
+        long long delay = processor->requested_delay_ms.load(std::memory_order_relaxed) - lag_ms;
+        apm->set_stream_delay_ms(delay < 0 ? 0 : delay > 500 ? 500 : (int)delay);
+    }
     int status = apm->ProcessStream(microphone, processor->capture, processor->capture, output);
     if (status != 0 && microphone != output) {
         for (size_t c = 0; c < processor->capture.num_channels(); c++) {

@@ -3,14 +3,16 @@ import CWebRTCProcessing
 
 // Everything the render thread runs for voice processing, in one file so that the compiler's
 // real-time checks see every body. webrtc works on 10 ms chunks; hosts render blocks of any size.
-// The kernel gathers the reference (far end) and the microphone into chunks, processes each full
-// microphone chunk after the reference chunks fed so far, and hands processed frames back through
-// a FIFO primed with one chunk of silence: the gathering delays by exactly one chunk whatever the
-// block sizes, and webrtc adds its own fixed delay (`latencyFrames` counts both).
+// The reference (far end) waits in a FIFO; each full microphone chunk is processed right after
+// the oldest reference chunk, so webrtc sees reference, capture, reference, capture… per 10 ms
+// whatever the block sizes (feeding a whole block's reference first put it several chunks ahead
+// of its microphone). The processed chunk comes out while the next one gathers: exactly one chunk
+// of delay, plus webrtc's own (`latencyFrames` counts both).
 
 /// webrtc-audio-processing on blocks of any size: the reference and microphone are fed as they
 /// come, the processed microphone is returned `latencyFrames` later (one 10 ms chunk of
-/// gathering plus webrtc's own delay).
+/// gathering plus webrtc's own delay). Fed the reference of a block, then its microphone, the
+/// output is the same, sample for sample, for any sequence of block sizes.
 ///
 /// Create and release it on a setup thread; `addReference`, `process` and `restart` run on the
 /// render thread (one at a time) and neither allocate nor lock (webrtc's calls take the library's
@@ -31,28 +33,33 @@ public struct VoiceProcessingKernel {
     public let captureChannels: Int
     /// Far-end channels (1 or 2).
     public let referenceChannels: Int
-    /// The block size the output FIFO is sized for (longer calls are processed in pieces).
+    /// The longest reference block expected between two microphone blocks (the FIFO holds this
+    /// plus two chunks; older frames are dropped beyond).
     public let maximumFrames: Int
-    /// The reference being gathered: `referenceChannels` × chunk floats, `referenceFill` valid.
+    /// The reference FIFO: `referenceChannels` rings of `fifoCapacity` floats.
+    let fifo: UnsafeMutablePointer<Float>
+    let fifoCapacity: Int
+    var fifoRead = 0
+    var fifoCount = 0
+    /// The reference chunk handed to webrtc.
     let reference: UnsafeMutablePointer<Float>
     let referencePointers: UnsafeMutablePointer<UnsafePointer<Float>?>
-    var referenceFill = 0
-    /// The microphone being gathered, and the chunk processing writes.
+    /// The microphone chunk being gathered, and the last processed chunk, which is read out while
+    /// the next gathers.
     let microphone: UnsafeMutablePointer<Float>
     let microphonePointers: UnsafeMutablePointer<UnsafePointer<Float>?>
     let processed: UnsafeMutablePointer<Float>
     let processedPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     var microphoneFill = 0
-    /// The output FIFO: `captureChannels` rings of `ringCapacity` floats.
-    let ring: UnsafeMutablePointer<Float>
-    let ringCapacity: Int
-    var ringRead = 0
-    var ringCount = 0
+    /// How far the microphone chunks run ahead of the reference stream they are paired with, in
+    /// frames: a chunk without reference adds a chunk, dropped reference frames subtract. The
+    /// delay webrtc is told shrinks by as much.
+    var lagFrames = 0
     /// webrtc's status for the last chunk that failed (0 if none since the last `restart`).
     public private(set) var lastError: Int32 = 0
 
-    /// Creates the processor for `sampleRate` (a multiple of 100 Hz) and sizes every buffer for
-    /// blocks of up to `maximumFrames`. Throws kAudioUnitErr_FormatNotSupported for a rate or
+    /// Creates the processor for `sampleRate` (a multiple of 100 Hz) and sizes the reference FIFO
+    /// for blocks of up to `maximumFrames`. Throws kAudioUnitErr_FormatNotSupported for a rate or
     /// channel count webrtc cannot take, with the reason.
     ///
     /// Thread: setup.
@@ -73,8 +80,8 @@ public struct VoiceProcessingKernel {
                 "Voice processing takes 1 or 2 microphone channels and 1 or 2 far-end channels; \(captureChannels) and \(referenceChannels) were asked."
             )
         }
-        guard maximumFrames >= 1 else {
-            throw AudioError(kAudio_ParamError, "Voice processing needs a maximum block size of at least one frame.")
+        guard maximumFrames >= 1, maximumFrames <= 1 << 20 else {
+            throw AudioError(kAudio_ParamError, "Voice processing needs a maximum block size of 1…1048576 frames; \(maximumFrames) was asked.")
         }
         var config = settings.c
         var error: Int32 = 0
@@ -89,8 +96,12 @@ public struct VoiceProcessingKernel {
         self.captureChannels = captureChannels
         self.referenceChannels = referenceChannels
         self.maximumFrames = maximumFrames
-        ringCapacity = chunkFrames + maximumFrames
+        // A block's reference plus what waits between blocks (under a chunk offline; up to a
+        // chunk more on a device whose periods do not divide chunks).
+        fifoCapacity = maximumFrames + 2 * chunkFrames
         processingDelayFrames = Self.processingDelay(rate: rate, settings: settings)
+        fifo = .allocate(capacity: referenceChannels * fifoCapacity)
+        fifo.initialize(repeating: 0, count: referenceChannels * fifoCapacity)
         reference = .allocate(capacity: referenceChannels * chunkFrames)
         reference.initialize(repeating: 0, count: referenceChannels * chunkFrames)
         referencePointers = .allocate(capacity: referenceChannels)
@@ -100,8 +111,6 @@ public struct VoiceProcessingKernel {
         processed.initialize(repeating: 0, count: captureChannels * chunkFrames)
         microphonePointers = .allocate(capacity: captureChannels)
         processedPointers = .allocate(capacity: captureChannels)
-        ring = .allocate(capacity: captureChannels * ringCapacity)
-        ring.initialize(repeating: 0, count: captureChannels * ringCapacity)
         for c in 0..<referenceChannels { referencePointers[c] = UnsafePointer(reference + c * chunkFrames) }
         for c in 0..<captureChannels {
             microphonePointers[c] = UnsafePointer(microphone + c * chunkFrames)
@@ -115,13 +124,13 @@ public struct VoiceProcessingKernel {
     /// Thread: setup (nothing renders).
     public func release() {
         auhost_webrtc_destroy(processor)
+        fifo.deallocate()
         reference.deallocate()
         referencePointers.deallocate()
         microphone.deallocate()
         microphonePointers.deallocate()
         processed.deallocate()
         processedPointers.deallocate()
-        ring.deallocate()
     }
 
     /// webrtc's own delay in frames for these settings (measured on 0.3: the canceller delays by
@@ -161,58 +170,62 @@ public struct VoiceProcessingKernel {
     public func requestGainControl(_ enabled: Bool) { auhost_webrtc_request_gain_control(processor, enabled ? 1 : 0) }
 
     /// The delay reported to the canceller from the next chunk on: how long after a reference
-    /// frame was passed to `addReference` its echo reaches `process` (0…500 ms; the canceller's
+    /// frame was passed to `addReference` its echo reaches `process`, counted in stream frames
+    /// (0…500 ms; the kernel subtracts how far it holds the reference back, and the canceller's
     /// own estimate refines it when `delayAgnostic` is on).
     ///
     /// Thread: any.
     public func requestDelay(milliseconds: Int) { auhost_webrtc_request_delay_ms(processor, Int32(clamping: milliseconds)) }
 
-    /// Forgets partial chunks and primes the output with one chunk of silence, as after creation
-    /// (the canceller keeps what it learnt). Call it when the streams restart or were interrupted.
+    /// Forgets the waiting reference and the partial chunk and outputs silence for the next
+    /// chunk, as after creation (the canceller keeps what it learnt). Call it when the streams
+    /// restart or were interrupted.
     ///
     /// Thread: render (or setup while nothing renders).
     @_noAllocation @_noLocks
     public mutating func restart() {
-        referenceFill = 0
+        fifoRead = 0
+        fifoCount = 0
         microphoneFill = 0
-        ringRead = 0
-        ringCount = chunkFrames
-        ring.update(repeating: 0, count: captureChannels * ringCapacity)
+        lagFrames = 0
+        processed.update(repeating: 0, count: captureChannels * chunkFrames)
         lastError = 0
     }
 
     /// Feeds the far-end signal: `frames` (any number) of the non-interleaved float buffers in
-    /// `list`; channels beyond `referenceChannels` are ignored, missing ones are silent. Full
-    /// chunks go to the canceller at once.
+    /// `list`; channels beyond `referenceChannels` are ignored, missing ones are silent. The
+    /// frames wait until the microphone chunk they pair with is processed; beyond
+    /// `maximumFrames` + 2 chunks waiting, the oldest are dropped.
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func addReference(_ list: UnsafePointer<AudioBufferList>, frames: Int) {
+        let keep = min(frames, fifoCapacity)
+        let skipped = frames - keep
+        let overflow = max(0, fifoCount + keep - fifoCapacity)
+        fifoRead = (fifoRead + overflow) % fifoCapacity
+        fifoCount -= overflow
+        lagFrames = max(lagFrames - skipped - overflow, -Self.lagLimit)
         let buffers = bufferArray(list)
         let available = Int(list.pointee.mNumberBuffers)
-        var done = 0
-        while done < frames {
-            let n = min(frames - done, chunkFrames - referenceFill)
-            for c in 0..<referenceChannels {
-                let target = reference + c * chunkFrames + referenceFill
-                if c < available, let data = buffers[c].mData {
-                    copyFloats(data.assumingMemoryBound(to: Float.self) + done, to: target, n)
-                } else {
-                    target.update(repeating: 0, count: n)
-                }
-            }
-            referenceFill += n
-            done += n
-            if referenceFill == chunkFrames {
-                let p = processor, pointers = UnsafePointer(referencePointers)
-                var status: Int32 = 0
-                // webrtc takes its own mutex, only ever from this thread; no allocation after set-up.
-                _unsafePerformance { status = auhost_webrtc_process_reverse(p, pointers) }
-                if status != 0 { lastError = status }
-                referenceFill = 0
+        let write = (fifoRead + fifoCount) % fifoCapacity
+        let first = min(keep, fifoCapacity - write)
+        for c in 0..<referenceChannels {
+            let ringChannel = fifo + c * fifoCapacity
+            if c < available, let data = buffers[c].mData {
+                let source = data.assumingMemoryBound(to: Float.self) + skipped
+                copyFloats(source, to: ringChannel + write, first)
+                copyFloats(source + first, to: ringChannel, keep - first)
+            } else {
+                (ringChannel + write).update(repeating: 0, count: first)
+                ringChannel.update(repeating: 0, count: keep - first)
             }
         }
+        fifoCount += keep
     }
+
+    /// Bounds `lagFrames` (about 10 s at 48 kHz; the delay webrtc takes is clamped to 500 ms).
+    static var lagLimit: Int { 1 << 19 }
 
     /// Processes the microphone: `frames` (any number) of `input`'s non-interleaved float
     /// buffers in, the same number of processed frames (one chunk late) into `output`, which may
@@ -221,33 +234,25 @@ public struct VoiceProcessingKernel {
     /// Thread: render.
     @_noAllocation @_noLocks
     public mutating func process(_ input: UnsafePointer<AudioBufferList>, into output: UnsafeMutablePointer<AudioBufferList>, frames: Int) {
-        // Blocks longer than maximumFrames (which the FIFO is sized for) go through in pieces.
-        var offset = 0
-        while offset < frames {
-            let n = min(frames - offset, maximumFrames)
-            processBlock(input, output, offset: offset, frames: n)
-            offset += n
-        }
-    }
-
-    /// Frames offset..<offset+frames of `input` in, as many processed frames into the same range of
-    /// `output` (frames ≤ maximumFrames).
-    @_noAllocation @_noLocks
-    private mutating func processBlock(
-        _ input: UnsafePointer<AudioBufferList>, _ output: UnsafeMutablePointer<AudioBufferList>, offset: Int, frames: Int
-    ) {
         let inBuffers = bufferArray(input)
         let inCount = Int(input.pointee.mNumberBuffers)
+        let outBuffers = bufferArray(UnsafePointer(output))
+        let outCount = Int(output.pointee.mNumberBuffers)
         var done = 0
         while done < frames {
             let n = min(frames - done, chunkFrames - microphoneFill)
+            // In before out: `output` may be `input`.
             for c in 0..<captureChannels {
                 let target = microphone + c * chunkFrames + microphoneFill
                 if c < inCount, let data = inBuffers[c].mData {
-                    copyFloats(data.assumingMemoryBound(to: Float.self) + offset + done, to: target, n)
+                    copyFloats(data.assumingMemoryBound(to: Float.self) + done, to: target, n)
                 } else {
                     target.update(repeating: 0, count: n)
                 }
+            }
+            for c in 0..<min(captureChannels, outCount) {
+                guard let data = outBuffers[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
+                copyFloats(processed + c * chunkFrames + microphoneFill, to: data + done, n)
             }
             microphoneFill += n
             done += n
@@ -256,36 +261,33 @@ public struct VoiceProcessingKernel {
                 microphoneFill = 0
             }
         }
-        // The FIFO holds at least `frames` now: it started this block with chunk − fill frames.
-        let outBuffers = bufferArray(UnsafePointer(output))
-        let outCount = Int(output.pointee.mNumberBuffers)
-        let first = min(frames, ringCapacity - ringRead)
-        for c in 0..<min(captureChannels, outCount) {
-            guard let data = outBuffers[c].mData?.assumingMemoryBound(to: Float.self).advanced(by: offset) else { continue }
-            let ringChannel = ring + c * ringCapacity
-            copyFloats(ringChannel + ringRead, to: data, first)
-            if first < frames { copyFloats(ringChannel, to: data + first, frames - first) }
-        }
-        ringRead = (ringRead + frames) % ringCapacity
-        ringCount -= frames
     }
 
+    /// The oldest reference chunk (if a whole one waits), then the gathered microphone chunk.
     @_noAllocation @_noLocks
     private mutating func processChunk() {
-        let p = processor, input = UnsafePointer(microphonePointers), output = processedPointers
+        let p = processor
         var status: Int32 = 0
-        // webrtc takes its own mutex, only ever from this thread; no allocation after set-up.
-        _unsafePerformance { status = auhost_webrtc_process(p, input, output) }
-        if status != 0 { lastError = status }
-        let write = (ringRead + ringCount) % ringCapacity
-        let first = min(chunkFrames, ringCapacity - write)
-        for c in 0..<captureChannels {
-            let ringChannel = ring + c * ringCapacity
-            let source = processed + c * chunkFrames
-            copyFloats(source, to: ringChannel + write, first)
-            if first < chunkFrames { copyFloats(source + first, to: ringChannel, chunkFrames - first) }
+        if fifoCount >= chunkFrames {
+            let first = min(chunkFrames, fifoCapacity - fifoRead)
+            for c in 0..<referenceChannels {
+                let ringChannel = fifo + c * fifoCapacity
+                let target = reference + c * chunkFrames
+                copyFloats(ringChannel + fifoRead, to: target, first)
+                copyFloats(ringChannel, to: target + first, chunkFrames - first)
+            }
+            fifoRead = (fifoRead + chunkFrames) % fifoCapacity
+            fifoCount -= chunkFrames
+            let pointers = UnsafePointer(referencePointers)
+            // webrtc takes its own mutex, only ever from this thread; no allocation after set-up.
+            _unsafePerformance { status = auhost_webrtc_process_reverse(p, pointers) }
+            if status != 0 { lastError = status }
+        } else {
+            lagFrames = min(lagFrames + chunkFrames, Self.lagLimit)
         }
-        ringCount += chunkFrames
+        let input = UnsafePointer(microphonePointers), output = processedPointers, lag = Int32(lagFrames)
+        _unsafePerformance { status = auhost_webrtc_process(p, input, output, lag) }
+        if status != 0 { lastError = status }
     }
 }
 

@@ -12,6 +12,8 @@ import AUHostCore
 /// the element-1 render of the same time stamp (silence with kAUVoiceIOProperty_MuteOutput), or
 /// pulls input 0 itself when no such render happened (that far end then does not reach the
 /// canceller). With kAUVoiceIOProperty_BypassVoiceProcessing the microphone passes untouched.
+/// The output is the same, sample for sample, whatever block sizes the host renders in: webrtc
+/// sees the far end and the microphone chunk by chunk (VoiceBlockSizeTests).
 ///
 /// Formats: Float32 non-interleaved, 1 or 2 channels, one rate divisible by 100 on every element
 /// (refused at AudioUnitInitialize otherwise, with kAudioUnitErr_FormatNotSupported); each output
@@ -28,7 +30,7 @@ public final class VoiceProcessingOfflineUnit: AUPulledOutputBase {
         type: kAudioUnitType_Output, subType: kAudioUnitSubType_AUHostVoiceProcessingOffline,
         manufacturer: kAudioUnitManufacturer_AUHost)
 
-    /// Bypass, gain control, mute and the metrics property.
+    /// Bypass, gain control, mute, the suppression level and the metrics property.
     public let controls = VoiceIOControls()
     /// Everything the render thread touches.
     let context: UnsafeMutablePointer<OfflineVoiceContext>
@@ -72,8 +74,7 @@ public final class VoiceProcessingOfflineUnit: AUPulledOutputBase {
                 "The offline voice-processing unit's output element \(element) has its input element's channel count: input \(inputFormats[element].mChannelsPerFrame), output \(outputFormats[element].mChannelsPerFrame)."
             )
         }
-        var settings = VoiceProcessingSettings()
-        settings.gainControl = controls.gainControl
+        let settings = controls.settings
         let frames = Int(maxFramesPerSlice)
         let kernel = UnsafeMutablePointer<VoiceProcessingKernel>.allocate(capacity: 1)
         do {
@@ -143,7 +144,7 @@ public final class VoiceProcessingOfflineUnit: AUPulledOutputBase {
         _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
         _ data: UnsafeRawPointer, _ size: UInt32
     ) throws {
-        if try controls.set(id, scope, element, data, size, kernel: context.pointee.kernel) {
+        if try controls.set(id, scope, element, data, size, kernel: context.pointee.kernel, initialized: isInitialized) {
             propertyChanged(kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0)
         }
     }

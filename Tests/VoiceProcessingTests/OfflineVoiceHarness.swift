@@ -80,12 +80,18 @@ final class OfflineVoiceHarness {
     /// Renders `frames` of output element 1 in blocks of `block` (and element 0 after each block
     /// when `alsoFarEnd`); returns both.
     func render(frames: Int, block: Int, alsoFarEnd: Bool = false) throws -> (processed: [Float], farEnd: [Float]) {
-        let storage = AudioBufferStorage(format: .canonical(sampleRate: rate, channels: 1), capacity: UInt32(block))
+        try render(frames: frames, blocks: [block], alsoFarEnd: alsoFarEnd)
+    }
+
+    /// As `render(frames:block:)` with block sizes taken from `blocks` in turn, cyclically.
+    func render(frames: Int, blocks: [Int], alsoFarEnd: Bool = false) throws -> (processed: [Float], farEnd: [Float]) {
+        let storage = AudioBufferStorage(format: .canonical(sampleRate: rate, channels: 1), capacity: UInt32(blocks.max()!))
         var processed: [Float] = [], farEnd: [Float] = []
         processed.reserveCapacity(frames)
-        var done = 0
+        var done = 0, turn = 0
         while done < frames {
-            let n = UInt32(min(block, frames - done))
+            let n = UInt32(min(blocks[turn % blocks.count], frames - done))
+            turn += 1
             storage.prepare(frames: n)
             var flags: AudioUnitRenderActionFlags = []
             try AudioError.check(AudioUnitRender(unit, &flags, &timeStamp, 1, n, storage.list), "render element 1")

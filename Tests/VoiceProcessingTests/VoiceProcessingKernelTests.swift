@@ -52,9 +52,8 @@ final class VoiceProcessingKernelTests: XCTestCase {
         print("double talk: correlation with the clean near end \(doubleTalk.r)")
     }
 
-    /// Blocks longer than the kernel was sized for are processed in pieces, with exactly the
-    /// result of blocks of the sized length (noise suppression and high-pass only, which do not
-    /// depend on how the far end interleaves with the microphone).
+    /// Microphone blocks longer than the size the kernel was created for give exactly the output
+    /// of short blocks (noise suppression and high-pass only: no reference is fed).
     func testBlocksLongerThanTheMaximumGiveTheSameOutput() throws {
         var settings = VoiceProcessingSettings()
         settings.echoCancellation = false

@@ -31,6 +31,10 @@ typedef struct {
     int extended_filter;
     /** The AEC estimates the far-end/microphone delay itself instead of trusting the reported one. */
     int delay_agnostic;
+    /** The AEC's residual echo suppression (its non-linear processor): 0 low, 1 moderate, 2 high. */
+    int echo_suppression_level;
+    /** Noise suppression's aggressiveness: 0 low, 1 moderate, 2 high, 3 very high. */
+    int noise_suppression_level;
 } auhost_webrtc_config;
 
 /** Echo metrics in dB (webrtc's own estimates), and the AEC's delay estimate in ms. */
@@ -77,10 +81,13 @@ int auhost_webrtc_process_reverse(auhost_webrtc_processor *processor, const floa
 /**
  * Processes one chunk of the microphone signal (`capture_channels` pointers of chunk_frames
  * floats) into `output` (same shape; may be the same memory as `microphone`). Applies pending
- * requests (gain control, delay) first and refreshes the metrics once a second. Returns 0 or
- * webrtc's error code (the output is then a copy of the input). [render]
+ * requests (gain control, delay) first and refreshes the metrics once a second. The delay told
+ * to the AEC is the requested one less `reference_lag_frames` (how far the caller holds the
+ * far end back behind the stream the requested delay counts in). Returns 0 or webrtc's error
+ * code (the output is then a copy of the input). [render]
  */
-int auhost_webrtc_process(auhost_webrtc_processor *processor, const float *const *microphone, float *const *output);
+int auhost_webrtc_process(
+    auhost_webrtc_processor *processor, const float *const *microphone, float *const *output, int reference_lag_frames);
 
 /** Asks the render thread to turn gain control on or off at the next chunk. [any] */
 void auhost_webrtc_request_gain_control(auhost_webrtc_processor *processor, int enabled);

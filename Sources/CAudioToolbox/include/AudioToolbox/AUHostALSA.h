@@ -140,6 +140,25 @@ AU_ENUM(AudioUnitPropertyID) {
     kAUHostVoiceIOProperty_EchoMetrics = 0x41480010
 };
 
+/* How hard both voice units suppress what the canceller leaves of the echo, and the noise
+   (AUHost's own: Apple's unit has no such property). UInt32, read/write, global scope element 0,
+   one of the values below, each a pair of webrtc's (echo, noise) suppression levels: Low (low,
+   low), Moderate (low, moderate; the default), High (high, high; the default before), VeryHigh
+   (high, very high).
+   Harder levels take more of a near-end talker in double talk. Set it while uninitialized: it
+   takes effect at AudioUnitInitialize (kAudioUnitErr_Initialized otherwise); other values:
+   kAudioUnitErr_InvalidPropertyValue. Thread class: setup (the thread that initializes). */
+AU_ENUM(AudioUnitPropertyID) {
+    kAUHostVoiceIOProperty_SuppressionLevel = 0x41480011
+};
+
+AU_ENUM(UInt32) {
+    kAUHostVoiceIOSuppression_Low = 0,
+    kAUHostVoiceIOSuppression_Moderate = 1,
+    kAUHostVoiceIOSuppression_High = 2,
+    kAUHostVoiceIOSuppression_VeryHigh = 3
+};
+
 AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
