@@ -188,13 +188,24 @@ public final class AudioFilePlayerUnit: AUBase {
         let available = file.frameCount - region.mStartFrame
         let frames = region.mFramesToPlay == UInt32.max ? available : min(Int64(region.mFramesToPlay), available)
         let opened = try rethrowing { try AudioFile.open(readingAt: file.path) }
-        let start = region.mTimeStamp.mFlags.contains(.sampleTimeValid) ? max(Int64(region.mTimeStamp.mSampleTime), 0) : 0
+        let time = region.mTimeStamp.mFlags.contains(.sampleTimeValid) ? region.mTimeStamp.mSampleTime : 0
+        // The caller's Double becomes a frame count: bounded first (Int64(NaN) or Int64(1e300) traps).
+        guard time.isFinite, time < Self.latestRegionStart else {
+            throw AudioError(
+                kAudioUnitErr_InvalidPropertyValue,
+                "The region's time stamp \(time) is not a sample time on the player's timeline (0 … \(Self.latestRegionStart) frames).")
+        }
+        let start = Int64(max(time, 0))  // before the timeline counts as its start
         reader.add(
             FilePlayerRegion(
                 file: opened, startFrame: region.mStartFrame, framesPerLoop: frames,
                 loops: Int64(region.mLoopCount), timelineStart: start))
         regions.append(region)
     }
+
+    /// The latest timeline frame a region may start at: 2^53, where Doubles still count every
+    /// frame, and far enough below Int64.max that start + frames × loops cannot overflow.
+    static let latestRegionStart = 9_007_199_254_740_992.0
 
     private func rethrowing<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as AudioFileError { throw AudioError(error.status, error.message) }

@@ -47,7 +47,12 @@ public final class IPodEQUnit: AUEffectBase {
     public override func saveExtraState() -> [String: PropertyListValue] { ["ipod-preset": .integer(Int64(requestedPreset))] }
 
     public override func restoreExtraState(_ state: [String: PropertyListValue]) throws {
-        if let n = state["ipod-preset"]?.integerValue { try applyFactoryPreset(Int32(n)) }
+        guard let n = state["ipod-preset"]?.integerValue else { return }
+        // A state file's number: checked before it narrows (Int32(n) traps beyond 32 bits).
+        guard let number = Int32(exactly: n) else {
+            throw AudioError(kAudioUnitErr_InvalidPropertyValue, "ClassInfo names iPod EQ preset \(n), which does not exist.")
+        }
+        try applyFactoryPreset(number)
     }
 
     public override func allocateRenderResources() throws {

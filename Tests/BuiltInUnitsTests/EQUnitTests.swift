@@ -28,6 +28,31 @@ final class EQUnitTests: XCTestCase {
         }
     }
 
+    /// The preset number in a ClassInfo's extra state is the caller's: one beyond 32 bits is
+    /// refused with kAudioUnitErr_InvalidPropertyValue (narrowing it trapped before), and the unit
+    /// keeps its preset.
+    func testIPodEQClassInfoWithAPresetNumberBeyond32BitsIsRefused() throws {
+        let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ)
+        var ref: UnsafeRawPointer?
+        var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &ref, &size), "get")
+        guard case .dictionary(var dict)? = CFBridge.value(ref) else { return XCTFail("ClassInfo is not a dictionary") }
+        Unmanaged<AnyObject>.fromOpaque(ref!).release()
+        for number: Int64 in [1 << 40, Int64(Int32.max) + 1, Int64(Int32.min) - 1, .min] {
+            dict["auhost-state"] = .dictionary(["ipod-preset": .integer(number)])
+            var plist: UnsafeRawPointer? = UnsafeRawPointer(CFBridge.propertyList(.dictionary(dict)).toOpaque())
+            XCTAssertEqual(
+                AudioUnitSetProperty(h.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &plist, size),
+                kAudioUnitErr_InvalidPropertyValue, "\(number)")
+            Unmanaged<AnyObject>.fromOpaque(plist!).release()
+        }
+        var preset = AUPreset()
+        size = UInt32(MemoryLayout<AUPreset>.size)
+        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, &size), "get")
+        preset.presetName?.release()
+        XCTAssertNotEqual(preset.presetNumber, Int32(truncatingIfNeeded: Int64(1) << 40))
+    }
+
     func testEveryIPodPresetLoadsByName() throws {
         let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ)
         try h.feed(bus: 0, [impulse(8192)])

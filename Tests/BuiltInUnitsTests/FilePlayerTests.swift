@@ -135,6 +135,35 @@ final class FilePlayerTests: XCTestCase {
         }
     }
 
+    /// A region's time stamp is the caller's Double: one that is not a frame on the timeline
+    /// (NaN, infinite, beyond 2^53) is refused with kAudioUnitErr_InvalidPropertyValue;
+    /// converting it to a frame count trapped before (Int64(NaN)).
+    func testRegionTimesThatAreNotTimelineFramesAreRefused() throws {
+        let h = try makePlayer()
+        for time in [Double.nan, .infinity, -.infinity, 1e300, 9.3e18, 9_007_199_254_740_992] {
+            var r = region(start: 0, frames: 100, loops: 0, at: time)
+            XCTAssertEqual(
+                AudioUnitSetProperty(
+                    h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &r,
+                    UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), kAudioUnitErr_InvalidPropertyValue, "\(time)")
+        }
+        // A time before the timeline counts as its start (-1e300 trapped too); the largest
+        // accepted start, with the most loops, is scheduled and plays nothing for now.
+        var early = region(start: 0, frames: 100, loops: 0, at: -1e300)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &early,
+                UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), noErr)
+        try AudioError.check(AudioUnitReset(h.unit, kAudioUnitScope_Global, 0), "reset")
+        var late = region(start: 0, frames: 100, loops: .max, at: 9_007_199_254_740_991)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                h.unit, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &late,
+                UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)), noErr)
+        try start(h, at: 0)
+        XCTAssertEqual(try h.render(frames: 512, channels: 2)[0].map(abs).max(), 0)
+    }
+
     func testResetClearsTheScheduleAndBadRegionsAreRefused() throws {
         let h = try makePlayer()
         try schedule(h, region(start: 0, frames: 5_000, loops: 0))
