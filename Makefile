@@ -8,7 +8,7 @@ SWIFT_LIB := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))/../lib/sw
 BUILD_DIR := .build/$(CONFIG)
 C_CHECK_DIR := .build/c-host-check
 
-.PHONY: all deps build demo test test-swift check-c install bench clean sweep format format-check tsan fuzz
+.PHONY: all deps build demo test test-swift check-c check-dependent install bench clean sweep format format-check tsan fuzz
 
 all: build
 
@@ -29,6 +29,7 @@ test: deps
 	LV2_PATH=$$(scripts/test-lv2-path.sh) $(SWIFT) test
 	$(MAKE) check-c
 	$(MAKE) examples
+	$(MAKE) check-dependent
 
 ## tsan: the concurrency stress tests under ThreadSanitizer, in their own build folder: render
 ## notifies added and removed NOTIFY_CHURN_CYCLES times while the unit renders, a running graph
@@ -85,6 +86,12 @@ check-c: examples-build
 		echo "C examples built with $$cc against the release install:"; \
 		EXAMPLES_BIN=$$bin $(EXAMPLES_BUILD)/debug/examples-check $$names; \
 	done
+
+## check-dependent: what a Swift package that adds this one by URL and `from: "VERSION"` gets: a
+## tagged clone of HEAD as its dependency (SwiftPM's rules for remote packages: no unsafeFlags,
+## warning settings dropped), built, and its program (Tests/DependentPackage) run.
+check-dependent:
+	scripts/check-dependent-package.sh $(abspath .build/dependent-check)
 
 ## sweep: every LV2 plug-in installed on this machine through the unit and directly, each in a child
 ## process; writes a table (scripts/lv2-large-sweep.sh says where) and fails only for host faults.
