@@ -22,6 +22,11 @@ public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>?, _ argv: Unsaf
         for h in FuzzRegistry.harnesses { print(h.name) }
         exit(0)
     }
+    if ProcessInfo.processInfo.environment["AUHOST_CAPI_FUZZ_LIST_UNITS"] == "1" {
+        for (i, name) in CAPIFuzz.builtInTargetNames.enumerated() { print("unit \(i): \(name)") }
+        exit(0)
+    }
+    if let pinned = CAPIFuzz.pinnedTargetName { FileHandle.standardError.write(Data("CAPIFuzz pinned to \(pinned)\n".utf8)) }
     _ = selectedHarness
     return 0
 }

@@ -36,14 +36,21 @@ public enum CAPIFuzz {
     /// the built-in units does not move with them).
     static func target(_ input: inout CAPIFuzzInput) -> AudioComponentDescription? {
         let word = Int(input.u32())
+        if let pinned = pinnedTarget, builtInTargets.indices.contains(pinned) { return builtInTargets[pinned] }
         if word >= 0xF000_0000, !plugInTargets.isEmpty { return plugInTargets[word % plugInTargets.count] }
         return builtInTargets.isEmpty ? nil : builtInTargets[word % builtInTargets.count]
     }
 
-    /// Property IDs with a meaning somewhere (raw 32-bit IDs are tried too).
+    /// Property IDs with a meaning somewhere (raw 32-bit IDs are tried too): the unit model's and
+    /// every built-in unit's own (output units, mixers, the file player, the voice processor).
     static let propertyIDs: [UInt32] = [
         0, 1, 2, 3, 4, 6, 8, 11, 12, 13, 14, 16, 19, 20, 21, 22, 23, 24, 25, 26, 29, 30, 33, 36, 37, 38, 51, 54,
-        2002, 3007, 3301, 3302, 3310, 3311, 3312, 3313, 3314,
+        kAudioOutputUnitProperty_IsRunning, kAudioOutputUnitProperty_ChannelMap, kAudioUnitProperty_MeteringMode,
+        kAudioUnitProperty_ScheduledFileRegion, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitProperty_ScheduledFileBufferSizeFrames,
+        kAudioUnitProperty_ScheduledFileNumberBuffers, kAudioUnitProperty_CurrentPlayTime, kAudioUnitProperty_ScheduledFileIDs,
+        kAudioUnitProperty_ScheduleStartTimeStamp, 3311, 3312, 3313, 3314,
+        kAUVoiceIOProperty_BypassVoiceProcessing, kAUVoiceIOProperty_VoiceProcessingEnableAGC, kAUVoiceIOProperty_MuteOutput,
+        kAUHostVoiceIOProperty_EchoMetrics, kAUHostVoiceIOProperty_SuppressionLevel,
     ]
     static let scopes: [UInt32] = [kAudioUnitScope_Global, kAudioUnitScope_Input, kAudioUnitScope_Output, kAudioUnitScope_Group]
 
@@ -75,9 +82,12 @@ struct Session {
     let unit: AudioUnit
     var notifies: [UnsafeMutableRawPointer] = []
     var timeStamp = AudioTimeStamp()
+    /// The unit's own parameters, so that every unit's are reached (not only IDs 0…5).
+    let parameters: [(scope: AudioUnitScope, id: AudioUnitParameterID)]
 
     init(unit: AudioUnit) {
         self.unit = unit
+        parameters = Session.parameterIDs(of: unit)
         timeStamp.mFlags = .sampleTimeValid
     }
 
@@ -91,12 +101,12 @@ struct Session {
                 unit, input.pick(CAPIFuzz.propertyIDs), input.pick(CAPIFuzz.scopes), input.pick([0, 1, 2, 7]),
                 &size, &writable)
         case 4:
-            _ = AudioUnitSetParameter(
-                unit, input.pick([0, 1, 2, 3, 4, 5, 1000, 2000]), input.pick(CAPIFuzz.scopes),
-                input.pick([0, 1, 2, 7]), input.float(), input.pick([0, 1, 64, 511, 4096]))
+            let p = parameter(&input)
+            _ = AudioUnitSetParameter(unit, p.id, p.scope, input.pick([0, 1, 2, 7]), input.float(), input.pick([0, 1, 64, 511, 4096]))
         case 5:
+            let p = parameter(&input)
             var value: Float = 0
-            _ = AudioUnitGetParameter(unit, input.pick([0, 1, 2, 3, 4, 5]), input.pick(CAPIFuzz.scopes), input.pick([0, 1, 7]), &value)
+            _ = AudioUnitGetParameter(unit, p.id, p.scope, input.pick([0, 1, 7]), &value)
         case 6: scheduleParameters(&input)
         case 7: _ = AudioUnitInitialize(unit)
         case 8: _ = AudioUnitUninitialize(unit)
@@ -123,13 +133,14 @@ struct Session {
             var records = [UInt8](repeating: 0, count: input.below(8) * 16 + (input.u8() < 16 ? 3 : 0))
             for i in records.indices { records[i] = input.u8() }
             let mine = input.u8() < 220
-            let dict: [String: PropertyListValue] = [
+            var dict: [String: PropertyListValue] = [
                 kAUPresetTypeKey: .integer(Int64(mine ? info.componentType : input.u32())),
                 kAUPresetSubtypeKey: .integer(Int64(info.componentSubType)),
                 kAUPresetManufacturerKey: .integer(Int64(info.componentManufacturer)),
                 kAUPresetDataKey: .data(records), kAUPresetNameKey: .string("fuzz"),
                 kAUPresetRenderQualityKey: .integer(Int64(Int32(bitPattern: input.u32()))),
             ]
+            if input.u8() < 128 { dict["auhost-state"] = Session.extraState(&input) }
             var ref: UnsafeRawPointer? = UnsafeRawPointer(CFBridge.propertyList(.dictionary(dict)).toOpaque())
             _ = AudioUnitSetProperty(unit, id, scope, element, &ref, UInt32(MemoryLayout<UnsafeRawPointer>.size))
             Unmanaged<AnyObject>.fromOpaque(ref!).release()
@@ -148,17 +159,24 @@ struct Session {
             _ = AudioUnitSetProperty(unit, id, scope, element, &name, UInt32(MemoryLayout<UnsafeRawPointer>.size))
             if let name { Unmanaged<AnyObject>.fromOpaque(name).release() }
         case kAudioUnitProperty_PresentPreset:
-            var preset = AUPreset(presetNumber: Int32(bitPattern: input.pick([0, 1, 5, 0xFFFF_FFFF])), presetName: nil)
+            var preset = AUPreset(presetNumber: Int32(bitPattern: input.pick(CAPIFuzz.presetNumbers)), presetName: nil)
             _ = AudioUnitSetProperty(unit, id, scope, element, &preset, UInt32(MemoryLayout<AUPreset>.size))
         case kAudioUnitProperty_ScheduledFileIDs:
-            _ = AudioUnitSetProperty(unit, id, scope, element, value, 0)
+            // The real files (some or none), or a size that is not a whole number of IDs.
+            var ids = Array(CAPIFuzz.files.prefix(input.below(CAPIFuzz.files.count + 1)))
+            let size = UInt32(ids.count * MemoryLayout<AudioFileID>.size) + (input.u8() < 16 ? 3 : 0)
+            _ = ids.withUnsafeMutableBytes { bytes in
+                size <= UInt32(bytes.count) ? AudioUnitSetProperty(unit, id, scope, element, bytes.baseAddress, size)
+                    : AudioUnitSetProperty(unit, id, scope, element, value, size)
+            }
         case kAudioUnitProperty_ScheduledFileRegion:
-            var region = ScheduledAudioFileRegion()
-            input.fill(&region, count: MemoryLayout<ScheduledAudioFileRegion>.size)
-            region.mAudioFile = nil
-            region.mCompletionProc = nil
-            region.mCompletionProcUserData = nil
+            var region = region(&input)
             _ = AudioUnitSetProperty(unit, id, scope, element, &region, UInt32(MemoryLayout<ScheduledAudioFileRegion>.size))
+        case kAudioUnitProperty_ScheduleStartTimeStamp:
+            var stamp = AudioTimeStamp()
+            stamp.mFlags = input.u8() < 200 ? .sampleTimeValid : AudioTimeStampFlags(rawValue: input.u32())
+            stamp.mSampleTime = CAPIFuzz.timeSpecials[input.below(CAPIFuzz.timeSpecials.count)]
+            _ = AudioUnitSetProperty(unit, id, scope, element, &stamp, UInt32(MemoryLayout<AudioTimeStamp>.size))
         case kAudioUnitProperty_StreamFormat:
             var f = AudioStreamBasicDescription.canonical(
                 sampleRate: input.rate(), channels: input.pick([1, 2, 8, 0, 64, 65, 1025], rawShare: 16))
@@ -208,9 +226,10 @@ struct Session {
         let count = input.below(5)
         var events = [AudioUnitParameterEvent](repeating: AudioUnitParameterEvent(), count: max(count, 1))
         for i in 0..<count {
-            events[i].scope = input.pick(CAPIFuzz.scopes)
             events[i].element = input.pick([0, 1, 7])
-            events[i].parameter = input.pick([0, 1, 2, 3, 4, 5])
+            let p = parameter(&input)
+            events[i].scope = p.scope
+            events[i].parameter = p.id
             // Imported C enums take any raw value: hostile event types reach the unit too.
             events[i].eventType = AUParameterEventType(
                 rawValue: input.pick(
