@@ -1,16 +1,10 @@
 import AUHost
+import TestSupport
 import XCTest
 
 /// Ranges Apple documents in terms of the sample rate ("10 -> (SampleRate/2)"): ParameterInfo
 /// reports the range in force at the unit's rate, and a value up to that rate's Nyquist is kept.
 final class RateDependentRangeTests: XCTestCase {
-    func info(_ unit: AudioUnit, _ id: AudioUnitParameterID) throws -> AudioUnitParameterInfo {
-        var info = AudioUnitParameterInfo()
-        var size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-        try AudioError.check(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &size), "info")
-        return info
-    }
-
     /// The delay's LopassCutoff: 10 Hz to half the rate, at 44.1 (the default), 48 and 96 kHz;
     /// at 48 kHz 23000 Hz is kept (it was refused while the maximum was fixed at 22050).
     func testDelayCutoffReachesHalfTheRate() throws {
@@ -18,7 +12,7 @@ final class RateDependentRangeTests: XCTestCase {
             let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay)
             try h.setFormat(.canonical(sampleRate: rate, channels: 2), scope: kAudioUnitScope_Input)
             try h.setFormat(.canonical(sampleRate: rate, channels: 2), scope: kAudioUnitScope_Output)
-            let i = try info(h.unit, kDelayParam_LopassCutoff)
+            let i = try parameterInfo(h.unit, kDelayParam_LopassCutoff)
             XCTAssertEqual(i.minValue, 10, "\(rate)")
             XCTAssertEqual(i.maxValue, Float(rate / 2), "\(rate)")
             XCTAssertEqual(i.defaultValue, 15_000, "\(rate)")
@@ -39,7 +33,7 @@ final class RateDependentRangeTests: XCTestCase {
             try h.setFormat(.canonical(sampleRate: rate, channels: 2), scope: kAudioUnitScope_Input)
             try h.setFormat(.canonical(sampleRate: rate, channels: 2), scope: kAudioUnitScope_Output)
             for band: UInt32 in [0, 15] {
-                let i = try info(h.unit, kAUNBandEQParam_Frequency + band)
+                let i = try parameterInfo(h.unit, kAUNBandEQParam_Frequency + band)
                 XCTAssertEqual(i.minValue, 20)
                 XCTAssertEqual(i.maxValue, Float(rate / 2), "band \(band) at \(rate)")
                 XCTAssertLessThanOrEqual(i.defaultValue, i.maxValue, "band \(band) at \(rate)")

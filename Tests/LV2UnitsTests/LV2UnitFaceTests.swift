@@ -6,27 +6,20 @@ import XCTest
 
 /// Parameters, presets, state, URIs and the worker mode, through the documented C API.
 final class LV2UnitFaceTests: XCTestCase {
-    func info(_ unit: AudioUnit, _ id: UInt32) throws -> AudioUnitParameterInfo {
-        var info = AudioUnitParameterInfo()
-        var size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-        try AudioError.check(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &size), "info")
-        return info
-    }
-
     func testParameterInfoComesFromThePortData() throws {
         let amp = try LV2UnitRig(component: LV2UnitTestSupport.component("http://lv2plug.in/plugins/eg-amp"), initialize: false)
-        let gain = try info(amp.unit, 0)
+        let gain = try parameterInfo(amp.unit, 0)
         XCTAssertEqual(String(cfString: gain.cfNameString?.takeUnretainedValue()), "Gain")
         XCTAssertEqual(gain.unit, kAudioUnitParameterUnit_Decibels)
         XCTAssertEqual([gain.minValue, gain.maxValue, gain.defaultValue], [-90, 24, 0])
         XCTAssertTrue(gain.flags.contains(.flag_IsWritable))
 
         let combo = try LV2UnitRig(component: LV2UnitTestSupport.component("http://drobilla.net/plugins/mda/Combo"), initialize: false)
-        XCTAssertEqual(try info(combo.unit, 4).unit, kAudioUnitParameterUnit_Boolean, "lv2:toggled")
+        XCTAssertEqual(try parameterInfo(combo.unit, 4).unit, kAudioUnitParameterUnit_Boolean, "lv2:toggled")
 
         let bandpass = try LV2UnitRig(
             component: LV2UnitTestSupport.component("http://plugin.org.uk/swh-plugins/bandpass_iir"), initialize: false)
-        XCTAssertTrue(try info(bandpass.unit, 0).flags.contains(.flag_DisplayLogarithmic), "lv2:logarithmic")
+        XCTAssertTrue(try parameterInfo(bandpass.unit, 0).flags.contains(.flag_DisplayLogarithmic), "lv2:logarithmic")
     }
 
     /// mda Shepard's enumerated "mode" (scale points 0, 0.5, 1) is an index 0…2 with the labels
@@ -36,7 +29,7 @@ final class LV2UnitFaceTests: XCTestCase {
         let plugin = try LV2UnitTestSupport.world.plugin(uri: uri)
         let mode = try XCTUnwrap(plugin.ports.first { $0.symbol == "mode" }).index
         let rig = try LV2UnitRig(component: LV2UnitTestSupport.component(uri), maxFrames: 256)
-        let modeInfo = try info(rig.unit, UInt32(mode))
+        let modeInfo = try parameterInfo(rig.unit, UInt32(mode))
         XCTAssertEqual(modeInfo.unit, kAudioUnitParameterUnit_Indexed)
         XCTAssertEqual([modeInfo.minValue, modeInfo.maxValue], [0, 2])
         var strings: Unmanaged<CFArray>?

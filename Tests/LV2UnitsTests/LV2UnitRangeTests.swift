@@ -9,13 +9,6 @@ import XCTest
 final class LV2UnitRangeTests: XCTestCase {
     let decimator = "http://plugin.org.uk/swh-plugins/decimator"
 
-    func info(_ unit: AudioUnit, _ id: UInt32) -> AudioUnitParameterInfo {
-        var info = AudioUnitParameterInfo()
-        var size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-        XCTAssertEqual(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &size), noErr)
-        return info
-    }
-
     /// swh Decimator's `fs` port (bounds 0.001…1 × rate, default 1 × rate) at 48 and 96 kHz: the
     /// parameter's range and default are those multiples of the rate in effect, the full rate is
     /// accepted and more is clamped to it, and the output equals a direct lilv run with the same value.
@@ -25,7 +18,7 @@ final class LV2UnitRangeTests: XCTestCase {
         let bits = UInt32(try XCTUnwrap(plugin.ports.first { $0.symbol == "bits" }).index)
         for rate in [48_000.0, 96_000.0] {
             let rig = try LV2UnitRig(component: LV2UnitTestSupport.component(decimator), sampleRate: rate, maxFrames: 256)
-            let i = info(rig.unit, fs)
+            let i = try parameterInfo(rig.unit, fs)
             XCTAssertEqual(i.minValue, Float(0.001) * Float(rate), "\(rate)")
             XCTAssertEqual(i.maxValue, Float(rate), "\(rate)")
             XCTAssertEqual(i.defaultValue, Float(rate), "\(rate)")

@@ -153,31 +153,3 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("validate"), "subcommands are completed")
     }
 }
-
-/// Minimal mono 32-bit float WAV files, written and read without the code under test.
-enum WAV {
-    static func writeFloat(_ samples: [Float], rate: Int, to path: String) throws {
-        var data = Data()
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
-        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + samples.count * 4); data.append(contentsOf: Array("WAVEfmt ".utf8))
-        u32(16); u16(3); u16(1); u32(rate); u32(rate * 4); u16(4); u16(32)
-        data.append(contentsOf: Array("data".utf8)); u32(samples.count * 4)
-        for s in samples { withUnsafeBytes(of: s.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
-        try data.write(to: URL(fileURLWithPath: path))
-    }
-
-    static func readFloat(_ path: String) throws -> [Float] {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        func u32(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24 }
-        var i = 12
-        while i + 8 <= bytes.count {
-            let id = String(decoding: bytes[i..<i + 4], as: UTF8.self), size = u32(i + 4)
-            if id == "data" {
-                return stride(from: i + 8, to: i + 8 + size, by: 4).map { Float(bitPattern: UInt32(u32($0))) }
-            }
-            i += 8 + size + (size & 1)
-        }
-        throw CocoaError(.fileReadCorruptFile)
-    }
-}

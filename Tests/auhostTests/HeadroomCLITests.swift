@@ -68,31 +68,3 @@ final class HeadroomCLITests: XCTestCase {
         }
     }
 }
-
-extension WAV {
-    static func writeInt16(_ samples: [Int16], rate: Int, to path: String) throws {
-        var data = Data()
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
-        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + samples.count * 2); data.append(contentsOf: Array("WAVEfmt ".utf8))
-        u32(16); u16(1); u16(1); u32(rate); u32(rate * 2); u16(2); u16(16)
-        data.append(contentsOf: Array("data".utf8)); u32(samples.count * 2)
-        for s in samples { withUnsafeBytes(of: s.littleEndian) { data.append(contentsOf: $0) } }
-        try data.write(to: URL(fileURLWithPath: path))
-    }
-
-    /// The samples of a 16-bit mono WAV's data chunk.
-    static func readInt16(_ path: String) throws -> [Int16] {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        func u32(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24 }
-        var i = 12
-        while i + 8 <= bytes.count {
-            let id = String(decoding: bytes[i..<i + 4], as: UTF8.self), size = u32(i + 4)
-            if id == "data" {
-                return stride(from: i + 8, to: i + 8 + size, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
-            }
-            i += 8 + size + (size & 1)
-        }
-        throw CocoaError(.fileReadCorruptFile)
-    }
-}
