@@ -1,5 +1,5 @@
 import AudioUnitBase
-import AUHostHooks
+import CAUHostHooks
 import Foundation
 
 /// Every component of the process, from every provider, in a stable order: providers in the

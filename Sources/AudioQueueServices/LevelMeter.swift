@@ -1,4 +1,4 @@
-import AUHostAtomics
+import CAUHostAtomics
 import AudioToolbox
 import Foundation
 

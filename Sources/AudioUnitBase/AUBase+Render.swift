@@ -1,5 +1,5 @@
 import AudioTypes
-import AUHostAtomics
+import CAUHostAtomics
 #if canImport(Glibc)
 import Glibc
 #endif

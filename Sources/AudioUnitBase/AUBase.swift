@@ -1,5 +1,5 @@
 import AudioTypes
-import AUHostAtomics
+import CAUHostAtomics
 import Foundation
 
 /// The unit model every AUHost unit shares (the role AUBase plays in Apple's AudioUnitSDK):

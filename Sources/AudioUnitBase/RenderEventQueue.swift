@@ -1,4 +1,4 @@
-import AUHostAtomics
+import CAUHostAtomics
 import AudioTypes
 
 // The one real-time event queue: parameter changes scheduled for coming render calls, and MIDI

@@ -1,5 +1,5 @@
 import CLilv
-import LV2SampleScan
+import CLV2SampleScan
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import AUHostAtomics
+import CAUHostAtomics
 import AudioToolbox
 
 // Everything the render thread touches: the flat schedule a player publishes, the player's render

@@ -1,5 +1,5 @@
 import AUHostCore
-import AUHostAtomics
+import CAUHostAtomics
 import Foundation
 
 // Initialize, update, start and stop. Every change to the render wiring is compiled into a new

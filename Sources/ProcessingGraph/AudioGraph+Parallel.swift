@@ -1,6 +1,6 @@
 import AUHostCore
-import AUHostAtomics
-import AUHostWorkers
+import CAUHostAtomics
+import CAUHostWorkers
 import Foundation
 
 // Compiling the parallel part of a schedule, and the worker threads (setup side; the render side

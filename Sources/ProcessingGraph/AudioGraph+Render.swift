@@ -1,5 +1,5 @@
 import AUHostCore
-import AUHostAtomics
+import CAUHostAtomics
 
 // Everything the render thread touches in a graph, in one file (see AUBase+Render.swift for why).
 //

@@ -1,5 +1,5 @@
 import AUHostCore
-import AUHostAtomics
+import CAUHostAtomics
 import Foundation
 
 /// An audio processing graph (AUGraph): nodes holding units, connections between their buses,

@@ -1,6 +1,6 @@
 import AUHostCore
-import AUHostAtomics
-import AUHostWorkers
+import CAUHostAtomics
+import CAUHostWorkers
 import Glibc
 
 // Everything the render thread and the graph's worker threads touch when a graph renders in

@@ -1,4 +1,4 @@
-import AUHostAtomics
+import CAUHostAtomics
 import AUHostCore
 
 /// The switches the render thread reads once per render call (atomics; 0 or 1 each).

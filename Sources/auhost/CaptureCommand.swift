@@ -2,7 +2,7 @@ import ArgumentParser
 import AudioFiles
 import ExtAudioFile
 import AUHost
-import AUHostAtomics
+import CAUHostAtomics
 import Foundation
 
 /// `auhost capture -o FILE [UNIT …]`: the AVCaptureToAudioUnit flow on Linux — the ALSA I/O

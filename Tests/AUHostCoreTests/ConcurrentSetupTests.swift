@@ -1,6 +1,6 @@
 import XCTest
 import Foundation
-import AUHostAtomics
+import CAUHostAtomics
 import TestSupport
 
 /// A render callback writing a constant 7 (the other source the stress test swaps in).

@@ -1,5 +1,5 @@
 import XCTest
-import AUHostAtomics
+import CAUHostAtomics
 import AudioUnitBase
 
 /// The one real-time event queue: sample order, a bounded size, and many producers with one

@@ -1,6 +1,6 @@
 import XCTest
 import Foundation
-import AUHostAtomics
+import CAUHostAtomics
 import TestSupport
 
 /// What a churned notification points at: poisoned (alive = 0) as soon as its removal returns.

@@ -1,6 +1,6 @@
 import ALSATestSupport
 import AUHost
-import AUHostAtomics
+import CAUHostAtomics
 import CJACK
 import JACKMIDIInput
 import TestSupport

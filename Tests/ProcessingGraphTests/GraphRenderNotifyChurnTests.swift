@@ -1,6 +1,6 @@
 import XCTest
 import Foundation
-import AUHostAtomics
+import CAUHostAtomics
 import TestSupport
 
 /// A graph notification's context, poisoned as soon as its removal returns.

@@ -1,5 +1,5 @@
 import XCTest
-import AUHostAtomics
+import CAUHostAtomics
 import TestSupport
 
 /// While one thread renders the graph continuously, another performs 10,000 random connect,

@@ -1,5 +1,5 @@
 import AUHost
-import AUHostAtomics
+import CAUHostAtomics
 import Foundation
 import GraphFileFormat
 

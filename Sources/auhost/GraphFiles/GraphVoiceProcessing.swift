@@ -1,5 +1,5 @@
 import AUHost
-import AUHostAtomics
+import CAUHostAtomics
 import ExtAudioFile
 import AudioFiles
 import Foundation

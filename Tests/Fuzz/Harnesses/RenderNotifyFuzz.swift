@@ -1,5 +1,5 @@
 import AUHost
-import AUHostAtomics
+import CAUHostAtomics
 import Foundation
 
 /// Render-notify churn: a unit (the built-in delay) renders without pause on its own thread while
