@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Input scope, per bus (AudioUnitParameters.h): k3DMixerParam_Azimuth 0 (−180…180°, 0 ahead,
 /// +90 right), Elevation 1 (−90…90°), Distance 2 (0…10000 m, 1), Gain 3 (−120…20 dB, 0),
-/// PlaybackRate 4 (0.5…4, 1), Enable 5 (0/1). Output scope: Gain 3 (−120…20 dB, 0).
+/// PlaybackRate 4 (0.5…2, 1, as Apple documents it), Enable 5 (0/1). Output scope: Gain 3 (−120…20 dB, 0).
 /// Placement and distance follow DSPKernels.Panner3DKernel: the equal-power law on the lateral
 /// component sin(azimuth)·cos(elevation), and attenuation 1 / clamp(distance, 1 m, 1000 m).
 /// Rate conversion and playback rate: each bus is read at (input rate / output rate) ×
@@ -26,6 +26,8 @@ public final class Mixer3DUnit: AUBase {
     /// The most input samples a bus reads per output sample before PlaybackRate (input rate /
     /// output rate).
     static let maximumRateRatio = 16.0
+    /// PlaybackRate's range (AudioUnitParameters.h: "rate scaler 0.5 -> 2.0").
+    static let playbackRates: ClosedRange<Float> = 0.5...2
     var voices: UnsafeMutablePointer<VarispeedVoice>?
     var panners: UnsafeMutablePointer<Panner3DKernel>?
     /// Per bus: azimuth, elevation, distance, gain, rate, enable slots; then the output gain.
@@ -58,7 +60,7 @@ public final class Mixer3DUnit: AUBase {
                     min: -120, max: 20, default: 0, scope: kAudioUnitScope_Input),
                 ParameterDefinition(
                     id: k3DMixerParam_PlaybackRate, name: "Playback Rate", unit: kAudioUnitParameterUnit_Rate,
-                    min: 0.5, max: 4, default: 1, scope: kAudioUnitScope_Input),
+                    min: Self.playbackRates.lowerBound, max: Self.playbackRates.upperBound, default: 1, scope: kAudioUnitScope_Input),
                 ParameterDefinition(
                     id: k3DMixerParam_Enable, name: "Enable", unit: kAudioUnitParameterUnit_Boolean,
                     min: 0, max: 1, default: 1, flags: [], scope: kAudioUnitScope_Input),
@@ -90,7 +92,8 @@ public final class Mixer3DUnit: AUBase {
                 "Input bus \(b) runs at \(format.mSampleRate) Hz, more than \(Int(Self.maximumRateRatio)) times the output's \(rate) Hz; put a format converter in front of the 3D mixer."
             )
         }
-        let voiceSamples = inputFormats.reduce(0) { $0 + Int(Double(frames) * ($1.mSampleRate / rate) * 4) + frames + 16 }
+        let fastest = Double(Self.playbackRates.upperBound)
+        let voiceSamples = inputFormats.reduce(0) { $0 + Int(Double(frames) * ($1.mSampleRate / rate) * fastest) + frames + 16 }
         guard voiceSamples * MemoryLayout<Float>.size <= AUBase.maximumRenderMemory else {
             throw AudioError(
                 kAudio_MemFullError,
@@ -101,7 +104,7 @@ public final class Mixer3DUnit: AUBase {
         let steps = UnsafeMutablePointer<Double>.allocate(capacity: count)
         for (b, format) in inputFormats.enumerated() {
             steps[b] = format.mSampleRate / rate
-            (v + b).initialize(to: VarispeedVoice(maximumFrames: frames, maximumStep: steps[b] * 4))
+            (v + b).initialize(to: VarispeedVoice(maximumFrames: frames, maximumStep: steps[b] * fastest))
         }
         let p = UnsafeMutablePointer<Panner3DKernel>.allocate(capacity: count)
         p.initialize(repeating: Panner3DKernel(), count: count)
@@ -209,8 +212,8 @@ public final class Mixer3DUnit: AUBase {
                     gainDecibels: Double(a[3]))
             }
         }
-        // The slot holds a value inside 0.5…4 (the API refuses others); clamped again for safety.
-        let rate = min(max(Double(slots[b * per + 4].pointee), 0.5), 4)
+        // The slot holds a value inside 0.5…2 (the API clamps others); clamped again for safety.
+        let rate = Double(min(max(slots[b * per + 4].pointee, 0.5), 2))
         let step = baseSteps[b] * (rate.isNaN ? 1 : rate)
         var need = voices[b].samplesNeeded(frames: n, step: step)
         var connected = true
