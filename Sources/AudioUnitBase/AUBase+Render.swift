@@ -5,7 +5,8 @@ import AudioTypes
 // unit's own renderBus is reached through one virtual call.
 
 extension AUBase {
-    /// AudioUnitRender.
+    /// AudioUnitRender. As Apple's AUBase::DoRender: the render notifications run on every call,
+    /// also when a second pull of the same time stamp is served from the output cache.
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
@@ -19,17 +20,19 @@ extension AUBase {
         guard frames <= s.pointee.maxFrames else { return kAudioUnitErr_TooManyFramesToProcess }
         guard Int(bus) < s.pointee.outputCount else { return kAudioUnitErr_InvalidElement }
 
-        if serveCachedOutput(bus, timeStamp, frames, ioData) { return noErr }
         var status = s.pointee.prepareOutput(Int(bus), ioData, frames)
         guard status == noErr else { return status }
 
         let section = s.pointee.enterRender()
         s.pointee.notify(.unitRenderAction_PreRender, flags, timeStamp, bus, frames, ioData)
-        // The one virtual call (the unit's kernel is checked on its own), through an unmanaged
-        // reference so that no reference counting happens: the host holds the unit while it renders.
-        let unit = Unmanaged.passUnretained(self)
-        status = _unsafePerformance {
-            unit._withUnsafeGuaranteedRef { $0.renderBus(bus, flags: flags, timeStamp: timeStamp, frames: frames, output: ioData) }
+        let cached = serveCachedOutput(bus, timeStamp, frames, ioData)
+        if !cached {
+            // The one virtual call (the unit's kernel is checked on its own), through an unmanaged
+            // reference so that no reference counting happens: the host holds the unit while it renders.
+            let unit = Unmanaged.passUnretained(self)
+            status = _unsafePerformance {
+                unit._withUnsafeGuaranteedRef { $0.renderBus(bus, flags: flags, timeStamp: timeStamp, frames: frames, output: ioData) }
+            }
         }
 
         var postFlags = AudioUnitRenderActionFlags.unitRenderAction_PostRender
@@ -40,7 +43,7 @@ extension AUBase {
         }
         s.pointee.notify(postFlags, flags, timeStamp, bus, frames, ioData)
         s.pointee.leaveRender(section)
-        rememberOutput(bus, timeStamp, frames, ioData, valid: status == noErr)
+        if !cached { rememberOutput(bus, timeStamp, frames, ioData, valid: status == noErr) }
         return status
     }
 
