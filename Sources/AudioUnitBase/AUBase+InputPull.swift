@@ -6,7 +6,8 @@ import AudioTypes
 extension RenderState {
     /// Pulls `frames` frames into input bus `bus` from its connection or callback (as the
     /// configuration in force has them): into the bus's own list, or into `target` (in-place
-    /// processing pulls straight into the output buffers).
+    /// processing pulls straight into the output buffers). Records whether the source marked the
+    /// audio kAudioUnitRenderAction_OutputIsSilence (``InputBus/pulledSilence``).
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
@@ -30,25 +31,31 @@ extension RenderState {
                 buffers[i].mData = input.pointee.allocates ? own.storage.map { $0 + i * own.bytesPerBuffer } : nil
             }
         }
+        let silence = AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue
         var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
+        let status: OSStatus
         switch source.pointee.kind {
         case .connection:
             guard let upstream = source.pointee.sourceUnit else { return kAudioUnitErr_NoConnection }
             let sourceBus = source.pointee.sourceBus
             // The upstream unit's render is a render-thread call by contract.
-            return _unsafePerformance { AudioUnitRender(upstream, &pullFlags, timeStamp, sourceBus, frames, list) }
+            status = _unsafePerformance { AudioUnitRender(upstream, &pullFlags, timeStamp, sourceBus, frames, list) }
         case .callback:
             guard let callback = source.pointee.callback else { return kAudioUnitErr_NoConnection }
             let refCon = source.pointee.callbackRefCon
-            let phases =
+            // The render phases are the caller's, and so is a silence mark it passed in: only the
+            // callback itself may say its audio is silent.
+            let notPassed =
                 AudioUnitRenderActionFlags.unitRenderAction_PreRender.rawValue
-                | AudioUnitRenderActionFlags.unitRenderAction_PostRender.rawValue
-            pullFlags = AudioUnitRenderActionFlags(rawValue: flags.pointee.rawValue & ~phases)
+                | AudioUnitRenderActionFlags.unitRenderAction_PostRender.rawValue | silence
+            pullFlags = AudioUnitRenderActionFlags(rawValue: flags.pointee.rawValue & ~notPassed)
             // The host's callback runs on the render thread by contract.
-            return _unsafePerformance { callback(refCon, &pullFlags, timeStamp, UInt32(bus), frames, list) }
+            status = _unsafePerformance { callback(refCon, &pullFlags, timeStamp, UInt32(bus), frames, list) }
         case .none:
             return kAudioUnitErr_NoConnection
         }
+        input.pointee.pulledSilence = status == noErr && pullFlags.rawValue & silence != 0
+        return status
     }
 }
 
@@ -71,5 +78,15 @@ extension AUBase {
     @_noAllocation @_noLocks
     public final func inputList(_ bus: Int) -> UnsafeMutablePointer<AudioBufferList>? {
         bus < state.pointee.inputCount ? state.pointee.inputs[bus].buffers.list : nil
+    }
+
+    /// Whether the last pull of input bus `bus` came back marked OutputIsSilence.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public final func inputWasSilent(_ bus: Int) -> Bool {
+        let s = state
+        guard bus < s.pointee.inputCount else { return false }
+        return s.pointee.inputs[bus].pulledSilence
     }
 }

@@ -25,7 +25,7 @@ extension AUBase {
 
         let section = s.pointee.enterRender()
         s.pointee.notify(.unitRenderAction_PreRender, flags, timeStamp, bus, frames, ioData)
-        let cached = serveCachedOutput(bus, timeStamp, frames, ioData)
+        let cached = serveCachedOutput(bus, flags, timeStamp, frames, ioData)
         if !cached {
             // The one virtual call (the unit's kernel is checked on its own), through an unmanaged
             // reference so that no reference counting happens: the host holds the unit while it renders.
@@ -43,16 +43,17 @@ extension AUBase {
         }
         s.pointee.notify(postFlags, flags, timeStamp, bus, frames, ioData)
         s.pointee.leaveRender(section)
-        if !cached { rememberOutput(bus, timeStamp, frames, ioData, valid: status == noErr) }
+        if !cached { rememberOutput(bus, flags, timeStamp, frames, ioData, valid: status == noErr) }
         return status
     }
 
     /// When this bus already rendered this time stamp into its own buffers (a second consumer
-    /// pulling in the same cycle), hands those out again instead of rendering twice.
+    /// pulling in the same cycle), hands those out again instead of rendering twice, with the
+    /// OutputIsSilence mark they had.
     @_noAllocation @_noLocks
     private func serveCachedOutput(
-        _ bus: UInt32, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
-        _ ioData: UnsafeMutablePointer<AudioBufferList>
+        _ bus: UInt32, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+        _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>
     ) -> Bool {
         let output = state.pointee.outputs[Int(bus)]
         let own = output.buffers
@@ -72,14 +73,18 @@ extension AUBase {
             }
             buffers[i].mDataByteSize = UInt32(bytes)
         }
+        if output.cachedSilence {
+            flags.pointee = AudioUnitRenderActionFlags(
+                rawValue: flags.pointee.rawValue | AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue)
+        }
         return true
     }
 
     /// Output rendered into the bus's own buffers can be served again for the same time stamp.
     @_noAllocation @_noLocks
     private func rememberOutput(
-        _ bus: UInt32, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
-        _ ioData: UnsafeMutablePointer<AudioBufferList>, valid: Bool
+        _ bus: UInt32, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+        _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>, valid: Bool
     ) {
         let output = state.pointee.outputs + Int(bus)
         var ownBuffers = valid && timeStamp.pointee.mFlags.rawValue & AudioTimeStampFlags.sampleTimeValid.rawValue != 0
@@ -93,6 +98,8 @@ extension AUBase {
             ownBuffers = false
         }
         output.pointee.hasCachedOutput = ownBuffers
+        output.pointee.cachedSilence =
+            flags.pointee.rawValue & AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue != 0
         output.pointee.lastSampleTime = timeStamp.pointee.mSampleTime
         output.pointee.lastFrames = frames
     }

@@ -111,8 +111,14 @@ open class AUBase {
     /// Whether the host may change the number of input (or output) elements.
     open var canChangeElementCount: (input: Bool, output: Bool) { (false, false) }
     /// Seconds of latency the unit adds (kAudioUnitProperty_Latency).
+    ///
+    /// Thread: any (AUEffectBase reads it on the render thread when its input turns silent, as
+    /// Apple's does: keep it a cheap getter).
     open var latency: Double { 0 }
     /// Seconds the unit keeps sounding after its input stops (kAudioUnitProperty_TailTime).
+    /// AUEffectBase marks its output silent once silent input has lasted latency plus tail.
+    ///
+    /// Thread: any (read on the render thread as ``latency`` is).
     open var tailTime: Double { 0 }
     /// Whether BypassEffect applies (effects).
     open var supportsBypass: Bool { false }
@@ -300,6 +306,7 @@ open class AUBase {
             throw error
         }
         state.pointee.events.pointee.clear()
+        state.pointee.silentTimeout.reset()
         state.pointee.lastRenderError = noErr
         state.pointee.initialized = true
     }
@@ -320,6 +327,7 @@ open class AUBase {
     public func reset() {
         for i in 0..<state.pointee.outputCount { state.pointee.outputs[i].hasCachedOutput = false }
         state.pointee.events.pointee.clear()
+        state.pointee.silentTimeout.reset()
         resetState()
     }
 

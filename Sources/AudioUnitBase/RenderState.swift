@@ -55,6 +55,8 @@ public struct InputBus {
     public var buffers = BusBuffers()
     /// ShouldAllocateBuffer: false means the source provides the buffers (mData NULL when pulled).
     public var allocates: Bool = true
+    /// Whether the last pull came back marked kAudioUnitRenderAction_OutputIsSilence.
+    public var pulledSilence: Bool = false
 
     /// Thread: setup.
     public init() {}
@@ -66,6 +68,9 @@ public struct OutputBus {
     public var lastSampleTime: Double = -1
     public var lastFrames: UInt32 = 0
     public var hasCachedOutput: Bool = false
+    /// Whether the cached output was marked kAudioUnitRenderAction_OutputIsSilence (it goes out
+    /// with the cache again: the samples are the same).
+    public var cachedSilence: Bool = false
 
     /// Thread: setup.
     public init(buffers: BusBuffers = BusBuffers()) {
@@ -95,6 +100,8 @@ public struct RenderState {
     public let events: UnsafeMutablePointer<RenderEventQueue>
     /// kAudioUnitProperty_CPULoad: the share of a CPU the host allows the unit (a hint, 0…1).
     public var cpuLoad: Double = 0
+    /// How long silent input still counts as sound (an effect's latency and tail; AUEffectBase).
+    public var silentTimeout = SilentTimeout()
 
     /// Thread: setup.
     public init() {
