@@ -1,7 +1,8 @@
 import AUHostCore
 import AUHostAtomics
 
-// Everything the render thread touches in a graph, in one file (see AUBase+Render.swift for why).
+// Everything the render thread touches in a graph, in one file: the real-time checks see only
+// bodies in the same file, annotated callees and inlinable code (see Package.swift).
 //
 // A graph renders by the pull model: the application (or the I/O unit's thread) renders the head;
 // every input bus the graph manages is fed by `graphInputTrampoline`, which renders the source
