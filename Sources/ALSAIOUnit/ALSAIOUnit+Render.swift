@@ -205,7 +205,7 @@ private func renderPlaybackPeriod(
     let deviceBuffers = audioBuffers(buffers)
     let deviceChannels = min(Int(buffers.pointee.mNumberBuffers), io.pointee.pointerCapacity)
     if io.pointee.captured == nil { stamp(io, sampleTime) }
-    guard s.pointee.inputHasSource(0), let list = s.pointee.inputs[0].list else {
+    guard s.pointee.inputHasSource(0), let list = s.pointee.inputs[0].buffers.list else {
         // Nothing to pull: the device plays silence, as an output unit without a source does.
         for c in 0..<deviceChannels {
             if let data = deviceBuffers[c].mData { data.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * 4) }
@@ -272,7 +272,7 @@ func resamplePlayback(
         let need = kernel.pointee.inputFramesNeeded(outputFrames: Int(frames))
         if need == 0 { break }
         status = s.pointee.pullInput(0, io.pointee.flags, UnsafePointer(appTime), UInt32(need))
-        guard status == noErr, let list = s.pointee.inputs[0].list else { break }
+        guard status == noErr, let list = s.pointee.inputs[0].buffers.list else { break }
         appTime.pointee.mSampleTime += Double(need)
         kernel.pointee.consume(list, frames: need)
     }

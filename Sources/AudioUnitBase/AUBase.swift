@@ -39,13 +39,13 @@ open class AUBase {
     var reportedRenderError: OSStatus = noErr
     private var retiredTables: [ParameterTable] = []
     /// The render notifications, setup side (the render thread reads published copies).
-    private var renderNotifies: [RenderNotify] = []
+    var renderNotifies: [RenderNotify] = []
     /// BypassEffect and InPlaceProcessing, setup side (published with the configuration).
     var bypassed = false
     var processesInPlace = true
     /// Serialises configuration changes (setup threads only; the render thread never takes it)
     /// for callers that reach the unit without the C dispatch's setup lock.
-    private let configurationLock = NSLock()
+    let configurationLock = NSLock()
     /// AUPreset records handed out by FactoryPresets; they live as long as the unit.
     lazy var factoryPresetArray: CFArray? = makeFactoryPresetArray()
     /// The records (and their retained names) behind factoryPresetArray, freed with the unit.
@@ -111,8 +111,14 @@ open class AUBase {
     /// Whether the host may change the number of input (or output) elements.
     open var canChangeElementCount: (input: Bool, output: Bool) { (false, false) }
     /// Seconds of latency the unit adds (kAudioUnitProperty_Latency).
+    ///
+    /// Thread: any (AUEffectBase reads it on the render thread when its input turns silent, as
+    /// Apple's does: keep it a cheap getter).
     open var latency: Double { 0 }
     /// Seconds the unit keeps sounding after its input stops (kAudioUnitProperty_TailTime).
+    /// AUEffectBase marks its output silent once silent input has lasted latency plus tail.
+    ///
+    /// Thread: any (read on the render thread as ``latency`` is).
     open var tailTime: Double { 0 }
     /// Whether BypassEffect applies (effects).
     open var supportsBypass: Bool { false }
@@ -300,6 +306,7 @@ open class AUBase {
             throw error
         }
         state.pointee.events.pointee.clear()
+        state.pointee.silentTimeout.reset()
         state.pointee.lastRenderError = noErr
         state.pointee.initialized = true
     }
@@ -320,6 +327,7 @@ open class AUBase {
     public func reset() {
         for i in 0..<state.pointee.outputCount { state.pointee.outputs[i].hasCachedOutput = false }
         state.pointee.events.pointee.clear()
+        state.pointee.silentTimeout.reset()
         resetState()
     }
 
@@ -440,46 +448,23 @@ open class AUBase {
     private func allocateBuses() {
         let frames = Int(state.pointee.maxFrames)
         for (i, f) in inputFormats.enumerated() {
-            let n = Int(f.bufferCount)
-            state.pointee.inputs[i].list = AudioBufferStorage.allocateList(bufferCount: n)
-            state.pointee.inputs[i].bytesPerBuffer = (Int(f.mBytesPerFrame) * frames + 15) & ~15
-            state.pointee.inputs[i].storage = .allocate(byteCount: max(state.pointee.inputs[i].bytesPerBuffer * n, 16), alignment: 16)
-            state.pointee.inputs[i].storage!.initializeMemory(
-                as: UInt8.self, repeating: 0, count: state.pointee.inputs[i].bytesPerBuffer * n)
-            state.pointee.inputs[i].channels = f.mChannelsPerFrame
-            state.pointee.inputs[i].channelsPerBuffer = f.channelsPerBuffer
-            state.pointee.inputs[i].bytesPerFrame = f.mBytesPerFrame
+            state.pointee.inputs[i].buffers = BusBuffers(format: f, maxFrames: frames)
             state.pointee.inputs[i].allocates = inputElements[i].allocatesBuffer
         }
         for (i, f) in outputFormats.enumerated() {
-            let n = Int(f.bufferCount)
-            var bus = OutputBus()
-            bus.list = AudioBufferStorage.allocateList(bufferCount: n)
-            bus.bytesPerBuffer = (Int(f.mBytesPerFrame) * frames + 15) & ~15
-            bus.storage = .allocate(byteCount: max(bus.bytesPerBuffer * n, 16), alignment: 16)
-            bus.storage!.initializeMemory(as: UInt8.self, repeating: 0, count: bus.bytesPerBuffer * n)
-            bus.channels = f.mChannelsPerFrame
-            bus.channelsPerBuffer = f.channelsPerBuffer
-            bus.bytesPerFrame = f.mBytesPerFrame
-            state.pointee.outputs[i] = bus
+            state.pointee.outputs[i] = OutputBus(buffers: BusBuffers(format: f, maxFrames: frames))
         }
     }
 
     private func freeBuses() {
-        for i in 0..<state.pointee.inputCount {
-            state.pointee.inputs[i].list.map(AudioBufferStorage.deallocateList)
-            state.pointee.inputs[i].storage?.deallocate()
-            state.pointee.inputs[i].list = nil
-            state.pointee.inputs[i].storage = nil
-        }
+        for i in 0..<state.pointee.inputCount { state.pointee.inputs[i].buffers.free() }
         for i in 0..<state.pointee.outputCount {
-            state.pointee.outputs[i].list.map(AudioBufferStorage.deallocateList)
-            state.pointee.outputs[i].storage?.deallocate()
+            state.pointee.outputs[i].buffers.free()
             state.pointee.outputs[i] = OutputBus()
         }
     }
 
-    // MARK: The render configuration
+    // MARK: Render notifications (published with the configuration: RenderConfiguration.swift)
 
     /// AudioUnitAddRenderNotify: the notification runs from the next render call on.
     ///
@@ -513,70 +498,6 @@ open class AUBase {
         renderNotifies.remove(at: i)
         publishLocked()
         return noErr
-    }
-
-    /// Whether the calling thread is inside this unit's render now.
-    ///
-    /// Thread: any.
-    public var isInsideRender: Bool {
-        auhost_atomic_load_u64_relaxed(&state.pointee.channel.pointee.renderingThread) == UInt64(pthread_self())
-    }
-
-    /// Publishes the setup side's notifications, input sources, bypass and in-place flags as a new
-    /// configuration and frees the old one once no render call can read it. Returns false (and
-    /// publishes nothing) when called from inside this unit's render, which would wait for itself.
-    ///
-    /// Thread: setup.
-    @discardableResult
-    func publishConfiguration() -> Bool {
-        guard !isInsideRender else { return false }
-        configurationLock.lock()
-        defer { configurationLock.unlock() }
-        publishLocked()
-        return true
-    }
-
-    /// Publishes a new configuration, waits until no render call can read the old one (see
-    /// RenderConfigurationChannel) and frees it. Called with configurationLock held.
-    private func publishLocked() {
-        let notifies = UnsafeMutablePointer<RenderNotify>.allocate(capacity: max(renderNotifies.count, 1))
-        notifies.initialize(from: renderNotifies, count: renderNotifies.count)
-        let count = inputElements.count
-        let sources = UnsafeMutablePointer<InputSource>.allocate(capacity: max(count, 1))
-        for i in 0..<count { (sources + i).initialize(to: inputElements[i].source) }
-        let fresh = UnsafeMutablePointer<RenderConfiguration>.allocate(capacity: 1)
-        fresh.initialize(
-            to: RenderConfiguration(
-                notifyCount: renderNotifies.count, notifies: notifies, sourceCount: count, sources: sources,
-                bypass: bypassed, inPlace: processesInPlace))
-        let channel = state.pointee.channel
-        let old = auhost_atomic_exchange_pointer(&channel.pointee.configuration, UnsafeMutableRawPointer(fresh))
-        AUBase.waitForRenderReaders(channel)
-        if let old { AUBase.freeConfiguration(old) }
-    }
-
-    /// Two grace periods: flip the generation, wait for the old parity's readers to leave; twice,
-    /// so that a call that read the generation just before a flip is waited for too.
-    static func waitForRenderReaders(_ channel: UnsafeMutablePointer<RenderConfigurationChannel>) {
-        for _ in 0..<2 {
-            let previous = auhost_atomic_add_u64(&channel.pointee.generation, 1) &- 1
-            var spins = 0
-            while (previous & 1 != 0
-                ? auhost_atomic_load_u64(&channel.pointee.readersOdd)
-                : auhost_atomic_load_u64(&channel.pointee.readersEven)) != 0
-            {
-                spins += 1
-                if spins < 100 { sched_yield() } else { usleep(50) }
-            }
-        }
-    }
-
-    static func freeConfiguration(_ raw: UnsafeMutableRawPointer) {
-        let c = raw.assumingMemoryBound(to: RenderConfiguration.self)
-        c.pointee.notifies.deallocate()
-        c.pointee.sources.deallocate()
-        c.deinitialize(count: 1)
-        c.deallocate()
     }
 }
 

@@ -3,7 +3,8 @@ import AudioTypes
 /// An effect: one input and one output element with the same channel count, processed channel
 /// by channel (override ``processChannel(_:input:output:frames:)``) or as a whole buffer
 /// (override ``process(input:output:offset:frames:)``). Pulling the input, sample-accurate
-/// parameter slicing, bypass, in-place processing and AudioUnitProcess are handled here.
+/// parameter slicing, bypass, in-place processing, AudioUnitProcess and the OutputIsSilence mark
+/// (kept for the unit's latency and tail, as Apple's AUEffectBase keeps it) are handled here.
 ///
 /// ```swift
 /// final class Gain: AUEffectBase {
@@ -62,6 +63,11 @@ open class AUEffectBase: AUBase {
         }
     }
 
+    /// Pulls the input and processes it, as Apple's AUEffectBase does: bypassed, the input passes
+    /// with its silence mark; input marked OutputIsSilence for longer than the unit's latency and
+    /// tail gives zeroed output marked OutputIsSilence without processing (parameter changes still
+    /// land); any other output is marked as sound.
+    ///
     /// Thread: render.
     @_noAllocation @_noLocks
     open override func renderBus(
@@ -75,9 +81,21 @@ open class AUEffectBase: AUBase {
         let inPlace = bypass || s.pointee.inPlace
         let status = pullInput(0, flags, timeStamp, frames, into: inPlace ? output : nil)
         guard status == noErr else { return status }
-        guard !bypass else { return noErr }
+        var silent = inputWasSilent(0)
+        guard !bypass else {
+            markSilence(flags, silent)
+            return noErr
+        }
         guard let input = inPlace ? output : inputList(0) else { return kAudioUnitErr_NoConnection }
-        processSliced(input: input, output: output, frames: Int(frames))
+        let limit = silent && s.pointee.silentTimeout.beginsStretch ? silenceTimeoutFrames() : 0
+        s.pointee.silentTimeout.process(frames: Int(frames), limit: limit, silence: &silent)
+        if silent {
+            zero(output, frames: frames, bytesPerFrame: s.pointee.outputs[0].buffers.bytesPerFrame)
+            skipSliced(frames: Int(frames))
+        } else {
+            processSliced(input: input, output: output, frames: Int(frames))
+        }
+        markSilence(flags, silent)
         return noErr
     }
 
@@ -100,6 +118,46 @@ open class AUEffectBase: AUBase {
         if !s.pointee.bypass { processSliced(input: ioData, output: ioData, frames: Int(frames)) }
         s.pointee.leaveRender(section)
         return noErr
+    }
+
+    /// Frames the output keeps sounding after the input turns silent: the unit's latency and tail
+    /// (Apple's AUEffectBase reads GetLatency and GetTailTime on the render thread too; overrides
+    /// are expected to be cheap getters). A tail that never ends (infinite, NaN) never times out.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    private func silenceTimeoutFrames() -> Int {
+        let unit = Unmanaged.passUnretained(self)
+        let seconds = _unsafePerformance { unit._withUnsafeGuaranteedRef { $0.latency + $0.tailTime } }
+        let frames = seconds * renderState().pointee.sampleRate
+        guard frames.isFinite, frames < Double(Int.max / 2) else { return Int.max }
+        // To the nearest frame: a latency or tail is usually a whole number of frames over the rate.
+        return frames > 0 ? Int(frames + 0.5) : 0
+    }
+
+    /// Sets or clears kAudioUnitRenderAction_OutputIsSilence in the caller's flags.
+    @_noAllocation @_noLocks
+    private func markSilence(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ silent: Bool) {
+        let bit = AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue
+        flags.pointee = AudioUnitRenderActionFlags(rawValue: silent ? flags.pointee.rawValue | bit : flags.pointee.rawValue & ~bit)
+    }
+
+    /// Zeroes `frames` frames of every buffer of `list`.
+    @_noAllocation @_noLocks
+    private func zero(_ list: UnsafeMutablePointer<AudioBufferList>, frames: UInt32, bytesPerFrame: UInt32) {
+        let buffers = audioBuffers(list)
+        for i in 0..<Int(list.pointee.mNumberBuffers) {
+            buffers[i].mData?.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * Int(bytesPerFrame))
+        }
+    }
+
+    /// Applies the parameter changes of a render call that is not processed (silent output), so
+    /// that they land when they are due as if it had been.
+    @_noAllocation @_noLocks
+    private func skipSliced(frames: Int) {
+        var position = 0
+        while position < frames { position += nextParameterSlice(at: position, frames: frames) }
+        finishParameterSlices(frames: frames)
     }
 
     /// Runs `process` over the slices between scheduled parameter changes.

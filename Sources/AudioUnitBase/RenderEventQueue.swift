@@ -2,8 +2,8 @@ import CAUHostAtomics
 import AudioTypes
 
 // The one real-time event queue: parameter changes scheduled for coming render calls, and MIDI
-// for instruments. Render-thread code, kept apart from AUBase+Render.swift because it is
-// self-contained (every function it calls is annotated or in this file).
+// for instruments. Render-thread code, self-contained (every function it calls is annotated or
+// in this file); AUBase+ParameterEvents.swift fills it and applies what it holds.
 
 /// What a queue carries: a parameter change (immediate or ramped) or a MIDI channel message, at a
 /// frame relative to the start of the next render call.

@@ -250,7 +250,8 @@ extension AudioGraph {
     /// Renders `cycles` cycles through `renderCycle` (which pulls the head) with every node that
     /// the parallel phase renders timed, and returns each one's median time and the critical path.
     /// The graph renders with its own thread count while measured (a serial graph on the head's
-    /// thread alone, through the parallel scheduler); its schedule is restored afterwards.
+    /// thread alone, through the parallel scheduler); its schedule is restored afterwards (when
+    /// that cannot be compiled, the error is thrown and the timed schedule stays in use).
     /// Nil when no node can be timed (a graph without a head, or one rendered serially for a
     /// reason the scheduler cannot set aside, given in ``serialReason``).
     ///
@@ -273,13 +274,49 @@ extension AudioGraph {
         let order = planOrder, sources = planSources
         let plan = timed.pointee.parallel
         lock.unlock()
-        defer {
-            lock.lock()
-            profiling = false
-            if let schedule = try? compileSchedule() { publish(schedule) }
-            waitForRetired()
-            lock.unlock()
+        let profile: RenderProfile?
+        do {
+            profile = try measure(cycles: cycles, plan: plan, order: order, sources: sources, renderCycle)
+        } catch {
+            // The measurement's error is the one to report; a failed restore is told in its message.
+            if let restoreError = restoreScheduleAfterProfiling() {
+                throw AudioError(
+                    (error as? AudioError)?.status ?? restoreError.status,
+                    "\(error) (and afterwards: \(restoreError.message))")
+            }
+            throw error
         }
+        if let restoreError = restoreScheduleAfterProfiling() { throw restoreError }
+        return profile
+    }
+
+    /// Publishes the schedule the graph renders with when not profiled. The wiring compiled a
+    /// moment ago, but a unit may have changed its word since (a latency the delay lines cannot
+    /// take): then the timed schedule stays in use (same wiring and output, nodes timed) and the
+    /// error says so.
+    ///
+    /// Thread: setup.
+    private func restoreScheduleAfterProfiling() -> AudioError? {
+        lock.lock()
+        defer { lock.unlock() }
+        profiling = false
+        defer { waitForRetired() }
+        do {
+            publish(try compileSchedule())
+            return nil
+        } catch {
+            let cause = error as? AudioError ?? AudioError(kAUGraphErr_CannotDoInCurrentContext, "\(error)")
+            return AudioError(
+                cause.status,
+                "After profiling, the graph could not be compiled again and keeps rendering with the timed schedule: \(cause.message)")
+        }
+    }
+
+    /// Renders `cycles` cycles and times each node of `plan` (see ``profile(cycles:_:)``).
+    private func measure(
+        cycles: Int, plan: UnsafeMutablePointer<ParallelPlan>?, order: [AUNode], sources: [AUNode: [AUNode]],
+        _ renderCycle: () throws -> Void
+    ) throws -> RenderProfile? {
         guard let plan, !order.isEmpty else { return nil }
         var samples = [[Double]](repeating: [], count: order.count)
         for _ in 0..<max(cycles, 1) {

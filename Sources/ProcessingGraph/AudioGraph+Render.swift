@@ -1,7 +1,8 @@
 import AUHostCore
 import CAUHostAtomics
 
-// Everything the render thread touches in a graph, in one file (see AUBase+Render.swift for why).
+// Everything the render thread touches in a graph, in one file: the real-time checks see only
+// bodies in the same file, annotated callees and inlinable code (see Package.swift).
 //
 // A graph renders by the pull model: the application (or the I/O unit's thread) renders the head;
 // every input bus the graph manages is fed by `graphInputTrampoline`, which renders the source
@@ -12,8 +13,7 @@ import CAUHostAtomics
 
 /// What feeds one managed input bus in a schedule.
 public struct ScheduledInput {
-    public enum Kind: UInt8 { case none, connection, callback }
-    public var kind: Kind = .none
+    public var kind: InputSourceKind = .none
     public var sourceNode: Int = 0
     public var sourceBus: Int = 0
     /// The source output feeds only this input (and needs no delay): when the consumer pulls into
@@ -22,7 +22,7 @@ public struct ScheduledInput {
     public var callback: AURenderCallback?
     public var callbackRefCon: UnsafeMutableRawPointer?
     /// Latency compensation: a delay line for this input (nil when the path needs none).
-    public var delay: UnsafeMutablePointer<DelayLine>?
+    public var delay: UnsafeMutablePointer<LatencyCompensationLine>?
     /// Buffers for an application callback when the unit passes NULL mData (channels × maxFrames).
     public var scratch: UnsafeMutablePointer<Float>?
     public var scratchFrames: Int = 0
@@ -69,8 +69,10 @@ public struct Schedule {
     public var parallel: UnsafeMutablePointer<ParallelPlan>? = nil
 }
 
-/// A per-channel ring delay used for latency compensation.
-public struct DelayLine {
+/// A per-channel ring delay that holds back an input whose path has less latency than the longest
+/// one into the same unit (latency compensation), so every input arrives aligned. Not
+/// DSPKernels.DelayLine, the delay effect's line with feedback and low pass.
+public struct LatencyCompensationLine {
     public var channels: Int
     public var capacity: Int  // frames per channel ring
     public var delay: Int
@@ -272,7 +274,7 @@ func hasBuffers(_ list: UnsafeMutablePointer<AudioBufferList>) -> Bool {
 @_noAllocation @_noLocks
 func deliver(
     _ source: ScheduledOutput, into ioData: UnsafeMutablePointer<AudioBufferList>,
-    frames: UInt32, delay: UnsafeMutablePointer<DelayLine>?
+    frames: UInt32, delay: UnsafeMutablePointer<LatencyCompensationLine>?
 ) -> OSStatus {
     let count = source.bufferCount
     guard Int(ioData.pointee.mNumberBuffers) == count else { return kAudioUnitErr_FormatNotSupported }

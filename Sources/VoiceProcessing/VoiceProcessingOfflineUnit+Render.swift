@@ -69,7 +69,7 @@ func renderOfflineVoice(
     }
     guard bus == 1 else { return kAudioUnitErr_InvalidElement }
     var status = state.pointee.pullInput(0, flags, timeStamp, frames)
-    guard status == noErr, let farList = state.pointee.inputs[0].list else { return status }
+    guard status == noErr, let farList = state.pointee.inputs[0].buffers.list else { return status }
     // Keep the far end as played (silent when muted): element 0's output and the echo reference.
     readChannels(farList, into: far, channels: context.pointee.farChannels, stride: context.pointee.farCapacity, silent: mute, frames: n)
     context.pointee.farSampleTime = timeStamp.pointee.mSampleTime

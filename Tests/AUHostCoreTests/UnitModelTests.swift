@@ -120,6 +120,39 @@ final class UnitModelTests: XCTestCase {
         XCTAssertEqual(source.counter, counterBefore + 128, "same time stamp: served from the cache")
     }
 
+    /// As Apple's AUBase::DoRender: a second pull of the same time stamp is served from the cache
+    /// (the unit does not render again) and still runs the render notifications, pre and post.
+    func testASecondPullOfTheSameTimeStampNotifiesToo() throws {
+        let f = try GainFixture()
+        let seen = UnsafeMutablePointer<UInt32>.allocate(capacity: 8)
+        seen.initialize(repeating: 0, count: 8)
+        defer { seen.deallocate() }
+        let notify: AURenderCallback = { refCon, flags, _, _, _, _ in
+            let log = refCon.assumingMemoryBound(to: UInt32.self)
+            log[Int(log[0]) + 1] = flags.pointee.rawValue
+            log[0] += 1
+            return noErr
+        }
+        XCTAssertEqual(AudioUnitAddRenderNotify(f.unit, notify, seen), noErr)
+        var flags: AudioUnitRenderActionFlags = []
+        for pull in 0..<2 {
+            f.storage.prepareNull(frames: 64)
+            XCTAssertEqual(AudioUnitRender(f.unit, &flags, &f.timeStamp, 0, 64, f.storage.list), noErr)
+            let buffers = UnsafeMutableAudioBufferListPointer(f.storage.list)
+            let left = try XCTUnwrap(buffers.floatChannel(0))
+            XCTAssertEqual(Array(UnsafeBufferPointer(start: left, count: 64)), (0..<64).map(Float.init), "pull \(pull)")
+        }
+        XCTAssertEqual(f.counter, 64, "the second pull is served from the cache")
+        XCTAssertEqual(seen[0], 4)
+        let phases: AudioUnitRenderActionFlags = [.unitRenderAction_PreRender, .unitRenderAction_PostRender]
+        for (i, phase) in [AudioUnitRenderActionFlags.unitRenderAction_PreRender, .unitRenderAction_PostRender,
+            .unitRenderAction_PreRender, .unitRenderAction_PostRender].enumerated()
+        {
+            XCTAssertEqual(AudioUnitRenderActionFlags(rawValue: seen[i + 1]).intersection(phases), phase, "notification \(i)")
+        }
+        XCTAssertEqual(AudioUnitRemoveRenderNotify(f.unit, notify, seen), noErr)
+    }
+
     func testParameterInfoListAndFactoryPresets() throws {
         let f = try GainFixture()
         var ids = [AudioUnitParameterID](repeating: 9, count: 4)

@@ -56,6 +56,42 @@ final class LatencyAndUpdateTests: XCTestCase {
         }
     }
 
+    /// AudioGraph.profile compiles the graph's own schedule again when it is done. When that fails
+    /// (here a unit's latency no delay line can hold, once compensation is turned on meanwhile)
+    /// the error is reported, not dropped, and the graph keeps rendering.
+    func testProfileReportsAScheduleItCannotRestore() throws {
+        TestLatencyUnit.reportedLatency = .nan
+        defer { TestLatencyUnit.reportedLatency = nil }
+        registerGraphTestUnits()
+        let graph = AudioGraph()
+        let head = try graph.attach(
+            AudioComponentDescription(
+                type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput, manufacturer: kAudioUnitManufacturer_Apple))
+        let late = try graph.attach(TestLatencyUnit.description)
+        try graph.connect(late, 0, to: head, 0)
+        try graph.setInputBlock(late, 0) { frames, buffers in
+            for c in 0..<buffers.count { buffers.floatChannel(c)?.initialize(repeating: 1, count: Int(frames)) }
+            return noErr
+        }
+        graph.latencyCompensation = false
+        try graph.initialize()
+        let out = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: 512)
+        var cycles = 0
+        XCTAssertThrowsError(
+            try graph.profile(cycles: 2) {
+                cycles += 1
+                graph.latencyCompensation = true
+                try graph.render(frames: 256, into: out)
+            }
+        ) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAudioUnitErr_InvalidPropertyValue, "\(error)")
+            XCTAssertTrue("\(error)".contains("keeps rendering with the timed schedule"), "\(error)")
+        }
+        XCTAssertEqual(cycles, 2, "the graph was measured before the schedule was compiled again")
+        XCTAssertNoThrow(try graph.render(frames: 256, into: out))
+        XCTAssertEqual(out.samples(channel: 0, frames: 256), [Float](repeating: 1, count: 256))
+    }
+
     func testWithoutCompensationThePathsAreMisaligned() throws {
         let (f, input) = try latencyGraph(compensate: false)
         defer { withExtendedLifetime(input) {} }
