@@ -14,7 +14,8 @@ public final class Component {
     public let name: String
     /// 0xMMMMmmDD.
     public let version: UInt32
-    /// Where it comes from, for listings: "built-in", a plug-in path, an LV2 URI and bundle.
+    /// Where it comes from, for listings: "built-in" (AUHost's own units), "in process" (a unit the
+    /// application registered), a plug-in path, an LV2 URI and bundle.
     public let origin: String
     private let make: (AudioComponentDescription) throws -> UnsafeMutablePointer<AudioComponentPlugInInterface>
 
@@ -34,12 +35,14 @@ public final class Component {
         make = factory
     }
 
-    /// A component whose units are AUBase subclasses made in this process.
+    /// A component whose units are AUBase subclasses made in this process. The providers of
+    /// AUHost's own units say "built-in"; an application's own units are "in process" (so that
+    /// what lists or fuzzes the built-in units never takes them for one).
     ///
     /// Thread: setup.
     public convenience init(
         description: AudioComponentDescription, aliases: [AudioComponentDescription] = [],
-        name: String, version: UInt32, origin: String = "built-in",
+        name: String, version: UInt32, origin: String = "in process",
         unit: @escaping (AudioComponentDescription) throws -> AUBase
     ) {
         self.init(description: description, aliases: aliases, name: name, version: version, origin: origin) { d in

@@ -19,6 +19,8 @@ public final class IPodEQUnit: AUEffectBase {
     let pointers = ChannelPointers()
     var requestedPreset = IPodEQPreset.flat.rawValue
     var appliedPreset = -1
+    /// The longest any preset rings after the input stops, at the rate in force (set at initialize).
+    var ringSeconds = 0.0
 
     /// Thread: setup.
     public init(_ description: AudioComponentDescription = IPodEQUnit.identity) {
@@ -55,6 +57,10 @@ public final class IPodEQUnit: AUEffectBase {
         try applyFactoryPreset(number)
     }
 
+    /// How long the presets' filters ring after the input stops (the longest preset's bands, 60 dB
+    /// decay each, in series), so a silent input is not cut off while they ring. Thread: any.
+    public override var tailTime: Double { ringSeconds }
+
     public override func allocateRenderResources() throws {
         let presets = IPodEQPreset.allCases
         let d = UnsafeMutablePointer<BiquadCoefficients>.allocate(capacity: presets.count * bandCount)
@@ -67,6 +73,13 @@ public final class IPodEQUnit: AUEffectBase {
         }
         designs = d
         designBypassed = b
+        let limit = 60 * sampleRate
+        ringSeconds = presets.map { p in
+            (0..<bandCount).reduce(0.0) { sum, band in
+                let i = p.rawValue * bandCount + band
+                return sum + (b[i] ? 0 : d[i].ringFrames(limit: limit))
+            }
+        }.max().map { min($0, limit) / sampleRate } ?? 0
         let channels = Int(outputFormats[0].mChannelsPerFrame)
         guard channels <= 16 else {
             throw AudioError(kAudioUnitErr_FormatNotSupported, "The iPod EQ filters up to 16 channels, not \(channels).")

@@ -94,6 +94,19 @@ public final class NBandEQUnit: AUEffectBase {
 
     public override func resetState() { cascade?.pointee.reset() }
 
+    /// How long the bands in force ring after the input stops (each band's 60 dB decay, in
+    /// series), so a silent input is not cut off while they ring (AUEffectBase's OutputIsSilence).
+    /// Before initialization, none. Thread: any (a sum over 16 designs).
+    public override var tailTime: Double {
+        guard let cascade else { return 0 }
+        let limit = 60 * designRate
+        var frames = 0.0
+        for b in 0..<Self.bandCount where !cascade.pointee.isBypassed(stage: b) {
+            frames += cascade.pointee.coefficients(stage: b).ringFrames(limit: limit)
+        }
+        return min(frames, limit) / designRate
+    }
+
     /// The design band `band` has now (identity when bypassed); for tests and displays.
     ///
     /// Thread: setup.

@@ -40,6 +40,17 @@ public struct BiquadCoefficients: Equatable, Sendable {
         self.b0 = b0; self.b1 = b1; self.b2 = b2; self.a1 = a1; self.a2 = a2
     }
 
+    /// Frames until the section's ringing has fallen 60 dB: ln(1000) / −ln r for the larger pole
+    /// radius r of z² + a1·z + a2 (0 for no poles; `limit` for a pole on or outside the circle).
+    /// Thread: any (it calls libm).
+    public func ringFrames(limit: Double) -> Double {
+        let discriminant = a1 * a1 - 4 * a2
+        let radius = discriminant < 0 ? a2.squareRoot() : (abs(a1) + discriminant.squareRoot()) / 2
+        guard radius > 0 else { return 0 }
+        guard radius < 1 else { return limit }
+        return min(log(1000) / -log(radius), limit)
+    }
+
     /// Designs `type` at `frequency` Hz for `sampleRate`, with `gain` in dB (parametric and
     /// shelves) and `bandwidth` in octaves (0.05 … 5, as the N-band EQ documents; it sets Q by
     /// Q = 1 / (2 sinh(ln 2 / 2 · bandwidth))). Throws `kAudio_ParamError` for a frequency outside

@@ -94,6 +94,9 @@ public struct BiquadCascade: ~Copyable {
         return stages[stage]
     }
 
+    /// Whether section `stage` is bypassed. Thread: any.
+    public func isBypassed(stage: Int) -> Bool { stage >= 0 && stage < stageCount && bypassed[stage] }
+
     /// Bypasses (skips) or re-enables section `stage`; a bypassed section's state is cleared.
     /// Thread: render (real-time), or setup while no render is running.
     @_noAllocation @_noLocks

@@ -53,6 +53,35 @@ final class EQUnitTests: XCTestCase {
         XCTAssertNotEqual(preset.presetNumber, Int32(truncatingIfNeeded: Int64(1) << 40))
     }
 
+    /// The EQs report how long their filters ring (TailTime), so AUEffectBase's OutputIsSilence
+    /// does not cut the ringing off: one parametric band at 100 Hz, 0.1 octave wide, +12 dB, decays
+    /// 60 dB in about ln(1000)·Q·A/(π·f) s (Q = 1/(2 sinh(ln 2/2 · 0.1)) ≈ 14.4; the cookbook's
+    /// boost puts the poles at Q·A, A = 10^(12/40): 0.633 s), within 10 %; the bypassed bands add
+    /// nothing; the iPod EQ's longest preset rings for a positive time.
+    func testEQTailTimesAreTheirFiltersRingTimes() throws {
+        let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_NBandEQ)
+        try h.set(kAUNBandEQParam_BypassBand, 0)
+        try h.set(kAUNBandEQParam_FilterType, Float(kAUNBandEQFilterType_Parametric))
+        try h.set(kAUNBandEQParam_Frequency, 100)
+        try h.set(kAUNBandEQParam_Bandwidth, 0.1)
+        try h.set(kAUNBandEQParam_Gain, 12)
+        try h.feed(bus: 0, [[Float](repeating: 0, count: 1024), [Float](repeating: 0, count: 1024)])
+        try h.initialize()
+        _ = try h.render(frames: 64, channels: 2)  // the band's design is made at the first slice
+        var tail = 0.0
+        var size = UInt32(MemoryLayout<Double>.size)
+        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_TailTime, kAudioUnitScope_Global, 0, &tail, &size), "tail")
+        let poleQ = 1 / (2 * sinh(log(2.0) / 2 * 0.1)) * pow(10, 12.0 / 40)
+        let expected = log(1000) * poleQ / (Double.pi * 100)
+        XCTAssertEqual(tail, expected, accuracy: 0.1 * expected)
+
+        let ipod = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ)
+        try ipod.initialize()
+        try AudioError.check(AudioUnitGetProperty(ipod.unit, kAudioUnitProperty_TailTime, kAudioUnitScope_Global, 0, &tail, &size), "tail")
+        XCTAssertGreaterThan(tail, 0.01)
+        XCTAssertLessThan(tail, 5)
+    }
+
     func testEveryIPodPresetLoadsByName() throws {
         let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_AUiPodEQ)
         try h.feed(bus: 0, [impulse(8192)])
