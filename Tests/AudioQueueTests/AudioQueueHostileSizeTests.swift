@@ -1,0 +1,39 @@
+import AUHost
+import Foundation
+import XCTest
+
+/// Sizes a caller hands AudioQueueAllocateBuffer(WithPacketDescriptions) (issue 27): past the
+/// bounds AudioQueue.h documents the answer is kAudio_MemFullError and no buffer, instead of an
+/// allocation of tens of gigabytes that aborted the process before the fix.
+final class AudioQueueHostileSizeTests: XCTestCase {
+    func testHugeBufferSizesAndDescriptionCountsAreMemFull() throws {
+        let state = PlaybackState(samples: [], channels: 2, framesPerBuffer: 16)
+        let (queue, _) = try makePlaybackQueue(state, format: int16Format(channels: 2), device: nil)
+        defer { XCTAssertEqual(AudioQueueDispose(queue, true), noErr) }
+        let cases: [(bytes: UInt32, descriptions: UInt32)] = [
+            (0xFFFF_FFFF, 0), (UInt32(kAUHostAudioQueueMaximumBufferByteSize) + 1, 0), (4_096, 0xFFFF_FFFF),
+            (4_096, UInt32(kAUHostAudioQueueMaximumPacketDescriptions) + 1),
+        ]
+        for (bytes, descriptions) in cases {
+            var buffer: AudioQueueBufferRef? = AudioQueueBufferRef(bitPattern: 0x1)
+            XCTAssertEqual(
+                AudioQueueAllocateBufferWithPacketDescriptions(queue, bytes, descriptions, &buffer), kAudio_MemFullError,
+                "\(bytes) bytes, \(descriptions) descriptions")
+            XCTAssertNil(buffer)
+            XCTAssertTrue(lastErrorMessage.contains("\(bytes)") || lastErrorMessage.contains("\(descriptions)"), lastErrorMessage)
+        }
+        var plain: AudioQueueBufferRef?
+        XCTAssertEqual(AudioQueueAllocateBuffer(queue, 0xFFFF_FFFF, &plain), kAudio_MemFullError)
+        XCTAssertNil(plain)
+        // At the bounds the buffer is made, with the capacities asked for.
+        var largest: AudioQueueBufferRef?
+        XCTAssertEqual(
+            AudioQueueAllocateBufferWithPacketDescriptions(
+                queue, UInt32(kAUHostAudioQueueMaximumBufferByteSize), UInt32(kAUHostAudioQueueMaximumPacketDescriptions), &largest), noErr,
+            lastErrorMessage)
+        let made = try XCTUnwrap(largest)
+        XCTAssertEqual(made.pointee.mAudioDataBytesCapacity, UInt32(kAUHostAudioQueueMaximumBufferByteSize))
+        XCTAssertEqual(made.pointee.mPacketDescriptionCapacity, UInt32(kAUHostAudioQueueMaximumPacketDescriptions))
+        XCTAssertEqual(AudioQueueFreeBuffer(queue, made), noErr)
+    }
+}
