@@ -109,7 +109,9 @@ OSStatus AudioFileStreamParseBytes(AudioFileStreamID inAudioFileStream, UInt32 i
                                    const void *_Nullable inData, AudioFileStreamParseFlags inFlags);
 /* The byte offset (from DataOffset) to read from to parse from packet inPacketOffset; then pass
    those bytes with kAudioFileStreamParseFlag_Discontinuity. VBR offsets are estimated from the
-   average packet size (kAudioFileStreamSeekFlag_OffsetIsEstimated). */
+   average packet size (kAudioFileStreamSeekFlag_OffsetIsEstimated). A negative packet offset, one
+   past a known packet count, or one whose byte offset would pass 2^62 (4 EiB) answers
+   kAudioFileStreamError_InvalidPacketOffset. */
 OSStatus AudioFileStreamSeek(AudioFileStreamID inAudioFileStream, SInt64 inPacketOffset, SInt64 *outDataByteOffset,
                              AudioFileStreamSeekFlags *ioFlags);
 OSStatus AudioFileStreamGetPropertyInfo(AudioFileStreamID inAudioFileStream, AudioFileStreamPropertyID inPropertyID,
