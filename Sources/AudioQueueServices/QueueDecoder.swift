@@ -104,7 +104,7 @@ final class QueueDecoder {
         for d in descriptions where d.mStartOffset < 0 || UInt64(d.mStartOffset) + UInt64(d.mDataByteSize) > UInt64(input.byteSize) {
             throw AudioError(
                 kAudio_ParamError,
-                "Audio queue: a packet description (bytes \(d.mStartOffset)…\(d.mStartOffset + Int64(d.mDataByteSize))) lies outside the buffer's \(input.byteSize) bytes."
+                "Audio queue: a packet description (\(d.mDataByteSize) bytes at offset \(d.mStartOffset)) lies outside the buffer's \(input.byteSize) bytes."
             )
         }
         let user = Unmanaged.passUnretained(input).toOpaque()

@@ -44,3 +44,33 @@ final class HostileSeekTests: XCTestCase {
         throw XCTSkip("no data chunk in the CAF fixture")
     }
 }
+
+/// PacketToFrame / FrameToPacket with a caller's negative or huge numbers (issue 27, found reading
+/// the C boundary): kAudioFileStreamError_InvalidPacketOffset; before the fix a negative mFrame
+/// trapped in UInt32(_:) and mPacket × 1152 overflowed.
+final class HostileTranslationTests: XCTestCase {
+    func testTranslationsOfNegativeOrHugeNumbersAreInvalidPacketOffset() throws {
+        let file = try StreamFixtures.file("mp3")
+        let parser = AudioFileStreamParser()
+        try file.withUnsafeBytes { try parser.parse(UnsafeRawBufferPointer(rebasing: $0[0..<min(8_000, file.count)])) }
+        let cases: [(AudioFileStreamPropertyID, AudioFramePacketTranslation)] = [
+            (kAudioFileStreamProperty_FrameToPacket, AudioFramePacketTranslation(mFrame: -1, mPacket: 0, mFrameOffsetInPacket: 0)),
+            (kAudioFileStreamProperty_FrameToPacket, AudioFramePacketTranslation(mFrame: Int64.min, mPacket: 0, mFrameOffsetInPacket: 0)),
+            (kAudioFileStreamProperty_PacketToFrame, AudioFramePacketTranslation(mFrame: 0, mPacket: Int64.max / 2, mFrameOffsetInPacket: 0)),
+            (kAudioFileStreamProperty_PacketToFrame, AudioFramePacketTranslation(mFrame: 0, mPacket: -5, mFrameOffsetInPacket: 0)),
+        ]
+        for (property, given) in cases {
+            var value = given
+            XCTAssertThrowsError(try parser.translate(property, &value), "\(given)") { error in
+                XCTAssertEqual((error as? AudioError)?.status, kAudioFileStreamError_InvalidPacketOffset, "\(given)")
+            }
+        }
+        var frame = AudioFramePacketTranslation(mFrame: 1_152 * 3 + 5, mPacket: 0, mFrameOffsetInPacket: 0)
+        try parser.translate(kAudioFileStreamProperty_FrameToPacket, &frame)
+        XCTAssertEqual(frame.mPacket, 3)
+        XCTAssertEqual(frame.mFrameOffsetInPacket, 5)
+        var packet = AudioFramePacketTranslation(mFrame: 0, mPacket: 7, mFrameOffsetInPacket: 0)
+        try parser.translate(kAudioFileStreamProperty_PacketToFrame, &packet)
+        XCTAssertEqual(packet.mFrame, 7 * 1_152)
+    }
+}

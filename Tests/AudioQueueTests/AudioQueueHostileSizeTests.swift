@@ -37,3 +37,27 @@ final class AudioQueueHostileSizeTests: XCTestCase {
         XCTAssertEqual(AudioQueueFreeBuffer(queue, made), noErr)
     }
 }
+
+/// A compressed queue given a packet description at offset Int64.max − 4 (issue 27, found reading
+/// the C boundary): kAudio_ParamError naming the description; before the fix the message's
+/// offset + size overflowed and trapped.
+final class AudioQueueHostileDescriptionTests: XCTestCase {
+    func testADescriptionNearInt64MaxIsParamError() throws {
+        var mp3 = AudioStreamBasicDescription()
+        mp3.mSampleRate = 44_100
+        mp3.mFormatID = kAudioFormatMPEGLayer3
+        mp3.mFramesPerPacket = 1_152
+        mp3.mChannelsPerFrame = 2
+        var queue: AudioQueueRef?
+        XCTAssertEqual(AudioQueueNewOutput(&mp3, { _, _, _ in }, nil, nil, nil, 0, &queue), noErr, lastErrorMessage)
+        let q = try XCTUnwrap(queue)
+        defer { XCTAssertEqual(AudioQueueDispose(q, true), noErr) }
+        var buffer: AudioQueueBufferRef?
+        XCTAssertEqual(AudioQueueAllocateBufferWithPacketDescriptions(q, 1_024, 4, &buffer), noErr, lastErrorMessage)
+        let b = try XCTUnwrap(buffer)
+        b.pointee.mAudioDataByteSize = 100
+        var description = AudioStreamPacketDescription(mStartOffset: Int64.max - 4, mVariableFramesInPacket: 0, mDataByteSize: 100)
+        XCTAssertEqual(AudioQueueEnqueueBuffer(q, b, 1, &description), kAudio_ParamError)
+        XCTAssertTrue(lastErrorMessage.contains("\(Int64.max - 4)"), lastErrorMessage)
+    }
+}

@@ -58,7 +58,9 @@ AU_ENUM(AudioFileStreamPropertyID) {
     kAudioFileStreamProperty_MaximumPacketSize = 'psze',     /* UInt32, largest packet seen so far */
     kAudioFileStreamProperty_DataOffset = 'doff',            /* SInt64, where the audio data starts */
     kAudioFileStreamProperty_PacketToFrame = 'pkfr',         /* AudioFramePacketTranslation (constant frames per packet) */
-    kAudioFileStreamProperty_FrameToPacket = 'frpk',         /* AudioFramePacketTranslation (constant frames per packet) */
+    kAudioFileStreamProperty_FrameToPacket = 'frpk',         /* AudioFramePacketTranslation (constant frames per packet;
+                                                                a negative mPacket/mFrame, or a frame past SInt64:
+                                                                kAudioFileStreamError_InvalidPacketOffset) */
     kAudioFileStreamProperty_PacketSizeUpperBound = 'pkub',  /* UInt32, the largest packet the format allows */
     kAudioFileStreamProperty_AverageBytesPerPacket = 'abpp', /* Float64, over the packets so far */
     kAudioFileStreamProperty_BitRate = 'brat'                /* UInt32 bits per second */
