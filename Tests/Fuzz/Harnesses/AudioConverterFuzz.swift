@@ -114,7 +114,16 @@ public enum AudioConverterFuzz {
         let bits = input.pick([8, 16, 24, 32, 64, 0, 12])
         let isFloat = bits >= 32 && input.u8() & 1 == 0
         let interleaved = input.u8() & 3 != 0
-        f = .linearPCM(sampleRate: f.mSampleRate, channels: channels, bitsPerChannel: bits, isFloat: isFloat, interleaved: interleaved)
+        // Built by hand with wrapping arithmetic: raw channel counts overflow `.linearPCM`'s sizes.
+        f.mFormatID = kAudioFormatLinearPCM
+        f.mFormatFlags =
+            (isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger) | kAudioFormatFlagIsPacked
+            | (interleaved ? 0 : kAudioFormatFlagIsNonInterleaved)
+        f.mBitsPerChannel = bits
+        f.mChannelsPerFrame = channels
+        f.mBytesPerFrame = interleaved ? (bits / 8) &* channels : bits / 8
+        f.mBytesPerPacket = f.mBytesPerFrame
+        f.mFramesPerPacket = 1
         if input.u8() & 7 == 0 { f.mFormatFlags ^= input.u32() }
         return f
     }
