@@ -98,6 +98,15 @@ final class QueueDecoder {
                 "Audio queue: '\(FourCC.string(compressedFormat.mFormatID))' packets vary in size: enqueue the buffer with packet descriptions (AudioFileReadPacketData gives them)."
             )
         }
+        // Constant-size packets without descriptions get one made each: bounded as the
+        // descriptions a buffer may hold (1-byte packets of a 64 MiB buffer asked for 1 GiB).
+        let implied = Int(slot.pointee.buffer.mAudioDataByteSize) / Int(max(compressedFormat.mBytesPerPacket, 1))
+        guard !descriptions.isEmpty || implied <= Int(kAUHostAudioQueueMaximumPacketDescriptions) else {
+            throw AudioError(
+                kAudio_MemFullError,
+                "Audio queue: \(implied) packets of \(compressedFormat.mBytesPerPacket) bytes in one buffer; at most \(kAUHostAudioQueueMaximumPacketDescriptions) (AudioQueue.h)."
+            )
+        }
         let input = PacketInput(
             data: slot.pointee.buffer.mAudioData, byteSize: slot.pointee.buffer.mAudioDataByteSize, given: descriptions,
             bytesPerPacket: compressedFormat.mBytesPerPacket)

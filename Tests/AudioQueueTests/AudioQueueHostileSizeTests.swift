@@ -61,3 +61,28 @@ final class AudioQueueHostileDescriptionTests: XCTestCase {
         XCTAssertTrue(lastErrorMessage.contains("\(Int64.max - 4)"), lastErrorMessage)
     }
 }
+
+/// Constant-size compressed packets enqueued without descriptions get one description each,
+/// bounded like AllocateBufferWithPacketDescriptions (issue 27, found reading the enqueue path):
+/// 1,048,577 one-byte packets answer kAudio_MemFullError; a 64 MiB buffer of them asked for 1 GiB.
+final class AudioQueueImpliedPacketTests: XCTestCase {
+    func testTooManyImpliedPacketsAreMemFull() throws {
+        var mp3 = AudioStreamBasicDescription()
+        mp3.mSampleRate = 44_100
+        mp3.mFormatID = kAudioFormatMPEGLayer3
+        mp3.mFramesPerPacket = 1_152
+        mp3.mBytesPerPacket = 1
+        mp3.mChannelsPerFrame = 2
+        var queue: AudioQueueRef?
+        XCTAssertEqual(AudioQueueNewOutput(&mp3, { _, _, _ in }, nil, nil, nil, 0, &queue), noErr, lastErrorMessage)
+        let q = try XCTUnwrap(queue)
+        defer { XCTAssertEqual(AudioQueueDispose(q, true), noErr) }
+        var buffer: AudioQueueBufferRef?
+        let bytes = kAUHostAudioQueueMaximumPacketDescriptions + 1
+        XCTAssertEqual(AudioQueueAllocateBuffer(q, bytes, &buffer), noErr, lastErrorMessage)
+        let b = try XCTUnwrap(buffer)
+        b.pointee.mAudioDataByteSize = bytes
+        XCTAssertEqual(AudioQueueEnqueueBuffer(q, b, 0, nil), kAudio_MemFullError)
+        XCTAssertTrue(lastErrorMessage.contains("1048577 packets"), lastErrorMessage)
+    }
+}
