@@ -85,6 +85,32 @@ final class HostileInputTests: XCTestCase {
     }
 
     /// One 100-byte packet with the description given (memory owned here, valid for the fill).
+    /// An MP3 converter at a rate libmpg123 cannot output (7 Hz) answers
+    /// kAudioConverterErr_FormatNotSupported at the first fill, twice. Found by the AudioConverter
+    /// harness (heap-use-after-free: the decoder's handle was deleted by the failing init and again
+    /// by its deinit; Crashes/AudioConverter/crash-f6ec…); without ASan glibc aborted on the double free.
+    func testAnMP3RateTheDecoderRefusesIsFormatNotSupported() throws {
+        var mp3 = AudioStreamBasicDescription()
+        mp3.mSampleRate = 7
+        mp3.mFormatID = kAudioFormatMPEGLayer3
+        mp3.mFramesPerPacket = 1_152
+        mp3.mChannelsPerFrame = 2
+        let converter = try makeConverter(mp3, pcm(7, 2, bits: 16, float: false))
+        defer { AudioConverterDispose(converter) }
+        let liar = LyingPackets(description: AudioStreamPacketDescription(mStartOffset: 0, mVariableFramesInPacket: 0, mDataByteSize: 100))
+        for _ in 0..<2 {
+            var out = [Int16](repeating: 0, count: 1_024 * 2)
+            var frames: UInt32 = 1_024
+            let status = out.withUnsafeMutableBytes { raw -> OSStatus in
+                var list = AudioBufferList(
+                    mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+                return AudioConverterFillComplexBuffer(converter, Self.lying, Unmanaged.passUnretained(liar).toOpaque(), &frames, &list, nil)
+            }
+            XCTAssertEqual(status, kAudioConverterErr_FormatNotSupported)
+            XCTAssertEqual(frames, 0)
+        }
+    }
+
     final class LyingPackets {
         let description = UnsafeMutablePointer<AudioStreamPacketDescription>.allocate(capacity: 1)
         let bytes = UnsafeMutableRawPointer.allocate(byteCount: 100, alignment: 16)
