@@ -17,6 +17,9 @@ extension AudioConverterSession {
     func fill(frames requested: Int, output: UnsafeMutablePointer<AudioBufferList>, input: InputProcedure) throws -> (Int, OSStatus) {
         try prepare()
         guard let kernel else { return (0, noErr) }
+        // AudioConverter.h: what the procedure handed over is valid until its next call or the end
+        // of this fill; what the kernel has not taken yet is copied before the fill returns.
+        defer { keepLeftover() }
         let frames = try Self.capacity(of: output, format: outputFormat, requested: requested)
         var produced = 0
         var status = noErr
@@ -114,7 +117,24 @@ extension AudioConverterSession {
                 kAudioConverterErr_InvalidInputSize,
                 "The input procedure returned \(packets) packets in buffers too small for one \(bytesPerFrame)-byte frame.")
         }
-        pending = PendingInput(bases: bases, bytesPerFrame: bytesPerFrame, frames: frames)
+        pending = PendingInput(bases: bases, bytesPerFrame: bytesPerFrame, frames: frames, isBorrowed: true)
+    }
+
+    /// Copies pending frames that still point into the procedure's buffers into `leftover`, the
+    /// converter's own storage (grown as needed, kept until the converter is disposed).
+    func keepLeftover() {
+        guard pending.isBorrowed, pending.frames > 0 else {
+            pending.isBorrowed = false
+            return
+        }
+        let bytes = pending.frames * pending.bytesPerFrame
+        leftover.reserve(bytes * pending.bases.count)
+        pending.bases = pending.bases.enumerated().map { i, base in
+            let target = leftover.base + i * bytes
+            target.copyMemory(from: base, byteCount: bytes)
+            return UnsafeRawPointer(target)
+        }
+        pending.isBorrowed = false
     }
 
     private func decode(packets: Int, _ descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?) throws {
@@ -124,6 +144,11 @@ extension AudioConverterSession {
             throw AudioError(kAudio_ParamError, "The input procedure returned \(packets) packets but no data.")
         }
         let size = Int(buffer.mDataByteSize)
+        guard packets <= max(size, 1) else {
+            throw AudioError(
+                kAudioConverterErr_InvalidInputSize,
+                "The input procedure returned \(packets) compressed packets in \(size) bytes; a packet takes at least one byte.")
+        }
         guard descriptions != nil || packets == 1 else {
             throw AudioError(
                 kAudioConverterErr_RequiresPacketDescriptionsError,
@@ -134,11 +159,11 @@ extension AudioConverterSession {
             var start = 0, length = size
             if let descriptions {
                 let d = descriptions[p]
-                guard d.mStartOffset >= 0, Int(d.mStartOffset) + Int(d.mDataByteSize) <= size else {
+                // Compared without adding: an offset near Int64.max overflowed the sum.
+                guard d.mStartOffset >= 0, d.mStartOffset <= Int64(size), Int64(d.mDataByteSize) <= Int64(size) - d.mStartOffset else {
                     throw AudioError(
                         kAudioConverterErr_InvalidInputSize,
-                        "Packet \(p) is described at bytes \(d.mStartOffset)…\(d.mStartOffset + Int64(d.mDataByteSize)) of a \(size)-byte buffer."
-                    )
+                        "Packet \(p) is described as \(d.mDataByteSize) bytes at offset \(d.mStartOffset) of a \(size)-byte buffer.")
                 }
                 start = Int(d.mStartOffset); length = Int(d.mDataByteSize)
             }

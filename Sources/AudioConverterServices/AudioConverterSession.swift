@@ -26,6 +26,8 @@ public final class AudioConverterSession {
     var decoded: DecodedPCM?
     /// Frames pulled from the input procedure (or decoded) that the kernel has not taken yet.
     var pending = PendingInput()
+    /// Where pending input left in the procedure's buffers is copied when a fill returns.
+    let leftover = LeftoverStorage()
     var endOfInput = false
     /// Lists handed to the input procedure and to the kernel, sized at creation.
     let inputList: UnsafeMutablePointer<AudioBufferList>
@@ -187,6 +189,24 @@ struct PendingInput {
     var bases: [UnsafeRawPointer] = []
     var bytesPerFrame = 0
     var frames = 0
+    /// The bases point into the input procedure's buffers (valid only during the fill).
+    var isBorrowed = false
+}
+
+/// Memory the converter owns for input left over at the end of a fill. Thread: setup.
+final class LeftoverStorage {
+    private(set) var base = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
+    private var capacity = 16
+
+    /// Makes room for `bytes` bytes; what was stored is not kept.
+    func reserve(_ bytes: Int) {
+        guard bytes > capacity else { return }
+        base.deallocate()
+        base = .allocate(byteCount: bytes, alignment: 16)
+        capacity = bytes
+    }
+
+    deinit { base.deallocate() }
 }
 
 /// Direct entry points for the AudioFileStream fuzz harness: the cookie and one packet through the

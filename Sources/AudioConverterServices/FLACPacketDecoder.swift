@@ -30,8 +30,9 @@ final class FLACPacketDecoder: PacketDecoder {
         decoder = d
         let me = Unmanaged.passUnretained(self).toOpaque()
         let status = FLAC__stream_decoder_init_stream(d, flacRead, nil, nil, nil, nil, flacWrite, nil, flacError, me)
+        // Every stored property is set: a throw from here runs deinit, which deletes the decoder
+        // (deleting it here too would free it twice, as the MP3 decoder did).
         guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
-            FLAC__stream_decoder_delete(d)
             throw AudioError(kAudioConverterErr_UnspecifiedError, "libFLAC could not start a decoder (status \(status.rawValue)).")
         }
         try readHeader()

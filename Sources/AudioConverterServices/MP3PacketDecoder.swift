@@ -26,8 +26,9 @@ final class MP3PacketDecoder: PacketDecoder {
         _ = mpg123_format_none(h)
         let mode = channelCount == 1 ? MPG123_MONO : MPG123_STEREO
         let status = mpg123_format(h, Int(sampleRate), Int32(mode.rawValue), Int32(MPG123_ENC_FLOAT_32.rawValue))
+        // Every stored property is set: a throw from here runs deinit, which deletes the handle
+        // (deleting it here too freed it twice: found by the AudioConverter harness).
         guard status == MPG123_OK.rawValue, mpg123_open_feed(h) == MPG123_OK.rawValue else {
-            mpg123_delete(h)
             throw AudioError(
                 kAudioConverterErr_FormatNotSupported,
                 "libmpg123 cannot decode \(sampleRate) Hz, \(channelCount) channels to Float32.")

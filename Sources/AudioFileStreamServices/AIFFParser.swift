@@ -122,6 +122,6 @@ final class AIFFParser: ContainerParser {
     func seek(toPacket packet: Int64, _ stream: AudioFileStreamParser) throws -> (offset: Int64, estimated: Bool) {
         guard data != nil else { throw AudioError(kAudioFileStreamError_DataUnavailable, "The AIFF SSND chunk has not been reached.") }
         state = .data
-        return (data!.seek(toPacket: packet), false)
+        return (try data!.seek(toPacket: packet), false)
     }
 }

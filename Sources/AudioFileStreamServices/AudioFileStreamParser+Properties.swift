@@ -53,8 +53,22 @@ extension AudioFileStreamParser {
                 "The stream's packets do not hold a constant number of frames, so packets and frames do not translate.")
         }
         let perPacket = Int64(format.mFramesPerPacket)
+        // The caller's numbers: a negative one, or a frame past Int64 (mPacket × frames per
+        // packet overflowed, a negative mFrame trapped in UInt32(_:)), is refused.
+        let given = property == kAudioFileStreamProperty_PacketToFrame ? value.mPacket : value.mFrame
+        guard given >= 0 else {
+            throw AudioError(
+                kAudioFileStreamError_InvalidPacketOffset,
+                "'\(FourCC.string(property))' translates packets and frames from 0 on; \(given) was given.")
+        }
         if property == kAudioFileStreamProperty_PacketToFrame {
-            value.mFrame = value.mPacket * perPacket
+            let (frame, overflow) = value.mPacket.multipliedReportingOverflow(by: perPacket)
+            guard !overflow else {
+                throw AudioError(
+                    kAudioFileStreamError_InvalidPacketOffset,
+                    "Packet \(value.mPacket) of \(perPacket) frames each lies past the frames an SInt64 counts.")
+            }
+            value.mFrame = frame
         } else {
             value.mPacket = value.mFrame / perPacket
             value.mFrameOffsetInPacket = UInt32(value.mFrame % perPacket)

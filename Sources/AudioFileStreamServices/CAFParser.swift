@@ -177,7 +177,7 @@ final class CAFParser: ContainerParser {
     func seek(toPacket packet: Int64, _ stream: AudioFileStreamParser) throws -> (offset: Int64, estimated: Bool) {
         if fixed != nil {
             state = .fixedData
-            return (fixed!.seek(toPacket: packet), false)
+            return (try fixed!.seek(toPacket: packet), false)
         }
         guard packet <= Int64(packetSizes.count) else {
             throw AudioError(kAudioFileStreamError_InvalidPacketOffset, "Packet \(packet) is past the packet table's \(packetSizes.count).")

@@ -162,6 +162,6 @@ final class FLACStreamParser: ContainerParser {
     func seek(toPacket packet: Int64, _ stream: AudioFileStreamParser) throws -> (offset: Int64, estimated: Bool) {
         let props = stream.properties
         let average = props.packetsSeen > 0 ? Double(props.bytesSeen) / Double(props.packetsSeen) : Double(info?.maximumFrame ?? 4096)
-        return (Int64((Double(packet) * average).rounded()), true)
+        return (try SeekOffset.estimated(packet: packet, averageBytes: average), true)
     }
 }

@@ -41,8 +41,8 @@ struct FixedPacketData {
     }
 
     /// Where packet `packet` starts (exact: packets are one size).
-    mutating func seek(toPacket packet: Int64) -> Int64 {
-        position = packet * Int64(bytesPerPacket)
+    mutating func seek(toPacket packet: Int64) throws -> Int64 {
+        position = try SeekOffset.exact(packet: packet, bytesPerPacket: Int64(bytesPerPacket))
         return position
     }
 }

@@ -120,6 +120,6 @@ final class MP3StreamParser: ContainerParser {
             props.packetsSeen > 0
             ? Double(props.bytesSeen) / Double(props.packetsSeen)
             : Double(stream.map { $0.length } ?? MP3FrameHeader.upperBound)
-        return (Int64((Double(packet) * average).rounded()), true)
+        return (try SeekOffset.estimated(packet: packet, averageBytes: average), true)
     }
 }

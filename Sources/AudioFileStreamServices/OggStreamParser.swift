@@ -179,7 +179,10 @@ final class OggStreamParser: ContainerParser {
     func seek(toPacket packet: Int64, _ parser: AudioFileStreamParser) throws -> (offset: Int64, estimated: Bool) {
         let props = parser.properties
         let average = props.packetsSeen > 0 ? Double(props.bytesSeen) / Double(props.packetsSeen) : 256
-        pageOffset = (props.dataOffset ?? 0) + Int64((Double(packet) * average).rounded())
-        return (Int64((Double(packet) * average).rounded()), true)
+        let offset = try SeekOffset.estimated(packet: packet, averageBytes: average)
+        let (page, overflow) = (props.dataOffset ?? 0).addingReportingOverflow(offset)
+        guard !overflow else { throw SeekOffset.tooFar(packet) }
+        pageOffset = page
+        return (offset, true)
     }
 }

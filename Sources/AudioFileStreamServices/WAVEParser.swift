@@ -89,6 +89,6 @@ final class WAVEParser: ContainerParser {
     func seek(toPacket packet: Int64, _ stream: AudioFileStreamParser) throws -> (offset: Int64, estimated: Bool) {
         guard data != nil else { throw AudioError(kAudioFileStreamError_DataUnavailable, "The WAVE data chunk has not been reached.") }
         state = .data
-        return (data!.seek(toPacket: packet), false)
+        return (try data!.seek(toPacket: packet), false)
     }
 }

@@ -74,6 +74,7 @@ public func _AudioQueueDispose(_ handle: OpaquePointer?, _ immediate: UInt8) -> 
     }
 }
 
+/// Thread: setup.
 @_cdecl("AudioQueueAllocateBuffer")
 public func _AudioQueueAllocateBuffer(
     _ handle: OpaquePointer?, _ bytes: UInt32, _ out: UnsafeMutablePointer<UnsafeMutablePointer<AudioQueueBuffer>?>?
@@ -81,13 +82,30 @@ public func _AudioQueueAllocateBuffer(
     _AudioQueueAllocateBufferWithPacketDescriptions(handle, bytes, 0, out)
 }
 
+/// Thread: setup.
 @_cdecl("AudioQueueAllocateBufferWithPacketDescriptions")
 public func _AudioQueueAllocateBufferWithPacketDescriptions(
     _ handle: OpaquePointer?, _ bytes: UInt32, _ descriptions: UInt32, _ out: UnsafeMutablePointer<UnsafeMutablePointer<AudioQueueBuffer>?>?
 ) -> OSStatus {
     guard let out else { return kAudio_ParamError }
     out.pointee = nil
-    return withQueue(handle) { out.pointee = try $0.allocateBuffer(bytes: bytes, packetDescriptions: descriptions) }
+    return withQueue(handle) { queue in
+        // The bounds of AudioQueue.h: a UInt32 size from the caller sized the allocation as given
+        // (0xFFFFFFFF descriptions asked for 64 GiB and aborted the process).
+        guard bytes <= kAUHostAudioQueueMaximumBufferByteSize else {
+            throw AudioError(
+                kAudio_MemFullError,
+                "AudioQueueAllocateBuffer: \(bytes) bytes is more than one buffer holds (at most \(kAUHostAudioQueueMaximumBufferByteSize), AudioQueue.h)."
+            )
+        }
+        guard descriptions <= kAUHostAudioQueueMaximumPacketDescriptions else {
+            throw AudioError(
+                kAudio_MemFullError,
+                "AudioQueueAllocateBufferWithPacketDescriptions: \(descriptions) packet descriptions is more than one buffer holds (at most \(kAUHostAudioQueueMaximumPacketDescriptions), AudioQueue.h)."
+            )
+        }
+        out.pointee = try queue.allocateBuffer(bytes: bytes, packetDescriptions: descriptions)
+    }
 }
 
 @_cdecl("AudioQueueFreeBuffer")

@@ -9,7 +9,8 @@ final class OfflineRenderer {
     let unit: AudioUnit
     let outputFormat: AudioStreamBasicDescription
     let maximumSlice: UInt32 = 4096
-    private let list = AudioBufferList.allocate(maximumBuffers: 1)
+    /// Allocated once the unit is set up: an init that throws (a refused format) had leaked it.
+    private let list: UnsafeMutableAudioBufferListPointer
 
     /// Creates the generic output for `format` (interleaved linear PCM at the queue's rate).
     ///
@@ -48,6 +49,7 @@ final class OfflineRenderer {
             throw AudioError(kAudioQueueErr_InvalidPropertyValue, "Offline render could not start: \(AudioQueueObject.lastUnitMessage)")
         }
         keep = true
+        list = AudioBufferList.allocate(maximumBuffers: 1)
         self.unit = unit
         outputFormat = format
     }

@@ -98,13 +98,22 @@ final class QueueDecoder {
                 "Audio queue: '\(FourCC.string(compressedFormat.mFormatID))' packets vary in size: enqueue the buffer with packet descriptions (AudioFileReadPacketData gives them)."
             )
         }
+        // Constant-size packets without descriptions get one made each: bounded as the
+        // descriptions a buffer may hold (1-byte packets of a 64 MiB buffer asked for 1 GiB).
+        let implied = Int(slot.pointee.buffer.mAudioDataByteSize) / Int(max(compressedFormat.mBytesPerPacket, 1))
+        guard !descriptions.isEmpty || implied <= Int(kAUHostAudioQueueMaximumPacketDescriptions) else {
+            throw AudioError(
+                kAudio_MemFullError,
+                "Audio queue: \(implied) packets of \(compressedFormat.mBytesPerPacket) bytes in one buffer; at most \(kAUHostAudioQueueMaximumPacketDescriptions) (AudioQueue.h)."
+            )
+        }
         let input = PacketInput(
             data: slot.pointee.buffer.mAudioData, byteSize: slot.pointee.buffer.mAudioDataByteSize, given: descriptions,
             bytesPerPacket: compressedFormat.mBytesPerPacket)
         for d in descriptions where d.mStartOffset < 0 || UInt64(d.mStartOffset) + UInt64(d.mDataByteSize) > UInt64(input.byteSize) {
             throw AudioError(
                 kAudio_ParamError,
-                "Audio queue: a packet description (bytes \(d.mStartOffset)…\(d.mStartOffset + Int64(d.mDataByteSize))) lies outside the buffer's \(input.byteSize) bytes."
+                "Audio queue: a packet description (\(d.mDataByteSize) bytes at offset \(d.mStartOffset)) lies outside the buffer's \(input.byteSize) bytes."
             )
         }
         let user = Unmanaged.passUnretained(input).toOpaque()

@@ -45,7 +45,9 @@ final class RecordingEngine: @unchecked Sendable {
         var done = 0
         while done < frames {
             if current == nil, !takeNextBuffer(sampleTime: sampleTime + done) { break }
-            let slot = current!
+            // A buffer smaller than one frame (AudioQueueAllocateBuffer(q, 1, …)) was returned
+            // at once by takeNextBuffer: take the next one (current! trapped on the device thread).
+            guard let slot = current else { continue }
             let n = min(frames - done, capacityFrames - position)
             let out = slot.pointee.buffer.mAudioData
             for f in 0..<n {

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Format (fields tab-separated, `\` `\t` `\n` escaped):
 /// ```
-/// auhost-lv2-catalog 1
+/// auhost-lv2-catalog 2
 /// bundle PATH FINGERPRINT
 /// warning TEXT
 /// plugin URI NAME MANUFACTURER BUNDLE-URI MIXER(0/1) AI AO CI CO MI MO ATOM CVI CVO UNKNOWN
@@ -16,7 +16,9 @@ import Foundation
 /// end CHECKSUM(FNV-1a 64 of every line before, hex)
 /// ```
 public enum LV2CatalogCacheFile {
-    static let header = "auhost-lv2-catalog 1"
+    /// Version 2: records read with the duplicate-URI rule (LV2World+SharedURIs.swift); a cache
+    /// of version 1 may list a plug-in under a bundle that no longer stands for it, so it is rebuilt.
+    static let header = "auhost-lv2-catalog 2"
 
     /// The cache folder: `$XDG_CACHE_HOME/auhost`, else `$HOME/.cache/auhost`. Thread: any.
     public static var folder: String {

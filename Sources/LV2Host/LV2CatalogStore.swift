@@ -108,6 +108,10 @@ public enum LV2CatalogStore {
                 presetNames: descriptor.presets.map(\.label))
             result[bundle, default: ([], [])].0.append(plugin)
         }
+        for claim in world.ignoredClaims where wanted.contains(normalized(claim.bundle)) {
+            result[normalized(claim.bundle), default: ([], [])].1.append(
+                "lv2: ignoring plug-in <\(claim.uri)> in \(claim.bundle): \(claim.reason); the one in \(claim.standing) stands for it.")
+        }
         return result
     }
 

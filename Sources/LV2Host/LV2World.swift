@@ -17,6 +17,8 @@ public final class LV2World {
     /// Every plug-in found, ordered by URI.
     public private(set) var plugins: [LV2PluginDescriptor] = []
     private var byURI: [String: LV2PluginDescriptor] = [:]
+    /// Bundles that claimed a URI another bundle's data stands for (LV2World+SharedURIs.swift).
+    public internal(set) var ignoredClaims: [LV2IgnoredClaim] = []
     /// The URID map every instance, state and preset of this world shares.
     public let uridMap = LV2URIDMap()
 
@@ -33,6 +35,7 @@ public final class LV2World {
         lilv_world_load_all(world)
         vocabulary = LV2Vocabulary(world: world)
         addNewPlugins()
+        resolveSharedURIs()
     }
 
     /// A world holding only the bundles at `supportBundles` (folder paths ending in "/":
@@ -82,6 +85,12 @@ public final class LV2World {
         guard !found.isEmpty else { return }
         for descriptor in found { byURI[descriptor.uri] = descriptor }
         plugins = (plugins + found).sorted { $0.uri < $1.uri }
+    }
+
+    /// Puts `replacement` (from a world holding one bundle) where `descriptor` was. Thread: setup.
+    func replace(_ descriptor: LV2PluginDescriptor, with replacement: LV2PluginDescriptor) {
+        byURI[descriptor.uri] = replacement
+        plugins = plugins.map { $0 === descriptor ? replacement : $0 }
     }
 
     deinit {

@@ -14,8 +14,11 @@ final class PlaybackSchedule {
     let rate: Double
     let tempoMap: TempoMap
 
-    /// The most events one schedule holds (looped tracks repeat until it is reached).
-    static let maximumEvents = 4_000_000
+    /// The most events one schedule holds (looped passes count; a track looping for ever stops
+    /// repeating at half of it). 1,000,000 is 10 times the densest MIDI files (a schedule of
+    /// 4,000,000 took 4 s to build in a debug build and more than 10 s under AddressSanitizer,
+    /// on every Start and SetTime).
+    static let maximumEvents = 1_000_000
     /// How often a track looping for ever is repeated.
     static let foreverLoops = 10_000
 
@@ -42,9 +45,7 @@ final class PlaybackSchedule {
     ) throws {
         let map = sequence.tempoMap
         let startSeconds = map.seconds(forBeats: startBeat)
-        func sample(_ beat: Double) -> Int64 {
-            Int64(((map.seconds(forBeats: beat) - startSeconds) * sampleRate / rate).rounded())
-        }
+        func sample(_ beat: Double) -> Int64 { PlaybackSchedule.sample(((map.seconds(forBeats: beat) - startSeconds) * sampleRate / rate)) }
         var entries: [(event: ScheduledEvent, rank: Int, order: Int, pair: Int)] = []
         var pool: [UInt8] = []
         let soloing = sequence.tracks.contains { $0.soloed }
@@ -55,9 +56,15 @@ final class PlaybackSchedule {
             let loopStart = length - loop.loopDuration
             let repeats =
                 loop.loopDuration > 0 ? (loop.numberOfLoops == 0 ? PlaybackSchedule.foreverLoops : Int(max(1, loop.numberOfLoops))) : 1
-            for pass in 0..<repeats {
+            // Passes after the first walk only the loop's events, none when the loop range is
+            // empty, and start at the first pass that can reach `startBeat`: 2^31 loops (or a
+            // start at beat 1e300) must not mean 2^31 walks over the track.
+            let loopEvents = track.events.filter { $0.time >= loopStart && $0.time < length }
+            let skipped = ((startBeat - track.offset - length) / loop.loopDuration).rounded(.down)
+            let firstLoopPass = skipped.isFinite && skipped > 1 ? Int(min(skipped, Double(repeats))) : 1
+            passes: for pass in [0..<1, firstLoopPass..<max(firstLoopPass, repeats)].joined() {
                 let shift = track.offset + Double(pass) * loop.loopDuration
-                for event in track.events where pass == 0 || (event.time >= loopStart && event.time < length) {
+                for event in pass == 0 ? track.events : loopEvents {
                     let beat = event.time + shift
                     guard beat >= startBeat else { continue }
                     let order = entries.count
@@ -99,8 +106,8 @@ final class PlaybackSchedule {
                             "The sequence plays more than \(PlaybackSchedule.maximumEvents) events (looped tracks count each pass).")
                     }
                 }
-                if loop.loopDuration <= 0 { break }
-                if entries.count > PlaybackSchedule.maximumEvents / 2 && loop.numberOfLoops == 0 { break }
+                if loop.loopDuration <= 0 || loopEvents.isEmpty { break passes }
+                if entries.count > PlaybackSchedule.maximumEvents / 2 && loop.numberOfLoops == 0 { break passes }
             }
         }
         // Sample order; at one sample note-offs first (unless their own note starts there), then
@@ -139,6 +146,18 @@ final class PlaybackSchedule {
         view.pointee.pool.deallocate()
         view.deinitialize(count: 1)
         view.deallocate()
+    }
+
+    /// Samples past ``horizon`` (2^53: 190 years at 1.5 MHz) are never reached; a time that far
+    /// (a huge beat, note duration or loop, a tiny tempo or play rate) is scheduled at the horizon
+    /// instead of trapping in Int64(_:), and a NaN (∞ − ∞ from such a tempo map) too.
+    static let horizon = Double(1 << 53)
+
+    /// `samples`, rounded and clamped to ±``horizon``. Thread: any.
+    static func sample(_ samples: Double) -> Int64 {
+        let rounded = samples.rounded()
+        guard !rounded.isNaN else { return Int64(horizon) }
+        return Int64(min(max(rounded, -horizon), horizon))
     }
 
     /// The beat `samples` into this schedule.

@@ -108,3 +108,38 @@ final class AudioQueueRecordingTests: XCTestCase {
         XCTAssertTrue(fromFile == samples, "the WAV file does not hold the infile exactly")
     }
 }
+
+/// A recording buffer smaller than one frame (issue 27, found reading the device thread's code):
+/// it comes back at once with 0 bytes and the next buffer records from frame 0. Before the fix
+/// the device thread trapped (`current!` after the too-small buffer was returned).
+final class AudioQueueTinyRecordingBufferTests: XCTestCase {
+    override func setUp() { _ = AudioQueueTestEnvironment.directory }
+
+    func testABufferSmallerThanAFrameComesBackEmpty() throws {
+        let samples = testSamples(4_000 * 2)
+        AudioQueueTestEnvironment.write(samples.map { Float($0) / 32_768 }.withUnsafeBytes { Array($0) }, to: "in.raw")
+        let state = RecordingState()
+        state.running.store(false, ordering: .releasing)  // nothing is re-enqueued
+        var format = int16Format(channels: 2)
+        var queue: AudioQueueRef?
+        XCTAssertEqual(AudioQueueNewInput(&format, recordingCallback, state.refCon, nil, nil, 0, &queue), noErr, lastErrorMessage)
+        let q = try XCTUnwrap(queue)
+        defer { XCTAssertEqual(AudioQueueDispose(q, true), noErr) }
+        let name = CFBridge.string("aq_raw_in")
+        var device: Unmanaged<CFString>? = name
+        XCTAssertEqual(
+            AudioQueueSetProperty(q, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
+        name.release()
+        var tiny: AudioQueueBufferRef?, whole: AudioQueueBufferRef?
+        XCTAssertEqual(AudioQueueAllocateBuffer(q, 3, &tiny), noErr)
+        XCTAssertEqual(AudioQueueAllocateBuffer(q, 1_000 * 4, &whole), noErr)
+        XCTAssertEqual(AudioQueueEnqueueBuffer(q, tiny!, 0, nil), noErr)
+        XCTAssertEqual(AudioQueueEnqueueBuffer(q, whole!, 0, nil), noErr)
+        XCTAssertEqual(AudioQueueStart(q, nil), noErr, lastErrorMessage)
+        XCTAssertTrue(AudioQueueTestEnvironment.wait { state.frames.load(ordering: .acquiring) >= 1_000 }, "the second buffer did not fill")
+        XCTAssertEqual(AudioQueueStop(q, true), noErr)
+        XCTAssertEqual(tiny!.pointee.mAudioDataByteSize, 0)
+        let recorded = state.recorded.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        XCTAssertTrue(recorded == Array(samples.prefix(2_000)), "the whole buffer holds the first 1,000 frames")
+    }
+}

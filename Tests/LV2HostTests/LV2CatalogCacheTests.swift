@@ -80,7 +80,7 @@ final class LV2CatalogCacheTests: XCTestCase {
         let damaged = [
             String(good.prefix(good.count / 2)),  // truncated
             good.replacingOccurrences(of: "Simple Amplifier", with: "Simple Amplifiex"),  // a flipped byte
-            good.replacingOccurrences(of: "auhost-lv2-catalog 1", with: "auhost-lv2-catalog 0"),  // another version
+            good.replacingOccurrences(of: "auhost-lv2-catalog 2", with: "auhost-lv2-catalog 1"),  // another version
             "", "\u{0}\u{1}garbage\n",
         ]
         for (i, text) in damaged.enumerated() {

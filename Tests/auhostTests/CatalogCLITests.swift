@@ -56,7 +56,7 @@ final class CatalogCLITests: XCTestCase {
         let files = try FileManager.default.contentsOfDirectory(atPath: cacheFolder)
         XCTAssertEqual(files.count, 1, "\(files)")
         let cache = cacheFolder + "/" + files[0]
-        try "auhost-lv2-catalog 1\nbundle\tbroken\n".write(toFile: cache, atomically: false, encoding: .utf8)
+        try "auhost-lv2-catalog 2\nbundle\tbroken\n".write(toFile: cache, atomically: false, encoding: .utf8)
         let damaged = try CLI.run(["list"], environment: environment)
         XCTAssertEqual(damaged.status, 0, damaged.stderr)
         XCTAssertTrue(damaged.stdout.contains("eg-amp"), "a damaged cache is rebuilt, not trusted")

@@ -42,6 +42,7 @@ public enum AudioFileStreamFuzz {
         let chunked = parse(data, cuts: cuts)
         precondition(whole == chunked, "chunking changed the result: \(whole.status) vs \(chunked.status)")
         decode(whole)
+        parseWithSeeks(data)
     }
 
     static func parse(_ data: UnsafeRawBufferPointer, cuts: [Int]) -> Outcome {

@@ -11,6 +11,9 @@ public enum FuzzRegistry {
         ("MIDIFile", MIDIFileFuzz.run),
         ("AudioFileStream", AudioFileStreamFuzz.run),
         ("IsolationShape", IsolationShapeFuzz.run),
+        ("AudioConverter", AudioConverterFuzz.run),
+        ("AudioQueue", AudioQueueFuzz.run),
+        ("MusicPlayer", MusicPlayerFuzz.run),
     ]
 
     /// The harness called `name`. Thread: any.

@@ -58,7 +58,9 @@ AU_ENUM(AudioFileStreamPropertyID) {
     kAudioFileStreamProperty_MaximumPacketSize = 'psze',     /* UInt32, largest packet seen so far */
     kAudioFileStreamProperty_DataOffset = 'doff',            /* SInt64, where the audio data starts */
     kAudioFileStreamProperty_PacketToFrame = 'pkfr',         /* AudioFramePacketTranslation (constant frames per packet) */
-    kAudioFileStreamProperty_FrameToPacket = 'frpk',         /* AudioFramePacketTranslation (constant frames per packet) */
+    kAudioFileStreamProperty_FrameToPacket = 'frpk',         /* AudioFramePacketTranslation (constant frames per packet;
+                                                                a negative mPacket/mFrame, or a frame past SInt64:
+                                                                kAudioFileStreamError_InvalidPacketOffset) */
     kAudioFileStreamProperty_PacketSizeUpperBound = 'pkub',  /* UInt32, the largest packet the format allows */
     kAudioFileStreamProperty_AverageBytesPerPacket = 'abpp', /* Float64, over the packets so far */
     kAudioFileStreamProperty_BitRate = 'brat'                /* UInt32 bits per second */
@@ -109,7 +111,9 @@ OSStatus AudioFileStreamParseBytes(AudioFileStreamID inAudioFileStream, UInt32 i
                                    const void *_Nullable inData, AudioFileStreamParseFlags inFlags);
 /* The byte offset (from DataOffset) to read from to parse from packet inPacketOffset; then pass
    those bytes with kAudioFileStreamParseFlag_Discontinuity. VBR offsets are estimated from the
-   average packet size (kAudioFileStreamSeekFlag_OffsetIsEstimated). */
+   average packet size (kAudioFileStreamSeekFlag_OffsetIsEstimated). A negative packet offset, one
+   past a known packet count, or one whose byte offset would pass 2^62 (4 EiB) answers
+   kAudioFileStreamError_InvalidPacketOffset. */
 OSStatus AudioFileStreamSeek(AudioFileStreamID inAudioFileStream, SInt64 inPacketOffset, SInt64 *outDataByteOffset,
                              AudioFileStreamSeekFlags *ioFlags);
 OSStatus AudioFileStreamGetPropertyInfo(AudioFileStreamID inAudioFileStream, AudioFileStreamPropertyID inPropertyID,

@@ -160,6 +160,14 @@ OSStatus AudioQueueNewInput(const AudioStreamBasicDescription *inFormat, AudioQu
    callbacks in progress finish first). */
 OSStatus AudioQueueDispose(AudioQueueRef inAQ, Boolean inImmediate);
 
+/* AUHost's bounds on one buffer (Apple documents none; its queues fail such sizes with a memory
+   error too): inBufferByteSize 1 … kAUHostAudioQueueMaximumBufferByteSize (64 MiB: 174 s of
+   48 kHz stereo Float32), inNumberPacketDescriptions 0 … kAUHostAudioQueueMaximumPacketDescriptions
+   (1,048,576 = 16 MiB of descriptions: one per byte of a 1 MiB buffer). A size above them answers
+   kAudio_MemFullError and *outBuffer = NULL; 0 bytes answer kAudio_ParamError. */
+#define kAUHostAudioQueueMaximumBufferByteSize 67108864u
+#define kAUHostAudioQueueMaximumPacketDescriptions 1048576u
+
 OSStatus AudioQueueAllocateBuffer(AudioQueueRef inAQ, UInt32 inBufferByteSize, AudioQueueBufferRef _Nullable *_Nonnull outBuffer);
 OSStatus AudioQueueAllocateBufferWithPacketDescriptions(AudioQueueRef inAQ, UInt32 inBufferByteSize,
                                                         UInt32 inNumberPacketDescriptions,

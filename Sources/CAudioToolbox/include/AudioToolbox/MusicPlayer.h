@@ -142,7 +142,10 @@ AU_ENUM(OSStatus) {
 
 /* Track properties, always passed by reference. LoopInfo: MusicTrackLoopInfo (the last
    loopDuration beats of the track play numberOfLoops times in all; 0 repeats them for ever (10,000
-   times, in AUHost); loopDuration 0: no loop). OffsetTime: MusicTimeStamp. Mute/Solo: Boolean. AutomatedParameters: UInt32.
+   times, or until 500,000 events are scheduled, in AUHost); loopDuration 0: no loop). A player
+   schedules at most 1,000,000 events (every looped pass counts): more answers kAudio_MemFullError
+   from MusicPlayerStart, and from SetTime and SetPlayRateScalar while playing.
+   OffsetTime: MusicTimeStamp. Mute/Solo: Boolean. AutomatedParameters: UInt32.
    TrackLength: MusicTimeStamp (the larger of the set length and the end of the last event).
    TimeResolution (tempo track, read only): SInt16, the ticks per beat of the loaded file (480). */
 AU_ENUM(UInt32) {

@@ -1,0 +1,88 @@
+import AUHost
+import Foundation
+import XCTest
+
+/// Sizes a caller hands AudioQueueAllocateBuffer(WithPacketDescriptions) (issue 27): past the
+/// bounds AudioQueue.h documents the answer is kAudio_MemFullError and no buffer, instead of an
+/// allocation of tens of gigabytes that aborted the process before the fix.
+final class AudioQueueHostileSizeTests: XCTestCase {
+    func testHugeBufferSizesAndDescriptionCountsAreMemFull() throws {
+        let state = PlaybackState(samples: [], channels: 2, framesPerBuffer: 16)
+        let (queue, _) = try makePlaybackQueue(state, format: int16Format(channels: 2), device: nil)
+        defer { XCTAssertEqual(AudioQueueDispose(queue, true), noErr) }
+        let cases: [(bytes: UInt32, descriptions: UInt32)] = [
+            (0xFFFF_FFFF, 0), (UInt32(kAUHostAudioQueueMaximumBufferByteSize) + 1, 0), (4_096, 0xFFFF_FFFF),
+            (4_096, UInt32(kAUHostAudioQueueMaximumPacketDescriptions) + 1),
+        ]
+        for (bytes, descriptions) in cases {
+            var buffer: AudioQueueBufferRef? = AudioQueueBufferRef(bitPattern: 0x1)
+            XCTAssertEqual(
+                AudioQueueAllocateBufferWithPacketDescriptions(queue, bytes, descriptions, &buffer), kAudio_MemFullError,
+                "\(bytes) bytes, \(descriptions) descriptions")
+            XCTAssertNil(buffer)
+            XCTAssertTrue(lastErrorMessage.contains("\(bytes)") || lastErrorMessage.contains("\(descriptions)"), lastErrorMessage)
+        }
+        var plain: AudioQueueBufferRef?
+        XCTAssertEqual(AudioQueueAllocateBuffer(queue, 0xFFFF_FFFF, &plain), kAudio_MemFullError)
+        XCTAssertNil(plain)
+        // At the bounds the buffer is made, with the capacities asked for.
+        var largest: AudioQueueBufferRef?
+        XCTAssertEqual(
+            AudioQueueAllocateBufferWithPacketDescriptions(
+                queue, UInt32(kAUHostAudioQueueMaximumBufferByteSize), UInt32(kAUHostAudioQueueMaximumPacketDescriptions), &largest), noErr,
+            lastErrorMessage)
+        let made = try XCTUnwrap(largest)
+        XCTAssertEqual(made.pointee.mAudioDataBytesCapacity, UInt32(kAUHostAudioQueueMaximumBufferByteSize))
+        XCTAssertEqual(made.pointee.mPacketDescriptionCapacity, UInt32(kAUHostAudioQueueMaximumPacketDescriptions))
+        XCTAssertEqual(AudioQueueFreeBuffer(queue, made), noErr)
+    }
+}
+
+/// A compressed queue given a packet description at offset Int64.max − 4 (issue 27, found reading
+/// the C boundary): kAudio_ParamError naming the description; before the fix the message's
+/// offset + size overflowed and trapped.
+final class AudioQueueHostileDescriptionTests: XCTestCase {
+    func testADescriptionNearInt64MaxIsParamError() throws {
+        var mp3 = AudioStreamBasicDescription()
+        mp3.mSampleRate = 44_100
+        mp3.mFormatID = kAudioFormatMPEGLayer3
+        mp3.mFramesPerPacket = 1_152
+        mp3.mChannelsPerFrame = 2
+        var queue: AudioQueueRef?
+        XCTAssertEqual(AudioQueueNewOutput(&mp3, { _, _, _ in }, nil, nil, nil, 0, &queue), noErr, lastErrorMessage)
+        let q = try XCTUnwrap(queue)
+        defer { XCTAssertEqual(AudioQueueDispose(q, true), noErr) }
+        var buffer: AudioQueueBufferRef?
+        XCTAssertEqual(AudioQueueAllocateBufferWithPacketDescriptions(q, 1_024, 4, &buffer), noErr, lastErrorMessage)
+        let b = try XCTUnwrap(buffer)
+        b.pointee.mAudioDataByteSize = 100
+        var description = AudioStreamPacketDescription(mStartOffset: Int64.max - 4, mVariableFramesInPacket: 0, mDataByteSize: 100)
+        XCTAssertEqual(AudioQueueEnqueueBuffer(q, b, 1, &description), kAudio_ParamError)
+        XCTAssertTrue(lastErrorMessage.contains("\(Int64.max - 4)"), lastErrorMessage)
+    }
+}
+
+/// Constant-size compressed packets enqueued without descriptions get one description each,
+/// bounded like AllocateBufferWithPacketDescriptions (issue 27, found reading the enqueue path):
+/// 1,048,577 one-byte packets answer kAudio_MemFullError; a 64 MiB buffer of them asked for 1 GiB.
+final class AudioQueueImpliedPacketTests: XCTestCase {
+    func testTooManyImpliedPacketsAreMemFull() throws {
+        var mp3 = AudioStreamBasicDescription()
+        mp3.mSampleRate = 44_100
+        mp3.mFormatID = kAudioFormatMPEGLayer3
+        mp3.mFramesPerPacket = 1_152
+        mp3.mBytesPerPacket = 1
+        mp3.mChannelsPerFrame = 2
+        var queue: AudioQueueRef?
+        XCTAssertEqual(AudioQueueNewOutput(&mp3, { _, _, _ in }, nil, nil, nil, 0, &queue), noErr, lastErrorMessage)
+        let q = try XCTUnwrap(queue)
+        defer { XCTAssertEqual(AudioQueueDispose(q, true), noErr) }
+        var buffer: AudioQueueBufferRef?
+        let bytes = kAUHostAudioQueueMaximumPacketDescriptions + 1
+        XCTAssertEqual(AudioQueueAllocateBuffer(q, bytes, &buffer), noErr, lastErrorMessage)
+        let b = try XCTUnwrap(buffer)
+        b.pointee.mAudioDataByteSize = bytes
+        XCTAssertEqual(AudioQueueEnqueueBuffer(q, b, 0, nil), kAudio_MemFullError)
+        XCTAssertTrue(lastErrorMessage.contains("1048577 packets"), lastErrorMessage)
+    }
+}
