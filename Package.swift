@@ -154,7 +154,9 @@ let testSupport: [Target] = [
     .target(name: "ALSATestSupport", dependencies: ["CALSA"], path: "Tests/ALSATestSupport"),
     /// A sine fitted to measured samples (amplitude, THD+N), for the DSP and codec tests.
     .target(name: "SignalTestSupport", path: "Tests/SignalTestSupport"),
-    .target(name: "CodecTestSupport", dependencies: ["AudioConverterServices", "AudioToolbox", "SignalTestSupport"], path: "Tests/CodecTestSupport"),
+    .target(
+        name: "CodecTestSupport", dependencies: ["AudioConverterServices", "AudioToolbox", "SignalTestSupport"],
+        path: "Tests/CodecTestSupport"),
     /// Deterministic room signals for the voice-processing bars (C, optimised even in debug builds:
     /// a test-only target, never part of a product, so its unsafe flag never reaches a dependent).
     .target(name: "RoomSimulation", path: "Tests/RoomSimulation", cSettings: [.unsafeFlags(["-O2"])]),
@@ -192,13 +194,15 @@ let tests: [Target] = [
     .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"]),
     .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"]),
     .testTarget(
-        name: "UnitIsolationTests", dependencies: ["AUHost", "UnitIsolation", "TestSupport", "auhost-unit-host", "LV2Units", "PlugInLoader"],
+        name: "UnitIsolationTests",
+        dependencies: ["AUHost", "UnitIsolation", "TestSupport", "auhost-unit-host", "LV2Units", "PlugInLoader"],
         exclude: ["Fixtures"]),
     .testTarget(
         name: "MusicPlayerServicesTests",
         dependencies: ["AUHost", "PlugInLoader", "TestSupport", "JACKMIDIInput", "CJACK", "ALSATestSupport", "CAUHostAtomics"],
         resources: [.copy("Fixtures")]),
-    .testTarget(name: "AudioQueueTests", dependencies: ["AUHost", "AudioQueueServices", "ALSATestSupport"], resources: [.copy("Fixtures")]),
+    .testTarget(
+        name: "AudioQueueTests", dependencies: ["AUHost", "AudioQueueServices", "ALSATestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(
         name: "AudioFileStreamServicesTests",
         dependencies: ["AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs", "CodecTestSupport"]),
@@ -238,6 +242,7 @@ let package = Package(
 )
 
 // Every Swift target takes the package's Swift settings (C shims and C test targets have no Swift).
-for target in appleAPIs + layers + providers + executables + testSupport + tests where !["RoomSimulation", "CGainUnit"].contains(target.name) {
+for target in appleAPIs + layers + providers + executables + testSupport + tests
+where !["RoomSimulation", "CGainUnit"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

@@ -74,12 +74,13 @@ public final class IPodEQUnit: AUEffectBase {
         designs = d
         designBypassed = b
         let limit = 60 * sampleRate
-        ringSeconds = presets.map { p in
-            (0..<bandCount).reduce(0.0) { sum, band in
-                let i = p.rawValue * bandCount + band
-                return sum + (b[i] ? 0 : d[i].ringFrames(limit: limit))
-            }
-        }.max().map { min($0, limit) / sampleRate } ?? 0
+        ringSeconds =
+            presets.map { p in
+                (0..<bandCount).reduce(0.0) { sum, band in
+                    let i = p.rawValue * bandCount + band
+                    return sum + (b[i] ? 0 : d[i].ringFrames(limit: limit))
+                }
+            }.max().map { min($0, limit) / sampleRate } ?? 0
         let channels = Int(outputFormats[0].mChannelsPerFrame)
         guard channels <= 16 else {
             throw AudioError(kAudioUnitErr_FormatNotSupported, "The iPod EQ filters up to 16 channels, not \(channels).")

@@ -186,7 +186,9 @@ private func lv2UnitPullInputs(
             au.pointee.pullInput(element, flags, timeStamp, frames)
         }
         guard status == noErr else { return status }
-        guard let list = au.pointee.inputs[element].buffers.list, Int(list.pointee.mNumberBuffers) == count else { return kAudio_ParamError }
+        guard let list = au.pointee.inputs[element].buffers.list, Int(list.pointee.mNumberBuffers) == count else {
+            return kAudio_ParamError
+        }
         let buffers = audioBuffers(list)
         for c in 0..<count {
             guard let data = buffers[c].mData else { return kAudio_ParamError }

@@ -205,7 +205,8 @@ extension AudioGraph {
                 entry.direct = delay == 0 && consumers[BusKey(node: c.sourceNode, bus: c.sourceOutputNumber)] == 1
                 if delay > 0 {
                     entry.delay = .allocate(capacity: 1)
-                    entry.delay!.initialize(to: LatencyCompensationLine(channels: Int(format.bufferCount), delay: delay, maxFrames: maxFrames))
+                    entry.delay!.initialize(
+                        to: LatencyCompensationLine(channels: Int(format.bufferCount), delay: delay, maxFrames: maxFrames))
                 }
             } else {
                 let cb = interaction.nodeInteraction.inputCallback.cback

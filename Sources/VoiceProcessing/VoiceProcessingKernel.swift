@@ -81,7 +81,8 @@ public struct VoiceProcessingKernel {
             )
         }
         guard maximumFrames >= 1, maximumFrames <= 1 << 20 else {
-            throw AudioError(kAudio_ParamError, "Voice processing needs a maximum block size of 1…1048576 frames; \(maximumFrames) was asked.")
+            throw AudioError(
+                kAudio_ParamError, "Voice processing needs a maximum block size of 1…1048576 frames; \(maximumFrames) was asked.")
         }
         var config = settings.c
         var error: Int32 = 0

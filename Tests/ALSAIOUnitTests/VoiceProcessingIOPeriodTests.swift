@@ -47,7 +47,8 @@ final class VoiceProcessingIOPeriodTests: XCTestCase {
         XCTAssertEqual(try IO.get(unit, id, as: UInt32.self), kAUHostVoiceIOSuppression_Moderate)
         XCTAssertEqual(IO.set(unit, id, kAudioUnitScope_Global, 0, UInt32(4)), kAudioUnitErr_InvalidPropertyValue)
         XCTAssertEqual(IO.set(unit, id, kAudioUnitScope_Global, 0, kAUHostVoiceIOSuppression_VeryHigh), noErr)
-        let mono = AudioStreamBasicDescription.linearPCM(sampleRate: 48_000, channels: 1, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        let mono = AudioStreamBasicDescription.linearPCM(
+            sampleRate: 48_000, channels: 1, bitsPerChannel: 32, isFloat: true, interleaved: true)
         XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1, mono), noErr)
         XCTAssertEqual(AudioUnitInitialize(unit), noErr, IO.lastErrorMessage)
         XCTAssertEqual(IO.set(unit, id, kAudioUnitScope_Global, 0, kAUHostVoiceIOSuppression_Low), kAudioUnitErr_Initialized)

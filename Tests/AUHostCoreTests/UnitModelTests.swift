@@ -145,9 +145,10 @@ final class UnitModelTests: XCTestCase {
         XCTAssertEqual(f.counter, 64, "the second pull is served from the cache")
         XCTAssertEqual(seen[0], 4)
         let phases: AudioUnitRenderActionFlags = [.unitRenderAction_PreRender, .unitRenderAction_PostRender]
-        for (i, phase) in [AudioUnitRenderActionFlags.unitRenderAction_PreRender, .unitRenderAction_PostRender,
-            .unitRenderAction_PreRender, .unitRenderAction_PostRender].enumerated()
-        {
+        for (i, phase) in [
+            AudioUnitRenderActionFlags.unitRenderAction_PreRender, .unitRenderAction_PostRender,
+            .unitRenderAction_PreRender, .unitRenderAction_PostRender,
+        ].enumerated() {
             XCTAssertEqual(AudioUnitRenderActionFlags(rawValue: seen[i + 1]).intersection(phases), phase, "notification \(i)")
         }
         XCTAssertEqual(AudioUnitRemoveRenderNotify(f.unit, notify, seen), noErr)

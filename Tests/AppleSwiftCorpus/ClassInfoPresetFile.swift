@@ -59,7 +59,8 @@ final class DelayPresetStore {
         }
         // The property takes the reference itself: its bytes, as C passes &plist.
         let status = withUnsafeBytes(of: presetPropertyList) { bytes in
-            AudioUnitSetProperty(delayUnit!, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, bytes.baseAddress, UInt32(bytes.count))
+            AudioUnitSetProperty(
+                delayUnit!, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, bytes.baseAddress, UInt32(bytes.count))
         }
         guard status == noErr else { throw PresetError.status(status) }
     }

@@ -70,7 +70,8 @@ final class HostileInputTests: XCTestCase {
             mp3.mChannelsPerFrame = 2
             let converter = try makeConverter(mp3, pcm(44_100, 2, bits: 16, float: false))
             defer { AudioConverterDispose(converter) }
-            let liar = LyingPackets(description: AudioStreamPacketDescription(mStartOffset: offset, mVariableFramesInPacket: 0, mDataByteSize: 100))
+            let liar = LyingPackets(
+                description: AudioStreamPacketDescription(mStartOffset: offset, mVariableFramesInPacket: 0, mDataByteSize: 100))
             var out = [Int16](repeating: 0, count: 4_096 * 2)
             var frames: UInt32 = 4_096
             let status = out.withUnsafeMutableBytes { raw -> OSStatus in
@@ -104,7 +105,8 @@ final class HostileInputTests: XCTestCase {
             let status = out.withUnsafeMutableBytes { raw -> OSStatus in
                 var list = AudioBufferList(
                     mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return AudioConverterFillComplexBuffer(converter, Self.lying, Unmanaged.passUnretained(liar).toOpaque(), &frames, &list, nil)
+                return AudioConverterFillComplexBuffer(
+                    converter, Self.lying, Unmanaged.passUnretained(liar).toOpaque(), &frames, &list, nil)
             }
             XCTAssertEqual(status, kAudioConverterErr_FormatNotSupported)
             XCTAssertEqual(frames, 0)

@@ -56,7 +56,10 @@ final class HostileTranslationTests: XCTestCase {
         let cases: [(AudioFileStreamPropertyID, AudioFramePacketTranslation)] = [
             (kAudioFileStreamProperty_FrameToPacket, AudioFramePacketTranslation(mFrame: -1, mPacket: 0, mFrameOffsetInPacket: 0)),
             (kAudioFileStreamProperty_FrameToPacket, AudioFramePacketTranslation(mFrame: Int64.min, mPacket: 0, mFrameOffsetInPacket: 0)),
-            (kAudioFileStreamProperty_PacketToFrame, AudioFramePacketTranslation(mFrame: 0, mPacket: Int64.max / 2, mFrameOffsetInPacket: 0)),
+            (
+                kAudioFileStreamProperty_PacketToFrame,
+                AudioFramePacketTranslation(mFrame: 0, mPacket: Int64.max / 2, mFrameOffsetInPacket: 0)
+            ),
             (kAudioFileStreamProperty_PacketToFrame, AudioFramePacketTranslation(mFrame: 0, mPacket: -5, mFrameOffsetInPacket: 0)),
         ]
         for (property, given) in cases {

@@ -48,7 +48,8 @@ final class EQUnitTests: XCTestCase {
         }
         var preset = AUPreset()
         size = UInt32(MemoryLayout<AUPreset>.size)
-        try AudioError.check(AudioUnitGetProperty(h.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, &size), "get")
+        try AudioError.check(
+            AudioUnitGetProperty(h.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, &size), "get")
         preset.presetName?.release()
         XCTAssertNotEqual(preset.presetNumber, Int32(truncatingIfNeeded: Int64(1) << 40))
     }

@@ -155,7 +155,8 @@ final class LV2UnitFaceTests: XCTestCase {
 
     func liveWorker(_ unit: AudioUnit) throws -> UInt32 {
         var value: UInt32 = 99, size: UInt32 = 4
-        try AudioError.check(AudioUnitGetProperty(unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &value, &size), "LiveWorker")
+        try AudioError.check(
+            AudioUnitGetProperty(unit, kLV2UnitProperty_LiveWorker, kAudioUnitScope_Global, 0, &value, &size), "LiveWorker")
         return value
     }
 

@@ -50,7 +50,8 @@ final class VoiceDevicePatternTests: XCTestCase {
             let chunked = try Self.run(room, piece: 480, captureFirst: false, delay: period, reportedMilliseconds: milliseconds)
             let whole = room.frames / period * period  // the device run stops at its last whole period
             let worst = zip(device.prefix(whole), chunked).map { abs($0 - $1) }.max() ?? 0
-            XCTAssertTrue(device.prefix(whole) == chunked.prefix(whole), "period \(period): device order differs from chunk order by up to \(worst)")
+            XCTAssertTrue(
+                device.prefix(whole) == chunked.prefix(whole), "period \(period): device order differs from chunk order by up to \(worst)")
             let latency = 480 + 670
             let erle = room.farOnly.map { powerRatioDecibels(room.microphone, device, $0, lag: latency) }
             print("device order, period \(period): ERLE \(erle.map { ($0 * 10).rounded() / 10 }) dB")

@@ -33,10 +33,10 @@ final class HeadroomCLITests: XCTestCase {
         let samples = (0..<4_800).map { Float(sin(Double($0) * 2 * Double.pi * 440 / 48_000)) * 0.5 }
         try WAV.writeFloat(samples, rate: 48_000, to: input)
         try """
-            {"channels": 1, "nodes": [{"name": "a", "unit": "\(ampURI)", "parameters": {"gain": 12}},
-                                      {"name": "b", "unit": "\(ampURI)", "parameters": {"gain": 12}}],
-             "connections": [{"from": "a", "to": "b"}, {"from": "b", "to": "output"}], "output": {"file": "\(output)"}}
-            """.write(toFile: graph, atomically: true, encoding: .utf8)
+        {"channels": 1, "nodes": [{"name": "a", "unit": "\(ampURI)", "parameters": {"gain": 12}},
+                                  {"name": "b", "unit": "\(ampURI)", "parameters": {"gain": 12}}],
+         "connections": [{"from": "a", "to": "b"}, {"from": "b", "to": "output"}], "output": {"file": "\(output)"}}
+        """.write(toFile: graph, atomically: true, encoding: .utf8)
         let r = try CLI.run(["render", "-i", input, "-o", output, "--graph", graph])
         XCTAssertEqual(r.status, 0, r.stderr)
         let out = try WAV.readFloat(output)

@@ -24,7 +24,9 @@ enum WAV {
 
     static func readInt16(_ path: String) throws -> [Int16] {
         let data = try dataChunk(path)
-        return stride(from: data.startIndex, to: data.endIndex - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+        return stride(from: data.startIndex, to: data.endIndex - 1, by: 2).map {
+            Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
+        }
     }
 
     /// A canonical 44-byte header (format 1: integer PCM, 3: IEEE float) and `payload`.

@@ -47,7 +47,8 @@ final class CaptureSessionController {
         // The property takes a CFStringRef: hand over the reference's own bytes.
         try AudioError.check(
             withUnsafeBytes(of: name) {
-                AudioUnitSetProperty(capture, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, $0.baseAddress, UInt32($0.count))
+                AudioUnitSetProperty(
+                    capture, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, $0.baseAddress, UInt32($0.count))
             }, "set the capture device")
         try AudioError.check(
             AudioUnitSetProperty(capture, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, &period, 4),

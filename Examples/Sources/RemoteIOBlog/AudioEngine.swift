@@ -139,7 +139,8 @@ final class AudioEngine {
         // The property takes a CFStringRef: hand over the reference's own bytes.
         return CheckOSStatus(
             withUnsafeBytes(of: name) {
-                AudioUnitSetProperty(mVoipUnit!, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, $0.baseAddress, UInt32($0.count))
+                AudioUnitSetProperty(
+                    mVoipUnit!, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, $0.baseAddress, UInt32($0.count))
             }, "couldn't set the device")
             && CheckOSStatus(
                 AudioUnitSetProperty(

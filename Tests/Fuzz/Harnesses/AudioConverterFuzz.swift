@@ -81,7 +81,10 @@ public enum AudioConverterFuzz {
     }
 
     /// One fill of up to 8192 requested frames into a list sized from the input.
-    static func fill(_ input: inout CAPIFuzzInput, _ converter: AudioConverterRef, _ destination: AudioStreamBasicDescription, _ procedure: LyingProcedure) {
+    static func fill(
+        _ input: inout CAPIFuzzInput, _ converter: AudioConverterRef, _ destination: AudioStreamBasicDescription,
+        _ procedure: LyingProcedure
+    ) {
         procedure.script = (0..<8).map { _ in LyingProcedure.Step(&input) }
         procedure.next = 0
         let bytes = input.below(32_768)

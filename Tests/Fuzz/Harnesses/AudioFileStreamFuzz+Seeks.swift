@@ -34,7 +34,9 @@ extension AudioFileStreamFuzz {
 
         func hostile() -> Int64 {
             let r = next()
-            return r & 3 == 0 ? Int64(bitPattern: next()) : AudioFileStreamFuzz.hostileNumbers[Int(r >> 8 % UInt64(AudioFileStreamFuzz.hostileNumbers.count))]
+            return r & 3 == 0
+                ? Int64(bitPattern: next())
+                : AudioFileStreamFuzz.hostileNumbers[Int(r >> 8 % UInt64(AudioFileStreamFuzz.hostileNumbers.count))]
         }
     }
 

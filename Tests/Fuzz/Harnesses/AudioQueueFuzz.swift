@@ -43,7 +43,8 @@ public enum AudioQueueFuzz {
             let descriptions = input.pick([0, 1, 16, 1_024, kAUHostAudioQueueMaximumPacketDescriptions + 1, 0xFFFF_FFFF])
             var buffer: AudioQueueBufferRef?
             let status = AudioQueueAllocateBufferWithPacketDescriptions(queue, bytes, descriptions, &buffer)
-            precondition((status == noErr) == (buffer != nil), "AllocateBuffer answered \(status) with buffer \(String(describing: buffer))")
+            precondition(
+                (status == noErr) == (buffer != nil), "AllocateBuffer answered \(status) with buffer \(String(describing: buffer))")
             if let buffer { state.buffers.append(buffer) }
             return
         }

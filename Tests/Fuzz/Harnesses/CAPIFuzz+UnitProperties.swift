@@ -57,7 +57,9 @@ extension Session {
         var found: [(AudioUnitScope, AudioUnitParameterID)] = []
         for scope in [kAudioUnitScope_Global, kAudioUnitScope_Input, kAudioUnitScope_Output] {
             var size: UInt32 = 0
-            guard AudioUnitGetPropertyInfo(unit, kAudioUnitProperty_ParameterList, scope, 0, &size, nil) == noErr, size > 0 else { continue }
+            guard AudioUnitGetPropertyInfo(unit, kAudioUnitProperty_ParameterList, scope, 0, &size, nil) == noErr, size > 0 else {
+                continue
+            }
             var ids = [AudioUnitParameterID](repeating: 0, count: Int(size) / 4)
             guard AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterList, scope, 0, &ids, &size) == noErr else { continue }
             found += ids.prefix(Int(size) / 4).map { (scope, $0) }

@@ -166,7 +166,8 @@ struct Session {
             var ids = Array(CAPIFuzz.files.prefix(input.below(CAPIFuzz.files.count + 1)))
             let size = UInt32(ids.count * MemoryLayout<AudioFileID>.size) + (input.u8() < 16 ? 3 : 0)
             _ = ids.withUnsafeMutableBytes { bytes in
-                size <= UInt32(bytes.count) ? AudioUnitSetProperty(unit, id, scope, element, bytes.baseAddress, size)
+                size <= UInt32(bytes.count)
+                    ? AudioUnitSetProperty(unit, id, scope, element, bytes.baseAddress, size)
                     : AudioUnitSetProperty(unit, id, scope, element, value, size)
             }
         case kAudioUnitProperty_ScheduledFileRegion:

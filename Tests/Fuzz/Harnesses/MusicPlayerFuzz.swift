@@ -36,7 +36,9 @@ public enum MusicPlayerFuzz {
         _ = MusicPlayerStop(player!)
     }
 
-    static func step(_ input: inout CAPIFuzzInput, _ sequence: MusicSequence, _ player: MusicPlayer, _ tracks: inout [MusicTrack], _ graph: OfflineGraph) {
+    static func step(
+        _ input: inout CAPIFuzzInput, _ sequence: MusicSequence, _ player: MusicPlayer, _ tracks: inout [MusicTrack], _ graph: OfflineGraph
+    ) {
         let op = input.u8() % 20
         if op == 0 || tracks.isEmpty {
             var track: MusicTrack?
@@ -46,7 +48,8 @@ public enum MusicPlayerFuzz {
         let track = tracks[input.below(tracks.count)]
         switch op {
         case 1:
-            var note = MIDINoteMessage(channel: input.u8(), note: input.u8(), velocity: input.u8(), releaseVelocity: input.u8(), duration: input.float())
+            var note = MIDINoteMessage(
+                channel: input.u8(), note: input.u8(), velocity: input.u8(), releaseVelocity: input.u8(), duration: input.float())
             _ = MusicTrackNewMIDINoteEvent(track, beat(&input), &note)
         case 2:
             var message = MIDIChannelMessage(status: input.u8(), data1: input.u8(), data2: input.u8(), reserved: 0)
@@ -56,7 +59,8 @@ public enum MusicPlayerFuzz {
             guard MusicSequenceGetTempoTrack(sequence, &tempo) == noErr else { return }
             _ = MusicTrackNewExtendedTempoEvent(tempo!, beat(&input), beat(&input))
         case 4:
-            var loop = MusicTrackLoopInfo(loopDuration: beat(&input), numberOfLoops: Int32(bitPattern: input.pick([0, 1, 2, 3, 1000, 0x7FFF_FFFF])))
+            var loop = MusicTrackLoopInfo(
+                loopDuration: beat(&input), numberOfLoops: Int32(bitPattern: input.pick([0, 1, 2, 3, 1000, 0x7FFF_FFFF])))
             _ = MusicTrackSetProperty(track, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size))
         case 5, 6:
             var value = beat(&input)
@@ -64,7 +68,8 @@ public enum MusicPlayerFuzz {
             _ = MusicTrackSetProperty(track, UInt32(id), &value, 8)
         case 7:
             var flag = input.u8() & 1
-            _ = MusicTrackSetProperty(track, UInt32(input.u8() & 1 == 0 ? kSequenceTrackProperty_MuteStatus : kSequenceTrackProperty_SoloStatus), &flag, 1)
+            _ = MusicTrackSetProperty(
+                track, UInt32(input.u8() & 1 == 0 ? kSequenceTrackProperty_MuteStatus : kSequenceTrackProperty_SoloStatus), &flag, 1)
         case 8: iterate(&input, track)
         case 9, 10, 11:
             let value = op == 11 ? Double(input.u8()) : beat(&input)
