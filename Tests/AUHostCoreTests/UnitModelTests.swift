@@ -45,19 +45,13 @@ final class UnitModelTests: XCTestCase {
         let seen = UnsafeMutablePointer<UInt32>.allocate(capacity: 8)
         seen.initialize(repeating: 0, count: 8)
         defer { seen.deallocate() }
-        let notify: AURenderCallback = { refCon, flags, _, _, _, _ in
-            let log = refCon.assumingMemoryBound(to: UInt32.self)
-            log[Int(log[0]) + 1] = flags.pointee.rawValue
-            log[0] += 1
-            return noErr
-        }
-        XCTAssertEqual(AudioUnitAddRenderNotify(f.unit, notify, seen), noErr)
+        XCTAssertEqual(AudioUnitAddRenderNotify(f.unit, flagLogNotify, seen), noErr)
         f.render(64)
         XCTAssertEqual(seen[0], 2)
         let phases: AudioUnitRenderActionFlags = [.unitRenderAction_PreRender, .unitRenderAction_PostRender]
         XCTAssertEqual(AudioUnitRenderActionFlags(rawValue: seen[1]).intersection(phases), .unitRenderAction_PreRender)
         XCTAssertEqual(AudioUnitRenderActionFlags(rawValue: seen[2]).intersection(phases), .unitRenderAction_PostRender)
-        XCTAssertEqual(AudioUnitRemoveRenderNotify(f.unit, notify, seen), noErr)
+        XCTAssertEqual(AudioUnitRemoveRenderNotify(f.unit, flagLogNotify, seen), noErr)
         f.render(64)
         XCTAssertEqual(seen[0], 2)
     }
@@ -127,13 +121,7 @@ final class UnitModelTests: XCTestCase {
         let seen = UnsafeMutablePointer<UInt32>.allocate(capacity: 8)
         seen.initialize(repeating: 0, count: 8)
         defer { seen.deallocate() }
-        let notify: AURenderCallback = { refCon, flags, _, _, _, _ in
-            let log = refCon.assumingMemoryBound(to: UInt32.self)
-            log[Int(log[0]) + 1] = flags.pointee.rawValue
-            log[0] += 1
-            return noErr
-        }
-        XCTAssertEqual(AudioUnitAddRenderNotify(f.unit, notify, seen), noErr)
+        XCTAssertEqual(AudioUnitAddRenderNotify(f.unit, flagLogNotify, seen), noErr)
         var flags: AudioUnitRenderActionFlags = []
         for pull in 0..<2 {
             f.storage.prepareNull(frames: 64)
@@ -151,7 +139,7 @@ final class UnitModelTests: XCTestCase {
         ].enumerated() {
             XCTAssertEqual(AudioUnitRenderActionFlags(rawValue: seen[i + 1]).intersection(phases), phase, "notification \(i)")
         }
-        XCTAssertEqual(AudioUnitRemoveRenderNotify(f.unit, notify, seen), noErr)
+        XCTAssertEqual(AudioUnitRemoveRenderNotify(f.unit, flagLogNotify, seen), noErr)
     }
 
     func testParameterInfoListAndFactoryPresets() throws {
@@ -276,4 +264,12 @@ final class UnitModelTests: XCTestCase {
         XCTAssertEqual(AudioUnitProcess(f.unit, &flags, &f.timeStamp, 8, f.storage.list), noErr)
         XCTAssertEqual(f.left(8), (0..<8).map { 2 * Float($0) })
     }
+}
+
+/// A render notification that logs the flags it sees: refCon[0] counts, refCon[1…] the flags.
+let flagLogNotify: AURenderCallback = { refCon, flags, _, _, _, _ in
+    let log = refCon.assumingMemoryBound(to: UInt32.self)
+    log[Int(log[0]) + 1] = flags.pointee.rawValue
+    log[0] += 1
+    return noErr
 }

@@ -43,11 +43,7 @@ final class AudioQueueHostileSizeTests: XCTestCase {
 /// offset + size overflowed and trapped.
 final class AudioQueueHostileDescriptionTests: XCTestCase {
     func testADescriptionNearInt64MaxIsParamError() throws {
-        var mp3 = AudioStreamBasicDescription()
-        mp3.mSampleRate = 44_100
-        mp3.mFormatID = kAudioFormatMPEGLayer3
-        mp3.mFramesPerPacket = 1_152
-        mp3.mChannelsPerFrame = 2
+        var mp3 = stereoMP3(bytesPerPacket: 0)
         var queue: AudioQueueRef?
         XCTAssertEqual(AudioQueueNewOutput(&mp3, { _, _, _ in }, nil, nil, nil, 0, &queue), noErr, lastErrorMessage)
         let q = try XCTUnwrap(queue)
@@ -67,12 +63,7 @@ final class AudioQueueHostileDescriptionTests: XCTestCase {
 /// 1,048,577 one-byte packets answer kAudio_MemFullError; a 64 MiB buffer of them asked for 1 GiB.
 final class AudioQueueImpliedPacketTests: XCTestCase {
     func testTooManyImpliedPacketsAreMemFull() throws {
-        var mp3 = AudioStreamBasicDescription()
-        mp3.mSampleRate = 44_100
-        mp3.mFormatID = kAudioFormatMPEGLayer3
-        mp3.mFramesPerPacket = 1_152
-        mp3.mBytesPerPacket = 1
-        mp3.mChannelsPerFrame = 2
+        var mp3 = stereoMP3(bytesPerPacket: 1)
         var queue: AudioQueueRef?
         XCTAssertEqual(AudioQueueNewOutput(&mp3, { _, _, _ in }, nil, nil, nil, 0, &queue), noErr, lastErrorMessage)
         let q = try XCTUnwrap(queue)
@@ -85,4 +76,15 @@ final class AudioQueueImpliedPacketTests: XCTestCase {
         XCTAssertEqual(AudioQueueEnqueueBuffer(q, b, 0, nil), kAudio_MemFullError)
         XCTAssertTrue(lastErrorMessage.contains("1048577 packets"), lastErrorMessage)
     }
+}
+
+/// A 44.1 kHz stereo MP3 stream's description; `bytesPerPacket` 0 is variable-size packets.
+func stereoMP3(bytesPerPacket: UInt32) -> AudioStreamBasicDescription {
+    var mp3 = AudioStreamBasicDescription()
+    mp3.mSampleRate = 44_100
+    mp3.mFormatID = kAudioFormatMPEGLayer3
+    mp3.mFramesPerPacket = 1_152
+    mp3.mBytesPerPacket = bytesPerPacket
+    mp3.mChannelsPerFrame = 2
+    return mp3
 }
