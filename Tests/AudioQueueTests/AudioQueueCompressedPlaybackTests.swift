@@ -48,12 +48,7 @@ final class AudioQueueCompressedPlaybackTests: XCTestCase {
         XCTAssertEqual(AudioQueueNewOutput(&description, compressedPlaybackCallback, user, nil, nil, 0, &created), noErr, lastErrorMessage)
         let queue = try XCTUnwrap(created)
         defer { XCTAssertEqual(AudioQueueDispose(queue, true), noErr) }
-        let name = CFBridge.string("aq_raw_out")
-        defer { name.release() }
-        var device: Unmanaged<CFString>? = name
-        XCTAssertEqual(
-            AudioQueueSetProperty(queue, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr
-        )
+        setCurrentDevice(queue, "aq_raw_out")
         for _ in 0..<3 {
             var buffer: AudioQueueBufferRef?
             XCTAssertEqual(AudioQueueAllocateBufferWithPacketDescriptions(queue, 16_384, 32, &buffer), noErr)

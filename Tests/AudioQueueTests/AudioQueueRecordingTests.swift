@@ -62,11 +62,7 @@ final class AudioQueueRecordingTests: XCTestCase {
         XCTAssertEqual(AudioQueueNewInput(&format, recordingCallback, state.refCon, nil, nil, 0, &queue), noErr, lastErrorMessage)
         let q = try XCTUnwrap(queue)
         defer { XCTAssertEqual(AudioQueueDispose(q, true), noErr) }
-        let name = CFBridge.string("aq_raw_in")
-        var device: Unmanaged<CFString>? = name
-        XCTAssertEqual(
-            AudioQueueSetProperty(q, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
-        name.release()
+        setCurrentDevice(q, "aq_raw_in")
         let path = AudioQueueTestEnvironment.path("recording.wav")
         let url = CFURLCreateFromFileSystemRepresentation(nil, path, CFIndex(strlen(path)), false)!
         var file: AudioFileID?
@@ -125,11 +121,7 @@ final class AudioQueueTinyRecordingBufferTests: XCTestCase {
         XCTAssertEqual(AudioQueueNewInput(&format, recordingCallback, state.refCon, nil, nil, 0, &queue), noErr, lastErrorMessage)
         let q = try XCTUnwrap(queue)
         defer { XCTAssertEqual(AudioQueueDispose(q, true), noErr) }
-        let name = CFBridge.string("aq_raw_in")
-        var device: Unmanaged<CFString>? = name
-        XCTAssertEqual(
-            AudioQueueSetProperty(q, kAudioQueueProperty_CurrentDevice, &device, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
-        name.release()
+        setCurrentDevice(q, "aq_raw_in")
         var tiny: AudioQueueBufferRef?, whole: AudioQueueBufferRef?
         XCTAssertEqual(AudioQueueAllocateBuffer(q, 3, &tiny), noErr)
         XCTAssertEqual(AudioQueueAllocateBuffer(q, 1_000 * 4, &whole), noErr)

@@ -143,14 +143,7 @@ func makePlaybackQueue(_ state: PlaybackState, format: AudioStreamBasicDescripti
     XCTAssertEqual(AudioQueueNewOutput(&format, playbackCallback, state.refCon, nil, nil, 0, &queue), noErr, lastErrorMessage)
     let q = try XCTUnwrap(queue)
     state.queue = q
-    if let device {
-        let name = CFBridge.string(device)
-        defer { name.release() }
-        var value: Unmanaged<CFString>? = name
-        XCTAssertEqual(
-            AudioQueueSetProperty(q, kAudioQueueProperty_CurrentDevice, &value, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr,
-            lastErrorMessage)
-    }
+    if let device { setCurrentDevice(q, device) }
     XCTAssertEqual(AudioQueueAddPropertyListener(q, kAudioQueueProperty_IsRunning, isRunningListener, state.refCon), noErr)
     var buffers: [AudioQueueBufferRef] = []
     for _ in 0..<3 {
@@ -159,4 +152,14 @@ func makePlaybackQueue(_ state: PlaybackState, format: AudioStreamBasicDescripti
         buffers.append(try XCTUnwrap(buffer))
     }
     return (q, buffers)
+}
+
+/// Points `queue` at the ALSA PCM `device` (kAudioQueueProperty_CurrentDevice takes a CFStringRef).
+func setCurrentDevice(_ queue: AudioQueueRef, _ device: String, file: StaticString = #filePath, line: UInt = #line) {
+    let name = CFBridge.string(device)
+    defer { name.release() }
+    var value: Unmanaged<CFString>? = name
+    XCTAssertEqual(
+        AudioQueueSetProperty(queue, kAudioQueueProperty_CurrentDevice, &value, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr,
+        lastErrorMessage, file: file, line: line)
 }
