@@ -7,11 +7,14 @@
 # Thread class: n/a (build tooling).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SCRATCH=${FUZZ_SCRATCH:-.build-fuzz}
+FUZZ_CONFIG=${FUZZ_CONFIG:-debug}
+if [ "$FUZZ_CONFIG" = release ]; then default_scratch=.build-fuzz-release; else default_scratch=.build-fuzz; fi
+SCRATCH=${FUZZ_SCRATCH:-$default_scratch}
+export FUZZ_CONFIG FUZZ_SCRATCH=$SCRATCH
 FUZZ_RUNS=${FUZZ_RUNS:-1000000}
 FUZZ_S=${FUZZ_S:-0}
 FUZZ_S=1 scripts/fuzz.sh CAPIFuzz >/dev/null || true  # builds the driver (and runs it one second)
-driver="$SCRATCH/debug/auhost-fuzz"
+driver="$SCRATCH/$FUZZ_CONFIG/auhost-fuzz"
 count=$(AUHOST_CAPI_FUZZ_LIST_UNITS=1 AUHOST_FUZZ_HARNESS=CAPIFuzz "$driver" -runs=0 2>/dev/null | grep -c '^unit ' || true)
 first=${1:-0}; last=${2:-$((count - 1))}
 export SWIFT_BACKTRACE=enable=no

@@ -6,15 +6,19 @@
 # where FuzzReplayTests replays them in every `make test`. Prints one summary line per harness.
 #
 #   scripts/fuzz.sh [HARNESS…]        FUZZ_S=60 by default; FUZZ_ARGS adds libFuzzer options
+#   FUZZ_CONFIG=release                optimised build (its own scratch .build-fuzz-release): several
+#                                      times the executions a second of the debug build, same checks
 #
 # Thread class: n/a (build tooling).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ_S=${FUZZ_S:-60}
-SCRATCH=${FUZZ_SCRATCH:-.build-fuzz}
-swift build --scratch-path "$SCRATCH" -c debug --product auhost-fuzz \
+FUZZ_CONFIG=${FUZZ_CONFIG:-debug}
+if [ "$FUZZ_CONFIG" = release ]; then default_scratch=.build-fuzz-release; else default_scratch=.build-fuzz; fi
+SCRATCH=${FUZZ_SCRATCH:-$default_scratch}
+swift build --scratch-path "$SCRATCH" -c "$FUZZ_CONFIG" --product auhost-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xcc -fsanitize=address >&2
-driver="$SCRATCH/debug/auhost-fuzz"
+driver="$SCRATCH/$FUZZ_CONFIG/auhost-fuzz"
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then mapfile -t harnesses < <(AUHOST_FUZZ_LIST=1 "$driver"); fi
 # Leaks inside libsndfile/libvorbis that a plain C caller reproduces are listed there, nothing else.

@@ -267,8 +267,12 @@ public final class AudioQueueObject: @unchecked Sendable {
                 throw AudioError(kAudioQueueErr_InvalidBuffer, "An audio queue holds at most \(Self.maximumBuffers) buffers.")
             }
             guard bytes > 0 else { throw AudioError(kAudio_ParamError, "AudioQueueAllocateBuffer needs a size above 0 bytes.") }
-            let slot = QueueBufferSlot.allocate(
-                owner: Unmanaged.passUnretained(self).toOpaque(), capacity: bytes, packetDescriptions: packetDescriptions)
+            guard
+                let slot = QueueBufferSlot.allocate(
+                    owner: Unmanaged.passUnretained(self).toOpaque(), capacity: bytes, packetDescriptions: packetDescriptions)
+            else {
+                throw AudioError(kAudio_MemFullError, "No memory for a buffer of \(bytes) bytes and \(packetDescriptions) packet descriptions.")
+            }
             slots.insert(UnsafeMutableRawPointer(slot))
             return UnsafeMutableRawPointer(slot).assumingMemoryBound(to: AudioQueueBuffer.self)
         }

@@ -1,4 +1,5 @@
 import AudioToolbox
+import Foundation
 
 /// What the queue keeps beside each AudioQueueBuffer it hands out. The AudioQueueBuffer is the
 /// first field, so an AudioQueueBufferRef is the slot's address; the render thread reads the rest
@@ -24,18 +25,24 @@ struct QueueBufferSlot {
     var decodedFrames: UInt32
     var decodedCapacity: Int
 
-    /// Allocates a slot with `capacity` bytes of audio and `packetDescriptions` descriptions.
+    /// Allocates a slot with `capacity` bytes of audio and `packetDescriptions` descriptions, or nil
+    /// when the system has no memory for them. Both come from calloc: a large buffer is then fresh
+    /// zero pages the kernel fills only when touched (allocating 64 MiB no longer writes 64 MiB).
     ///
     /// Thread: setup.
     static func allocate(owner: UnsafeMutableRawPointer, capacity: UInt32, packetDescriptions: UInt32) -> UnsafeMutablePointer<
         QueueBufferSlot
-    > {
+    >? {
+        guard let data = calloc(max(Int(capacity), 1), 1) else { return nil }
+        var descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?
+        if packetDescriptions > 0 {
+            guard let memory = calloc(Int(packetDescriptions), MemoryLayout<AudioStreamPacketDescription>.stride) else {
+                Foundation.free(data)
+                return nil
+            }
+            descriptions = memory.assumingMemoryBound(to: AudioStreamPacketDescription.self)
+        }
         let slot = UnsafeMutablePointer<QueueBufferSlot>.allocate(capacity: 1)
-        let data = UnsafeMutableRawPointer.allocate(byteCount: max(Int(capacity), 1), alignment: 16)
-        data.initializeMemory(as: UInt8.self, repeating: 0, count: max(Int(capacity), 1))
-        let descriptions =
-            packetDescriptions > 0 ? UnsafeMutablePointer<AudioStreamPacketDescription>.allocate(capacity: Int(packetDescriptions)) : nil
-        descriptions?.initialize(repeating: AudioStreamPacketDescription(), count: Int(packetDescriptions))
         slot.initialize(
             to: QueueBufferSlot(
                 buffer: AudioQueueBuffer(
@@ -50,8 +57,8 @@ struct QueueBufferSlot {
     ///
     /// Thread: setup.
     static func free(_ slot: UnsafeMutablePointer<QueueBufferSlot>) {
-        slot.pointee.buffer.mAudioData.deallocate()
-        slot.pointee.buffer.mPacketDescriptions?.deallocate()
+        Foundation.free(slot.pointee.buffer.mAudioData)
+        Foundation.free(slot.pointee.buffer.mPacketDescriptions)
         slot.pointee.decoded?.deallocate()
         slot.deinitialize(count: 1)
         slot.deallocate()
