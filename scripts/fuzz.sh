@@ -20,6 +20,11 @@ SCRATCH=${FUZZ_SCRATCH:-$default_scratch}
 swift build --scratch-path "$SCRATCH" -c "$FUZZ_CONFIG" --product auhost-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xcc -fsanitize=address >&2
 driver="$SCRATCH/$FUZZ_CONFIG/auhost-fuzz"
+# IsolatedUnit's children: the ordinary unit host (a libFuzzer build has no main of its own to give it).
+if [ -z "${AUHOST_UNIT_HOST:-}" ]; then
+    swift build -c release --product auhost-unit-host >&2
+    export AUHOST_UNIT_HOST="$(swift build -c release --show-bin-path)/auhost-unit-host"
+fi
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then mapfile -t harnesses < <(AUHOST_FUZZ_LIST=1 "$driver"); fi
 # Leaks inside libsndfile/libvorbis that a plain C caller reproduces are listed there, nothing else.

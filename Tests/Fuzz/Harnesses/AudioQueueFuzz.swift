@@ -25,6 +25,8 @@ public enum AudioQueueFuzz {
     struct State {
         var buffers: [AudioQueueBufferRef] = []
         var offline = false
+        /// The queue has a device (AudioQueueDeviceFuzz): Start opens it, whatever the offline state.
+        var onDevice = false
     }
 
     static let parameterIDs: [UInt32] = [1, 2, 3, 4, 13, 0, 5]
@@ -65,7 +67,7 @@ public enum AudioQueueFuzz {
                 var format = AudioConverterFuzz.format(&input)
                 if AudioQueueSetOfflineRenderFormat(queue, &format, nil) == noErr { state.offline = true }
             }
-        case 6: if state.offline { _ = AudioQueueStart(queue, nil) }
+        case 6: if state.offline || state.onDevice { _ = AudioQueueStart(queue, nil) }
         case 7:
             var time = AudioTimeStamp()
             time.mFlags = .sampleTimeValid

@@ -13,6 +13,8 @@ public enum FuzzRegistry {
         ("IsolationShape", IsolationShapeFuzz.run),
         ("AudioConverter", AudioConverterFuzz.run),
         ("AudioQueue", AudioQueueFuzz.run),
+        ("AudioQueueDevice", AudioQueueDeviceFuzz.run),
+        ("IsolatedUnit", IsolatedUnitFuzz.run),
         ("MusicPlayer", MusicPlayerFuzz.run),
     ]
 
