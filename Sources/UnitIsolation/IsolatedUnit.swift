@@ -103,11 +103,11 @@ public final class IsolatedUnit: AUBase {
         }
     }
 
+    /// Frees the mirror's arrays; declareParameters allocates the next ones (it did leak a
+    /// one-slot pair per instance when this also made placeholders: found by IsolatedUnit fuzzing).
     private func freeParameterMirror() {
         cycle.pointee.sent.deallocate()
         cycle.pointee.parameterIDs.deallocate()
-        cycle.pointee.sent = .allocate(capacity: 1)
-        cycle.pointee.parameterIDs = .allocate(capacity: 1)
         cycle.pointee.parameterCount = 0
     }
 
