@@ -164,7 +164,7 @@ let testSupport: [Target] = [
     /// The C host listing's gain unit (Tests/CHost/gain_unit.c): a minimal unit written in C to the plug-in interface.
     .target(
         name: "CGainUnit", dependencies: ["CAudioToolbox"], path: "Tests/CHost", exclude: ["host.c", "cstd_headers.c"],
-        sources: ["gain_unit.c"], cSettings: cSettings),
+        sources: ["gain_unit.c", "tempo_probe_unit.c"], cSettings: cSettings),
     // Fuzzing (docs/RELIABILITY.md): harness functions, the libFuzzer driver (scripts/fuzz.sh builds
     // it with -sanitize=fuzzer,address), and the replay of every seed and crash in the test run.
     .target(
@@ -199,7 +199,9 @@ let tests: [Target] = [
         exclude: ["Fixtures"]),
     .testTarget(
         name: "MusicPlayerServicesTests",
-        dependencies: ["AUHost", "PlugInLoader", "TestSupport", "JACKMIDIInput", "CJACK", "ALSATestSupport", "CAUHostAtomics"],
+        dependencies: [
+            "AUHost", "PlugInLoader", "TestSupport", "JACKMIDIInput", "CJACK", "ALSATestSupport", "CAUHostAtomics", "CGainUnit",
+        ],
         resources: [.copy("Fixtures")]),
     .testTarget(
         name: "AudioQueueTests", dependencies: ["AUHost", "AudioQueueServices", "ALSATestSupport"], resources: [.copy("Fixtures")]),

@@ -91,7 +91,7 @@ private let getPropertyThunk: AudioUnitGetPropertyProc = { me, id, scope, elemen
 /// Properties whose value may be NULL to remove it.
 private let removableProperties: Set<AudioUnitPropertyID> = [
     kAudioUnitProperty_MakeConnection, kAudioUnitProperty_SetRenderCallback,
-    kAudioUnitProperty_ElementName, kAudioUnitProperty_ContextName,
+    kAudioUnitProperty_ElementName, kAudioUnitProperty_ContextName, kAudioUnitProperty_HostCallbacks,
 ]
 
 private let setPropertyThunk: AudioUnitSetPropertyProc = { me, id, scope, element, inData, inSize in

@@ -51,6 +51,7 @@ extension AUBase {
         case kAudioUnitProperty_ClassInfo: return try sized(UnsafeRawPointer.self, global, writable: true)
         case kAudioUnitProperty_MakeConnection: return try sized(AudioUnitConnection.self, [kAudioUnitScope_Input], writable: true)
         case kAudioUnitProperty_SetRenderCallback: return try sized(AURenderCallbackStruct.self, [kAudioUnitScope_Input], writable: true)
+        case kAudioUnitProperty_HostCallbacks: return try sized(HostCallbackInfo.self, global, writable: true)
         case kAudioUnitProperty_SampleRate: return try sized(Float64.self, io, writable: true)
         case kAudioUnitProperty_StreamFormat: return try sized(AudioStreamBasicDescription.self, io, writable: true)
         case kAudioUnitProperty_ShouldAllocateBuffer: return try sized(UInt32.self, io, writable: true)
@@ -117,6 +118,7 @@ extension AUBase {
                     ?? AudioUnitConnection(sourceAudioUnit: nil, sourceOutputNumber: 0, destInputNumber: element))
         case kAudioUnitProperty_SetRenderCallback:
             put(inputElements[Int(element)].renderCallback ?? AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil))
+        case kAudioUnitProperty_HostCallbacks: put(hostCallbacks ?? HostCallbackInfo())
         case kAudioUnitProperty_SampleRate: put(format(scope, element).mSampleRate)
         case kAudioUnitProperty_StreamFormat: put(format(scope, element))
         case kAudioUnitProperty_ShouldAllocateBuffer:
@@ -195,6 +197,10 @@ extension AUBase {
             try refuseInsideRender(id)
             let cb = data.map { $0.loadUnaligned(as: AURenderCallbackStruct.self) }
             inputElements[e].renderCallback = cb?.inputProc == nil ? nil : cb
+            publishConfiguration()
+        case kAudioUnitProperty_HostCallbacks:
+            try refuseInsideRender(id)
+            hostCallbacks = data.map { $0.loadUnaligned(as: HostCallbackInfo.self) }
             publishConfiguration()
         case kAudioUnitProperty_SampleRate:
             var f = format(scope, element)

@@ -42,6 +42,8 @@ open class AUBase {
     var renderNotifies: [RenderNotify] = []
     /// BypassEffect and InPlaceProcessing, setup side (published with the configuration).
     var bypassed = false
+    /// kAudioUnitProperty_HostCallbacks as the host set it (render calls read the published copy).
+    var hostCallbacks: HostCallbackInfo?
     var processesInPlace = true
     /// Serialises configuration changes (setup threads only; the render thread never takes it)
     /// for callers that reach the unit without the C dispatch's setup lock.

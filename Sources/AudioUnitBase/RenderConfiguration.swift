@@ -41,6 +41,8 @@ public struct RenderConfiguration {
     public var bypass: Bool
     /// InPlaceProcessing: effects pull their input straight into the output buffers.
     public var inPlace: Bool
+    /// kAudioUnitProperty_HostCallbacks (all NULL when the host set none).
+    public var hostCallbacks: HostCallbackInfo
 }
 
 /// How setup threads replace the configuration under a rendering unit without the render thread
@@ -181,7 +183,7 @@ extension AUBase {
         fresh.initialize(
             to: RenderConfiguration(
                 notifyCount: renderNotifies.count, notifies: notifies, sourceCount: count, sources: sources,
-                bypass: bypassed, inPlace: processesInPlace))
+                bypass: bypassed, inPlace: processesInPlace, hostCallbacks: hostCallbacks ?? HostCallbackInfo()))
         let channel = state.pointee.channel
         let old = auhost_atomic_exchange_pointer(&channel.pointee.configuration, UnsafeMutableRawPointer(fresh))
         AUBase.waitForRenderReaders(channel)

@@ -37,6 +37,8 @@ struct ScheduleView {
     var sequence: MusicSequence?
     var userCallback: MusicSequenceUserCallback?
     var userClientData: UnsafeMutableRawPointer?
+    /// Beat and tempo for the host callbacks.
+    var timeline: ScheduleTimeline
 }
 
 /// The shared words (atomics) and the render thread's own cursor.
@@ -54,6 +56,10 @@ struct PlayerRenderState {
     /// (counted, not read from time stamps, which offline callers do not always advance).
     var rendered: Int64 = 0
     var cursor: Int = 0
+    /// Frames rendered before the cycle in progress, and whether it adopted a new schedule: what
+    /// the host callbacks answer while the graph's units render this cycle.
+    var cycleStart: Int64 = 0
+    var adoptedThisCycle = false
 
     static func make() -> UnsafeMutablePointer<PlayerRenderState> {
         let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 3)
@@ -106,6 +112,7 @@ let musicPlayerRenderNotify: AURenderCallback = { refCon, flags, _, _, frames, _
 @_noAllocation @_noLocks
 func musicPlayerCycle(_ state: UnsafeMutablePointer<PlayerRenderState>, _ frames: UInt32) {
     let published = UnsafeMutablePointer<ScheduleView>(bitPattern: UInt(state.load(.published)))
+    state.pointee.adoptedThisCycle = published != state.pointee.current
     if published != state.pointee.current {
         if let old = state.pointee.current { releaseSoundingNotes(old, cursor: state.pointee.cursor) }
         state.pointee.current = published
@@ -115,6 +122,7 @@ func musicPlayerCycle(_ state: UnsafeMutablePointer<PlayerRenderState>, _ frames
     }
     guard let view = state.pointee.current else { return }
     let position = state.pointee.rendered
+    state.pointee.cycleStart = position
     let end = position + Int64(frames)
     state.pointee.rendered = end
     let entries = view.pointee.entries

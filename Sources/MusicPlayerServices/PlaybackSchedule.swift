@@ -24,17 +24,19 @@ final class PlaybackSchedule {
 
     var generation: UInt64 { view.pointee.generation }
 
-    /// An empty schedule (Stop publishes one so the render thread releases what sounds).
-    init(generation: UInt64) {
+    /// An empty schedule standing still at `beat` (Stop publishes one so the render thread
+    /// releases what sounds, and the host callbacks answer the beat where it stopped).
+    init(generation: UInt64, stoppedAt beat: MusicTimeStamp = 0, tempoMap map: TempoMap = TempoMap(tempos: [])) {
         view = .allocate(capacity: 1)
         view.initialize(
             to: ScheduleView(
-                entries: .allocate(capacity: 1), count: 0, pool: .allocate(byteCount: 1, alignment: 8), generation: generation))
-        startBeat = 0
-        startSeconds = 0
+                entries: .allocate(capacity: 1), count: 0, pool: .allocate(byteCount: 1, alignment: 8), generation: generation,
+                timeline: .make(map, startBeat: beat, sampleRate: 1, rate: 1, playing: false)))
+        startBeat = beat
+        startSeconds = map.seconds(forBeats: beat)
         sampleRate = 1
         rate = 1
-        tempoMap = TempoMap(tempos: [])
+        tempoMap = map
     }
 
     /// Every event of `sequence`'s playing tracks at or after `startBeat`.
@@ -132,7 +134,8 @@ final class PlaybackSchedule {
         view.initialize(
             to: ScheduleView(
                 entries: buffer, count: entries.count, pool: poolMemory, generation: generation, sequence: sequence.handle,
-                userCallback: sequence.userCallback, userClientData: sequence.userClientData))
+                userCallback: sequence.userCallback, userClientData: sequence.userClientData,
+                timeline: .make(map, startBeat: startBeat, sampleRate: sampleRate, rate: rate, playing: true)))
         self.startBeat = startBeat
         self.startSeconds = startSeconds
         self.sampleRate = sampleRate
@@ -141,6 +144,7 @@ final class PlaybackSchedule {
     }
 
     deinit {
+        view.pointee.timeline.free()
         view.pointee.entries.deinitialize(count: view.pointee.count)
         view.pointee.entries.deallocate()
         view.pointee.pool.deallocate()

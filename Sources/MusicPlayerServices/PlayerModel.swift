@@ -92,8 +92,7 @@ final class PlayerModel {
         time = currentTime
         isPlaying = false
         generation += 1
-        let empty = PlaybackSchedule(generation: generation)
-        publish(empty)
+        publish(PlaybackSchedule(generation: generation, stoppedAt: time, tempoMap: sequence?.tempoMap ?? TempoMap(tempos: [])))
     }
 
     /// Stops, removes the notification (so the render thread no longer runs it), releases what
@@ -102,6 +101,7 @@ final class PlayerModel {
         try? stop()
         guard let graph = attachedGraph else { return }
         AUGraphRemoveRenderNotify(graph, musicPlayerRenderNotify, UnsafeMutableRawPointer(state))
+        installHostCallbacks(nil, in: graph)
         attachedGraph = nil
         if let current = state.pointee.current { releaseSoundingNotesOnLiveUnits(current, cursor: state.pointee.cursor) }
         state.pointee.current = nil
@@ -152,6 +152,8 @@ final class PlayerModel {
                 LastErrorMessage.current ?? "AUGraphAddRenderNotify failed")
             attachedGraph = graph
         }
+        // Every time: nodes added since the last Start get them too.
+        installHostCallbacks(state, in: graph)
     }
 
     private func publish(from beat: MusicTimeStamp) throws {

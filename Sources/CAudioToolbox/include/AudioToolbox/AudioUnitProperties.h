@@ -43,7 +43,7 @@ AU_ENUM(AudioUnitPropertyID) {
     kAudioUnitProperty_FactoryPresets = 24,            /* CFArrayRef of AUPreset* */
     kAudioUnitProperty_ContextName = 25,               /* CFStringRef */
     kAudioUnitProperty_RenderQuality = 26,             /* UInt32 */
-    kAudioUnitProperty_HostCallbacks = 27,
+    kAudioUnitProperty_HostCallbacks = 27,             /* HostCallbackInfo, global (set by the host, read by the unit) */
     kAudioUnitProperty_InPlaceProcessing = 29,         /* UInt32 */
     kAudioUnitProperty_ElementName = 30,               /* CFStringRef */
     kAudioUnitProperty_SupportedChannelLayoutTags = 32, /* AudioChannelLayoutTag[] */
@@ -84,6 +84,34 @@ typedef struct AURenderCallbackStruct {
     AURenderCallback _Nullable inputProc;
     void *_Nullable inputProcRefCon;
 } AURenderCallbackStruct;
+
+/* Host callbacks (kAudioUnitProperty_HostCallbacks): a unit asks where the music is. Every
+   answer describes the start of the buffer being rendered; NULL out-parameters are not wanted.
+   A callback the host does not provide is NULL; one without an answer returns
+   kAudioUnitErr_CannotDoInCurrentContext. Called on the render thread: they do not block.
+   A MusicPlayer hands them to every node of its sequence's graph (answers from the sequence's
+   tempo map and the player's position); LV2 units pass them on as time:Position. */
+typedef OSStatus (*HostCallback_GetBeatAndTempo)(
+    void *_Nullable inHostUserData, Float64 *_Nullable outCurrentBeat, Float64 *_Nullable outCurrentTempo);
+typedef OSStatus (*HostCallback_GetMusicalTimeLocation)(
+    void *_Nullable inHostUserData, UInt32 *_Nullable outDeltaSampleOffsetToNextBeat, Float32 *_Nullable outTimeSig_Numerator,
+    UInt32 *_Nullable outTimeSig_Denominator, Float64 *_Nullable outCurrentMeasureDownBeat);
+typedef OSStatus (*HostCallback_GetTransportState)(
+    void *_Nullable inHostUserData, Boolean *_Nullable outIsPlaying, Boolean *_Nullable outTransportStateChanged,
+    Float64 *_Nullable outCurrentSampleInTimeLine, Boolean *_Nullable outIsCycling, Float64 *_Nullable outCycleStartBeat,
+    Float64 *_Nullable outCycleEndBeat);
+typedef OSStatus (*HostCallback_GetTransportState2)(
+    void *_Nullable inHostUserData, Boolean *_Nullable outIsPlaying, Boolean *_Nullable outIsRecording,
+    Boolean *_Nullable outTransportStateChanged, Float64 *_Nullable outCurrentSampleInTimeLine, Boolean *_Nullable outIsCycling,
+    Float64 *_Nullable outCycleStartBeat, Float64 *_Nullable outCycleEndBeat);
+
+typedef struct HostCallbackInfo {
+    void *_Nullable hostUserData;
+    HostCallback_GetBeatAndTempo _Nullable beatAndTempoProc;
+    HostCallback_GetMusicalTimeLocation _Nullable musicalTimeLocationProc;
+    HostCallback_GetTransportState _Nullable transportStateProc;
+    HostCallback_GetTransportState2 _Nullable transportStateProc2;
+} HostCallbackInfo;
 
 typedef struct AudioUnitConnection {
     AudioUnit _Nullable sourceAudioUnit;
