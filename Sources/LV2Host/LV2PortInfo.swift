@@ -22,6 +22,8 @@ public struct LV2PortInfo: Equatable, Sendable {
     public let direction: Direction
     /// An atom port that declares `atom:supports midi:MidiEvent`.
     public let supportsMIDI: Bool
+    /// An atom input that declares `atom:supports time:Position`: the host tells it the musical time.
+    public var supportsTimePosition = false
     /// The plug-in allows the port to be left unconnected (connected to NULL).
     public let connectionOptional: Bool
     /// `rsz:minimumSize` in bytes for atom ports, 0 when not declared.
@@ -52,13 +54,15 @@ extension LV2PortInfo {
         let minimumSize = value(plugin, port, v.rszMinimumSize).number.map { Int($0) } ?? 0
         let designation = value(plugin, port, v.designation).string
         let latencyDesignated = designation == LV2Vocabulary.string(v.latency)
-        return LV2PortInfo(
+        var info = LV2PortInfo(
             index: index, symbol: symbol, name: name, kind: kind, direction: direction,
             supportsMIDI: kind == .atom && lilv_port_supports_event(plugin, port, v.midiEvent),
             connectionOptional: has(v.connectionOptional),
             minimumBufferSize: minimumSize,
             reportsLatency: kind == .control && direction == .output && (has(v.reportsLatency) || latencyDesignated),
             groupURI: value(plugin, port, v.portGroup).string)
+        info.supportsTimePosition = kind == .atom && direction == .input && lilv_port_supports_event(plugin, port, v.timePosition)
+        return info
     }
 
     /// The first value of `predicate` on the port as a string and as a number (the node lilv

@@ -29,6 +29,9 @@ public struct LV2RenderContext {
     var atomOutputCount: Int
     /// The atom input that takes MIDI (index into atomInputs), -1 if none.
     var midiInputSlot: Int
+    /// The atom input that takes time:Position (index into atomInputs), -1 if none.
+    var timeInputSlot: Int
+    var timeURIDs: LV2TimeURIDs
     var sequenceType: UInt32
     var chunkType: UInt32
     var midiEventType: UInt32

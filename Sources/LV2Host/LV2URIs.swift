@@ -42,6 +42,10 @@ enum LV2URI {
     static let atomBool = atom + "Bool"
     static let atomPath = atom + "Path"
     static let midiEvent = "http://lv2plug.in/ns/ext/midi#MidiEvent"
+    static let atomObject = atom + "Object"
+    static let atomLong = atom + "Long"
+    static let time = "http://lv2plug.in/ns/ext/time#"
+    static let timePosition = time + "Position"
     static let rszMinimumSize = "http://lv2plug.in/ns/ext/resize-port#minimumSize"
 
     static let boundedBlockLength = bufSize + "boundedBlockLength"

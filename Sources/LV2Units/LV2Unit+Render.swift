@@ -74,6 +74,8 @@ struct LV2UnitRenderState {
     var hasRun: Bool
     /// Set when a cycle's output held NaN or infinity (and was silenced); read on setup threads.
     var producedNonFinite: Bool
+    /// The musical time last sent as time:Position (LV2Unit+Time.swift).
+    var time = LV2UnitTimeFollower()
 }
 
 /// A `controlWritten` entry that matches no Float's bit pattern.
@@ -141,6 +143,7 @@ private func lv2UnitCycle(
 ) -> OSStatus {
     let n = Int(frames)
     midi.pointee.takeArrivals()
+    lv2UnitFollowHostTime(r, au, frames: n)
     let status = lv2UnitPullInputs(r, au, flags: flags, timeStamp: timeStamp, frames: frames)
     guard status == noErr else { return status }
     if r.pointee.multiElement {
@@ -272,6 +275,7 @@ private func lv2UnitRunPiece(
             connected[inputs + k] = data
         }
     }
+    lv2UnitDeliverTime(r)
     lv2UnitDeliverMIDI(r, midi, before: start + frames, blockStart: start, blockFrames: frames, next: &next)
     return lv2UnitRunStatus(lv2Run(context, frames: UInt32(frames)))
 }
@@ -326,6 +330,7 @@ private func lv2UnitRunFIFO(
         position += chunk
         r.pointee.fifoFill = fill + chunk
         if r.pointee.fifoFill == block {
+            lv2UnitDeliverTime(r)
             lv2UnitDeliverMIDI(r, midi, before: position, blockStart: position - block, blockFrames: block, next: &next)
             let status = lv2UnitRunStatus(lv2Run(r.pointee.context, frames: UInt32(block)))
             guard status == noErr else { return status }

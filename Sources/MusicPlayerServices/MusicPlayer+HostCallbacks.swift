@@ -62,7 +62,8 @@ let musicPlayerBeatAndTempo: HostCallback_GetBeatAndTempo = { userData, outBeat,
     guard let (timeline, seconds) = timelineNow(userData) else { return kAudioUnitErr_CannotDoInCurrentContext }
     let s = timeline.segment(seconds: seconds)
     outBeat?.pointee = s.beat + (seconds - s.seconds) / s.secondsPerBeat
-    outTempo?.pointee = 60 / s.secondsPerBeat
+    // Beats per minute of the time being rendered: the tempo map's, times the play rate.
+    outTempo?.pointee = 60 / s.secondsPerBeat * timeline.secondsPerSample * timeline.sampleRate
     return noErr
 }
 

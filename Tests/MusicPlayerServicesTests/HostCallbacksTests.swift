@@ -29,26 +29,11 @@ final class HostCallbacksTests: XCTestCase {
         return (10 + (n - 288_000) / 19_200, 150)
     }
 
-    func makeSequence(graph: AUGraph) throws -> (MusicSequence, MusicPlayer) {
-        var sequence: MusicSequence?
-        try AudioError.check(NewMusicSequence(&sequence), "NewMusicSequence")
-        var tempoTrack: MusicTrack?
-        try AudioError.check(MusicSequenceGetTempoTrack(sequence!, &tempoTrack), lastMessage())
-        for (beat, bpm) in [(0.0, 120.0), (4, 90), (10, 150)] {
-            try AudioError.check(MusicTrackNewExtendedTempoEvent(tempoTrack!, beat, bpm), lastMessage())
-        }
-        try AudioError.check(MusicSequenceSetAUGraph(sequence!, graph), lastMessage())
-        var player: MusicPlayer?
-        try AudioError.check(NewMusicPlayer(&player), "NewMusicPlayer")
-        try AudioError.check(MusicPlayerSetSequence(player!, sequence!), lastMessage())
-        return (sequence!, player!)
-    }
-
     func entries() -> [TempoProbeEntry] { (0..<TempoProbeCount()).map { TempoProbeGet(Int32($0)) } }
 
     func testAUnitReadsTheTempoMapAtEveryBlock() throws {
         let graph = try InstrumentGraph(Self.probe, sampleRate: 48_000)
-        let (sequence, player) = try makeSequence(graph: graph.graph!)
+        let (sequence, player) = try tempoSequence([(0, 120), (4, 90), (10, 150)], graph: graph.graph!)
         defer {
             DisposeMusicPlayer(player)
             DisposeMusicSequence(sequence)
@@ -83,7 +68,7 @@ final class HostCallbacksTests: XCTestCase {
 
     func testStoppedTheBeatStandsStillAndADisposedPlayerTakesItsCallbacksBack() throws {
         let graph = try InstrumentGraph(Self.probe, sampleRate: 48_000)
-        let (sequence, player) = try makeSequence(graph: graph.graph!)
+        let (sequence, player) = try tempoSequence([(0, 120), (4, 90), (10, 150)], graph: graph.graph!)
         defer { DisposeMusicSequence(sequence) }
         XCTAssertEqual(MusicPlayerStart(player), noErr, lastMessage())
         _ = try graph.render(48_000, block: 480)  // 1 s at 120: beat 2

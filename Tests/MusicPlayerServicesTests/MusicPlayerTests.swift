@@ -335,18 +335,4 @@ final class MusicPlayerTests: XCTestCase {
         }
         XCTFail("no parameter named \(name)")
     }
-
-    /// The first component of `type` whose name ends with `suffix`.
-    func findComponent(type: OSType, nameSuffix suffix: String) -> AudioComponent? {
-        var description = AudioComponentDescription(type: type)
-        var component = AudioComponentFindNext(nil, &description)
-        while let found = component {
-            var name: Unmanaged<CFString>?
-            if AudioComponentCopyName(found, &name) == noErr, let s = String(cfString: name?.takeRetainedValue()), s.hasSuffix(suffix) {
-                return found
-            }
-            component = AudioComponentFindNext(found, &description)
-        }
-        return nil
-    }
 }

@@ -54,8 +54,36 @@ enum BuiltPlugIns {
     }
 }
 
+/// The first component of `type` (0: any) whose name ends with `suffix`.
+func findComponent(type: OSType, nameSuffix suffix: String) -> AudioComponent? {
+    var description = AudioComponentDescription(type: type)
+    var component = AudioComponentFindNext(nil, &description)
+    while let found = component {
+        var name: Unmanaged<CFString>?
+        if AudioComponentCopyName(found, &name) == noErr, let s = String(cfString: name?.takeRetainedValue()), s.hasSuffix(suffix) {
+            return found
+        }
+        component = AudioComponentFindNext(found, &description)
+    }
+    return nil
+}
+
+/// A sequence of tempo events only, (beat, BPM), played into `graph` by a new player.
+func tempoSequence(_ tempos: [(beat: Double, bpm: Double)], graph: AUGraph) throws -> (MusicSequence, MusicPlayer) {
+    var sequence: MusicSequence?
+    try AudioError.check(NewMusicSequence(&sequence), "NewMusicSequence")
+    var tempoTrack: MusicTrack?
+    try AudioError.check(MusicSequenceGetTempoTrack(sequence!, &tempoTrack), lastMessage())
+    for (beat, bpm) in tempos { try AudioError.check(MusicTrackNewExtendedTempoEvent(tempoTrack!, beat, bpm), lastMessage()) }
+    try AudioError.check(MusicSequenceSetAUGraph(sequence!, graph), lastMessage())
+    var player: MusicPlayer?
+    try AudioError.check(NewMusicPlayer(&player), "NewMusicPlayer")
+    try AudioError.check(MusicPlayerSetSequence(player!, sequence!), lastMessage())
+    return (sequence!, player!)
+}
+
 /// An offline graph: one instrument into a generic output head at `sampleRate`, stereo float,
-/// pulled by the test in blocks, as `auhost render --midi` pulls it.
+/// pulled by the test in blocks, as `auhost render --midi` pulls it (`channels` 1 for a mono one).
 final class InstrumentGraph {
     var graph: AUGraph?
     var head: AUNode = 0
@@ -65,16 +93,16 @@ final class InstrumentGraph {
     let output: AudioBufferStorage
     var timeStamp = AudioTimeStamp()
 
-    init(_ description: AudioComponentDescription, sampleRate: Double = 48_000) throws {
+    init(_ description: AudioComponentDescription, sampleRate: Double = 48_000, channels: UInt32 = 2) throws {
         self.sampleRate = sampleRate
-        output = AudioBufferStorage(format: .canonical(sampleRate: sampleRate, channels: 2), capacity: maxFrames)
+        output = AudioBufferStorage(format: .canonical(sampleRate: sampleRate, channels: channels), capacity: maxFrames)
         try AudioError.check(NewAUGraph(&graph), "NewAUGraph")
         var headDesc = AudioComponentDescription(type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput)
         var instrumentDesc = description
         try AudioError.check(AUGraphAddNode(graph!, &headDesc, &head), lastMessage())
         try AudioError.check(AUGraphAddNode(graph!, &instrumentDesc, &instrument), lastMessage())
         try AudioError.check(AUGraphOpen(graph!), lastMessage())
-        var format = AudioStreamBasicDescription.canonical(sampleRate: sampleRate, channels: 2)
+        var format = AudioStreamBasicDescription.canonical(sampleRate: sampleRate, channels: channels)
         var frames = maxFrames
         let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         for (node, scope) in [(instrument, kAudioUnitScope_Output), (head, kAudioUnitScope_Input), (head, kAudioUnitScope_Output)] {
