@@ -33,10 +33,10 @@ final class QueueDecoder {
     ///
     /// Thread: setup.
     init(_ format: AudioStreamBasicDescription) throws {
-        guard format.mSampleRate > 0, format.mSampleRate.isFinite, (1...64).contains(format.mChannelsPerFrame) else {
+        guard AudioStreamBasicDescription.sampleRateProblem(format.mSampleRate) == nil, (1...64).contains(format.mChannelsPerFrame) else {
             throw AudioError(
                 kAudioFileUnsupportedDataFormatError,
-                "Audio queue format '\(FourCC.string(format.mFormatID))' × \(format.mChannelsPerFrame) at \(format.mSampleRate) Hz: a compressed queue needs a positive rate and 1 to 64 channels."
+                "Audio queue format '\(FourCC.string(format.mFormatID))' × \(format.mChannelsPerFrame) at \(format.mSampleRate) Hz: a compressed queue needs a rate of \(String(format0: kAUHostMinimumSampleRate))…\(String(format0: kAUHostMaximumSampleRate)) Hz and 1 to 64 channels."
             )
         }
         compressedFormat = format

@@ -25,7 +25,8 @@ struct QueueSampleFormat {
         guard format.mFormatID == kAudioFormatLinearPCM else {
             throw refuse("only linear PCM is played or recorded here; compressed formats need Audio Converter Services")
         }
-        guard format.mSampleRate > 0, format.mSampleRate.isFinite else { throw refuse("the sample rate must be positive") }
+        // The engine's range (a rate past UInt32 trapped where time-pitch took it: the fuzzers found it).
+        if let problem = AudioStreamBasicDescription.sampleRateProblem(format.mSampleRate) { throw refuse(problem) }
         guard (1...64).contains(format.mChannelsPerFrame) else { throw refuse("1 to 64 channels are supported") }
         guard format.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0 else { throw refuse("queue buffers are interleaved") }
         guard format.mFramesPerPacket == 1 else { throw refuse("linear PCM has one frame per packet") }

@@ -88,3 +88,32 @@ func stereoMP3(bytesPerPacket: UInt32) -> AudioStreamBasicDescription {
     mp3.mChannelsPerFrame = 2
     return mp3
 }
+
+/// A queue's sample rate is checked where it enters (issue 27, found by the AudioQueue fuzz
+/// harness): outside AUHost's 1…1,536,000 Hz the new queue is refused with
+/// kAudioFileUnsupportedDataFormatError naming the rate. Before the fix a PCM queue at 1e19 Hz
+/// was made, and turning its time-pitch on trapped converting the rate to UInt32.
+final class AudioQueueHostileRateTests: XCTestCase {
+    func testARateOutsideTheEnginesRangeIsRefusedAtCreation() {
+        let compressed = AudioStreamBasicDescription(
+            mSampleRate: 1e19, mFormatID: kAudioFormatMPEGLayer3, mFormatFlags: 0, mBytesPerPacket: 0, mFramesPerPacket: 1_152,
+            mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 0, mReserved: 0)
+        for var format in [
+            float32Format(channels: 2, rate: 1e19), int16Format(channels: 1, rate: 1_536_001), int16Format(channels: 1, rate: 0.5),
+            compressed,
+        ] {
+            var queue: AudioQueueRef?
+            XCTAssertEqual(
+                AudioQueueNewOutput(&format, { _, _, _ in }, nil, nil, nil, 0, &queue), kAudioFileUnsupportedDataFormatError,
+                "\(format.mSampleRate) Hz")
+            XCTAssertNil(queue)
+            XCTAssertTrue(lastErrorMessage.contains("Hz"), lastErrorMessage)
+        }
+        var highest = float32Format(channels: 2, rate: 1_536_000)
+        var queue: AudioQueueRef?
+        XCTAssertEqual(AudioQueueNewOutput(&highest, { _, _, _ in }, nil, nil, nil, 0, &queue), noErr, lastErrorMessage)
+        var on: UInt32 = 1
+        XCTAssertEqual(AudioQueueSetProperty(queue!, kAudioQueueProperty_EnableTimePitch, &on, 4), noErr, lastErrorMessage)
+        XCTAssertEqual(AudioQueueDispose(queue!, true), noErr)
+    }
+}
