@@ -70,6 +70,32 @@ public struct GraphFile {
     /// `"threads": N`: threads that render the graph, the head's included (0 serial, at most 64);
     /// nil keeps the graph's default (one per core). AUGraphSetRenderThreadCount.
     public var threads: Int?
+    /// `"tempo": 120` and `"meter": "3/4"`: the graph's transport (AUGraphSetTempo): every node
+    /// learns beat, tempo and bar through its host callbacks; nil: no tempo (meter 4/4 if only a tempo).
+    public var tempo: Double?
+    public var meter = Meter(beatsPerBar: 4, beatUnit: 4)
+
+    /// A time signature: `beatsPerBar` notes of 1/`beatUnit`.
+    public struct Meter: Equatable {
+        public var beatsPerBar: UInt32
+        public var beatUnit: UInt32
+
+        public init(beatsPerBar: UInt32, beatUnit: UInt32) {
+            self.beatsPerBar = beatsPerBar
+            self.beatUnit = beatUnit
+        }
+
+        /// "3/4" → 3 beats of a quarter note; nil for anything else than 1…64 over 1, 2, 4, 8, 16 or 32.
+        ///
+        /// Thread: any.
+        public init?(_ text: String) {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let count = UInt32(parts[0]), let unit = UInt32(parts[1]), (1...64).contains(count),
+                [1, 2, 4, 8, 16, 32].contains(unit)
+            else { return nil }
+            self.init(beatsPerBar: count, beatUnit: unit)
+        }
+    }
 
     /// The voice-processing head's settings (docs/GRAPH-FILES.md).
     public struct VoiceProcessingHead: Equatable {
@@ -158,11 +184,22 @@ public struct GraphFile {
             case "midi": file.midi = try file.parseMIDI(m)
             case "midiInputs": file.midiInputs = try file.parseMIDIInputs(m)
             case "threads": file.threads = try file.integer(m, in: 0...64)
+            case "tempo":
+                let bpm = try file.number(m)
+                guard bpm > 0 && bpm <= 1_000 else {
+                    throw file.error(m.line, "\"tempo\" must be more than 0 and at most 1000 BPM, not \(bpm).")
+                }
+                file.tempo = bpm
+            case "meter":
+                guard let meter = Meter(try file.string(m)) else {
+                    throw file.error(m.line, "\"meter\" is \"N/D\": 1…64 beats of a 1, 2, 4, 8, 16 or 32 note, as \"3/4\".")
+                }
+                file.meter = meter
             default:
                 throw file.error(
                     m.line,
                     "unknown key \"\(Self.shown(m.key))\"; a graph file has sampleRate, channels, block, seconds, input, nodes, connections,"
-                        + " output, midi, midiInputs and threads."
+                        + " output, midi, midiInputs, threads, tempo and meter."
                 )
             }
         }

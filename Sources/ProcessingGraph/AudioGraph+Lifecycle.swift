@@ -15,6 +15,12 @@ extension AudioGraph {
         try open()
         try joinNodes()
         try installHeadNotifications()
+        if let transport {
+            // Nothing renders before initialize: the state is still the setup side's.
+            transport.pointee.sampleRate = headSampleRate
+            (transport.pointee.rendered, transport.pointee.cycles) = (0, 0)
+            handTransportToNodes()
+        }
         resizeWorkers(to: workersWanted)
         publish(try compileSchedule())
         isInitialized = true

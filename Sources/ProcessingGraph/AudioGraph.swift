@@ -55,6 +55,8 @@ public final class AudioGraph {
     var notifiedHead: AudioUnit?
     /// Swift input blocks, kept alive while the graph lives.
     var inputBlocks: [BusKey: InputBlockBox] = [:]
+    /// AUGraphSetTempo's transport (GraphTransport.swift), nil when none.
+    var transport: UnsafeMutablePointer<HostTransportState>?
     /// Frames rendered through ``render(frames:into:)`` (its time stamps).
     var renderedFrames: Double = 0
     /// Threads that render the graph (``renderThreads``; AudioGraph+Parallel.swift).
@@ -87,6 +89,7 @@ public final class AudioGraph {
 
     deinit {
         dispose()
+        transport?.deallocate()  // the units holding its callbacks were disposed with the graph
         for port in ports.values { port.deallocate() }
         resizeWorkers(to: 0)
         freeWorkerPool(workerPool)

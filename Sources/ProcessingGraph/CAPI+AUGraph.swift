@@ -219,6 +219,11 @@ public func _AUGraphSetRenderThreadCount(_ h: AUGraph?, _ threads: UInt32) -> OS
     call(h) { try $0.setRenderThreads(Int(threads)) }
 }
 
+@_cdecl("AUGraphSetTempo")
+public func _AUGraphSetTempo(_ h: AUGraph?, _ bpm: Float64, _ beatsPerBar: UInt32, _ beatUnit: UInt32) -> OSStatus {
+    call(h) { try $0.setTempo(bpm, beatsPerBar: beatsPerBar, beatUnit: beatUnit) }
+}
+
 @_cdecl("AUGraphGetRenderThreadCount")
 public func _AUGraphGetRenderThreadCount(_ h: AUGraph?, _ o: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     call(h) { g in try out(o, "outThreads").pointee = UInt32(g.renderThreads) }

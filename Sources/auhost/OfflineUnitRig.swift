@@ -1,4 +1,5 @@
 import AUHost
+import GraphFileFormat
 import Foundation
 
 /// One unit set up for offline rendering in the canonical format: its input bus 0 fed by a render
@@ -15,6 +16,8 @@ final class OfflineUnitRig {
     let input: AudioBufferStorage?
     let output: AudioBufferStorage
     private var timeStamp = AudioTimeStamp()
+    /// `--tempo`: the transport the unit's host callbacks answer from (nil: none).
+    private let transport: UnsafeMutablePointer<HostTransportState>?
 
     /// Makes and configures an instance of `component` at `sampleRate` with up to `maxFrames` a
     /// call, `channels` channels where the unit accepts them (else its own default counts).
@@ -23,7 +26,7 @@ final class OfflineUnitRig {
     /// Thread: setup.
     init(
         component: Component, sampleRate: Double, channels: Int, maxFrames: UInt32, outOfProcess: Bool = false,
-        configure: (AudioUnitInstance) throws -> Void = { _ in }
+        tempo: (beatsPerMinute: Double, meter: GraphFile.Meter)? = nil, configure: (AudioUnitInstance) throws -> Void = { _ in }
     ) throws {
         unit = try AudioUnitInstance(component, outOfProcess: outOfProcess)
         if outOfProcess {
@@ -49,6 +52,17 @@ final class OfflineUnitRig {
         if let input {
             input.clear(frames: maxFrames)
             try unit.setRenderCallback(bus: 0, rigInputCallback, refCon: Unmanaged.passUnretained(input).toOpaque())
+        }
+        transport = tempo.map {
+            HostTransportState.make(
+                beatsPerMinute: $0.beatsPerMinute, beatsPerBar: $0.meter.beatsPerBar, beatUnit: $0.meter.beatUnit, sampleRate: sampleRate)
+        }
+        if var callbacks = transport?.hostCallbacks {
+            try AudioError.check(
+                AudioUnitSetProperty(
+                    unit.handle, kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, &callbacks,
+                    UInt32(MemoryLayout<HostCallbackInfo>.size)),
+                LastErrorMessage.current ?? "The unit refused the host callbacks.")
         }
         try configure(unit)
         try unit.initialize()
@@ -85,11 +99,19 @@ final class OfflineUnitRig {
     ///
     /// Thread: render (the caller's thread drives the unit offline).
     func render(frames: UInt32) -> OSStatus {
+        transport?.pointee.beginCycle(frames: frames)
         output.prepare(frames: frames)
         var flags: AudioUnitRenderActionFlags = []
         let status = unit.render(&flags, &timeStamp, bus: 0, frames: frames, output.list)
         timeStamp.mSampleTime += Double(frames)
         return status
+    }
+
+    deinit {
+        guard let transport else { return }
+        // The unit may outlive the rig: it must not keep callbacks into freed memory.
+        AudioUnitSetProperty(unit.handle, kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, nil, 0)
+        transport.deallocate()
     }
 
     /// Restarts the time line at 0 (after a reset).

@@ -43,9 +43,12 @@ struct PlayCommand: ParsableCommand {
     )
     var threads: Int?
 
+    @OptionGroup var time: TempoOptions
+
     func validate() throws {
         if let threads, !(0...64).contains(threads) { throw ValidationError("--threads must be 0…64, not \(threads).") }
         if midi != nil {
+            if time.tempo != nil { throw ValidationError("--midi plays at the MIDI file's own tempo map; --tempo goes with a FILE.") }
             guard unit == nil, graph == nil else {
                 throw ValidationError("With --midi, name only the instrument: auhost play --midi FILE.mid INSTRUMENT.")
             }
@@ -85,6 +88,7 @@ struct PlayCommand: ParsableCommand {
         spec.sampleRate = input.sampleRate
         spec.seconds = nil
         if let threads { spec.threads = threads }
+        time.apply(to: &spec)
         let built = try BuiltGraph(spec, input: input.samples, inputFrames: input.frames)
         // A graph file's "midi" and "midiInputs" play along (GraphMIDI.swift).
         let liveInputs = try GraphMIDIInputs(built)

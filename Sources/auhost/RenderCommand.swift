@@ -51,8 +51,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Seconds of tail to render after the input (default: the unit's TailTime).")
     var tail: Double?
 
+    @OptionGroup var time: TempoOptions
+
     func validate() throws {
         guard (unit == nil) != (graph == nil) else { throw ValidationError("Name one UNIT or one --graph FILE.") }
+        if midi != nil && time.tempo != nil {
+            throw ValidationError("--midi plays at the MIDI file's own tempo map; --tempo goes with -i.")
+        }
         guard (input == nil) != (midi == nil) else { throw ValidationError("Give one input: -i AUDIO or --midi FILE.mid.") }
         if midi != nil && graph != nil { throw ValidationError("--midi plays into one instrument UNIT, not a --graph.") }
         guard rate >= 1, rate <= 768_000 else { throw ValidationError("--rate must be 1…768000 Hz, not \(rate).") }
@@ -77,7 +82,7 @@ struct RenderCommand: ParsableCommand {
         let rate = source.fileFormat.mSampleRate, fileChannels = Int(source.fileFormat.mChannelsPerFrame)
         try source.setClientFormat(.canonical(sampleRate: rate, channels: UInt32(fileChannels)))
         let rig = try OfflineUnitRig(
-            component: component, sampleRate: rate, channels: fileChannels, maxFrames: block, outOfProcess: isolate
+            component: component, sampleRate: rate, channels: fileChannels, maxFrames: block, outOfProcess: isolate, tempo: time.setting
         ) { unit in
             try UnitSettings.apply(preset: preset, parameters: parameters, to: unit)
         }
@@ -161,6 +166,7 @@ struct RenderCommand: ParsableCommand {
     private func renderGraph(_ path: String) throws {
         let input = self.input!
         var file = try GraphFile.load(path)
+        time.apply(to: &file)
         if isolate { for i in file.nodes.indices { file.nodes[i].isolated = true } }
         try GraphMIDI.refuse(file, in: "render --graph")
         let source = try LoadedAudio.load(input)

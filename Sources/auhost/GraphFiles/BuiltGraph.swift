@@ -86,6 +86,7 @@ final class BuiltGraph {
         try connect(input: input, inputFrames: inputFrames)
         try configureHead()
         if let threads = file.threads { try graph.setRenderThreads(threads) }
+        if let tempo = file.tempo { try graph.setTempo(tempo, beatsPerBar: file.meter.beatsPerBar, beatUnit: file.meter.beatUnit) }
         guard initialize else { return }
         do { try graph.initialize() } catch let e as AudioError {
             throw file.error(file.headLine, "the graph did not initialize: \(e.message)", status: e.status)

@@ -51,6 +51,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run every node out of process, as \"isolated\": true does (AUHostIsolation.h).")
     var isolate = false
 
+    @OptionGroup var time: TempoOptions
+
     func validate() throws {
         if let threads, !(0...64).contains(threads) { throw ValidationError("--threads must be 0…64, not \(threads).") }
         if let seconds, !(seconds > 0 && seconds <= 86_400) {
@@ -61,6 +63,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         var file = try GraphFile.load(graph)
         if let threads { file.threads = threads }
+        time.apply(to: &file)
         if isolate { for i in file.nodes.indices { file.nodes[i].isolated = true } }
         if case .file(let output) = file.head, let input = file.input {
             do { try StagedOutput.refuseOverwriting(input: input, with: output) } catch let e as AudioError {

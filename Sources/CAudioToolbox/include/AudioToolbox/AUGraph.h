@@ -113,6 +113,16 @@ OSStatus AUGraphSetRenderThreadCount(AUGraph inGraph, UInt32 inThreads);
 /* [any thread] The thread count set (or the default). */
 OSStatus AUGraphGetRenderThreadCount(AUGraph inGraph, UInt32 *outThreads);
 
+/* AUHost extension: a tempo and meter for a graph no MusicPlayer plays. Every node is handed host
+   callbacks (kAudioUnitProperty_HostCallbacks, AudioUnitProperties.h) that count beats (quarter
+   notes) from the head's rendered frames: beat 0 at the first cycle after this call or
+   AUGraphInitialize, bars of inBeatsPerBar inBeatUnit notes from beat 0, playing while the graph
+   renders; LV2 units pass it on as time:Position. 0 BPM takes the callbacks back. A MusicPlayer
+   attached to the graph's sequence hands its own instead (set the tempo again once it has let go).
+   Tempo 0 < BPM ≤ 1000, inBeatsPerBar 1…64, inBeatUnit 1, 2, 4, 8, 16 or 32 (kAudio_ParamError
+   otherwise). [setup] */
+OSStatus AUGraphSetTempo(AUGraph inGraph, Float64 inBeatsPerMinute, UInt32 inBeatsPerBar, UInt32 inBeatUnit);
+
 AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
