@@ -23,7 +23,7 @@ public final class LV2Unit: AUBase {
     public let plugin: LV2PluginDescriptor
     let access: LV2WorldAccess
     let layout: LV2UnitLayout
-    let presetList: [LV2Preset]
+    var presetList: [LV2Preset]
     /// The control inputs as the data declares them (bounds of `lv2:sampleRate` ports are
     /// multiples of the rate: their parameters are redeclared when the rate changes).
     let controlDescriptors: [LV2ParameterDescriptor]

@@ -9,5 +9,6 @@ struct AUHostCommand: ParsableCommand {
         subcommands: [
             ListCommand.self, InfoCommand.self, RenderCommand.self, ValidateCommand.self, ValidateChildCommand.self,
             DemoCommand.self, GraphCommand.self, RunCommand.self, BenchCommand.self, PlayCommand.self, CaptureCommand.self,
+            PresetCommand.self,
         ])
 }

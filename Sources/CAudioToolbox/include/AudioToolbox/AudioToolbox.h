@@ -31,5 +31,6 @@
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/AudioFileStream.h>
 #include <AudioToolbox/AUHostIsolation.h>
+#include <AudioToolbox/AUHostLV2.h>
 
 #endif
