@@ -14,9 +14,11 @@ import Foundation
 ///
 /// Thread: setup (LV2's discovery class).
 public func exportLV2<Kernel: EffectKernel>(_ kernel: Kernel.Type, _ index: UInt32) -> UnsafeRawPointer? {
-    LV2Export.descriptor(index, LV2UnitFactory(description: Kernel.componentDescription, isInstrument: false) {
-        KernelEffectUnit<Kernel>(description: Kernel.componentDescription)
-    })
+    LV2Export.descriptor(
+        index,
+        LV2UnitFactory(description: Kernel.componentDescription, isInstrument: false) {
+            KernelEffectUnit<Kernel>(description: Kernel.componentDescription)
+        })
 }
 
 /// The same for a per-channel kernel. Thread: setup.
@@ -26,9 +28,11 @@ public func exportLV2<Kernel: ChannelKernel>(_ kernel: Kernel.Type, _ index: UIn
 
 /// The same for an instrument: its MIDI arrives through an atom port (midi:MidiEvent). Thread: setup.
 public func exportLV2<Kernel: InstrumentKernel>(_ kernel: Kernel.Type, _ index: UInt32) -> UnsafeRawPointer? {
-    LV2Export.descriptor(index, LV2UnitFactory(description: Kernel.componentDescription, isInstrument: true) {
-        KernelInstrumentUnit<Kernel>(description: Kernel.componentDescription)
-    })
+    LV2Export.descriptor(
+        index,
+        LV2UnitFactory(description: Kernel.componentDescription, isInstrument: true) {
+            KernelInstrumentUnit<Kernel>(description: Kernel.componentDescription)
+        })
 }
 
 /// How the LV2 side makes the unit: the SDK's unit class around the author's kernel.

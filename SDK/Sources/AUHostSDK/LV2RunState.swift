@@ -53,7 +53,8 @@ struct LV2RunState {
         s.initialize(
             to: LV2RunState(
                 owner: nil, unit: .passUnretained(unit), isInstrument: layout.hasMIDI, audioInputs: layout.audioInputs,
-                audioOutputs: layout.audioOutputs, portCount: layout.portCount, ports: ports, midiIndex: layout.hasMIDI ? layout.midiIndex : -1,
+                audioOutputs: layout.audioOutputs, portCount: layout.portCount, ports: ports,
+                midiIndex: layout.hasMIDI ? layout.midiIndex : -1,
                 firstControl: layout.firstControlIndex, controlCount: layout.controls.count, controlIDs: ids, lastControl: last,
                 enabledIndex: layout.hasEnabled ? layout.enabledIndex : -1, latencyIndex: layout.hasLatency ? layout.latencyIndex : -1,
                 maxFrames: maxFrames, list: list, scratch: scratch))
@@ -127,7 +128,9 @@ struct LV2RunState {
         for c in 0..<n { for d in 0..<n where c != d && ports[c] == ports[n + d] { crossed = true } }
         if crossed {
             for c in 0..<n {
-                copy(ports[c].unsafelyUnwrapped.assumingMemoryBound(to: Float.self) + start, s.pointee.scratch + c * s.pointee.maxFrames, count)
+                copy(
+                    ports[c].unsafelyUnwrapped.assumingMemoryBound(to: Float.self) + start, s.pointee.scratch + c * s.pointee.maxFrames,
+                    count)
             }
         }
         let buffers = bufferArray(s.pointee.list)
@@ -188,7 +191,9 @@ struct LV2RunState {
     /// A channel message (note, controller, pitch bend…) of 1–3 bytes, queued for the unit at its
     /// frame in this slice; system messages are not for Audio Unit instruments and are skipped.
     @_noAllocation @_noLocks
-    private static func deliver(_ s: UnsafeMutablePointer<LV2RunState>, _ e: UnsafeMutablePointer<LV2_Atom_Event>, start: Int, count: Int, total: Int) {
+    private static func deliver(
+        _ s: UnsafeMutablePointer<LV2RunState>, _ e: UnsafeMutablePointer<LV2_Atom_Event>, start: Int, count: Int, total: Int
+    ) {
         guard e.pointee.body.type == s.pointee.midiEventType, e.pointee.body.size >= 1 else { return }
         let frame = min(max(Int(e.pointee.time.frames), 0), total - 1)
         guard frame >= start && frame < start + count else { return }
@@ -199,7 +204,9 @@ struct LV2RunState {
         let data1 = size > 1 ? UInt32(bytes[1]) : 0, data2 = size > 2 ? UInt32(bytes[2]) : 0
         let unit = unit(s)
         _ = _unsafePerformance {
-            unit._withUnsafeGuaranteedRef { $0.midiEvent(status: UInt32(status), data1: data1, data2: data2, offset: UInt32(frame - start)) }
+            unit._withUnsafeGuaranteedRef {
+                $0.midiEvent(status: UInt32(status), data1: data1, data2: data2, offset: UInt32(frame - start))
+            }
         }
     }
 

@@ -46,13 +46,14 @@ struct LV2Turtle {
 
     private func manifest(_ presetNames: [String]) -> String {
         let uri = factory.uri
-        var t = LV2Turtle.prefixes + """
-            <\(uri)>
-                a lv2:Plugin ;
-                lv2:binary <\(binary)> ;
-                rdfs:seeAlso <\(ttlName)> .
+        var t =
+            LV2Turtle.prefixes + """
+                <\(uri)>
+                    a lv2:Plugin ;
+                    lv2:binary <\(binary)> ;
+                    rdfs:seeAlso <\(ttlName)> .
 
-            """
+                """
         for (i, name) in presetNames.enumerated() {
             t += """
 
@@ -72,14 +73,15 @@ struct LV2Turtle {
         if let c = LV2Turtle.pluginClass(factory.description.componentType) { classes.append(c) }
         // urid:map is required only where the unit cannot work without it (MIDI atoms); effects
         // use it, when offered, for state and options. hardRTCapable: the SDK's render contract.
-        var t = LV2Turtle.prefixes + """
-            <\(factory.uri)>
-                a \(classes.joined(separator: ", ")) ;
-                doap:name \(literal(name)) ;
-                lv2:minorVersion \(version.minor) ;
-                lv2:microVersion \(version.micro) ;
+        var t =
+            LV2Turtle.prefixes + """
+                <\(factory.uri)>
+                    a \(classes.joined(separator: ", ")) ;
+                    doap:name \(literal(name)) ;
+                    lv2:minorVersion \(version.minor) ;
+                    lv2:microVersion \(version.micro) ;
 
-            """
+                """
         if layout.hasMIDI { t += "    lv2:requiredFeature urid:map ;\n" }
         t += "    lv2:optionalFeature lv2:hardRTCapable, opts:options, bufsz:boundedBlockLength"
         t += layout.hasMIDI ? " ;\n" : ", urid:map ;\n"
@@ -124,7 +126,9 @@ struct LV2Turtle {
     }
 
     private func port(_ classes: [String], _ index: Int, _ symbol: String, _ name: String, _ more: [String]) -> String {
-        let lines = ["a \(classes.joined(separator: ", "))", "lv2:index \(index)", "lv2:symbol \(literal(symbol))", "lv2:name \(literal(name))"] + more
+        let lines =
+            ["a \(classes.joined(separator: ", "))", "lv2:index \(index)", "lv2:symbol \(literal(symbol))", "lv2:name \(literal(name))"]
+            + more
         return "[\n        " + lines.joined(separator: " ;\n        ") + "\n    ]"
     }
 
@@ -247,24 +251,26 @@ enum LV2TurtleExtension {
     }()
 
     private static let writeBundle:
-        @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UInt32) -> Int32 = {
-            manifest, bundle, binary, reason, reasonSize in
-            do {
-                guard let manifest, let bundle, let binary, let factory = LV2Export.factory else {
-                    throw AudioError(kAudio_ParamError, "The generator needs a manifest, a bundle folder and a binary name.")
+        @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UInt32) -> Int32 =
+            {
+                manifest, bundle, binary, reason, reasonSize in
+                do {
+                    guard let manifest, let bundle, let binary, let factory = LV2Export.factory else {
+                        throw AudioError(kAudio_ParamError, "The generator needs a manifest, a bundle folder and a binary name.")
+                    }
+                    try write(
+                        manifest: String(cString: manifest), bundle: String(cString: bundle), binary: String(cString: binary), factory)
+                    return 0
+                } catch {
+                    let message = (error as? AudioError)?.message ?? "\(error)"
+                    if let reason, reasonSize > 0 {
+                        let bytes = Array(message.utf8.prefix(Int(reasonSize) - 1))
+                        for (i, b) in bytes.enumerated() { reason[i] = CChar(bitPattern: b) }
+                        reason[bytes.count] = 0
+                    }
+                    return 1
                 }
-                try write(manifest: String(cString: manifest), bundle: String(cString: bundle), binary: String(cString: binary), factory)
-                return 0
-            } catch {
-                let message = (error as? AudioError)?.message ?? "\(error)"
-                if let reason, reasonSize > 0 {
-                    let bytes = Array(message.utf8.prefix(Int(reasonSize) - 1))
-                    for (i, b) in bytes.enumerated() { reason[i] = CChar(bitPattern: b) }
-                    reason[bytes.count] = 0
-                }
-                return 1
             }
-        }
 
     /// Reads the name and version from the plug-in's manifest and writes the Turtle into `bundle`.
     static func write(manifest: String, bundle: String, binary: String, _ factory: LV2UnitFactory) throws {
