@@ -13,6 +13,7 @@
 #   - SineSynth driven by lv2-test-host (256-frame blocks) equals `auhost render --midi`;
 #   - each preset lv2info lists loads through lilv and equals `auhost render --preset`;
 #   - state saved with lilv_state_new_from_instance, restored into a new instance: same output;
+#   - runs of 10000 frames from a host that offers no features equal the same (Chorus);
 #   - two SDK LV2 binaries (Tremolo, Chorus) run interleaved in one lilv host, each output equal
 #     to its own SDK build's; auhost renders a graph holding the SDK build and the LV2 build of a
 #     unit in series, equal to the graph of two SDK builds;
@@ -211,6 +212,14 @@ if "$host" pair urn:auhost:aufx:trem:AUSd urn:auhost:aufx:chor:AUSd "$input" "$w
     pass "Tremolo and Chorus LV2 binaries side by side in one process: each equals its SDK build ($a; $b)"
 else
     fail "two LV2 binaries side by side: $(cat "$work/out/pair.log") ${a:-} ${b:-}"
+fi
+# A host that offers nothing and runs 10000 frames at once: the plug-in, told no block length,
+# renders in slices of its default maximum (4096) and must not notice.
+if "$host" render urn:auhost:aufx:chor:AUSd "$input" "$work/out/Chorus-bare.wav" --bare --block 10000 rate=1.5 depth=4 mix=60 \
+    >"$work/out/Chorus-bare.log" 2>&1 && r=$("$compare" "$work/out/Chorus-bare.wav" "$work/out/Chorus-auhost.wav" 2>&1); then
+    pass "Chorus: 10000-frame runs with no features (sliced inside) = auhost render: $r"
+else
+    fail "Chorus: 10000-frame runs with no features: ${r:-$(cat "$work/out/Chorus-bare.log")}"
 fi
 negative "Tremolo through lv2apply at rate 7 / depth 80 / triangle and the SDK build at its defaults" \
     "$work/out/Tremolo-lv2apply.wav" "$work/out/solo-trem.wav"

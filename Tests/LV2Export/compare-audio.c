@@ -3,9 +3,9 @@
  *
  *   compare-audio A B [SKIP_A]
  *
- * Frames SKIP_A.. of A are compared with frames 0.. of B (A from a host that does not compensate
- * latency, B from one that does), over the frames both have after the skip; the channel counts
- * and rates must agree and at least one frame must be compared. Prints what was compared and the
+ * A and B must have as many frames (both render the same input). Frames SKIP_A.. of A are
+ * compared with frames 0.. of B (A from a host that does not compensate latency, B from one that
+ * does); the channel counts and rates must agree and at least one frame must be compared. Prints what was compared and the
  * first difference; exit status 0 when every bit is equal, 1 otherwise. Thread class: n/a (a test tool).
  */
 #include <sndfile.h>
@@ -43,7 +43,12 @@ int main(int argc, char **argv) {
                 argv[2], ib.channels, ib.samplerate);
         return 1;
     }
-    long frames = ia.frames - skip < ib.frames ? (long)ia.frames - skip : (long)ib.frames;
+    if (ia.frames != ib.frames) {
+        fprintf(stderr, "compare-audio: %s has %lld frames, %s %lld (both render the same input)\n", argv[1], (long long)ia.frames,
+                argv[2], (long long)ib.frames);
+        return 1;
+    }
+    long frames = (long)ia.frames - skip;
     if (frames <= 0) {
         fprintf(stderr, "compare-audio: nothing to compare (%lld and %lld frames, skip %ld)\n", (long long)ia.frames,
                 (long long)ib.frames, skip);

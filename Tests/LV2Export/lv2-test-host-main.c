@@ -1,18 +1,20 @@
 /*
  * lv2-test-host — what the LV2 export checks ask of a real lilv host (scripts/check-lv2-export.sh).
  *
- *   lv2-test-host render URI IN.wav OUT.wav [--block N] [--preset PRESET_URI] [SYMBOL=VALUE]...
+ *   lv2-test-host render URI IN.wav OUT.wav [--block N] [--bare] [--preset PRESET_URI] [SYMBOL=VALUE]...
  *   lv2-test-host midi URI EVENTS.txt OUT.wav FRAMES [--block N] [SYMBOL=VALUE]...
  *   lv2-test-host state URI IN.wav SAVED.wav RESTORED.wav [SYMBOL=VALUE]...
  *   lv2-test-host pair URI1 URI2 IN.wav OUT1.wav OUT2.wav
  *   lv2-test-host units URI
  *
  * render: IN through the plug-in (a mono file feeds every input) with the features a full host
- * offers, optionally after loading a preset through lilv. midi: an instrument driven by the
+ * offers (--bare: none at all, so the plug-in knows no block length), optionally after loading a
+ * preset through lilv. midi: an instrument driven by the
  * events of EVENTS.txt (lines "FRAME STATUS DATA1 DATA2", decimal), FRAMES frames at 48 kHz.
  * state: instance A set up with the values and rendered into SAVED; its state saved with
  * lilv_state_new_from_instance (it must hold the unit's ClassInfo), restored into a fresh
- * instance B with lilv_state_restore, B rendered into RESTORED. pair: two plug-ins instantiated in
+ * instance B with lilv_state_restore; B's own state, saved before it runs, must equal A's (so
+ * the ClassInfo went through state:interface); B rendered into RESTORED. pair: two plug-ins instantiated in
  * this one process, run block by block in turn. units: each control port's symbol, unit, range.
  * Exit status 0 on success. Thread class: n/a (a test tool).
  */
@@ -82,13 +84,17 @@ static int render(int argc, char **argv) {
     int block = block_option(&argc, argv);
     if (argc < 5) return 2;
     const char *preset = NULL;
-    for (int i = 5; i < argc - 1; i++)
-        if (strcmp(argv[i], "--preset") == 0) preset = argv[i + 1];
+    int bare = 0;
+    for (int i = 5; i < argc; i++) {
+        if (strcmp(argv[i], "--preset") == 0 && i + 1 < argc) preset = argv[i + 1];
+        if (strcmp(argv[i], "--bare") == 0) bare = 1;
+    }
     int channels, rate;
     long frames;
     float **file = test_read_wav(argv[3], &channels, &frames, &rate);
     TestHost host;
-    test_host_init(&host, rate, block);
+    if (bare) test_host_init_bare(&host, rate, block);
+    else test_host_init(&host, rate, block);
     TestInstance t;
     test_instance_make(&host, &t, test_host_plugin(&host, argv[2]));
     if (preset) {
@@ -165,12 +171,22 @@ static int state(int argc, char **argv) {
     test_instance_free(&a);
     test_instance_make(&host, &b, plugin);
     lilv_state_restore(saved, b.instance, set_port_value, &b, 0, host.features);
+    /* Before B runs, its unit holds only what state:interface restored (control ports reach the
+       unit at the next run): B's own state must equal what A saved, ClassInfo included. */
+    LilvState *again = lilv_state_new_from_instance(plugin, b.instance, &host.map, NULL, NULL, NULL, NULL, get_port_value, &b,
+                                                    LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE, host.features);
+    if (!lilv_state_equals(saved, again)) {
+        char *text_b = lilv_state_to_string(host.world, &host.map, &host.unmap, again, "urn:auhost:test:state", NULL);
+        fprintf(stderr, "lv2-test-host: the restored instance saves another state:\n%s\nthan the one restored:\n%s\n", text_b, text);
+        return 1;
+    }
+    lilv_state_free(again);
     float **out_b = test_planar(b.audio_out, frames);
     test_instance_process(&host, &b, in, out_b, frames, NULL, 0);
     test_write_wav(argv[5], out_b, b.audio_out, frames, rate);
     test_instance_free(&b);
     lilv_state_free(saved);
-    printf("state saved with ClassInfo (%zu bytes of Turtle) and restored into a new instance\n", strlen(text));
+    printf("state saved with ClassInfo (%zu bytes of Turtle), restored into a new instance, which saves it back equal\n", strlen(text));
     lilv_free(text);
     return 0;
 }

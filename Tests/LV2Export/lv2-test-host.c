@@ -68,6 +68,12 @@ void test_host_init(TestHost *host, double rate, int block) {
     host->features = features;
 }
 
+void test_host_init_bare(TestHost *host, double rate, int block) {
+    test_host_init(host, rate, block);
+    static const LV2_Feature *none[1] = {NULL};
+    host->features = none;
+}
+
 const LilvPlugin *test_host_plugin(TestHost *host, const char *uri) {
     LilvNode *node = lilv_new_uri(host->world, uri);
     const LilvPlugin *plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(host->world), node);

@@ -34,8 +34,10 @@ typedef struct {
     LV2_Atom_Sequence *sequence;    /* its buffer */
 } TestInstance;
 
-/* Loads every bundle on LV2_PATH; block is the longest run (offered as maxBlockLength). */
+/* Loads every bundle on LV2_PATH; block is the longest run (offered as maxBlockLength). A bare
+   host offers no features at all, as lv2apply does (and says nothing of its block length). */
 void test_host_init(TestHost *host, double rate, int block);
+void test_host_init_bare(TestHost *host, double rate, int block);
 /* The plug-in with this URI, or exits with a sentence. */
 const LilvPlugin *test_host_plugin(TestHost *host, const char *uri);
 /* Instantiates (exits on failure), control inputs at their defaults. */
