@@ -13,6 +13,7 @@
 #   - SineSynth driven by lv2-test-host (256-frame blocks) equals `auhost render --midi`;
 #   - each preset lv2info lists loads through lilv and equals `auhost render --preset`;
 #   - state saved with lilv_state_new_from_instance, restored into a new instance: same output;
+#   - lv2:enabled at 0 passes the input unchanged (Saturator, whose latency it skips);
 #   - runs of 10000 frames from a host that offers no features equal the same (Chorus);
 #   - two SDK LV2 binaries (Tremolo, Chorus) run interleaved in one lilv host, each output equal
 #     to its own SDK build's; auhost renders a graph holding the SDK build and the LV2 build of a
@@ -213,6 +214,14 @@ if "$host" pair urn:auhost:aufx:trem:AUSd urn:auhost:aufx:chor:AUSd "$input" "$w
 else
     fail "two LV2 binaries side by side: $(cat "$work/out/pair.log") ${a:-} ${b:-}"
 fi
+# lv2:enabled at 0 is BypassEffect: the input passes unchanged (not delayed by the latency).
+if lv2apply -i "$input" -o "$work/out/Saturator-bypassed.wav" -c enabled 0 -c drive 40 urn:auhost:aufx:satu:AUSd \
+    >"$work/out/Saturator-bypassed.log" 2>&1 && r=$("$compare" "$work/out/Saturator-bypassed.wav" "$input" 2>&1); then
+    pass "Saturator: enabled 0 (bypass) passes the input unchanged: $r"
+else
+    fail "Saturator: bypass: ${r:-$(cat "$work/out/Saturator-bypassed.log")}"
+fi
+
 # A host that offers nothing and runs 10000 frames at once: the plug-in, told no block length,
 # renders in slices of its default maximum (4096) and must not notice.
 if "$host" render urn:auhost:aufx:chor:AUSd "$input" "$work/out/Chorus-bare.wav" --bare --block 10000 rate=1.5 depth=4 mix=60 \
