@@ -263,7 +263,7 @@ for entry in "${effects[@]}" "$synth"; do
     sleep 13 | timeout 10 jalv "$uri" >"$work/out/$name-jalv.log" 2>&1 &
     jalv_job=$!
     sleep 5
-    ports=$(jack_lsp 2>/dev/null | grep -c "^AUHost SDK: $name:\|^Acme: $name:")
+    ports=$(jack_lsp 2>/dev/null | grep -c "^$name:") # jalv names its client after doap:name
     wait "$jalv_job"
     status=$? # 124: still running when timeout stopped it after 10 s
     if [ "$status" -eq 124 ] && grep -q "^Block length: *64 frames" "$work/out/$name-jalv.log" && [ "$ports" -gt 0 ] &&

@@ -73,15 +73,22 @@ struct LV2Turtle {
         if let c = LV2Turtle.pluginClass(factory.description.componentType) { classes.append(c) }
         // urid:map is required only where the unit cannot work without it (MIDI atoms); effects
         // use it, when offered, for state and options. hardRTCapable: the SDK's render contract.
+        // "Manufacturer: Name" (the manifest's, as AudioComponentCopyName gives it) becomes the
+        // plug-in's doap:name and the doap:name of its lv2:project (one per manufacturer code),
+        // which hosts show as the maker.
+        let parts = name.components(separatedBy: ": ")
+        let maker = parts.count > 1 ? parts[0] : nil
+        let title = parts.count > 1 ? parts.dropFirst().joined(separator: ": ") : name
         var t =
             LV2Turtle.prefixes + """
                 <\(factory.uri)>
                     a \(classes.joined(separator: ", ")) ;
-                    doap:name \(literal(name)) ;
+                    doap:name \(literal(title)) ;
                     lv2:minorVersion \(version.minor) ;
                     lv2:microVersion \(version.micro) ;
 
                 """
+        if maker != nil { t += "    lv2:project <\(projectURI)> ;\n" }
         if layout.hasMIDI { t += "    lv2:requiredFeature urid:map ;\n" }
         t += "    lv2:optionalFeature lv2:hardRTCapable, opts:options, bufsz:boundedBlockLength"
         t += layout.hasMIDI ? " ;\n" : ", urid:map ;\n"
@@ -122,6 +129,7 @@ struct LV2Turtle {
                     ]))
         }
         t += "    lv2:port " + ports.joined(separator: " , ") + " .\n"
+        if let maker { t += "\n<\(projectURI)>\n    a doap:Project ;\n    doap:name \(literal(maker)) .\n" }
         return t
     }
 
@@ -183,6 +191,11 @@ struct LV2Turtle {
                 """
         }
         return t
+    }
+
+    /// The maker's project: `urn:auhost:maker:<manufacturer code>`.
+    private var projectURI: String {
+        "urn:auhost:maker:" + LV2UnitFactory.uriSegment(FourCC.string(factory.description.componentManufacturer))
     }
 
     private func presetURI(_ i: Int) -> String { "\(factory.uri)#preset\(i)" }
