@@ -125,7 +125,7 @@ struct LV2Turtle {
                     ["lv2:OutputPort", "lv2:ControlPort"], layout.latencyIndex, "latency", "Latency",
                     [
                         "lv2:designation lv2:latency", "lv2:portProperty lv2:reportsLatency, lv2:integer, pprops:notOnGUI",
-                        "units:unit units:frame",
+                        "units:unit units:frame", "lv2:minimum 0", "lv2:maximum \(mostLatencyFrames())",
                     ]))
         }
         t += "    lv2:port " + ports.joined(separator: " , ") + " .\n"
@@ -199,6 +199,22 @@ struct LV2Turtle {
     }
 
     private func presetURI(_ i: Int) -> String { "\(factory.uri)#preset\(i)" }
+
+    /// The latency port's range: the most frames a fresh unit reports at the usual rates (22.05
+    /// to 192 kHz), so that hosts which map ports to parameters (auhost does) get a finite range.
+    func mostLatencyFrames() -> Int {
+        let probe = factory.make()
+        var most = 1
+        for rate in [22_050.0, 44_100, 48_000, 88_200, 96_000, 176_400, 192_000] {
+            let channels = probe.outputFormats.first?.mChannelsPerFrame ?? 2
+            guard (try? probe.setFormat(.canonical(sampleRate: rate, channels: channels), kAudioUnitScope_Output, 0)) != nil else {
+                continue
+            }
+            let frames = probe.latency * rate
+            if frames.isFinite { most = max(most, Int(frames.rounded(.up))) }
+        }
+        return most
+    }
 
     /// The LV2 plug-in class of a component type. LV2 has no class for effects in general: an
     /// 'aufx' (or 'aumf') unit is a plain lv2:Plugin.
