@@ -250,6 +250,11 @@ negative "Tremolo's state restored into a new instance and a new instance at its
 # --- The instrument ----------------------------------------------------------------------------
 IFS='|' read -r name uri triple latency params controls units <<<"$synth"
 check_bundle "$name" "$uri" "Instrument Plugin" "$units"
+if "$auhost" validate "$uri" >"$work/out/$name-validate.log" 2>&1; then
+    pass "$name: auhost validate passes the LV2 build ($(grep -c '  PASS' "$work/out/$name-validate.log") checks)"
+else
+    fail "$name: auhost validate: $(grep '  FAIL' "$work/out/$name-validate.log" | head -n 2 | tr '\n' ' ')"
+fi
 "$root/Tests/LV2Export/make-notes.py" "$work/out" || fail "make-notes.py"
 if "$auhost" render --midi "$work/out/notes.mid" "$triple" -o "$work/out/synth-auhost.wav" --tail 1 $(auhost_params "$params") \
     >"$work/out/synth-auhost.log" 2>&1 &&
