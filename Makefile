@@ -102,6 +102,12 @@ check-dependent:
 check-lv2-export: deps
 	scripts/check-lv2-export.sh $(abspath .build/lv2-export-check)
 
+## bench-lv2-export: the LV2 build of each plug-in against its SDK build, totals (lv2bench, auhost
+## bench) and medians per block, side by side (Benchmarks/compare-lv2-export.sh; RESULTS.md has runs).
+.PHONY: bench-lv2-export
+bench-lv2-export: deps
+	Benchmarks/compare-lv2-export.sh
+
 ## sweep: every LV2 plug-in installed on this machine through the unit and directly, each in a child
 ## process; writes a table (scripts/lv2-large-sweep.sh says where) and fails only for host faults.
 sweep: deps
