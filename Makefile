@@ -30,6 +30,7 @@ test: deps
 	$(MAKE) check-c
 	$(MAKE) examples
 	$(MAKE) check-dependent
+	$(MAKE) check-lv2-export
 
 ## tsan: the concurrency stress tests under ThreadSanitizer, in their own build folder: render
 ## notifies added and removed NOTIFY_CHURN_CYCLES times while the unit renders, a running graph
@@ -92,6 +93,20 @@ check-c: examples-build
 ## warning settings dropped), built, and its program (Tests/DependentPackage) run.
 check-dependent:
 	scripts/check-dependent-package.sh $(abspath .build/dependent-check)
+
+## check-lv2-export: SDK units as LV2 plug-ins (issue 29). Plugins/ and the template (walked as
+## SDK/README.md says) are built with their LV2 bundles; over a private LV2_PATH each bundle is
+## validated (lv2_validate), described (lv2info), run by lv2apply, a lilv host of the tests' own,
+## jalv (on a private jackd) and auhost, and compared bit for bit with the SDK build.
+.PHONY: check-lv2-export
+check-lv2-export: deps
+	scripts/check-lv2-export.sh $(abspath .build/lv2-export-check)
+
+## bench-lv2-export: the LV2 build of each plug-in against its SDK build, totals (lv2bench, auhost
+## bench) and medians per block, side by side (Benchmarks/compare-lv2-export.sh; RESULTS.md has runs).
+.PHONY: bench-lv2-export
+bench-lv2-export: deps
+	Benchmarks/compare-lv2-export.sh
 
 ## sweep: every LV2 plug-in installed on this machine through the unit and directly, each in a child
 ## process; writes a table (scripts/lv2-large-sweep.sh says where) and fails only for host faults.

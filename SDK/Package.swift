@@ -20,15 +20,20 @@ let package = Package(
         .package(path: ".."),
     ],
     targets: [
+        /// The LV2 declarations (lv2-dev's headers) the LV2 export needs, and the Turtle generator's
+        /// private extension (CLV2Export.h).
+        .target(name: "CLV2Export"),
         /// Inside the plug-in: AudioUnitRender forwarded to the host's function table.
         .target(name: "AUHostSDKRuntime", dependencies: [.product(name: "AUHostUnitModel", package: host)]),
         /// Kernels, parameters, presets and the one-line export.
         .target(
             name: "AUHostSDK",
-            dependencies: [.product(name: "AUHostUnitModel", package: host)],
+            dependencies: [.product(name: "AUHostUnitModel", package: host), "CLV2Export"],
             // Bind the plug-in's own copies of the unit model's symbols inside the plug-in, so that
-            // nothing resolves to another image's copy of the same module.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
+            // nothing resolves to another image's copy of the same module. -z nodelete: a Swift
+            // image registers its metadata with the runtime and cannot be unloaded, yet LV2 hosts
+            // dlclose plug-ins (lilv does when a plug-in is freed); dlclose then leaves it in place.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic", "-Xlinker", "-z", "-Xlinker", "nodelete"])]
         ),
     ],
     swiftLanguageModes: [.v5]

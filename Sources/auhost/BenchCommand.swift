@@ -61,6 +61,7 @@ struct BenchCommand: ParsableCommand {
         print("\(name): \(blocks) blocks of \(block) frames at \(Int(Self.sampleRate)) Hz")
         print(String(format: "time per block: min %.2f µs, median %.2f µs, max %.2f µs", times.first!, times[blocks / 2], times.last!))
         print(String(format: "%% of real time: %.3f %% (%.1fx faster than real time)", total / realTime * 100, realTime / total))
+        print(String(format: "timed run: %.6f s (the blocks' times summed)", total / 1_000_000))
         print(try countAllocations())
     }
 

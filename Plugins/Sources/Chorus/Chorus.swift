@@ -102,3 +102,8 @@ func parabolicSine(_ p: Double) -> Double {
 @_cdecl("ChorusFactory") public func chorusFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
     exportUnit(Chorus.self, d)
 }
+
+/// The same unit as an LV2 plug-in (SDK/README.md, "LV2"): build.sh makes the bundle.
+///
+/// Thread: setup (LV2 discovery).
+@_cdecl("lv2_descriptor") public func lv2Descriptor(_ index: UInt32) -> UnsafeRawPointer? { exportLV2(Chorus.self, index) }

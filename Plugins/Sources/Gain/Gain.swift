@@ -30,3 +30,8 @@ public struct Gain: ChannelKernel {
 @_cdecl("GainFactory") public func gainFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
     exportUnit(Gain.self, d)
 }
+
+/// The same unit as an LV2 plug-in (SDK/README.md, "LV2"): build.sh makes the bundle.
+///
+/// Thread: setup (LV2 discovery).
+@_cdecl("lv2_descriptor") public func lv2Descriptor(_ index: UInt32) -> UnsafeRawPointer? { exportLV2(Gain.self, index) }

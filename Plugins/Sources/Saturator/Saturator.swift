@@ -224,3 +224,8 @@ func softClip(_ x: Float) -> Float {
     let x2 = x * x
     return x * (27 + x2) / (27 + 9 * x2)
 }
+
+/// The same unit as an LV2 plug-in (SDK/README.md, "LV2"): build.sh makes the bundle.
+///
+/// Thread: setup (LV2 discovery).
+@_cdecl("lv2_descriptor") public func lv2Descriptor(_ index: UInt32) -> UnsafeRawPointer? { exportLV2(Saturator.self, index) }

@@ -117,3 +117,8 @@ func exp2Approximation(_ x: Double) -> Double {
 @_cdecl("SineSynthFactory") public func sineSynthFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
     exportUnit(SineSynth.self, d)
 }
+
+/// The same unit as an LV2 plug-in (SDK/README.md, "LV2"): build.sh makes the bundle.
+///
+/// Thread: setup (LV2 discovery).
+@_cdecl("lv2_descriptor") public func lv2Descriptor(_ index: UInt32) -> UnsafeRawPointer? { exportLV2(SineSynth.self, index) }

@@ -75,3 +75,8 @@ public struct Tremolo: ChannelKernel {
 @_cdecl("TremoloFactory") public func tremoloFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
     exportUnit(Tremolo.self, d)
 }
+
+/// The same unit as an LV2 plug-in (SDK/README.md, "LV2"): build.sh makes the bundle.
+///
+/// Thread: setup (LV2 discovery).
+@_cdecl("lv2_descriptor") public func lv2Descriptor(_ index: UInt32) -> UnsafeRawPointer? { exportLV2(Tremolo.self, index) }

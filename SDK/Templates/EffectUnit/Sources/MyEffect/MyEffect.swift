@@ -42,3 +42,8 @@ public struct MyEffect: ChannelKernel {
 @_cdecl("MyEffectFactory") public func myEffectFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
     exportUnit(MyEffect.self, d)
 }
+
+/// The same unit as an LV2 plug-in for every Linux host (`make lv2` builds the bundle).
+///
+/// Thread: setup (LV2 discovery).
+@_cdecl("lv2_descriptor") public func lv2Descriptor(_ index: UInt32) -> UnsafeRawPointer? { exportLV2(MyEffect.self, index) }
