@@ -16,8 +16,8 @@ final class LV2PortBuffers {
     private(set) var audioOutputs: [UnsafeMutablePointer<Float>] = []
     private(set) var cvInputs: [UnsafeMutablePointer<Float>] = []
     private(set) var cvOutputs: [UnsafeMutablePointer<Float>] = []
-    /// (buffer, size, supports MIDI, supports time:Position).
-    private var atomInputs: [(UnsafeMutableRawPointer, Int, Bool, Bool)] = []
+    /// (buffer, size, supports MIDI, supports time:Position, supports patch:Message).
+    private var atomInputs: [(UnsafeMutableRawPointer, Int, Bool, Bool, Bool)] = []
     private var atomOutputs: [(UnsafeMutableRawPointer, Int)] = []
     private let sequenceType: UInt32
 
@@ -50,7 +50,7 @@ final class LV2PortBuffers {
                 pointers[port.index] = buffer
                 if port.direction == .input {
                     lv2ClearSequence(buffer, sequenceType: sequenceType)
-                    atomInputs.append((buffer, size, port.supportsMIDI, port.supportsTimePosition))
+                    atomInputs.append((buffer, size, port.supportsMIDI, port.supportsTimePosition, port.supportsPatchMessage))
                 } else {
                     atomOutputs.append((buffer, size))
                 }
@@ -88,6 +88,7 @@ final class LV2PortBuffers {
             atomOutputCount: atomOutputs.count,
             midiInputSlot: atomInputs.firstIndex { $0.2 } ?? -1,
             timeInputSlot: atomInputs.firstIndex { $0.3 } ?? -1, timeURIDs: LV2TimeURIDs(map: map),
+            patchInputSlot: atomInputs.firstIndex { $0.4 } ?? -1, patchURIDs: LV2PatchURIDs(map: map),
             sequenceType: sequenceType, chunkType: map.map(LV2URI.atomChunk), midiEventType: map.map(LV2URI.midiEvent),
             lastQueuedFrame: 0,
             audioOutputs: array(audioOutputs), audioOutputCount: audioOutputs.count)

@@ -24,6 +24,8 @@ public struct LV2PortInfo: Equatable, Sendable {
     public let supportsMIDI: Bool
     /// An atom input that declares `atom:supports time:Position`: the host tells it the musical time.
     public var supportsTimePosition = false
+    /// An atom input that declares `atom:supports patch:Message`: patch:Set reaches the plug-in there.
+    public var supportsPatchMessage = false
     /// The plug-in allows the port to be left unconnected (connected to NULL).
     public let connectionOptional: Bool
     /// `rsz:minimumSize` in bytes for atom ports, 0 when not declared.
@@ -62,6 +64,7 @@ extension LV2PortInfo {
             reportsLatency: kind == .control && direction == .output && (has(v.reportsLatency) || latencyDesignated),
             groupURI: value(plugin, port, v.portGroup).string)
         info.supportsTimePosition = kind == .atom && direction == .input && lilv_port_supports_event(plugin, port, v.timePosition)
+        info.supportsPatchMessage = kind == .atom && direction == .input && lilv_port_supports_event(plugin, port, v.patchMessage)
         return info
     }
 

@@ -32,6 +32,9 @@ public struct LV2RenderContext {
     /// The atom input that takes time:Position (index into atomInputs), -1 if none.
     var timeInputSlot: Int
     var timeURIDs: LV2TimeURIDs
+    /// The atom input that takes patch:Set (index into atomInputs), -1 if none.
+    var patchInputSlot: Int
+    var patchURIDs: LV2PatchURIDs
     var sequenceType: UInt32
     var chunkType: UInt32
     var midiEventType: UInt32

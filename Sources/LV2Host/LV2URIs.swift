@@ -45,6 +45,10 @@ enum LV2URI {
     static let atomObject = atom + "Object"
     static let atomLong = atom + "Long"
     static let time = "http://lv2plug.in/ns/ext/time#"
+    static let patch = "http://lv2plug.in/ns/ext/patch#"
+    static let patchMessage = patch + "Message"
+    static let rdfs = "http://www.w3.org/2000/01/rdf-schema#"
+    static let atomURID = atom + "URID"
     static let timePosition = time + "Position"
     static let rszMinimumSize = "http://lv2plug.in/ns/ext/resize-port#minimumSize"
 

@@ -8,7 +8,7 @@ final class LV2Vocabulary {
     let audioPort, controlPort, cvPort, atomPort, inputPort, outputPort: OpaquePointer
     let connectionOptional, reportsLatency, designation, latency: OpaquePointer
     let toggled, integer, enumeration, logarithmic, sampleRateProperty: OpaquePointer
-    let atomSupports, midiEvent, timePosition, rszMinimumSize: OpaquePointer
+    let atomSupports, midiEvent, timePosition, patchMessage, rszMinimumSize: OpaquePointer
     let unitsUnit, unitsSymbol, rdfsLabel, doapName, presetClass: OpaquePointer
     let portGroup, mixerPlugin, mainInput, mainOutput, requiredOption: OpaquePointer
     let port, index: OpaquePointer
@@ -36,6 +36,7 @@ final class LV2Vocabulary {
         atomSupports = uri(LV2URI.atomSupports)
         midiEvent = uri(LV2URI.midiEvent)
         timePosition = uri(LV2URI.timePosition)
+        patchMessage = uri(LV2URI.patchMessage)
         rszMinimumSize = uri(LV2URI.rszMinimumSize)
         unitsUnit = uri(LV2URI.unitsUnit)
         unitsSymbol = uri(LV2URI.unitsSymbol)
@@ -53,7 +54,7 @@ final class LV2Vocabulary {
         for node in [
             audioPort, controlPort, cvPort, atomPort, inputPort, outputPort, connectionOptional,
             reportsLatency, designation, latency, toggled, integer, enumeration, logarithmic,
-            sampleRateProperty, atomSupports, midiEvent, timePosition, rszMinimumSize, unitsUnit, unitsSymbol, rdfsLabel,
+            sampleRateProperty, atomSupports, midiEvent, timePosition, patchMessage, rszMinimumSize, unitsUnit, unitsSymbol, rdfsLabel,
             doapName, presetClass, portGroup, mixerPlugin, mainInput, mainOutput, requiredOption, port, index,
         ] {
             lilv_node_free(node)

@@ -33,6 +33,7 @@ extension LV2Unit {
         lv2Instance = instance
         fifoFrames = requirements.fixed ? block : 0
         renderState = makeRenderState(instance, fixedBlock: fifoFrames, requiresPowerOf2: requirements.powerOf2)
+        renderState?.pointee.patch = makePatchState(instance)
     }
 
     /// Keeps the plug-in's state, deactivates and frees it. Thread: setup.
@@ -142,6 +143,7 @@ extension LV2Unit {
         s.controlMaximum.deallocate()
         s.controlsOverwritten.deinitialize(count: 1)
         s.controlsOverwritten.deallocate()
+        Self.freePatchState(s.patch)
         r.deinitialize(count: 1)
         r.deallocate()
     }

@@ -76,6 +76,8 @@ struct LV2UnitRenderState {
     var producedNonFinite: Bool
     /// The musical time last sent as time:Position (LV2Unit+Time.swift).
     var time = LV2UnitTimeFollower()
+    /// Patch parameters to send as patch:Set (LV2Unit+Patch.swift).
+    var patch = LV2UnitPatchState()
 }
 
 /// A `controlWritten` entry that matches no Float's bit pattern.
@@ -276,6 +278,7 @@ private func lv2UnitRunPiece(
         }
     }
     lv2UnitDeliverTime(r)
+    lv2UnitDeliverPatch(r)
     lv2UnitDeliverMIDI(r, midi, before: start + frames, blockStart: start, blockFrames: frames, next: &next)
     return lv2UnitRunStatus(lv2Run(context, frames: UInt32(frames)))
 }
@@ -331,6 +334,7 @@ private func lv2UnitRunFIFO(
         r.pointee.fifoFill = fill + chunk
         if r.pointee.fifoFill == block {
             lv2UnitDeliverTime(r)
+            lv2UnitDeliverPatch(r)
             lv2UnitDeliverMIDI(r, midi, before: position, blockStart: position - block, blockFrames: block, next: &next)
             let status = lv2UnitRunStatus(lv2Run(r.pointee.context, frames: UInt32(block)))
             guard status == noErr else { return status }

@@ -48,6 +48,9 @@ extension LV2Unit {
         case kLV2UnitProperty_LiveWorker:
             try requireGlobal(scope, id)
             return (4, true)
+        case kLV2UnitProperty_PatchText:
+            try requireGlobal(scope, id)
+            return (UInt32(MemoryLayout<UnsafeRawPointer>.size), true)
         default:
             return nil
         }
@@ -59,11 +62,27 @@ extension LV2Unit {
         case kLV2UnitProperty_RenderProblem:
             data.storeBytes(of: takeRenderProblem().map { CFBridge.string($0).toOpaque() }, as: UnsafeMutableRawPointer?.self)
         case kLV2UnitProperty_LiveWorker: data.storeBytes(of: UInt32(liveWorker ? 1 : 0), as: UInt32.self)
+        case kLV2UnitProperty_PatchText:
+            let values = PropertyListValue.dictionary(patchText.mapValues { .string($0) })
+            data.storeBytes(of: CFBridge.propertyList(values).toOpaque(), as: UnsafeMutableRawPointer.self)
         default: break
         }
     }
 
     func setLV2Property(_ id: AudioUnitPropertyID, _ data: UnsafeRawPointer, _ size: UInt32) throws {
+        if id == kLV2UnitProperty_PatchText {
+            guard case .dictionary(let entries) = CFBridge.value(data.loadUnaligned(as: UnsafeRawPointer?.self)) else {
+                throw AudioError(kAudioUnitErr_InvalidPropertyValue, "PatchText takes a CFDictionary of names to CFString values.")
+            }
+            var values: [String: String] = [:]
+            for (key, value) in entries {
+                guard case .string(let text) = value else {
+                    throw AudioError(kAudioUnitErr_InvalidPropertyValue, "PatchText's value for \"\(key)\" is not a CFString.")
+                }
+                values[key] = text
+            }
+            return try setPatchText(values)
+        }
         guard id == kLV2UnitProperty_LiveWorker else { return }
         guard size == 4 else { throw AudioError(kAudioUnitErr_InvalidPropertyValue, "LiveWorker takes a 4-byte UInt32.") }
         guard !isInitialized else {

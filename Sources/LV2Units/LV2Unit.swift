@@ -27,6 +27,9 @@ public final class LV2Unit: AUBase {
     /// The control inputs as the data declares them (bounds of `lv2:sampleRate` ports are
     /// multiples of the rate: their parameters are redeclared when the rate changes).
     let controlDescriptors: [LV2ParameterDescriptor]
+    /// The plug-in's patch parameters (LV2Unit+Patch.swift) and the text values the host set.
+    let patchParameters: [LV2PatchParameter]
+    var patchText: [String: String] = [:]
     /// The running plug-in while initialized.
     public internal(set) var lv2Instance: LV2Instance?
     var renderState: UnsafeMutablePointer<LV2UnitRenderState>?
@@ -48,15 +51,19 @@ public final class LV2Unit: AUBase {
         let sampleRate = 44_100.0
         // A plug-in that requires lv2:isLive loads only live, so its unit starts in live mode.
         let requiresLive = access.withWorld { _ in plugin.requiresLive }
-        (layout, presetList, controlDescriptors) = try access.withWorldThrowingAudioErrors { _ in
+        (layout, presetList, controlDescriptors, patchParameters) = try access.withWorldThrowingAudioErrors { _ in
             try LV2Instance.checkLoadable(plugin, configuration: .init(live: requiresLive))
-            return (LV2UnitLayout(plugin: plugin, sampleRate: sampleRate), plugin.presets, LV2ParameterDescriptor.read(plugin))
+            return (
+                LV2UnitLayout(plugin: plugin, sampleRate: sampleRate), plugin.presets, LV2ParameterDescriptor.read(plugin),
+                LV2PatchParameter.read(plugin)
+            )
         }
         liveWorker = requiresLive
         midiQueue = RenderEventQueue.allocate(capacity: 512)
         super.init(
             description: description, inputs: layout.inputs.count, outputs: layout.outputs.count,
-            channels: 2, sampleRate: sampleRate, parameters: layout.controls.map(\.definition))
+            channels: 2, sampleRate: sampleRate,
+            parameters: layout.controls.map(\.definition) + Self.patchDefinitions(patchParameters))
         for (i, bus) in layout.inputs.enumerated() {
             try setFormat(.canonical(sampleRate: sampleRate, channels: UInt32(bus.ports.count)), kAudioUnitScope_Input, UInt32(i))
         }

@@ -12,7 +12,8 @@ final class MIDIPlayback {
     let head: AUNode
     let instrumentName: String
     let sampleRate: Double
-    let channels = 2
+    /// Stereo, or the instrument's own count when it refuses two (a mono sampler).
+    let channels: Int
     var sequence: MusicSequence?
     var player: MusicPlayer?
 
@@ -43,14 +44,22 @@ final class MIDIPlayback {
         try AudioError.check(AUGraphAddNode(graph, &headDescription, &headNode), LastErrorMessage.current ?? "add output")
         head = headNode
         try AudioError.check(AUGraphOpen(graph), LastErrorMessage.current ?? "\(component.name) could not be instantiated.")
-        let instrumentUnit = try unit(instrumentNode), headUnit = try unit(headNode)
+        let instrumentUnit = try Self.unit(graph, instrumentNode), headUnit = try Self.unit(graph, headNode)
         try UnitSettings.apply(preset: preset, parameters: parameters, to: instrumentUnit, named: component.name)
-        var format = AudioStreamBasicDescription.canonical(sampleRate: sampleRate, channels: UInt32(channels))
+        var format = AudioStreamBasicDescription.canonical(sampleRate: sampleRate, channels: 2)
         let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         var frames = block
-        try AudioError.check(
-            AudioUnitSetProperty(instrumentUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size),
-            "\(component.name) refused \(channels) channels at \(Int(sampleRate)) Hz: \(LastErrorMessage.current ?? "")")
+        if AudioUnitSetProperty(instrumentUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size) != noErr {
+            var own = AudioStreamBasicDescription()
+            var ownSize = size
+            AudioUnitGetProperty(instrumentUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &own, &ownSize)
+            format = .canonical(sampleRate: sampleRate, channels: max(own.mChannelsPerFrame, 1))
+            try AudioError.check(
+                AudioUnitSetProperty(instrumentUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, size),
+                "\(component.name) refused \(format.mChannelsPerFrame) channels at \(Int(sampleRate)) Hz: \(LastErrorMessage.current ?? "")"
+            )
+        }
+        channels = Int(format.mChannelsPerFrame)
         for u in [instrumentUnit, headUnit] {
             AudioUnitSetProperty(u, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4)
         }
@@ -90,7 +99,7 @@ final class MIDIPlayback {
         DisposeAUGraph(graph)
     }
 
-    private func unit(_ node: AUNode) throws -> AudioUnit {
+    private static func unit(_ graph: AUGraph, _ node: AUNode) throws -> AudioUnit {
         var u: AudioUnit?
         try AudioError.check(AUGraphNodeInfo(graph, node, nil, &u), "AUGraphNodeInfo")
         return u!
@@ -109,7 +118,7 @@ final class MIDIPlayback {
                 sampleRate: sampleRate, channelCount: channels, encoding: RenderCommand.encoding(for: type, input: nil)))
         try file.setClientFormat(.canonical(sampleRate: sampleRate, channels: UInt32(channels)))
         let buffers = AudioBufferStorage(format: .canonical(sampleRate: sampleRate, channels: UInt32(channels)), capacity: block)
-        let headUnit = try unit(head)
+        let headUnit = try Self.unit(graph, head)
         var time = AudioTimeStamp()
         time.mFlags = .sampleTimeValid
         try AudioError.check(MusicPlayerStart(player!), LastErrorMessage.current ?? "MusicPlayerStart failed.")

@@ -193,7 +193,7 @@ struct RenderCommand: ParsableCommand {
         try playback.render(frames: frames, block: block, to: output)
         print(
             "Rendered \(midi) (\(String(format: "%.3f", playback.seconds)) s) through \(playback.instrumentName) into \(output)"
-                + " (2 ch, \(Int(rate)) Hz; tail \(Int((tailSeconds * rate).rounded())) frames).")
+                + " (\(playback.channels) ch, \(Int(rate)) Hz; tail \(Int((tailSeconds * rate).rounded())) frames).")
     }
 
     /// Writes frames skip..<skip+count of `buffers` (the part after the latency).

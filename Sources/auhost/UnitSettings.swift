@@ -37,6 +37,8 @@ enum UnitSettings {
             let key = String(setting[..<equals]).trimmingCharacters(in: .whitespaces)
             let text = String(setting[setting.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
             guard let p = facts.parameters.first(where: { $0.name.lowercased() == key.lowercased() || "\($0.id)" == key }) else {
+                // An LV2 plug-in's path or string setting (patch:writable) goes by name too.
+                if setPatchText(key, text, on: handle) { continue }
                 let known = facts.parameters.map(\.name).joined(separator: ", ")
                 throw AudioError(
                     kAudioUnitErr_InvalidParameter,
@@ -61,6 +63,19 @@ enum UnitSettings {
                 AudioUnitSetParameter(handle, p.id, kAudioUnitScope_Global, 0, value, 0),
                 LastErrorMessage.current ?? "Setting \(p.name) of \(name) failed.")
         }
+    }
+
+    /// Sets `key` = `text` through kLV2UnitProperty_PatchText; false when the unit has no such
+    /// text setting (or is not an LV2 unit).
+    ///
+    /// Thread: setup.
+    private static func setPatchText(_ key: String, _ text: String, on handle: AudioUnit) -> Bool {
+        let values = CFBridge.propertyList(.dictionary([key: .string(text)]))
+        defer { values.release() }
+        var ref: UnsafeRawPointer? = UnsafeRawPointer(values.toOpaque())
+        return AudioUnitSetProperty(
+            handle, kLV2UnitProperty_PatchText, kAudioUnitScope_Global, 0, &ref, UInt32(MemoryLayout<UnsafeRawPointer>.size))
+            == noErr
     }
 
     /// The global-scope parameters of `handle`, read through the C API.

@@ -9,6 +9,22 @@
 AUHOST_EXTERN_C_BEGIN
 AU_ASSUME_NONNULL_BEGIN
 
+/* Settings an LV2 plug-in takes through patch messages (patch:writable parameters), not ports.
+   Numbers and switches are parameters (global scope): the k-th the plug-in declares (in URI
+   order) has ID kLV2UnitPatchParameterBase + k, with the range and default of its data; a changed
+   value reaches the plug-in as patch:Set before the next run. Paths and strings are the property
+   kLV2UnitProperty_PatchText (global, read/write): a CFDictionaryRef from label or URI to
+   CFString (a relative path is made absolute against the current directory); setting sends
+   them before the next run (or the first after AudioUnitInitialize), reading gives the values
+   set, keyed by URI. An unknown key or a value that is not a string is
+   kAudioUnitErr_InvalidPropertyValue, naming it. */
+AU_ENUM(AudioUnitParameterID) {
+    kLV2UnitPatchParameterBase = 0x50000000
+};
+AU_ENUM(AudioUnitPropertyID) {
+    kLV2UnitProperty_PatchText = 64003
+};
+
 /* Saves an initialized LV2 unit's current parameters and its plug-in's own state as an LV2 preset
    named inName: a bundle "<plug-in>_<name>.preset.lv2" in inDirectory (NULL: ~/.lv2, where jalv
    saves them), declaring a pset:Preset of the plug-in, so this host (the unit's FactoryPresets,

@@ -1,0 +1,204 @@
+import AUHostCore
+import AudioUnitBase
+import Foundation
+import LV2Host
+import Synchronization
+
+// Patch parameters (issue 31): settings a plug-in takes through patch:Set messages instead of
+// control ports (`patch:writable`). Numbers and switches are Audio Unit parameters from
+// kLV2UnitPatchParameterBase; paths and strings are kLV2UnitProperty_PatchText. Changed values
+// are sent as patch:Set at frame 0 of the next run (a number changed by a scheduled parameter
+// event, at the run that starts there). Read-back (patch:Put/Set on the notify output) is not
+// taken in: a plug-in's own changes show in its saved state.
+
+// kLV2UnitPatchParameterBase and kLV2UnitProperty_PatchText are declared in AUHostLV2.h.
+
+/// What the render thread sends: the numbers' slots, URIDs, kinds and the bits last sent; one
+/// mailbox per text parameter.
+struct LV2UnitPatchState {
+    var count = 0
+    var slots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    var urids: UnsafeMutablePointer<UInt32>?
+    var kinds: UnsafeMutablePointer<LV2PatchParameter.Kind>?
+    var sent: UnsafeMutablePointer<UInt64>?
+    var textCount = 0
+    var mailboxes: UnsafeMutablePointer<LV2PatchMailbox>?
+}
+
+/// One text value on its way from a setup thread to the next run. The setup side writes while
+/// the box is empty or holds an unsent value (replacing it); the render side takes a ready value
+/// and never waits (a box being written is taken at the next run).
+struct LV2PatchMailbox {
+    /// A path of up to 4095 bytes (PATH_MAX) and its NUL.
+    static let capacity = 4_096
+    enum State: UInt8 { case empty, writing, ready, reading }
+    let state: UnsafeMutablePointer<Atomic<UInt8>>
+    let bytes: UnsafeMutablePointer<UInt8>
+    var length = 0
+    let urid: UInt32
+    let type: UInt32
+}
+
+extension LV2Unit {
+    /// The parameters of the plug-in's numbers and switches (`patch:writable`). Thread: setup.
+    static func patchDefinitions(_ parameters: [LV2PatchParameter]) -> [ParameterDefinition] {
+        parameters.filter { $0.isWritable && $0.kind.isNumeric }.enumerated().map { k, p in
+            let isSwitch = p.kind == .bool
+            let isWhole = p.kind == .int || p.kind == .long
+            return ParameterDefinition(
+                id: kLV2UnitPatchParameterBase + AudioUnitParameterID(k), name: p.label,
+                unit: isSwitch
+                    ? kAudioUnitParameterUnit_Boolean : isWhole ? kAudioUnitParameterUnit_Indexed : LV2UnitLayout.unitCode(p.unit),
+                min: p.minimum, max: p.maximum, default: isSwitch ? (p.defaultValue > 0 ? 1 : 0) : p.defaultValue,
+                flags: isSwitch || isWhole ? [] : .flag_CanRamp)
+        }
+    }
+
+    /// The writable text parameters (paths, strings), in the mailbox order.
+    var textPatchParameters: [LV2PatchParameter] { patchParameters.filter { $0.isWritable && !$0.kind.isNumeric } }
+
+    /// Builds the render side's patch state for `instance`, posting the text values set so far.
+    /// Thread: setup.
+    func makePatchState(_ instance: LV2Instance) -> LV2UnitPatchState {
+        let numbers = patchParameters.filter { $0.isWritable && $0.kind.isNumeric }
+        let map = plugin.world.uridMap
+        var state = LV2UnitPatchState()
+        state.count = numbers.count
+        state.slots = .allocate(capacity: max(numbers.count, 1))
+        state.urids = .allocate(capacity: max(numbers.count, 1))
+        state.kinds = .allocate(capacity: max(numbers.count, 1))
+        state.sent = .allocate(capacity: max(numbers.count, 1))
+        for (k, p) in numbers.enumerated() {
+            // Declared by this unit, so the slot exists.
+            (state.slots! + k).initialize(
+                to: parameters.slot(kLV2UnitPatchParameterBase + AudioUnitParameterID(k), kAudioUnitScope_Global, 0)!)
+            (state.urids! + k).initialize(to: map.map(p.uri))
+            (state.kinds! + k).initialize(to: p.kind)
+            (state.sent! + k).initialize(to: lv2UnitControlUnwritten)  // every number is sent at the first run
+        }
+        let texts = textPatchParameters
+        let types = instance.renderContext.patchURIDs
+        state.textCount = texts.count
+        state.mailboxes = .allocate(capacity: max(texts.count, 1))
+        for (k, p) in texts.enumerated() {
+            let box = UnsafeMutablePointer<Atomic<UInt8>>.allocate(capacity: 1)
+            box.initialize(to: Atomic(LV2PatchMailbox.State.empty.rawValue))
+            (state.mailboxes! + k).initialize(
+                to: LV2PatchMailbox(
+                    state: box, bytes: .allocate(capacity: LV2PatchMailbox.capacity), urid: map.map(p.uri), type: types.type(of: p.kind)))
+            if let text = patchText[p.uri] { post(text, to: state.mailboxes! + k) }
+        }
+        return state
+    }
+
+    /// Thread: setup (the render state is no longer read).
+    static func freePatchState(_ state: LV2UnitPatchState) {
+        [state.slots.map(UnsafeMutableRawPointer.init), state.urids.map(UnsafeMutableRawPointer.init)].forEach { $0?.deallocate() }
+        state.kinds?.deallocate()
+        state.sent?.deallocate()
+        for k in 0..<state.textCount {
+            state.mailboxes![k].state.deallocate()
+            state.mailboxes![k].bytes.deallocate()
+        }
+        state.mailboxes?.deallocate()
+    }
+
+    /// Hands `text` to the render thread through `box`, replacing a value not yet sent.
+    /// Thread: setup.
+    private func post(_ text: String, to box: UnsafeMutablePointer<LV2PatchMailbox>) {
+        let state = box.pointee.state
+        while true {
+            let empty = LV2PatchMailbox.State.empty.rawValue, ready = LV2PatchMailbox.State.ready.rawValue
+            let writing = LV2PatchMailbox.State.writing.rawValue
+            if state.pointee.compareExchange(expected: empty, desired: writing, ordering: .acquiring).exchanged
+                || state.pointee.compareExchange(expected: ready, desired: writing, ordering: .acquiring).exchanged
+            {
+                break
+            }
+            usleep(50)  // the render thread is copying the previous value out: microseconds
+        }
+        let utf8 = Array(text.utf8.prefix(LV2PatchMailbox.capacity - 1))
+        box.pointee.bytes.update(from: utf8, count: utf8.count)
+        box.pointee.bytes[utf8.count] = 0
+        box.pointee.length = utf8.count + 1
+        state.pointee.store(LV2PatchMailbox.State.ready.rawValue, ordering: .releasing)
+    }
+
+    /// kLV2UnitProperty_PatchText's set: each key must name a writable text parameter. Thread: setup.
+    func setPatchText(_ values: [String: String]) throws {
+        let texts = textPatchParameters
+        var resolved: [(Int, String, String)] = []
+        for (key, value) in values {
+            guard let k = texts.firstIndex(where: { $0.uri == key || $0.label == key }) else {
+                let known = texts.map { "\"\($0.label)\" (\($0.uri))" }.joined(separator: ", ")
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue,
+                    "LV2 plug-in <\(plugin.uri)> has no writable path or string \"\(key)\"; it has \(known.isEmpty ? "none" : known).")
+            }
+            guard value.utf8.count < LV2PatchMailbox.capacity else {
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue, "The value of \"\(key)\" is longer than \(LV2PatchMailbox.capacity - 1) bytes.")
+            }
+            // A relative path is the host's: made absolute against the current directory.
+            let absolute = texts[k].kind == .path && !value.hasPrefix("/") && !value.isEmpty
+            resolved.append((k, texts[k].uri, absolute ? FileManager.default.currentDirectoryPath + "/" + value : value))
+        }
+        for (k, uri, value) in resolved {
+            patchText[uri] = value
+            if let mailboxes = renderState?.pointee.patch.mailboxes { post(value, to: mailboxes + k) }
+        }
+    }
+}
+
+/// Sends the numbers that changed since they were last sent and the text values waiting, as
+/// patch:Set at frame 0 of the run about to start.
+///
+/// Thread: render.
+@_noAllocation @_noLocks
+func lv2UnitDeliverPatch(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
+    let p = r.pointee.patch
+    guard p.count + p.textCount > 0, let slots = p.slots, let sent = p.sent, let urids = p.urids, let kinds = p.kinds else { return }
+    let context = r.pointee.context
+    let types = context.patchURIDs
+    for k in 0..<p.count {
+        let value = slots[k].pointee
+        let bits = UInt64(value.bitPattern)
+        if bits == sent[k] { continue }
+        let kind = kinds[k]
+        var word = UInt64(0)
+        var size = 4
+        switch kind {
+        case .float: word = UInt64(value.bitPattern)
+        case .double:
+            word = Double(value).bitPattern
+            size = 8
+        case .int, .bool: word = UInt64(UInt32(bitPattern: Int32(kind == .bool ? (value != 0 ? 1 : 0) : lv2UnitWhole(value))))
+        case .long:
+            word = UInt64(bitPattern: Int64(lv2UnitWhole(value)))
+            size = 8
+        case .path, .string: continue
+        }
+        // Little-endian: a 4-byte value is the word's first 4 bytes.
+        let queued = withUnsafePointer(to: &word) {
+            lv2QueuePatchSet(context, property: urids[k], type: types.type(of: kind), value: $0, size: size)
+        }
+        if queued { sent[k] = bits }
+    }
+    guard let mailboxes = p.mailboxes else { return }
+    let ready = LV2PatchMailbox.State.ready.rawValue, reading = LV2PatchMailbox.State.reading.rawValue
+    for k in 0..<p.textCount {
+        let box = mailboxes + k
+        guard box.pointee.state.pointee.compareExchange(expected: ready, desired: reading, ordering: .acquiring).exchanged else { continue }
+        let queued = lv2QueuePatchSet(
+            context, property: box.pointee.urid, type: box.pointee.type, value: box.pointee.bytes, size: box.pointee.length)
+        // A full buffer keeps the value for the next run.
+        box.pointee.state.pointee.store(queued ? LV2PatchMailbox.State.empty.rawValue : ready, ordering: .releasing)
+    }
+}
+
+/// `value` rounded to a whole number inside Int32's range (NaN → 0).
+@_noAllocation @_noLocks
+private func lv2UnitWhole(_ value: Float) -> Int32 {
+    guard value.isFinite else { return 0 }
+    return Int32(max(min(value + (value < 0 ? -0.5 : 0.5), 2_147_483_520), -2_147_483_520))
+}

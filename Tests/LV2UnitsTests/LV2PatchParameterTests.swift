@@ -1,0 +1,96 @@
+import Foundation
+import LV2Host
+import LV2Units
+import TestSupport
+import XCTest
+
+/// Settings an LV2 plug-in takes through patch:Set (patch:writable), on eg-sampler (lv2-examples):
+/// its sample by path (kLV2UnitProperty_PatchText) and its gain as a parameter
+/// (kLV2UnitPatchParameterBase). A note then plays exactly the file's samples times the gain.
+final class LV2PatchParameterTests: XCTestCase {
+    let sampler = "http://lv2plug.in/plugins/eg-sampler"
+    let ramp = (0..<300).map { Float($0 + 1) / 1_024 }
+
+    /// A mono 32-bit float WAV file of `samples` at 48 kHz.
+    func writeWAV(_ samples: [Float], to path: String) throws {
+        var data = Data()
+        func append<T>(_ value: T) { withUnsafeBytes(of: value) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36 + samples.count * 4))
+        data.append(contentsOf: Array("WAVEfmt ".utf8)); append(UInt32(16)); append(UInt16(3)); append(UInt16(1))
+        append(UInt32(48_000)); append(UInt32(48_000 * 4)); append(UInt16(4)); append(UInt16(32))
+        data.append(contentsOf: Array("data".utf8)); append(UInt32(samples.count * 4))
+        samples.forEach { append($0.bitPattern) }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    func setText(_ values: [String: PropertyListValue], on unit: AudioUnit) -> OSStatus {
+        let dictionary = CFBridge.propertyList(.dictionary(values))
+        defer { dictionary.release() }
+        var ref: UnsafeRawPointer? = UnsafeRawPointer(dictionary.toOpaque())
+        return AudioUnitSetProperty(
+            unit, kLV2UnitProperty_PatchText, kAudioUnitScope_Global, 0, &ref, UInt32(MemoryLayout<UnsafeRawPointer>.size))
+    }
+
+    /// Renders a block (the patch messages go, the worker loads the sample), then a note at
+    /// frame 100 of the next call; returns the 1,024 frames after the first block.
+    func playNote(_ rig: LV2UnitRig) -> [Float] {
+        _ = rig.render(frames: 512, block: 512)
+        XCTAssertEqual(MusicDeviceMIDIEvent(rig.unit, 0x90, 60, 100, 100), noErr)
+        return rig.render(frames: 1_024, block: 512)[0][0]
+    }
+
+    func testTheSampleGoesByPathAndTheGainAsAParameter() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("patch-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("ramp.wav").path
+        try writeWAV(ramp, to: file)
+        let rig = try LV2UnitRig(component: LV2UnitTestSupport.component(sampler), maxFrames: 512)
+
+        var info = AudioUnitParameterInfo()
+        var size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
+        XCTAssertEqual(
+            AudioUnitGetProperty(
+                rig.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, kLV2UnitPatchParameterBase, &info, &size),
+            noErr)
+        XCTAssertEqual([info.minValue, info.maxValue, info.defaultValue], [-20, 20, 0], "param:gain's range from parameters.lv2")
+        XCTAssertEqual(info.unit, kAudioUnitParameterUnit_Decibels)
+
+        XCTAssertEqual(setText(["sample": .string(file)], on: rig.unit), noErr)
+        XCTAssertEqual(AudioUnitSetParameter(rig.unit, kLV2UnitPatchParameterBase, kAudioUnitScope_Global, 0, -6, 0), noErr)
+        let out = playNote(rig)
+        let gain = powf(10, -6 * 0.05)
+        // eg-sampler's render loop breaks at the sample's end before it advances, so its silence
+        // loop overwrites the last sample (sampler.c, render()): 299 of the 300 frames sound.
+        let expected = [Float](repeating: 0, count: 100) + ramp.dropLast().map { $0 * gain } + [Float](repeating: 0, count: 1_024 - 399)
+        XCTAssertEqual(out.map(\.bitPattern), expected.map(\.bitPattern), "the note plays the file times -6 dB")
+
+        // State saved with ClassInfo and restored into a new unit renders the same.
+        var classInfo: Unmanaged<CFPropertyList>?
+        var classSize = UInt32(MemoryLayout<Unmanaged<CFPropertyList>?>.size)
+        XCTAssertEqual(
+            AudioUnitGetProperty(rig.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &classInfo, &classSize), noErr)
+        let restored = try LV2UnitRig(component: LV2UnitTestSupport.component(sampler), maxFrames: 512)
+        XCTAssertEqual(
+            AudioUnitSetProperty(restored.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &classInfo, classSize), noErr)
+        classInfo?.release()
+        XCTAssertEqual(playNote(restored).map(\.bitPattern), expected.map(\.bitPattern), "restored state plays the same")
+    }
+
+    func testUnknownNamesAndNonStringValuesAreRefusedNamingThem() throws {
+        let rig = try LV2UnitRig(component: LV2UnitTestSupport.component(sampler), maxFrames: 512)
+        XCTAssertEqual(setText(["impulse": .string("/tmp/x.wav")], on: rig.unit), kAudioUnitErr_InvalidPropertyValue)
+        let message = String(cfString: AUHostCopyLastErrorMessage()?.takeRetainedValue()) ?? ""
+        XCTAssertTrue(message.contains("\"impulse\"") && message.contains("eg-sampler#sample"), message)
+        XCTAssertEqual(setText(["sample": .integer(3)], on: rig.unit), kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(setText(["sample": .string("relative.wav")], on: rig.unit), noErr)
+        var value: UnsafeRawPointer?
+        var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+        XCTAssertEqual(AudioUnitGetProperty(rig.unit, kLV2UnitProperty_PatchText, kAudioUnitScope_Global, 0, &value, &size), noErr)
+        let read = CFBridge.value(value)
+        Unmanaged<AnyObject>.fromOpaque(value!).release()
+        XCTAssertEqual(
+            read, .dictionary([sampler + "#sample": .string(FileManager.default.currentDirectoryPath + "/relative.wav")]),
+            "a relative path is made absolute")
+    }
+}
