@@ -1,0 +1,81 @@
+/*
+ * native.h — what the files of auhost._native share. Every Core Audio declaration comes from the
+ * project's own headers (<AudioToolbox/AudioToolbox.h>), so the compiler checks each call and
+ * struct against the library it links; nothing here restates a Core Audio type.
+ */
+#ifndef AUHOST_PY_NATIVE_H
+#define AUHOST_PY_NATIVE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <AudioToolbox/AudioToolbox.h>
+
+/* The exception every failing Core Audio call raises: auhost.AUHostError(message, status). */
+extern PyObject *AUHostPy_Error;
+
+/* Raises AUHostError for `status` with "what: <the engine's last sentence> (status N)".
+   Returns NULL so callers can `return raise_status(...)`. [setup: holds the GIL] */
+PyObject *raise_status(OSStatus status, const char *what);
+
+/* A Python str from a CFString (None for NULL); releases it when `release`. [setup] */
+PyObject *string_from_cf(CFStringRef s, int release);
+
+/* The input side of a render: channel pointers into a C-contiguous float32 (channels, frames)
+   array, read by feed_callback from `position` on; frames past `frames` read as silence. */
+typedef struct {
+    const float *const *channels;
+    UInt32 count;
+    UInt64 frames;
+    UInt64 position;
+    float *scratch;            /* lent to units that pass mData == NULL: count * block floats */
+    UInt32 scratch_channels;
+} Feed;
+
+/* AURenderCallback over a Feed. [render] */
+OSStatus feed_callback(void *inRefCon, AudioUnitRenderActionFlags *ioActionFlags, const AudioTimeStamp *inTimeStamp,
+                       UInt32 inBusNumber, UInt32 inNumberFrames, AudioBufferList *ioData);
+
+/* A MIDI channel message due at `frame` of a render. */
+typedef struct {
+    UInt64 frame;
+    UInt32 status, data1, data2;
+} MIDIEventAt;
+
+/* Renders `frames` frames of `unit` (an effect fed by `feed`, an instrument, or a graph's head)
+   into `out` (`outCount` channel pointers), `block` frames a call, sending `events` (sorted by
+   frame) to `midiUnit` at their offsets. Advances *time. Returns the first failing status.
+   [render: called with the GIL released] */
+OSStatus render_blocks(AudioUnit unit, Feed *feed, float *const *out, UInt32 outCount, UInt64 frames, UInt32 block,
+                       AudioTimeStamp *time, AudioUnit midiUnit, const MIDIEventAt *events, Py_ssize_t eventCount);
+
+/* Borrows a 2-D C-contiguous float32 buffer from `obj` (writable when asked) and fills `pointers`
+   (at most `max` channels) with its rows; sets *channels and *frames. -1 with an exception set
+   when obj is not such a buffer. [setup] */
+int borrow_planar(PyObject *obj, int writable, Py_buffer *view, float **pointers, UInt32 max, UInt32 *channels,
+                  UInt64 *frames);
+
+/* The most channels a render takes or gives (a bound on input: larger arrays are refused). */
+#define AUHOST_PY_MAX_CHANNELS 64
+
+extern PyTypeObject AUHostPy_UnitType;
+extern PyTypeObject AUHostPy_GraphType;
+extern PyTypeObject AUHostPy_FileReaderType;
+extern PyTypeObject AUHostPy_FileWriterType;
+
+/* A unit: owned (disposed with the object) or a graph node's (the graph owns it; `owner` keeps the
+   graph alive). `busy` refuses a second thread while one renders with the GIL released. */
+typedef struct {
+    PyObject_HEAD
+    AudioUnit unit;
+    PyObject *owner;
+    int busy;
+    int outOfProcess;
+    AudioTimeStamp time;
+    Feed feed;
+    PyObject *weakrefs;
+} UnitObject;
+
+/* Makes a Unit object over a graph's node unit. [setup] */
+PyObject *unit_wrap_borrowed(AudioUnit unit, PyObject *owner);
+
+#endif
