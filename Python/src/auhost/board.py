@@ -2,6 +2,7 @@
 generic-output head: each plug-in becomes a node holding a copy of its state, and parameter
 writes on the plug-in reach the node. Independent branches render on the graph's worker threads
 (AUGraphSetRenderThreadCount), bit-identical to the serial order."""
+import threading
 from collections.abc import MutableSequence
 
 import numpy as np
@@ -29,6 +30,7 @@ class _Group(MutableSequence):
         self._items = []
         self._threads = threads
         self._built = None
+        self._busy = threading.Lock()
         for p in plugins:
             self.append(p)
 
@@ -89,6 +91,14 @@ class _Group(MutableSequence):
         rate = check_rate(sample_rate)
         block = check_block(buffer_size)
         samples, mono = planar(audio)
+        if not self._busy.acquire(blocking=False):
+            raise RuntimeError("this board is already processing on another thread; give each thread its own")
+        try:
+            return self._process(samples, mono, rate, block, reset)
+        finally:
+            self._busy.release()
+
+    def _process(self, samples, mono, rate, block, reset):
         built = self._compile(rate, samples.shape[0], block)
         latency = 0
         if reset:
@@ -141,8 +151,7 @@ class Mix(_Group):
         unit = graph.unit(mixer)
         units.append(unit)
         unit.set_u32(_native.kAudioUnitProperty_MaximumFramesPerSlice, block)
-        if len(ends) > 8:
-            unit.set_u32(_native.kAudioUnitProperty_ElementCount, len(ends), _IN)
+        unit.set_u32(_native.kAudioUnitProperty_ElementCount, len(ends), _IN)
         for bus, (end, _) in enumerate(ends):
             _require(unit.set_format(_IN, bus, rate, out_channels), "the Mix", out_channels)
             if end is None:

@@ -114,9 +114,8 @@ def find(text: str) -> Component:
     if matches:
         shown = "\n".join(f"  {c.triple}  {c.name}  {c.uri or ''}" for c in matches[:8])
         raise LookupError(f"{needle!r} matches {len(matches)} units; name one by its triple or URI:\n{shown}")
-    names = {c.short_name: c for c in everything}
-    nearest = difflib.get_close_matches(lower, list(names), n=3, cutoff=0.0)
-    hint = "\n".join(f"  {names[n].triple}  {names[n].name}" for n in nearest)
+    ranked = sorted(everything, key=lambda c: -difflib.SequenceMatcher(None, lower, c.short_name).ratio())
+    hint = "\n".join(f"  {c.triple}  {c.name}  {c.uri or ''}".rstrip() for c in ranked[:5])
     raise LookupError(f"no unit is called {needle!r}. Nearest names:\n{hint}")
 
 

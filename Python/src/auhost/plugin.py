@@ -1,5 +1,6 @@
 """Plugin: one unit (LV2, built-in or SDK plug-in) as a callable on NumPy arrays, with its
 parameters as attributes, presets, state, latency and tail. Instruments render from MIDI."""
+import threading
 import weakref
 
 import numpy as np
@@ -42,6 +43,7 @@ class Plugin:
         # Units of boards that render this plug-in: parameter writes reach them too.
         object.__setattr__(self, "_mirrors", weakref.WeakSet())
         object.__setattr__(self, "_preset", None)
+        object.__setattr__(self, "_busy", threading.Lock())
         if isolated:
             # Offline, a slow cycle is no fault: only a child stuck for 10 s counts as hung.
             unit.set_f64(_native.kAUHostIsolatedUnitProperty_RenderDeadline, 10.0)
@@ -215,6 +217,15 @@ class Plugin:
         rate = check_rate(sample_rate)
         block = check_block(buffer_size)
         samples, mono = planar(audio)
+        with self._exclusive():
+            return self._process(samples, mono, rate, block, reset)
+
+    def _exclusive(self):
+        if not self._busy.acquire(blocking=False):
+            raise RuntimeError(f"{self.name!r} is already processing on another thread; give each thread its own plug-in")
+        return _Release(self._busy)
+
+    def _process(self, samples, mono, rate, block, reset):
         _, out_channels = self._configure(rate, samples.shape[0], block)
         latency = 0
         if reset:
@@ -241,13 +252,16 @@ class Plugin:
         if frames < 1:
             raise ValueError(f"duration {duration} s is less than one frame at {rate:g} Hz")
         events = events_to_frames(messages, rate)
-        _, out_channels = self._configure(rate, num_channels, block)
-        if reset:
-            self._unit.reset()
-        output = np.empty((out_channels, frames), dtype=np.float32)
-        self._unit.process(None, output, block, events)
-        self._check_fault()
-        return output
+        if isinstance(num_channels, bool) or not isinstance(num_channels, int) or not 1 <= num_channels <= 64:
+            raise ValueError(f"num_channels must be 1 … 64, not {num_channels!r}")
+        with self._exclusive():
+            _, out_channels = self._configure(rate, num_channels, block)
+            if reset:
+                self._unit.reset()
+            output = np.empty((out_channels, frames), dtype=np.float32)
+            self._unit.process(None, output, block, events)
+            self._check_fault()
+            return output
 
     def __call__(self, audio_or_messages, sample_rate=None, *args, duration=None, **kwargs):
         """plugin(audio, sample_rate) for effects; plugin(messages, duration=…, sample_rate=…)
@@ -263,6 +277,19 @@ class Plugin:
     def reset(self):
         """Clears the unit's memory (delay lines, envelopes). Thread class: setup."""
         self._unit.reset()
+
+
+class _Release:
+    """Releases a lock acquired without blocking when the with-block ends."""
+
+    def __init__(self, lock):
+        self._lock = lock
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._lock.release()
 
 
 def _frames(seconds, rate):
