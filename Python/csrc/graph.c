@@ -53,7 +53,9 @@ static PyObject *graph_add_node(GraphObject *self, PyObject *args) {
     AUNode node;
     OSStatus status;
     Py_BEGIN_ALLOW_THREADS
+    unsigned int mode = fp_mode_save();
     status = AUGraphAddNode(self->graph, &d, &node);
+    fp_mode_restore(mode);
     Py_END_ALLOW_THREADS
     if (status != noErr) return raise_status(status, "adding a node to the graph");
     return PyLong_FromLong(node);
@@ -110,7 +112,9 @@ static PyObject *graph_set_latency_compensation(GraphObject *self, PyObject *arg
 static PyObject *graph_initialize(GraphObject *self, PyObject *unused) {
     OSStatus status;
     Py_BEGIN_ALLOW_THREADS
+    unsigned int mode = denormals_flush_begin();  /* the worker threads started here inherit it */
     status = AUGraphInitialize(self->graph);
+    denormals_flush_end(mode);
     Py_END_ALLOW_THREADS
     if (status != noErr) return raise_status(status, "AUGraphInitialize");
     Py_RETURN_NONE;

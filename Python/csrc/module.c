@@ -86,6 +86,7 @@ static struct PyModuleDef module_def = {
 };
 
 PyMODINIT_FUNC PyInit__native(void) {
+    denormals_ieee();  /* undo what loading libSoundTouchDll did to this thread (native.h) */
     PyObject *module = PyModule_Create(&module_def);
     if (!module) return NULL;
     /* AUHostError(message, status): `status` is the OSStatus the engine answered. */

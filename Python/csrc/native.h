@@ -54,6 +54,33 @@ OSStatus render_blocks(AudioUnit unit, Feed *feed, float *const *out, UInt32 out
 int borrow_planar(PyObject *obj, int writable, Py_buffer *view, float **pointers, UInt32 max, UInt32 *channels,
                   UInt64 *frames);
 
+/* Denormal handling. libauhost links libSoundTouchDll, which Debian builds with -ffast-math: the
+   loader runs its crtfastmath constructor, which turns on flush-to-zero and denormals-are-zero for
+   the thread that loads it — here, the interpreter's thread, where NumPy would then flush
+   subnormals. Module init clears those bits again; renders (and graph initialization, whose
+   worker threads inherit the mode) set them for their own duration only, as audio hosts do
+   (JUCE's ScopedNoDenormals), which also matches the CLI, whose main thread runs with them on. */
+#if defined(__SSE__) || defined(__x86_64__)
+#include <xmmintrin.h>
+#define AUHOST_PY_FTZ_DAZ 0x8040u
+static inline unsigned int denormals_flush_begin(void) {
+    unsigned int old = _mm_getcsr();
+    _mm_setcsr(old | AUHOST_PY_FTZ_DAZ);
+    return old;
+}
+static inline void denormals_flush_end(unsigned int old) { _mm_setcsr(old); }
+static inline void denormals_ieee(void) { _mm_setcsr(_mm_getcsr() & ~AUHOST_PY_FTZ_DAZ); }
+/* Around calls that may dlopen a plug-in built with -ffast-math: the thread keeps its mode. */
+static inline unsigned int fp_mode_save(void) { return _mm_getcsr(); }
+static inline void fp_mode_restore(unsigned int mode) { _mm_setcsr(mode); }
+#else
+static inline unsigned int fp_mode_save(void) { return 0; }
+static inline void fp_mode_restore(unsigned int mode) { (void)mode; }
+static inline unsigned int denormals_flush_begin(void) { return 0; }
+static inline void denormals_flush_end(unsigned int old) { (void)old; }
+static inline void denormals_ieee(void) {}
+#endif
+
 /* The most channels a render takes or gives (a bound on input: larger arrays are refused). */
 #define AUHOST_PY_MAX_CHANNELS 64
 

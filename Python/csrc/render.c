@@ -28,8 +28,19 @@ OSStatus feed_callback(void *inRefCon, AudioUnitRenderActionFlags *ioActionFlags
     return noErr;
 }
 
+static OSStatus render_loop(AudioUnit unit, Feed *feed, float *const *out, UInt32 outCount, UInt64 frames, UInt32 block,
+                            AudioTimeStamp *time, AudioUnit midiUnit, const MIDIEventAt *events, Py_ssize_t eventCount);
+
 OSStatus render_blocks(AudioUnit unit, Feed *feed, float *const *out, UInt32 outCount, UInt64 frames, UInt32 block,
                        AudioTimeStamp *time, AudioUnit midiUnit, const MIDIEventAt *events, Py_ssize_t eventCount) {
+    unsigned int mode = denormals_flush_begin();
+    OSStatus status = render_loop(unit, feed, out, outCount, frames, block, time, midiUnit, events, eventCount);
+    denormals_flush_end(mode);
+    return status;
+}
+
+static OSStatus render_loop(AudioUnit unit, Feed *feed, float *const *out, UInt32 outCount, UInt64 frames, UInt32 block,
+                            AudioTimeStamp *time, AudioUnit midiUnit, const MIDIEventAt *events, Py_ssize_t eventCount) {
     struct {
         UInt32 mNumberBuffers;
         AudioBuffer mBuffers[AUHOST_PY_MAX_CHANNELS];

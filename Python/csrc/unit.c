@@ -47,10 +47,12 @@ static PyObject *unit_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     }
     Made result = {NULL, noErr};
     Py_BEGIN_ALLOW_THREADS
+    unsigned int mode = fp_mode_save();
     if (isolated)
         AudioComponentInstantiate(component, kAudioComponentInstantiation_LoadOutOfProcess, made, &result);
     else
         result.status = AudioComponentInstanceNew(component, &result.instance);
+    fp_mode_restore(mode);
     Py_END_ALLOW_THREADS
     if (result.status != noErr || result.instance == NULL)
         return raise_status(result.status ? result.status : kAudio_ParamError, "the unit could not be made");
@@ -147,7 +149,9 @@ static PyObject *unit_set_format(UnitObject *self, PyObject *args) {
 static PyObject *unit_initialize(UnitObject *self, PyObject *unused) {
     OSStatus status;
     Py_BEGIN_ALLOW_THREADS
+    unsigned int mode = fp_mode_save();
     status = AudioUnitInitialize(self->unit);
+    fp_mode_restore(mode);
     Py_END_ALLOW_THREADS
     if (status != noErr) return raise_status(status, "AudioUnitInitialize");
     Py_RETURN_NONE;
