@@ -12,6 +12,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import numpy
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
@@ -56,7 +57,7 @@ class BuildWithSwift(build_ext):
 native = Extension(
     "auhost._native",
     sources=[str(Path("csrc") / name) for name in ("module.c", "unit.c", "graph.c", "file.c", "render.c")],
-    include_dirs=[str(ROOT / "Sources" / "CAudioToolbox" / "include")],
+    include_dirs=[str(ROOT / "Sources" / "CAudioToolbox" / "include"), numpy.get_include()],
     libraries=["auhost-capi"],
     runtime_library_dirs=["$ORIGIN/_lib"],
     extra_compile_args=["-std=c17", "-Wall", "-Werror", "-Wno-multichar"],

@@ -14,6 +14,8 @@ typedef struct {
     Feed feed;
     int busy;
     AudioTimeStamp time;
+    float *scratch;
+    size_t scratchCapacity;
 } GraphObject;
 
 #define CHECK(call, what) do { OSStatus _s = (call); if (_s != noErr) return raise_status(_s, what); } while (0)
@@ -42,6 +44,7 @@ static void graph_dealloc(GraphObject *self) {
         AUGraphClose(self->graph);
         DisposeAUGraph(self->graph);
     }
+    PyMem_RawFree(self->scratch);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -154,23 +157,26 @@ static PyObject *graph_process(GraphObject *self, PyObject *args) {
         PyBuffer_Release(&in);
         return NULL;
     }
-    float *scratch = PyMem_RawMalloc((size_t)AUHOST_PY_MAX_CHANNELS * block * sizeof(float));
+    UInt32 longest = outFrames < block ? (UInt32)(outFrames ? outFrames : 1) : block;
+    float *scratch = scratch_reserve(&self->scratch, &self->scratchCapacity, (size_t)AUHOST_PY_MAX_CHANNELS * longest);
     if (!scratch) {
         PyBuffer_Release(&in);
         PyBuffer_Release(&out);
-        return PyErr_NoMemory();
+        return NULL;
     }
     self->feed = (Feed){(const float *const *)inPointers, inCount, inFrames, 0, scratch, AUHOST_PY_MAX_CHANNELS};
     self->busy = 1;
     OSStatus status;
+    UInt64 bad = 0;
     Py_BEGIN_ALLOW_THREADS
-    status = render_blocks(self->headUnit, &self->feed, outPointers, outCount, outFrames, block, &self->time, NULL, NULL, 0);
+    bad = inCount ? count_non_finite(inPointers, inCount, inFrames) : 0;
+    status = bad ? kAudio_ParamError : render_blocks(self->headUnit, &self->feed, outPointers, outCount, outFrames, block, &self->time, NULL, NULL, 0);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->feed = (Feed){0};
-    PyMem_RawFree(scratch);
     PyBuffer_Release(&in);
     PyBuffer_Release(&out);
+    if (bad) return RAISE_NON_FINITE(bad);
     if (status != noErr) return raise_status(status, "rendering the graph");
     Py_RETURN_NONE;
 }

@@ -1,7 +1,10 @@
 /*
  * module.c — auhost._native: the module, its exception and the component catalog calls.
  */
+#define PY_ARRAY_UNIQUE_SYMBOL auhost_ARRAY_API
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include "native.h"
+#include <numpy/arrayobject.h>
 
 PyObject *AUHostPy_Error;
 
@@ -87,6 +90,7 @@ static struct PyModuleDef module_def = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     denormals_ieee();  /* undo what loading libSoundTouchDll did to this thread (native.h) */
+    import_array();
     PyObject *module = PyModule_Create(&module_def);
     if (!module) return NULL;
     /* AUHostError(message, status): `status` is the OSStatus the engine answered. */

@@ -48,6 +48,14 @@ typedef struct {
 OSStatus render_blocks(AudioUnit unit, Feed *feed, float *const *out, UInt32 outCount, UInt64 frames, UInt32 block,
                        AudioTimeStamp *time, AudioUnit midiUnit, const MIDIEventAt *events, Py_ssize_t eventCount);
 
+/* How many samples are NaN or infinite (exponent all ones). [any thread; no Python objects] */
+UInt64 count_non_finite(float *const *channels, UInt32 count, UInt64 frames);
+
+/* Raises ValueError for `bad` non-finite input samples. Returns NULL. [setup: holds the GIL] */
+#define RAISE_NON_FINITE(bad) PyErr_Format(PyExc_ValueError, \
+    "audio holds %llu NaN or infinite samples (as float32); clean them (numpy.nan_to_num) before processing", \
+    (unsigned long long)(bad))
+
 /* Borrows a 2-D C-contiguous float32 buffer from `obj` (writable when asked) and fills `pointers`
    (at most `max` channels) with its rows; sets *channels and *frames. -1 with an exception set
    when obj is not such a buffer. [setup] */
@@ -81,6 +89,10 @@ static inline void denormals_flush_end(unsigned int old) { (void)old; }
 static inline void denormals_ieee(void) {}
 #endif
 
+/* Grows *scratch to hold `floats` floats (kept for the next call); NULL with MemoryError set on
+   failure. [setup: holds the GIL] */
+float *scratch_reserve(float **scratch, size_t *capacity, size_t floats);
+
 /* The most channels a render takes or gives (a bound on input: larger arrays are refused). */
 #define AUHOST_PY_MAX_CHANNELS 64
 
@@ -100,6 +112,12 @@ typedef struct {
     AudioTimeStamp time;
     Feed feed;
     PyObject *weakrefs;
+    float *scratch;            /* kept between calls: a fresh 64-channel block per call cost more than the render */
+    size_t scratchCapacity;    /* in floats */
+    /* The configuration the Python layer last set up (formats, block), for the fast path:
+       effects only, in process only; fastChannels 0 means none. */
+    double fastRate;
+    UInt32 fastChannels, fastBlock, fastOut;
 } UnitObject;
 
 /* Makes a Unit object over a graph's node unit. [setup] */

@@ -75,6 +75,15 @@ static OSStatus render_loop(AudioUnit unit, Feed *feed, float *const *out, UInt3
     return noErr;
 }
 
+UInt64 count_non_finite(float *const *channels, UInt32 count, UInt64 frames) {
+    UInt64 bad = 0;
+    for (UInt32 c = 0; c < count; c++) {
+        const UInt32 *bits = (const UInt32 *)channels[c];
+        for (UInt64 i = 0; i < frames; i++) bad += (bits[i] & 0x7f800000u) == 0x7f800000u;
+    }
+    return bad;
+}
+
 int borrow_planar(PyObject *obj, int writable, Py_buffer *view, float **pointers, UInt32 max, UInt32 *channels,
                   UInt64 *frames) {
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
@@ -93,6 +102,18 @@ int borrow_planar(PyObject *obj, int writable, Py_buffer *view, float **pointers
     *frames = (UInt64)view->shape[1];
     for (UInt32 c = 0; c < *channels; c++) pointers[c] = (float *)view->buf + (size_t)c * (size_t)view->shape[1];
     return 0;
+}
+
+float *scratch_reserve(float **scratch, size_t *capacity, size_t floats) {
+    if (*scratch && *capacity >= floats) return *scratch;
+    float *grown = PyMem_RawRealloc(*scratch, floats * sizeof(float));
+    if (!grown) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    *scratch = grown;
+    *capacity = floats;
+    return grown;
 }
 
 PyObject *string_from_cf(CFStringRef s, int release) {

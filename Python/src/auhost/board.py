@@ -90,7 +90,7 @@ class _Group(MutableSequence):
         while the graph renders); one board processes on one thread at a time."""
         rate = check_rate(sample_rate)
         block = check_block(buffer_size)
-        samples, mono = planar(audio)
+        samples, mono = planar(audio, check_finite=False)  # the C render refuses NaN and infinities
         if not self._busy.acquire(blocking=False):
             raise RuntimeError("this board is already processing on another thread; give each thread its own")
         try:

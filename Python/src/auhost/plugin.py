@@ -1,6 +1,5 @@
 """Plugin: one unit (LV2, built-in or SDK plug-in) as a callable on NumPy arrays, with its
 parameters as attributes, presets, state, latency and tail. Instruments render from MIDI."""
-import threading
 import weakref
 
 import numpy as np
@@ -12,6 +11,8 @@ from .midi import events_to_frames
 from .parameters import read_parameters
 
 _G, _IN, _OUT = _native.kAudioUnitScope_Global, _native.kAudioUnitScope_Input, _native.kAudioUnitScope_Output
+_INSTRUMENT = _native.kAudioUnitType_MusicDevice
+_LATENCY = _native.kAudioUnitProperty_Latency
 
 
 def load_plugin(name, isolated=False, **parameters):
@@ -43,7 +44,6 @@ class Plugin:
         # Units of boards that render this plug-in: parameter writes reach them too.
         object.__setattr__(self, "_mirrors", weakref.WeakSet())
         object.__setattr__(self, "_preset", None)
-        object.__setattr__(self, "_busy", threading.Lock())
         if isolated:
             # Offline, a slow cycle is no fault: only a child stuck for 10 s counts as hung.
             unit.set_f64(_native.kAUHostIsolatedUnitProperty_RenderDeadline, 10.0)
@@ -189,8 +189,11 @@ class Plugin:
         _set_rate_of_other_elements(unit, rate)
         if inputs:
             unit.attach_feed()
+        unit.set_fast(0.0, 0, 0, 0)
         unit.initialize()
         object.__setattr__(self, "_config", (key, (in_channels, out_channels)))
+        if not self._isolated and not self.is_instrument:
+            unit.set_fast(rate, channels, block, out_channels)
         return in_channels, out_channels
 
     def _check_fault(self):
@@ -210,33 +213,49 @@ class Plugin:
         buffer_size frames are rendered a call. reset=True clears the unit first and compensates
         its latency (the output lines up with the input, same length); reset=False continues
         from the last call (streaming): no reset and no latency compensation, so chunks in a row
-        give the samples of one call. Thread class: setup (the GIL is released while rendering).
+        give the samples of one call. NaN or infinite input raises ValueError. Thread class:
+        setup (the GIL is released while rendering).
         """
-        if self.is_instrument:
+        out = self._unit.fast(audio, sample_rate, buffer_size, reset)  # the plain case, all in C
+        if out is not NotImplemented:
+            return out
+        if self._component.type == _INSTRUMENT:
             raise TypeError(f"{self.name!r} is an instrument: call it with MIDI messages and a duration")
         rate = check_rate(sample_rate)
         block = check_block(buffer_size)
-        samples, mono = planar(audio)
+        samples, mono = planar(audio, check_finite=False)  # the render refuses NaN and infinities
         with self._exclusive():
-            return self._process(samples, mono, rate, block, reset)
+            self._configure(rate, samples.shape[0], block)
+        if not self._isolated:
+            out = self._unit.fast(samples if not mono else samples[0], rate, block, reset)
+            if out is NotImplemented:
+                raise RuntimeError("auhost: the configured fast path refused its own arguments (a bug; please report)")
+            return out
+        with self._exclusive():
+            return self._process_isolated(samples, mono, rate, block, reset)
 
-    def _exclusive(self):
-        if not self._busy.acquire(blocking=False):
-            raise RuntimeError(f"{self.name!r} is already processing on another thread; give each thread its own plug-in")
-        return _Release(self._busy)
-
-    def _process(self, samples, mono, rate, block, reset):
-        _, out_channels = self._configure(rate, samples.shape[0], block)
+    def _process_isolated(self, samples, mono, rate, block, reset):
+        """The path of an out-of-process unit: as fast(), then asks the child for its fault."""
+        _, out_channels = self._config[1]
+        unit = self._unit
         latency = 0
         if reset:
-            self._unit.reset()
-            latency = _frames(self.latency_seconds, rate)
+            unit.reset()
+            latency = _frames(unit.get_f64(_LATENCY), rate)
         output = np.empty((out_channels, samples.shape[1] + latency), dtype=np.float32)
-        self._unit.process(samples, output, block)
+        unit.process(samples, output, block)
         self._check_fault()
         if latency:
             output = np.ascontiguousarray(output[:, latency:])
         return output[0] if mono and out_channels == 1 else output
+
+    def _exclusive(self):
+        """The unit's busy flag for a with-block (RuntimeError when another thread has it)."""
+        try:
+            self._unit.claim()
+        except RuntimeError:
+            raise RuntimeError(f"{self.name!r} is already processing on another thread; give each thread its own plug-in") from None
+        return _Release(self._unit)
 
     def render_midi(self, messages, duration, sample_rate, num_channels=2, buffer_size=8192, reset=True):
         """An instrument's output for `messages` (mido messages with .time in seconds, or
@@ -268,7 +287,7 @@ class Plugin:
         for instruments. Thread class: setup."""
         if sample_rate is None:
             raise TypeError("a sample_rate is required")
-        if self.is_instrument:
+        if self._component.type == _INSTRUMENT:
             if duration is None:
                 raise TypeError("an instrument needs duration= (seconds) as well as the messages")
             return self.render_midi(audio_or_messages, duration, sample_rate, *args, **kwargs)
@@ -280,16 +299,16 @@ class Plugin:
 
 
 class _Release:
-    """Releases a lock acquired without blocking when the with-block ends."""
+    """Releases a unit claimed with claim() when the with-block ends."""
 
-    def __init__(self, lock):
-        self._lock = lock
+    def __init__(self, unit):
+        self._unit = unit
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        self._lock.release()
+        self._unit.release()
 
 
 def _frames(seconds, rate):
