@@ -56,7 +56,7 @@ class BuildWithSwift(build_ext):
 
 native = Extension(
     "auhost._native",
-    sources=[str(Path("csrc") / name) for name in ("module.c", "unit.c", "graph.c", "file.c", "render.c")],
+    sources=[str(Path("csrc") / name) for name in ("module.c", "unit.c", "graph.c", "file.c", "render.c", "resample.c")],
     include_dirs=[str(ROOT / "Sources" / "CAudioToolbox" / "include"), numpy.get_include()],
     libraries=["auhost-capi"],
     runtime_library_dirs=["$ORIGIN/_lib"],

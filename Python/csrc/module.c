@@ -98,9 +98,10 @@ PyMODINIT_FUNC PyInit__native(void) {
     AUHostPy_Error = PyErr_NewException("auhost.AUHostError", PyExc_RuntimeError, dict);
     Py_XDECREF(dict);
     if (!AUHostPy_Error || PyModule_AddObjectRef(module, "AUHostError", AUHostPy_Error) < 0) return NULL;
-    PyTypeObject *types[] = {&AUHostPy_UnitType, &AUHostPy_GraphType, &AUHostPy_FileReaderType, &AUHostPy_FileWriterType};
-    const char *names[] = {"Unit", "Graph", "FileReader", "FileWriter"};
-    for (int i = 0; i < 4; i++) {
+    PyTypeObject *types[] = {&AUHostPy_UnitType, &AUHostPy_GraphType, &AUHostPy_FileReaderType, &AUHostPy_FileWriterType,
+                             &AUHostPy_ResamplerType};
+    const char *names[] = {"Unit", "Graph", "FileReader", "FileWriter", "Resampler"};
+    for (int i = 0; i < 5; i++) {
         if (PyType_Ready(types[i]) < 0 || PyModule_AddObjectRef(module, names[i], (PyObject *)types[i]) < 0) return NULL;
     }
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++) {

@@ -100,6 +100,7 @@ extern PyTypeObject AUHostPy_UnitType;
 extern PyTypeObject AUHostPy_GraphType;
 extern PyTypeObject AUHostPy_FileReaderType;
 extern PyTypeObject AUHostPy_FileWriterType;
+extern PyTypeObject AUHostPy_ResamplerType;
 
 /* A unit: owned (disposed with the object) or a graph node's (the graph owns it; `owner` keeps the
    graph alive). `busy` refuses a second thread while one renders with the GIL released. */

@@ -70,14 +70,90 @@ class ReadableAudioFile:
                 return
             yield chunk
 
-    def resampled_to(self, samplerate, quality=None):
-        """The whole file at another rate, through the engine's AudioConverter. Not yet: raises
-        NotImplementedError (see docs/PYTHON.md). Thread class: setup."""
-        raise NotImplementedError("resampling is not in the Python door yet; read at the file's rate")
+    def resampled_to(self, samplerate, quality="max"):
+        """This file read at another rate (Audio Converter Services, libsoxr underneath), with the
+        same read(n) / chunks(n) interface; reading in chunks gives the samples of one read.
+        Thread class: setup."""
+        rate = check_rate(samplerate)
+        if rate == self.samplerate:
+            return self
+        return ResampledReadableAudioFile(self, rate, quality)
 
     def close(self):
         """Thread class: setup."""
         self._reader.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+_QUALITY = {"max": 0x7F, "high": 0x60, "medium": 0x40, "low": 0x20, "min": 0}
+
+
+def _quality(name):
+    if name not in _QUALITY:
+        raise ValueError(f"quality must be one of {list(_QUALITY)}, not {name!r}")
+    return _QUALITY[name]
+
+
+def resample(audio, source_rate, target_rate, quality="max"):
+    """audio (float32/float64, (channels, frames) or (frames,)) at target_rate, as float32.
+    Thread class: setup (GIL released while converting)."""
+    source, target = check_rate(source_rate), check_rate(target_rate)
+    data, mono = planar(audio, check_finite=False)
+    converter = _native.Resampler(data.shape[0], source, target, _quality(quality))
+    out = np.frombuffer(converter.process(data, True), dtype=np.float32).reshape(data.shape[0], -1)
+    return out[0] if mono else out
+
+
+class ResampledReadableAudioFile:
+    """A ReadableAudioFile read at another rate; made by resampled_to()."""
+
+    _CHUNK = 65536
+
+    def __init__(self, source, samplerate, quality):
+        # Thread class: setup.
+        self._source = source
+        self.samplerate = samplerate
+        self.num_channels = source.num_channels
+        #: The expected length (the converter's own count may differ by a frame at the end).
+        self.frames = int(round(source.frames * samplerate / source.samplerate))
+        self._converter = _native.Resampler(source.num_channels, source.samplerate, samplerate, _quality(quality))
+        self._pending = np.empty((self.num_channels, 0), np.float32)
+        self._ended = False
+
+    def _pull(self):
+        chunk = self._source.read(self._CHUNK)
+        final = chunk.shape[1] < self._CHUNK
+        produced = self._converter.process(chunk, final)
+        out = np.frombuffer(produced, dtype=np.float32).reshape(self.num_channels, -1)
+        self._pending = np.concatenate([self._pending, out], axis=1) if self._pending.shape[1] else out
+        self._ended = final
+
+    def read(self, num_frames=None):
+        """Up to num_frames frames at the new rate (all that remain when None). Thread class: setup."""
+        if num_frames is not None and (isinstance(num_frames, bool) or not isinstance(num_frames, (int, np.integer)) or num_frames < 0):
+            raise ValueError(f"num_frames must be an int ≥ 0, not {num_frames!r}")
+        while not self._ended and (num_frames is None or self._pending.shape[1] < num_frames):
+            self._pull()
+        n = self._pending.shape[1] if num_frames is None else min(num_frames, self._pending.shape[1])
+        out, self._pending = self._pending[:, :n], self._pending[:, n:]
+        return np.ascontiguousarray(out)
+
+    def chunks(self, num_frames):
+        """Yields the file num_frames at a time. Thread class: setup."""
+        while True:
+            chunk = self.read(num_frames)
+            if chunk.shape[1] == 0:
+                return
+            yield chunk
+
+    def close(self):
+        """Closes the underlying file. Thread class: setup."""
+        self._source.close()
 
     def __enter__(self):
         return self
