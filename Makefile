@@ -156,15 +156,16 @@ bench-isolated: deps
 
 ## check-python: the Python door (issue 28; docs/PYTHON.md). A fresh venv in .build/python-venv gets
 ## one `pip install ./Python` (its build step runs swift build -c release for the library and the
-## unit-host child and ships both in the package) plus numpy, pytest, hypothesis and mido; pytest then
+## unit-host child and ships both in the package) plus numpy, pytest, hypothesis, mido and ray; pytest then
 ## runs Python/tests over the test LV2_PATH with the broken-plug-in fixtures, the SDK plug-ins, and the
-## release CLI whose output the package must equal bit for bit. PYTHON picks the interpreter.
+## release CLI whose output the package must equal bit for bit, and the Ray example on a local 2-CPU
+## cluster against the serial run. PYTHON picks the interpreter.
 PYTHON ?= /usr/bin/python3
 PY_VENV := .build/python-venv
 check-python: deps
 	rm -rf $(PY_VENV)
 	$(PYTHON) -m venv $(PY_VENV)
-	$(PY_VENV)/bin/pip install -q ./Python numpy pytest hypothesis mido
+	$(PY_VENV)/bin/pip install -q ./Python numpy pytest hypothesis mido ray
 	$(SWIFT) build -c release --product auhost
 	@set -e; plugins=$$(Plugins/build.sh release | tail -1); \
 	fixtures=$$(scripts/build-lv2-fixtures.sh $(abspath .build/python-lv2-fixtures)); \
