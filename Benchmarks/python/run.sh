@@ -13,3 +13,9 @@ fi
 "$venv/bin/pip" install -q "$root/Python" numpy "pedalboard>=0.9,<0.10"
 plugins=$("$root/Plugins/build.sh" release | tail -1)
 AUHOST_PLUGIN_PATH=$plugins "$venv/bin/python" "$root/Benchmarks/python/compare_pedalboard.py"
+# DawDreamer (120 MB) on the LV2 plug-ins of the test set, when it installs.
+if "$venv/bin/pip" install -q "dawdreamer>=0.9,<0.10"; then
+    LV2_PATH=$("$root/scripts/test-lv2-path.sh") "$venv/bin/python" "$root/Benchmarks/python/compare_dawdreamer.py" 2>&1 | grep -v '^lv2: skipping'
+else
+    echo "DawDreamer did not install here; its comparison is skipped."
+fi
