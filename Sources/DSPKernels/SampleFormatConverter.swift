@@ -64,7 +64,9 @@ public struct SampleFormatConverter: Sendable {
                 continue
             }
             if isNativeInt16 {
-                for i in 0..<frameCount { out[i] = Float(base.loadUnaligned(fromByteOffset: i * frameStride, as: Int16.self)) * (1 / 32768) }
+                for i in 0..<frameCount {
+                    out[i] = Float(base.loadUnaligned(fromByteOffset: i * frameStride, as: Int16.self)) * (1 / 32768)
+                }
                 continue
             }
             for i in 0..<frameCount { out[i] = load(base + i * frameStride) }
@@ -111,7 +113,9 @@ public struct SampleFormatConverter: Sendable {
                 continue
             }
             if isNativeInt16 {
-                for i in 0..<frameCount { out[i] = Float(base.loadUnaligned(fromByteOffset: i * frameStride, as: Int16.self)) * (1 / 32768) }
+                for i in 0..<frameCount {
+                    out[i] = Float(base.loadUnaligned(fromByteOffset: i * frameStride, as: Int16.self)) * (1 / 32768)
+                }
                 continue
             }
             for i in 0..<frameCount { out[i] = load(base + i * frameStride) }
