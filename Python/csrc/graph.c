@@ -48,16 +48,18 @@ static void graph_dealloc(GraphObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* add_node(type, subtype, manufacturer) -> node. [setup] */
+/* add_node(type, subtype, manufacturer, isolated=False) -> node; isolated nodes live in a child
+   process (AUHostGraphAddNodeOutOfProcess). [setup] */
 static PyObject *graph_add_node(GraphObject *self, PyObject *args) {
     unsigned int t, s, m;
-    if (!PyArg_ParseTuple(args, "III", &t, &s, &m)) return NULL;
+    int isolated = 0;
+    if (!PyArg_ParseTuple(args, "III|p", &t, &s, &m, &isolated)) return NULL;
     AudioComponentDescription d = {t, s, m, 0, 0};
     AUNode node;
     OSStatus status;
     Py_BEGIN_ALLOW_THREADS
     unsigned int mode = fp_mode_save();
-    status = AUGraphAddNode(self->graph, &d, &node);
+    status = isolated ? AUHostGraphAddNodeOutOfProcess(self->graph, &d, &node) : AUGraphAddNode(self->graph, &d, &node);
     fp_mode_restore(mode);
     Py_END_ALLOW_THREADS
     if (status != noErr) return raise_status(status, "adding a node to the graph");

@@ -92,3 +92,18 @@ def test_the_same_crash_in_process_kills_the_interpreter():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120, env=environment)
     assert b"alive" not in result.stdout
     assert result.returncode == -11, result.returncode
+
+
+def test_an_isolated_plugin_in_a_board_renders_the_same_as_in_process(noise):
+    local = auhost.Pedalboard([auhost.load_plugin(EG_AMP, gain=-6.0), auhost.Delay(delay_time=0.01)])
+    isolated = auhost.Pedalboard([auhost.load_plugin(EG_AMP, isolated=True, gain=-6.0), auhost.Delay(delay_time=0.01)])
+    assert np.array_equal(isolated(noise[:1], 48000), local(noise[:1], 48000))
+
+
+def test_a_crashing_isolated_node_raises_and_the_board_renders_again():
+    crasher = auhost.load_plugin("urn:auhost:fixture:crash-run", isolated=True)
+    board = auhost.Mix([crasher, auhost.load_plugin(EG_AMP)])
+    with pytest.raises(auhost.PluginCrashed, match="signal 11"):
+        board(np.full((1, 4096), 0.1, np.float32), 48000, buffer_size=512)
+    board.remove(crasher)
+    assert board(np.ones((1, 8), np.float32), 48000).tolist() == [[1.0] * 8]

@@ -9,10 +9,19 @@ import numpy as np
 
 from . import _native
 from .audio import check_block, check_rate, planar
+from .errors import PluginCrashed
 from .plugin import Plugin, _negotiate, _set_rate_of_other_elements, _element_count, _frames
 
 _IN, _OUT = _native.kAudioUnitScope_Input, _native.kAudioUnitScope_Output
 _MIXER = (_native.kAudioUnitType_Mixer, _native.kAudioUnitSubType_MultiChannelMixer, _native.kAudioUnitManufacturer_Apple)
+
+
+class _Units(list):
+    """The graph's plug-in units, and which of them are isolated (plugin, unit)."""
+
+    def __init__(self):
+        super().__init__()
+        self.isolated = []
 
 
 class _Built:
@@ -71,7 +80,7 @@ class _Group(MutableSequence):
         if self._threads is not None:
             graph.set_threads(self._threads)
         graph.set_latency_compensation(True)
-        units = []
+        units = _Units()
         last, out_channels = self._add(graph, None, rate, channels, block, units)
         head = graph.unit(graph.head())
         head.set_u32(_native.kAudioUnitProperty_MaximumFramesPerSlice, block)
@@ -84,6 +93,18 @@ class _Group(MutableSequence):
         graph.initialize()
         self._built = _Built(graph, key, out_channels, units)
         return self._built
+
+    def _check_faults(self, built):
+        """PluginCrashed for the first isolated node that crashed, hung or wrote NaN (restarted
+        for the next call). Thread class: setup."""
+        for plugin, unit in built.units.isolated:
+            fault = unit.fault()
+            if fault:
+                try:
+                    unit.restart()
+                except _native.AUHostError:
+                    pass
+                raise PluginCrashed(fault, _native.kAudioComponentErr_InstanceInvalidated)
 
     def process(self, audio, sample_rate, buffer_size=8192, reset=True):
         """As Plugin.process, through the whole board. Thread class: setup (the GIL is released
@@ -108,8 +129,7 @@ class _Group(MutableSequence):
             latency = _frames(built.graph.latency(), rate)
         output = np.empty((built.out_channels, samples.shape[1] + latency), dtype=np.float32)
         built.graph.process(samples, output, block)
-        for item in _plugins(self):
-            item._check_fault()
+        self._check_faults(built)
         if latency:
             output = np.ascontiguousarray(output[:, latency:])
         return output[0] if mono and built.out_channels == 1 else output
@@ -166,8 +186,6 @@ def _check_item(item):
     if isinstance(item, (Plugin, _Group)):
         if isinstance(item, Plugin) and item.is_instrument:
             raise TypeError(f"{item.name!r} is an instrument; boards hold effects")
-        if isinstance(item, Plugin) and item._isolated:
-            raise ValueError(f"{item.name!r} is isolated; boards render their nodes in process (AUGraph has no isolated nodes in the C API yet)")
         return item
     raise TypeError(f"a board holds Plugins, Pedalboards and Mixes, not {type(item).__name__}")
 
@@ -178,11 +196,15 @@ def _require(status, what, channels):
 
 
 def _add_item(item, graph, source, rate, channels, block, units):
+    isolated = units.isolated
     if isinstance(item, _Group):
         return item._add(graph, source, rate, channels, block, units)
     c = item.component
-    node = graph.add_node(c.type, c.subtype, c.manufacturer)
+    node = graph.add_node(c.type, c.subtype, c.manufacturer, item._isolated)
     unit = graph.unit(node)
+    if item._isolated:
+        # Offline, a slow cycle is no fault: only a child stuck for 10 s counts as hung.
+        unit.set_f64(_native.kAUHostIsolatedUnitProperty_RenderDeadline, 10.0)
     unit.set_state(item.state)
     unit.set_u32(_native.kAudioUnitProperty_MaximumFramesPerSlice, block)
     if _element_count(unit, _IN) == 0:
@@ -198,6 +220,8 @@ def _add_item(item, graph, source, rate, channels, block, units):
         graph.connect(source, 0, node, 0)
     item._mirrors.add(unit)
     units.append(unit)
+    if item._isolated:
+        isolated.append((item, unit))
     return node, out_channels
 
 
