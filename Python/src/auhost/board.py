@@ -63,6 +63,7 @@ class _Group(MutableSequence):
         return len(self._items)
 
     def insert(self, i, value):
+        # Thread class: setup (the list methods all are; the graph is recompiled at the next call).
         self._items.insert(i, _check_item(value))
         self._built = None
 

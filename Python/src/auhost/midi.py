@@ -15,7 +15,7 @@ def _message_bytes(message):
 
 def events_to_frames(messages, sample_rate):
     """[(frame, status, data1, data2)] for channel messages (system messages such as SysEx are
-    refused with ValueError: the door carries channel messages only)."""
+    refused with ValueError: the door carries channel messages only). Thread class: any."""
     events = []
     for index, message in enumerate(messages):
         data, seconds = _message_bytes(message)

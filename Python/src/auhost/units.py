@@ -13,7 +13,7 @@ def _make(type, subtype, parameters):
 
 
 def Delay(**parameters):
-    """The built-in delay (kAudioUnitSubType_Delay); keyword arguments set its parameters."""
+    """The built-in delay (kAudioUnitSubType_Delay); keyword arguments set its parameters. Thread class: setup."""
     return _make(_native.kAudioUnitType_Effect, _native.kAudioUnitSubType_Delay, parameters)
 
 
@@ -23,10 +23,10 @@ def IPodEQ(**parameters):
 
 
 def NBandEQ(**parameters):
-    """The built-in N-band EQ."""
+    """The built-in N-band EQ. Thread class: setup."""
     return _make(_native.kAudioUnitType_Effect, _native.kAudioUnitSubType_NBandEQ, parameters)
 
 
 def MultichannelMixer(**parameters):
-    """The built-in multichannel mixer."""
+    """The built-in multichannel mixer. Thread class: setup."""
     return _make(_native.kAudioUnitType_Mixer, _native.kAudioUnitSubType_MultiChannelMixer, parameters)
