@@ -18,7 +18,7 @@ def Delay(**parameters):
 
 
 def IPodEQ(**parameters):
-    """The built-in iPod EQ; choose a curve with .preset = "Bass Booster" and so on."""
+    """The built-in iPod EQ; choose a curve with .preset = "Bass Booster". Thread class: setup."""
     return _make(_native.kAudioUnitType_Effect, _native.kAudioUnitSubType_AUiPodEQ, parameters)
 
 
