@@ -161,3 +161,16 @@ def test_find_by_triple_uri_and_fragment():
     assert auhost.find("aufx dely AUHs").name == "AUHost: Delay"
     assert auhost.find(EG_AMP).uri == EG_AMP
     assert auhost.find("simple amplifier").uri == EG_AMP
+
+
+def test_load_plugin_by_bundle_path_as_pedalboard_users_write_it():
+    import os
+    bundle = next(p for p in os.environ["LV2_PATH"].split(":") if os.path.isdir(os.path.join(p, "mda.lv2")))
+    amp = auhost.load_plugin(os.path.join(bundle, "eg-amp.lv2"))
+    assert amp.component.uri == EG_AMP
+    dx10 = auhost.load_plugin(os.path.join(bundle, "mda.lv2"), plugin_name="DX10")
+    assert dx10.component.uri == "http://drobilla.net/plugins/mda/DX10"
+    with pytest.raises(LookupError, match="choose one with plugin_name"):
+        auhost.load_plugin(os.path.join(bundle, "mda.lv2"))
+    sdk = auhost.load_plugin(os.path.join(os.environ["AUHOST_PLUGIN_PATH"], "libGain.so"))
+    assert sdk.component.triple == "aufx gain AUSd"

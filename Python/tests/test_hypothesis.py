@@ -94,3 +94,16 @@ def test_midi_answers_or_raises(events, duration, rate):
     except REFUSALS:
         return
     assert out.dtype == np.float32 and out.shape[1] == int(round(duration * rate))
+
+
+@SETTINGS
+@given(audio=arrays, rate=rates, block=blocks, reset=st.booleans(), shape=st.sampled_from(["chain", "mix", "nested"]))
+def test_boards_answer_or_raise(audio, rate, block, reset, shape):
+    delay, eq = auhost.Delay(delay_time=0.01), auhost.IPodEQ()
+    board = {"chain": lambda: auhost.Pedalboard([delay, eq]), "mix": lambda: auhost.Mix([delay, eq]),
+             "nested": lambda: auhost.Pedalboard([eq, auhost.Mix([delay, auhost.Pedalboard([])])])}[shape]()
+    try:
+        out = board.process(audio, rate, buffer_size=block, reset=reset)
+    except REFUSALS:
+        return
+    well_formed(out, audio)

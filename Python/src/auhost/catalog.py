@@ -1,6 +1,7 @@
 """Finding units: by LV2 URI, by triple ("aufx dely AUHs"), or by a fragment of the name, and
 listing them (the engine's per-user catalog cache makes the second listing fast)."""
 import difflib
+import os
 from dataclasses import dataclass
 
 from . import _native
@@ -82,14 +83,45 @@ def _triple(text):
     return codes + [0] * (3 - len(codes))
 
 
+def _bundle_of(component):
+    """The LV2 bundle folder or the SDK plug-in's shared object a component comes from."""
+    parts = component.origin.split(" ", 2)
+    if len(parts) == 3 and parts[0] == "lv2":
+        bundle = parts[2]
+        return bundle[len("file://"):] if bundle.startswith("file://") else bundle
+    return component.origin if component.origin.startswith("/") else None
+
+
+def find_path(path: str, plugin_name=None) -> Component:
+    """The unit in an LV2 bundle folder or an SDK plug-in's shared object, as pedalboard's
+    load_plugin(path, plugin_name=…) takes it; plugin_name chooses among several (a fragment of
+    the name or the URI). The bundle must be on LV2_PATH (the engine reads plug-ins from there).
+    Thread class: setup."""
+    target = os.path.realpath(path)
+    found = [c for c in list_plugins() if _bundle_of(c) and os.path.realpath(_bundle_of(c).rstrip("/")) == target]
+    if plugin_name is not None:
+        wanted = plugin_name.lower()
+        found = [c for c in found if wanted in c.name.lower() or wanted == (c.uri or "").lower()]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise LookupError(f"no unit comes from {path}" + (f" named {plugin_name!r}" if plugin_name else "")
+                          + "; an LV2 bundle must be in a folder on LV2_PATH, an SDK plug-in on AUHOST_PLUGIN_PATH")
+    names = "\n".join(f"  {c.name}  {c.uri or ''}" for c in found)
+    raise LookupError(f"{path} holds {len(found)} units; choose one with plugin_name=:\n{names}")
+
+
 def find(text: str) -> Component:
-    """The component `text` names: an LV2 URI, a triple, or a fragment of one unit's name.
+    """The component `text` names: an LV2 URI, a triple, a fragment of one unit's name, or the
+    path of an LV2 bundle / SDK plug-in (find_path).
 
     Raises LookupError naming the nearest names when nothing matches, or the candidates when
     several do. Thread class: setup.
     """
     if not isinstance(text, str):
         raise TypeError(f"a unit is named by a string (URI, triple or name), not {type(text).__name__}")
+    if text.startswith(("/", "./", "../", "~")) and os.path.exists(os.path.expanduser(text)):
+        return find_path(os.path.expanduser(text))
     needle = text.strip()
     if not needle or len(needle.encode()) > 4096:
         raise LookupError(f"no unit is called {text[:60]!r}")

@@ -15,12 +15,14 @@ _INSTRUMENT = _native.kAudioUnitType_MusicDevice
 _LATENCY = _native.kAudioUnitProperty_Latency
 
 
-def load_plugin(name, isolated=False, **parameters):
-    """A Plugin for `name`: an LV2 URI, a triple ("aufx dely AUHs") or a unique fragment of a
-    unit's name (LookupError lists the nearest names otherwise). isolated=True runs it in a child
-    process: a crash there raises PluginCrashed and the interpreter lives. Keyword arguments set
-    parameters. Thread class: setup."""
-    plugin = Plugin(catalog.find(name), isolated=isolated)
+def load_plugin(name, isolated=False, plugin_name=None, **parameters):
+    """A Plugin for `name`: an LV2 URI, a triple ("aufx dely AUHs"), a unique fragment of a
+    unit's name (LookupError lists the nearest names otherwise), or as in pedalboard the path of
+    an LV2 bundle or SDK plug-in with plugin_name= choosing among several. isolated=True runs it
+    in a child process: a crash there raises PluginCrashed and the interpreter lives. Keyword
+    arguments set parameters. Thread class: setup."""
+    component = catalog.find_path(name, plugin_name) if plugin_name is not None else catalog.find(name)
+    plugin = Plugin(component, isolated=isolated)
     for key, value in parameters.items():
         setattr(plugin, key, value)
     return plugin
