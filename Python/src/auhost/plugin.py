@@ -284,16 +284,13 @@ class Plugin:
             self._check_fault()
             return output
 
-    def __call__(self, audio_or_messages, sample_rate=None, *args, duration=None, **kwargs):
-        """plugin(audio, sample_rate) for effects; plugin(messages, duration=…, sample_rate=…)
-        for instruments. Thread class: setup."""
-        if sample_rate is None:
-            raise TypeError("a sample_rate is required")
+    def __call__(self, audio_or_messages, *args, **kwargs):
+        """plugin(audio, sample_rate, buffer_size=8192, reset=True) for effects;
+        instrument(messages, duration, sample_rate, num_channels=2, buffer_size=8192, reset=True)
+        for instruments — pedalboard's two signatures. Thread class: setup."""
         if self._component.type == _INSTRUMENT:
-            if duration is None:
-                raise TypeError("an instrument needs duration= (seconds) as well as the messages")
-            return self.render_midi(audio_or_messages, duration, sample_rate, *args, **kwargs)
-        return self.process(audio_or_messages, sample_rate, *args, **kwargs)
+            return self.render_midi(audio_or_messages, *args, **kwargs)
+        return self.process(audio_or_messages, *args, **kwargs)
 
     def reset(self):
         """Clears the unit's memory (delay lines, envelopes). Thread class: setup."""
