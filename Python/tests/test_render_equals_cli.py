@@ -55,17 +55,20 @@ def test_lv2_plugin_matches_auhost_render(uri, settings, channels, noise, cli, t
     assert_identical(ours, theirs)
 
 
-def test_latency_is_compensated_like_the_cli():
-    # An LV2 plug-in reports latency from its latency port, written by its first run().
-    limiter = auhost.load_plugin("http://plugin.org.uk/swh-plugins/fastLookaheadLimiter")
-    limiter.process(np.zeros((2, 16), np.float32), 48000)
-    assert limiter.latency_seconds > 0
-    assert limiter.reported_latency_samples == round(limiter.latency_seconds * 48000)
+def test_latency_is_compensated_from_the_first_call(cli, tmp_path):
+    """The limiter delays by its lookahead (the engine reads the latency port at initialization,
+    not after the first render): both the package and the CLI put the peak back in place."""
     impulse = np.zeros((2, 4800), np.float32)
     impulse[:, 100] = 0.5
+    limiter = auhost.load_plugin("http://plugin.org.uk/swh-plugins/fastLookaheadLimiter")
     out = limiter.process(impulse, 48000)
+    assert limiter.latency_seconds > 0
+    assert limiter.reported_latency_samples == round(limiter.latency_seconds * 48000)
     assert out.shape == impulse.shape
     assert int(np.argmax(np.abs(out[0]))) == 100, "the peak stays where the input had it"
+    theirs = render_with_cli(cli, tmp_path, impulse, ["http://plugin.org.uk/swh-plugins/fastLookaheadLimiter"])
+    assert int(np.argmax(np.abs(theirs[0]))) == 100
+    assert_identical(out, theirs)
 
 
 def test_sdk_plugin_matches_auhost_render(noise, cli, tmp_path):
