@@ -70,6 +70,17 @@ def test_an_isolated_plugin_renders_the_same_as_in_process(noise):
     assert np.array_equal(isolated(noise[:1], 48000), local(noise[:1], 48000))
 
 
+def test_an_isolated_plugins_latency_is_compensated_too():
+    impulse = np.zeros((2, 4800), np.float32)
+    impulse[:, 100] = 0.5
+    local = auhost.load_plugin("http://plugin.org.uk/swh-plugins/fastLookaheadLimiter")
+    isolated = auhost.load_plugin("http://plugin.org.uk/swh-plugins/fastLookaheadLimiter", isolated=True)
+    out = isolated(impulse, 48000)
+    assert int(np.argmax(np.abs(out[0]))) == 100
+    assert np.array_equal(out, local(impulse, 48000))
+    assert isolated.latency_seconds == local.latency_seconds > 0
+
+
 def test_an_isolated_crashing_plugin_raises_and_the_interpreter_lives():
     crasher = auhost.load_plugin("urn:auhost:fixture:crash-run", isolated=True)
     with pytest.raises(auhost.PluginCrashed, match="signal 11"):
