@@ -8,7 +8,7 @@ SWIFT_LIB := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))/../lib/sw
 BUILD_DIR := .build/$(CONFIG)
 C_CHECK_DIR := .build/c-host-check
 
-.PHONY: all deps build demo test test-swift check-c check-dependent install bench clean sweep format format-check tsan fuzz
+.PHONY: all deps build demo test test-swift check-c check-dependent check-python install bench clean sweep format format-check tsan fuzz
 
 all: build
 
@@ -31,6 +31,7 @@ test: deps
 	$(MAKE) examples
 	$(MAKE) check-dependent
 	$(MAKE) check-lv2-export
+	$(MAKE) check-python
 
 ## tsan: the concurrency stress tests under ThreadSanitizer, in their own build folder: render
 ## notifies added and removed NOTIFY_CHURN_CYCLES times while the unit renders, a running graph
@@ -167,3 +168,22 @@ install-unit-host: deps
 bench-isolated: deps
 	$(SWIFT) build -c release --product auhost-unit-host
 	cd Benchmarks && LV2_PATH=$$(../scripts/test-lv2-path.sh) $(SWIFT) package benchmark --target IsolatedUnit
+
+## check-python: the Python door (issue 28; docs/PYTHON.md). A fresh venv in .build/python-venv gets
+## one `pip install ./Python` (its build step runs swift build -c release for the library and the
+## unit-host child and ships both in the package) plus numpy, pytest, hypothesis, mido and ray; pytest then
+## runs Python/tests over the test LV2_PATH with the broken-plug-in fixtures, the SDK plug-ins, and the
+## release CLI whose output the package must equal bit for bit, and the Ray example on a local 2-CPU
+## cluster against the serial run. PYTHON picks the interpreter.
+PYTHON ?= /usr/bin/python3
+PY_VENV := .build/python-venv
+check-python: deps
+	rm -rf $(PY_VENV)
+	$(PYTHON) -m venv $(PY_VENV)
+	$(PY_VENV)/bin/pip install -q ./Python numpy pytest hypothesis mido ray
+	$(SWIFT) build -c release --product auhost
+	@set -e; plugins=$$(Plugins/build.sh release | tail -1); \
+	fixtures=$$(scripts/build-lv2-fixtures.sh $(abspath .build/python-lv2-fixtures)); \
+	lv2=$$(scripts/test-lv2-path.sh); \
+	cd Python && LV2_PATH=$$lv2 AUHOST_PYTHON_FIXTURES=$$fixtures AUHOST_PLUGIN_PATH=$$plugins \
+		AUHOST_CLI=$(abspath .build/release/auhost) ../$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider tests

@@ -45,13 +45,28 @@ extension ExtendedAudioFile {
         try checkClientList(list, frames: frames, "Reading")
         let pointers = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: max(channelCount, 1))
         defer { pointers.deallocate() }
+        // A canonical client (Float32, one buffer per channel, this machine's byte order) is what
+        // the file reader produces: it reads straight into the client's buffers, no copy.
+        let format = converter.format
+        var canonical = !format.isInterleaved && format.isBigEndian == (1.bigEndian == 1)
+        if case .float32 = format.encoding {} else { canonical = false }
         var done = 0
         while done < frames {
             let want = min(chunkFrames, frames - done)
-            let got = try rethrowingAudioError { try file.read(into: scratchChannels, frameCount: want) }
+            let got: Int
+            if canonical {
+                clientBuffers(list, offset: done, into: pointers)
+                got = try pointers.withMemoryRebound(to: UnsafeMutablePointer<Float>.self, capacity: max(channelCount, 1)) { floats in
+                    try rethrowingAudioError { try file.read(into: floats, frameCount: want) }
+                }
+            } else {
+                got = try rethrowingAudioError { try file.read(into: scratchChannels, frameCount: want) }
+                if got > 0 {
+                    clientBuffers(list, offset: done, into: pointers)
+                    converter.encode(from: scratchSources, to: pointers, frameCount: got)
+                }
+            }
             if got == 0 { break }
-            clientBuffers(list, offset: done, into: pointers)
-            converter.encode(from: scratchSources, to: pointers, frameCount: got)
             done += got
             if got < want { break }
         }

@@ -30,10 +30,25 @@ extension LV2Unit {
         pendingState = nil
         pendingPresetURI = nil
         instance.activate()
+        if instance.latencyFrames != nil { runOnceForLatency(instance) }
         lv2Instance = instance
         fifoFrames = requirements.fixed ? block : 0
         renderState = makeRenderState(instance, fixedBlock: fifoFrames, requiresPowerOf2: requirements.powerOf2)
         renderState?.pointee.patch = makePatchState(instance)
+    }
+
+    /// A plug-in reports its latency on its latency port, which it writes in run(): until a first
+    /// cycle, kAudioUnitProperty_Latency said 0, so `auhost render` (and every host that reads
+    /// Latency before rendering) left the delay uncompensated. One cycle of silence now, at the
+    /// ports' current values (defaults, preset or restored state; as Ardour's latency_compute_run
+    /// does), then deactivate/activate to forget it. Thread: setup.
+    private func runOnceForLatency(_ instance: LV2Instance) {
+        let frames = instance.configuration.maxBlockLength
+        for i in 0..<instance.audioInputCount { instance.audioInput(i).update(repeating: 0, count: frames) }
+        for i in 0..<instance.cvInputCount { instance.cvInput(i).update(repeating: 0, count: frames) }
+        _ = instance.run(frames: frames)
+        instance.deactivate()
+        instance.activate()
     }
 
     /// Keeps the plug-in's state, deactivates and frees it. Thread: setup.

@@ -64,6 +64,19 @@ public func _AUGraphAddNode(_ h: AUGraph?, _ desc: UnsafePointer<AudioComponentD
     }
 }
 
+/// AUHost extension (AUGraph.h): a node whose unit lives in a child process (AUHostIsolation.h),
+/// as `"isolated": true` in graph files, for C hosts and the Python door. Thread: setup.
+@_cdecl("AUHostGraphAddNodeOutOfProcess")
+public func _AUHostGraphAddNodeOutOfProcess(
+    _ h: AUGraph?, _ desc: UnsafePointer<AudioComponentDescription>?, _ outNode: UnsafeMutablePointer<AUNode>?
+) -> OSStatus {
+    call(h) { g in
+        guard let desc else { throw AudioError(kAudio_ParamError, "The description must not be NULL.") }
+        let node = try g.attach(desc.pointee, outOfProcess: true)
+        outNode?.pointee = node
+    }
+}
+
 @_cdecl("AUGraphRemoveNode")
 public func _AUGraphRemoveNode(_ h: AUGraph?, _ node: AUNode) -> OSStatus { call(h) { try $0.detach(node) } }
 

@@ -228,6 +228,12 @@ public final class IsolatedUnit: AUBase {
                 w.u32(UInt32(bytes))
             }
         }
+        // Latency and tail may be known only once the child's unit is initialized (an LV2
+        // plug-in's latency port): ask again, so hosts compensate what the child will delay.
+        if let fresh = try? UnitShape(decoding: try process.call(.describe)) {
+            shape.latency = fresh.latency
+            shape.tailTime = fresh.tailTime
+        }
         cycle.pointee.cycleSampleTime = -1
         cycle.pointee.warm = false
     }

@@ -55,6 +55,42 @@ final class SampleFormatConverterTests: XCTestCase {
         }
     }
 
+    /// Native-endian int32 and int16 load whole words (the file reader's path for every integer
+    /// file); the other byte order still goes sample by sample through load(). Both must give the
+    /// same floats, interleaved or not.
+    func testNativeIntegerFastPathsEqualTheGenericPath() {
+        let int32s: [Int32] =
+            [Int32.min, Int32.min + 1, -1, 0, 1, Int32.max, Int32.max - 1, 0x1234_5678, -0x0765_4321]
+            + stride(from: Int32.min, to: Int32.max - 99_999_999, by: 99_999_999).map { $0 }
+        let int16s: [Int16] = Array(stride(from: Int16.min, to: Int16.max, by: 97)) + [Int16.max]
+        for interleaved in [true, false] {
+            for (encoding, words, size) in [
+                (SampleFormat.Encoding.int32, int32s.map { UInt64(UInt32(bitPattern: $0)) }, 4),
+                (.int16, int16s.map { UInt64(UInt16(bitPattern: $0)) }, 2),
+            ] {
+                let channels = interleaved ? 2 : 1
+                func bytes(bigEndian: Bool) -> [UInt8] {
+                    var out: [UInt8] = []
+                    for w in words {
+                        var sample = (0..<size).map { UInt8(truncatingIfNeeded: w >> (8 * $0)) }
+                        if bigEndian { sample.reverse() }
+                        for _ in 0..<channels { out += sample }
+                    }
+                    return out
+                }
+                let native = SampleFormatConverter(
+                    format: SampleFormat(encoding: encoding, channelCount: channels, isInterleaved: interleaved, isBigEndian: false))
+                let generic = SampleFormatConverter(
+                    format: SampleFormat(encoding: encoding, channelCount: channels, isInterleaved: interleaved, isBigEndian: true))
+                XCTAssertTrue(native.isNativeInt32 || native.isNativeInt16)
+                let buffers = interleaved ? 1 : channels
+                let a = decode(native, Array(repeating: bytes(bigEndian: false), count: buffers), frames: words.count)
+                let b = decode(generic, Array(repeating: bytes(bigEndian: true), count: buffers), frames: words.count)
+                XCTAssertEqual(a.map { $0.map(\.bitPattern) }, b.map { $0.map(\.bitPattern) }, "\(encoding), interleaved \(interleaved)")
+            }
+        }
+    }
+
     func testInt24PackedAndIn32RoundTripBitExactlyOnASweep() {
         // Every 61st value of the 24-bit range plus both ends and the values around zero.
         let values = Array(stride(from: -8_388_608, through: 8_388_607, by: 61)) + [8_388_607, -1, 0, 1]

@@ -133,6 +133,21 @@ final class LV2UnitFaceTests: XCTestCase {
         XCTAssertEqual(String(cfString: uri?.takeRetainedValue()), "http://lv2plug.in/plugins/eg-amp")
     }
 
+    /// The AUHost extensions of AudioComponent.h that hosts taking URIs need (the Python door):
+    /// a C lookup by URI that reads that plug-in only, and the component's origin.
+    func testCAPIFindsAnLV2PluginByURIAndNamesItsOrigin() throws {
+        let component = try LV2UnitTestSupport.component("http://lv2plug.in/plugins/eg-amp")
+        let found = try XCTUnwrap(AUHostComponentFindLV2("http://lv2plug.in/plugins/eg-amp"))
+        var description = AudioComponentDescription()
+        XCTAssertEqual(AudioComponentGetDescription(found, &description), noErr)
+        XCTAssertEqual(description.tripleString, component.description.tripleString)
+        XCTAssertNil(AUHostComponentFindLV2("urn:nobody:here"))
+        XCTAssertEqual(String(cfString: AUHostComponentCopyOrigin(found)?.takeRetainedValue()), component.origin)
+        var delay = AudioComponentDescription(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay, manufacturer: 0)
+        let builtIn = try XCTUnwrap(AudioComponentFindNext(nil, &delay))
+        XCTAssertEqual(String(cfString: AUHostComponentCopyOrigin(builtIn)?.takeRetainedValue()), "built-in")
+    }
+
     /// Live mode (worker thread, isLive offered) renders the sampler too; the mode cannot change
     /// while initialized. The default is offline, so the live instance is the property's doing.
     func testLiveWorkerMode() throws {

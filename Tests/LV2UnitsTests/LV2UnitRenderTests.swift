@@ -91,6 +91,23 @@ final class LV2UnitRenderTests: XCTestCase {
         XCTAssertLessThan(peak(4096), 1e-4, "silent after note-off and its tail")
     }
 
+    /// The Latency property answers right after AudioUnitInitialize, before any render: hosts
+    /// read it to compensate the delay from the first block (it said 0 until the plug-in's first
+    /// run wrote its latency port, so `auhost render` compensated nothing on the limiter).
+    func testLimiterReportsItsLatencyBeforeTheFirstRender() throws {
+        let uri = "http://plugin.org.uk/swh-plugins/fastLookaheadLimiter"
+        let rig = try LV2UnitRig(component: LV2UnitTestSupport.component(uri), maxFrames: 256)
+        var before: Float64 = -1
+        var size = UInt32(8)
+        XCTAssertEqual(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &before, &size), noErr)
+        XCTAssertGreaterThan(before, 0)
+        rig.inputs = rig.inputChannels.map { n in (0..<n).map { LV2UnitTestSupport.noise(1024, seed: UInt32(3 + $0)) } }
+        _ = rig.render(frames: 1024, block: 256)
+        var after: Float64 = -1
+        XCTAssertEqual(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &after, &size), noErr)
+        XCTAssertEqual(before, after)
+    }
+
     /// swh fastLookaheadLimiter: the Latency property equals the latency port's value in frames
     /// over the sample rate, exactly, and the port is a read-only meter parameter.
     func testLimiterLatencyPropertyEqualsItsLatencyPort() throws {

@@ -25,6 +25,23 @@ final class IsolatedOutputTests: XCTestCase {
     // Not swh dcRemove: it starts from uninitialized filter state (in process it inherits whatever
     // the heap held, 1e23 at times), so no two instances agree, in process or not.
 
+    /// Latency crosses the process boundary as it is once the child's unit is initialized (an LV2
+    /// plug-in knows its latency only then): the proxy said 0 for the limiter, so `render
+    /// --isolate` and the Python door left 240 frames uncompensated.
+    func testLatencyOutOfProcessEqualsInProcessAfterInitialize() throws {
+        let component = try lv2Component("http://plugin.org.uk/swh-plugins/fastLookaheadLimiter")
+        var latency: [Float64] = []
+        for outOfProcess in [false, true] {
+            let rig = try IsolationRig(try instantiate(component, outOfProcess: outOfProcess))
+            var seconds: Float64 = -1
+            var size = UInt32(8)
+            XCTAssertEqual(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &seconds, &size), noErr)
+            latency.append(seconds)
+        }
+        XCTAssertGreaterThan(latency[0], 0)
+        XCTAssertEqual(latency[1], latency[0])
+    }
+
     func lv2Component(_ uri: String) throws -> AudioComponent {
         try XCTUnwrap(LV2Provider.component(uri: uri)?.handle, "\(uri) is not on LV2_PATH (run with LV2_PATH=$(scripts/test-lv2-path.sh))")
     }

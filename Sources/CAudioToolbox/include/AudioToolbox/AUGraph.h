@@ -56,6 +56,11 @@ OSStatus NewAUGraph(AUGraph _Nullable *_Nonnull outGraph);
 OSStatus DisposeAUGraph(AUGraph inGraph);
 /* A second I/O (output) unit is refused with kAUGraphErr_OutputNodeErr. */
 OSStatus AUGraphAddNode(AUGraph inGraph, const AudioComponentDescription *inDescription, AUNode *outNode);
+/* [setup] AUHost extension: AUGraphAddNode for a unit that lives in a child process of its own
+   (AUHostIsolation.h; graph files' "isolated": true): a crash, hang or NaN there silences that
+   node only, and the node's AudioUnit answers AUHostIsolatedUnitCopyFaultDescription and
+   AUHostIsolatedUnitRestart. */
+OSStatus AUHostGraphAddNodeOutOfProcess(AUGraph inGraph, const AudioComponentDescription *inDescription, AUNode *outNode);
 OSStatus AUGraphRemoveNode(AUGraph inGraph, AUNode inNode);
 OSStatus AUGraphGetNodeCount(AUGraph inGraph, UInt32 *outNumberOfNodes);
 OSStatus AUGraphGetIndNode(AUGraph inGraph, UInt32 inIndex, AUNode *outNode);

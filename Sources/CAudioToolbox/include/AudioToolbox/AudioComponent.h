@@ -98,6 +98,15 @@ AudioComponent AudioComponentRegister(const AudioComponentDescription *inDesc, C
    setup call (for example "plug-in /x/libA.so: symbol AFactory not found"), or NULL. Release it. */
 CFStringRef _Nullable AUHostCopyLastErrorMessage(void);
 
+/* [setup] AUHost extension: where the component comes from, for people and for lookups: "lv2 URI
+   BUNDLE" for an LV2 plug-in, the shared object's path for an SDK plug-in, "built-in" or
+   "registered in-process" otherwise. NULL for an unknown component. Release it. */
+CFStringRef _Nullable AUHostComponentCopyOrigin(AudioComponent inComponent);
+
+/* [setup] AUHost extension: the component of the LV2 plug-in with this URI (UTF-8), or NULL when
+   no installed bundle on LV2_PATH describes it. Reads that plug-in's data only. */
+AudioComponent _Nullable AUHostComponentFindLV2(const char *inURI);
+
 AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 

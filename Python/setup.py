@@ -1,0 +1,67 @@
+"""Builds auhost: the Swift library and unit-host child (swift build -c release in the checkout
+this folder belongs to), copied into the package's _lib folder, and the C extension compiled
+against the checkout's own headers (Sources/CAudioToolbox/include) and linked to that library.
+
+The extension finds libauhost-capi.so through an rpath of $ORIGIN/_lib; the library finds the
+Swift runtime through the rpath swiftc gives it (the toolchain's lib/swift/linux), so the
+toolchain must stay where it was when the package was built. AUHOST_SWIFT (default: swift) picks
+the swift executable.
+"""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PRODUCTS = ["auhost-capi", "auhost-unit-host"]
+
+
+def swift_build():
+    """Builds the release products; returns the folder holding them."""
+    swift = os.environ.get("AUHOST_SWIFT", "swift")
+    if not (ROOT / "Package.swift").exists():
+        raise SystemExit(f"auhost: {ROOT} is not the AUHost checkout (no Package.swift); install from the checkout's Python folder")
+    for product in PRODUCTS:
+        print(f"auhost: swift build -c release --product {product} (the first build takes several minutes)", flush=True)
+        subprocess.run([swift, "build", "-c", "release", "--package-path", str(ROOT), "--product", product], check=True)
+    out = subprocess.run(
+        [swift, "build", "-c", "release", "--package-path", str(ROOT), "--show-bin-path"],
+        check=True, capture_output=True, text=True)
+    return Path(out.stdout.strip())
+
+
+class BuildWithSwift(build_ext):
+    """build_ext that first builds and ships the Swift library and the unit-host child."""
+
+    def run(self):
+        bin_path = swift_build()
+        lib_dir = Path(self.build_lib) / "auhost" / "_lib"
+        lib_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(bin_path / "libauhost-capi.so", lib_dir / "libauhost-capi.so")
+        shutil.copy2(bin_path / "auhost-unit-host", lib_dir / "auhost-unit-host")
+        for ext in self.extensions:
+            ext.library_dirs.append(str(lib_dir))
+        if self.inplace:
+            local = HERE / "src" / "auhost" / "_lib"
+            local.mkdir(exist_ok=True)
+            for name in ("libauhost-capi.so", "auhost-unit-host"):
+                shutil.copy2(lib_dir / name, local / name)
+        super().run()
+
+
+native = Extension(
+    "auhost._native",
+    sources=[str(Path("csrc") / name) for name in ("module.c", "unit.c", "graph.c", "file.c", "render.c", "resample.c")],
+    include_dirs=[str(ROOT / "Sources" / "CAudioToolbox" / "include"), numpy.get_include()],
+    libraries=["auhost-capi"],
+    runtime_library_dirs=["$ORIGIN/_lib"],
+    extra_compile_args=["-std=c17", "-Wall", "-Werror", "-Wno-multichar"],
+    depends=[str(Path("csrc") / "native.h")],
+)
+
+setup(ext_modules=[native], cmdclass={"build_ext": BuildWithSwift})
