@@ -52,33 +52,18 @@ extension UnsafeMutablePointer where Pointee == RenderState {
                 context.barStartBeat = downBeat
             }
         }
+        // The newer callback when the host gives it; unwanted answers are NULL.
+        var playing: UInt8 = 1
+        var sample: Float64 = 0
+        var status: OSStatus = kAudioUnitErr_InvalidProperty
         if let transport = host.transportStateProc2 {
-            var playing: UInt8 = 1
-            var recording: UInt8 = 0
-            var changed: UInt8 = 0
-            var sample: Float64 = 0
-            var cycling: UInt8 = 0
-            var cycleStart: Float64 = 0
-            var cycleEnd: Float64 = 0
-            let status = _unsafePerformance {
-                transport(host.hostUserData, &playing, &recording, &changed, &sample, &cycling, &cycleStart, &cycleEnd)
-            }
-            if status == noErr {
-                context.isPlaying = playing != 0
-                context.sampleInTimeLine = sample.isFinite ? sample : 0
-            }
+            status = _unsafePerformance { transport(host.hostUserData, &playing, nil, nil, &sample, nil, nil, nil) }
         } else if let transport = host.transportStateProc {
-            var playing: UInt8 = 1
-            var changed: UInt8 = 0
-            var sample: Float64 = 0
-            var cycling: UInt8 = 0
-            var cycleStart: Float64 = 0
-            var cycleEnd: Float64 = 0
-            let status = _unsafePerformance { transport(host.hostUserData, &playing, &changed, &sample, &cycling, &cycleStart, &cycleEnd) }
-            if status == noErr {
-                context.isPlaying = playing != 0
-                context.sampleInTimeLine = sample.isFinite ? sample : 0
-            }
+            status = _unsafePerformance { transport(host.hostUserData, &playing, nil, &sample, nil, nil, nil) }
+        }
+        if status == noErr {
+            context.isPlaying = playing != 0
+            context.sampleInTimeLine = sample.isFinite ? sample : 0
         }
         return context
     }

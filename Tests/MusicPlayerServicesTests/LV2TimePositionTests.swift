@@ -1,4 +1,5 @@
 import AUHost
+import TestSupport
 import XCTest
 
 /// LV2 plug-ins that read time:Position follow a MusicPlayer's tempo map: eg-metro (lv2-examples)
@@ -10,21 +11,6 @@ final class LV2TimePositionTests: XCTestCase {
         var description = AudioComponentDescription()
         AudioComponentGetDescription(metro, &description)
         return try InstrumentGraph(description, sampleRate: 48_000, channels: 1)
-    }
-
-    /// The first sample of each click: the first non-zero sample after at least 1,000 silent ones.
-    func clickOnsets(_ samples: [Float]) -> [Int] {
-        var onsets: [Int] = []
-        var silent = 1_000
-        for (i, x) in samples.enumerated() {
-            if x == 0 {
-                silent += 1
-            } else {
-                if silent >= 1_000 { onsets.append(i) }
-                silent = 0
-            }
-        }
-        return onsets
     }
 
     /// eg-metro's envelope starts at 0 on the beat's sample, so a click's first non-zero sample is

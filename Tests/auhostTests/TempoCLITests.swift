@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `--tempo`/`--meter` and a graph file's "tempo"/"meter" through the real binary: eg-metro
@@ -12,21 +13,6 @@ final class TempoCLITests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
-
-    /// The first sample of each click: the first non-zero sample after at least 1,000 silent ones.
-    func clickOnsets(_ samples: [Float]) -> [Int] {
-        var onsets: [Int] = []
-        var silent = 1_000
-        for (i, x) in samples.enumerated() {
-            if x == 0 {
-                silent += 1
-            } else {
-                if silent >= 1_000 { onsets.append(i) }
-                silent = 0
-            }
-        }
-        return onsets
-    }
 
     /// eg-metro's envelope starts at 0 on the beat's sample: its first non-zero sample is the next
     /// one (or the one after, where its sine table is at 0).
