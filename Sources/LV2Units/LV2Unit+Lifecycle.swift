@@ -32,7 +32,16 @@ extension LV2Unit {
         instance.activate()
         lv2Instance = instance
         fifoFrames = requirements.fixed ? block : 0
-        renderState = makeRenderState(instance, fixedBlock: fifoFrames, requiresPowerOf2: requirements.powerOf2)
+        let r = makeRenderState(instance, fixedBlock: fifoFrames, requiresPowerOf2: requirements.powerOf2)
+        renderState = r
+        // The latency port is written only by run: run once on silence with the parameters' values
+        // (then reset) so Latency is right before the first render, e.g. for `auhost render`'s
+        // compensation (LV2Instance.runToRevealLatency says why this way and what it keeps).
+        if plugin.ports.contains(where: \.reportsLatency) {
+            lv2UnitApplyControls(r)
+            instance.runToRevealLatency()
+            lv2UnitReportMeters(r)
+        }
     }
 
     /// Keeps the plug-in's state, deactivates and frees it. Thread: setup.

@@ -152,8 +152,15 @@ private func lv2UnitCycle(
     let ran = r.pointee.fixedBlock > 0 ? lv2UnitRunFIFO(r, midi, au, frames: n) : lv2UnitRunDirect(r, midi, au, frames: n)
     if midi.pointee.pendingCount > 0 { lv2UnitCarryMIDI(midi, past: n) }
     guard ran == noErr else { return ran }
-    for k in 0..<r.pointee.meterCount { r.pointee.meterSlots[k].pointee = r.pointee.meterPorts[k].pointee }
+    lv2UnitReportMeters(r)
     return lv2UnitCheckFinite(r, frames: n)
+}
+
+/// Copies the control outputs into their read-only parameters. Thread: render (or setup while
+/// no render runs).
+@_noAllocation @_noLocks
+func lv2UnitReportMeters(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
+    for k in 0..<r.pointee.meterCount { r.pointee.meterSlots[k].pointee = r.pointee.meterPorts[k].pointee }
 }
 
 /// Moves the events beyond this call into the next call's numbering.
@@ -203,8 +210,9 @@ private func lv2UnitPullInputs(
 
 /// Parameter values that changed since they were last written into their control ports (scale
 /// point values for indexed parameters); all of them after setup code wrote the ports itself.
+/// Thread: render (or setup while no render runs).
 @_noAllocation @_noLocks
-private func lv2UnitApplyControls(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
+func lv2UnitApplyControls(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
     let overwritten = r.pointee.controlsOverwritten.pointee.load(ordering: .acquiring)
     if overwritten != r.pointee.controlsSeen {
         r.pointee.controlsSeen = overwritten

@@ -78,7 +78,8 @@ public final class LV2Unit: AUBase {
 
     public override var acceptsMIDI: Bool { layout.hasMIDIInput }
 
-    /// The plug-in's latency port (after its last run) plus the FIFO of a fixed-block plug-in.
+    /// The plug-in's latency port (known from initialize on: see startPlugin; then after its last
+    /// run) plus the FIFO of a fixed-block plug-in.
     public override var latency: Double {
         let frames = Double(lv2Instance?.latencyFrames ?? 0) + Double(fifoFrames)
         return frames / sampleRate
