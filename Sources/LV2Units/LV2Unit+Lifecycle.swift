@@ -122,7 +122,9 @@ extension LV2Unit {
                 controlCount: inputs.count,
                 controlWritten: array([UInt64](repeating: lv2UnitControlUnwritten, count: inputs.count)),
                 controlsOverwritten: overwritten, controlsSeen: 0,
-                meterSlots: array(meters.map(slot)), meterPorts: array(meters.map(port)), meterCount: meters.count,
+                meterSlots: array(meters.map(slot)), meterPorts: array(meters.map(port)),
+                meterMinimum: array(meters.map { range($0).lowerBound }), meterMaximum: array(meters.map { range($0).upperBound }),
+                meterCount: meters.count,
                 requiresPowerOf2: requiresPowerOf2, fixedBlock: fixedBlock, fifoFill: 0,
                 requiresMainInput: !layout.inputs.isEmpty && plugin.portSummary.audioInputs > 0,
                 lastSampleTime: -1, lastFrames: 0, servedElements: 0, hasRun: false, producedNonFinite: false))
@@ -149,6 +151,8 @@ extension LV2Unit {
         s.controlWritten.deallocate()
         s.controlMinimum.deallocate()
         s.controlMaximum.deallocate()
+        s.meterMinimum.deallocate()
+        s.meterMaximum.deallocate()
         s.controlsOverwritten.deinitialize(count: 1)
         s.controlsOverwritten.deallocate()
         r.deinitialize(count: 1)

@@ -58,9 +58,11 @@ struct LV2UnitRenderState {
     var controlWritten: UnsafeMutablePointer<UInt64>
     var controlsOverwritten: UnsafeMutablePointer<Atomic<UInt>>
     var controlsSeen: UInt
-    /// Control outputs: port float → read-only parameter slot.
+    /// Control outputs: port float → read-only parameter slot, kept to the parameter's range.
     var meterSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var meterPorts: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var meterMinimum: UnsafeMutablePointer<Float>
+    var meterMaximum: UnsafeMutablePointer<Float>
     var meterCount: Int
     var requiresPowerOf2: Bool
     /// Non-zero: the plug-in runs only blocks of this many frames, from the FIFO.
@@ -156,11 +158,19 @@ private func lv2UnitCycle(
     return lv2UnitCheckFinite(r, frames: n)
 }
 
-/// Copies the control outputs into their read-only parameters. Thread: render (or setup while
-/// no render runs).
+/// Copies the control outputs into their read-only parameters, clamped to each parameter's range
+/// (NaN reads as the minimum). Meters overshoot (swh SC4's −40…12 dB amplitude reads −46 dB on
+/// silence); a parameter outside its declared range, or NaN, or infinite, breaks what hosts do with
+/// ranges (scale a meter, validate, save and restore), so the parameter never holds one. The port
+/// keeps the plug-in's own value, and Latency reads the latency port itself, unclamped.
+/// Thread: render (or setup while no render runs).
 @_noAllocation @_noLocks
 func lv2UnitReportMeters(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
-    for k in 0..<r.pointee.meterCount { r.pointee.meterSlots[k].pointee = r.pointee.meterPorts[k].pointee }
+    for k in 0..<r.pointee.meterCount {
+        let value = r.pointee.meterPorts[k].pointee
+        let low = r.pointee.meterMinimum[k], high = r.pointee.meterMaximum[k]
+        r.pointee.meterSlots[k].pointee = value.isNaN ? low : min(max(value, low), high)
+    }
 }
 
 /// Moves the events beyond this call into the next call's numbering.

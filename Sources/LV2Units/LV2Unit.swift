@@ -9,7 +9,8 @@ import LV2Host
 ///   ports of a direction as one more element; each element's channel count is fixed.
 /// - Parameters: ID = port index. Control inputs are writable (toggled → Boolean, enumerations
 ///   → an index with the scale point labels as value strings, integer → Indexed, logarithmic →
-///   DisplayLogarithmic); control outputs are read-only meters updated every render call.
+///   DisplayLogarithmic); control outputs are read-only meters updated every render call,
+///   kept to the range their data declares (±FLT_MAX when none).
 /// - The plug-in is instantiated by AudioUnitInitialize at the unit's sample rate with
 ///   MaximumFramesPerSlice as its maximum block, and destroyed (its state kept) by Uninitialize.
 /// - MIDI (MusicDeviceMIDIEvent) reaches its atom MIDI input at the given offset; the latency port
