@@ -64,8 +64,8 @@ extension LV2Instance {
             .map { ($0.symbol, buffers.controls[$0.index]) }
     }
 
-    /// The latency the plug-in reports on its latency port, in frames, after the last run; nil
-    /// when it has no latency port. Thread: any.
+    /// The latency the plug-in reports on its latency port, in frames, after the last run (or
+    /// `runToRevealLatency`); nil when it has no latency port. Thread: any.
     public var latencyFrames: Float? {
         descriptor.ports.first { $0.reportsLatency }.map { buffers.controls[$0.index] }
     }

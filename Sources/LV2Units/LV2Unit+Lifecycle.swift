@@ -30,25 +30,19 @@ extension LV2Unit {
         pendingState = nil
         pendingPresetURI = nil
         instance.activate()
-        if instance.latencyFrames != nil { runOnceForLatency(instance) }
         lv2Instance = instance
         fifoFrames = requirements.fixed ? block : 0
-        renderState = makeRenderState(instance, fixedBlock: fifoFrames, requiresPowerOf2: requirements.powerOf2)
-        renderState?.pointee.patch = makePatchState(instance)
-    }
-
-    /// A plug-in reports its latency on its latency port, which it writes in run(): until a first
-    /// cycle, kAudioUnitProperty_Latency said 0, so `auhost render` (and every host that reads
-    /// Latency before rendering) left the delay uncompensated. One cycle of silence now, at the
-    /// ports' current values (defaults, preset or restored state; as Ardour's latency_compute_run
-    /// does), then deactivate/activate to forget it. Thread: setup.
-    private func runOnceForLatency(_ instance: LV2Instance) {
-        let frames = instance.configuration.maxBlockLength
-        for i in 0..<instance.audioInputCount { instance.audioInput(i).update(repeating: 0, count: frames) }
-        for i in 0..<instance.cvInputCount { instance.cvInput(i).update(repeating: 0, count: frames) }
-        _ = instance.run(frames: frames)
-        instance.deactivate()
-        instance.activate()
+        let r = makeRenderState(instance, fixedBlock: fifoFrames, requiresPowerOf2: requirements.powerOf2)
+        renderState = r
+        // The latency port is written only by run: run once on silence with the parameters' values
+        // (then reset) so Latency is right before the first render, e.g. for `auhost render`'s
+        // compensation (LV2Instance.runToRevealLatency says why this way and what it keeps).
+        if plugin.ports.contains(where: \.reportsLatency) {
+            lv2UnitApplyControls(r)
+            instance.runToRevealLatency()
+            lv2UnitReportMeters(r)
+        }
+        r.pointee.patch = makePatchState(instance)
     }
 
     /// Keeps the plug-in's state, deactivates and frees it. Thread: setup.
@@ -129,7 +123,9 @@ extension LV2Unit {
                 controlCount: inputs.count,
                 controlWritten: array([UInt64](repeating: lv2UnitControlUnwritten, count: inputs.count)),
                 controlsOverwritten: overwritten, controlsSeen: 0,
-                meterSlots: array(meters.map(slot)), meterPorts: array(meters.map(port)), meterCount: meters.count,
+                meterSlots: array(meters.map(slot)), meterPorts: array(meters.map(port)),
+                meterMinimum: array(meters.map { range($0).lowerBound }), meterMaximum: array(meters.map { range($0).upperBound }),
+                meterCount: meters.count,
                 requiresPowerOf2: requiresPowerOf2, fixedBlock: fixedBlock, fifoFill: 0,
                 requiresMainInput: !layout.inputs.isEmpty && plugin.portSummary.audioInputs > 0,
                 lastSampleTime: -1, lastFrames: 0, servedElements: 0, hasRun: false, producedNonFinite: false))
@@ -156,6 +152,8 @@ extension LV2Unit {
         s.controlWritten.deallocate()
         s.controlMinimum.deallocate()
         s.controlMaximum.deallocate()
+        s.meterMinimum.deallocate()
+        s.meterMaximum.deallocate()
         s.controlsOverwritten.deinitialize(count: 1)
         s.controlsOverwritten.deallocate()
         Self.freePatchState(s.patch)

@@ -58,9 +58,11 @@ struct LV2UnitRenderState {
     var controlWritten: UnsafeMutablePointer<UInt64>
     var controlsOverwritten: UnsafeMutablePointer<Atomic<UInt>>
     var controlsSeen: UInt
-    /// Control outputs: port float → read-only parameter slot.
+    /// Control outputs: port float → read-only parameter slot, kept to the parameter's range.
     var meterSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var meterPorts: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var meterMinimum: UnsafeMutablePointer<Float>
+    var meterMaximum: UnsafeMutablePointer<Float>
     var meterCount: Int
     var requiresPowerOf2: Bool
     /// Non-zero: the plug-in runs only blocks of this many frames, from the FIFO.
@@ -154,8 +156,23 @@ private func lv2UnitCycle(
     let ran = r.pointee.fixedBlock > 0 ? lv2UnitRunFIFO(r, midi, au, frames: n) : lv2UnitRunDirect(r, midi, au, frames: n)
     if midi.pointee.pendingCount > 0 { lv2UnitCarryMIDI(midi, past: n) }
     guard ran == noErr else { return ran }
-    for k in 0..<r.pointee.meterCount { r.pointee.meterSlots[k].pointee = r.pointee.meterPorts[k].pointee }
+    lv2UnitReportMeters(r)
     return lv2UnitCheckFinite(r, frames: n)
+}
+
+/// Copies the control outputs into their read-only parameters, clamped to each parameter's range
+/// (NaN reads as the minimum). Meters overshoot (swh SC4's −40…12 dB amplitude reads −46 dB on
+/// silence); a parameter outside its declared range, or NaN, or infinite, breaks what hosts do with
+/// ranges (scale a meter, validate, save and restore), so the parameter never holds one. The port
+/// keeps the plug-in's own value, and Latency reads the latency port itself, unclamped.
+/// Thread: render (or setup while no render runs).
+@_noAllocation @_noLocks
+func lv2UnitReportMeters(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
+    for k in 0..<r.pointee.meterCount {
+        let value = r.pointee.meterPorts[k].pointee
+        let low = r.pointee.meterMinimum[k], high = r.pointee.meterMaximum[k]
+        r.pointee.meterSlots[k].pointee = value.isNaN ? low : min(max(value, low), high)
+    }
 }
 
 /// Moves the events beyond this call into the next call's numbering.
@@ -205,8 +222,9 @@ private func lv2UnitPullInputs(
 
 /// Parameter values that changed since they were last written into their control ports (scale
 /// point values for indexed parameters); all of them after setup code wrote the ports itself.
+/// Thread: render (or setup while no render runs).
 @_noAllocation @_noLocks
-private func lv2UnitApplyControls(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
+func lv2UnitApplyControls(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
     let overwritten = r.pointee.controlsOverwritten.pointee.load(ordering: .acquiring)
     if overwritten != r.pointee.controlsSeen {
         r.pointee.controlsSeen = overwritten

@@ -9,7 +9,8 @@ import LV2Host
 ///   ports of a direction as one more element; each element's channel count is fixed.
 /// - Parameters: ID = port index. Control inputs are writable (toggled → Boolean, enumerations
 ///   → an index with the scale point labels as value strings, integer → Indexed, logarithmic →
-///   DisplayLogarithmic); control outputs are read-only meters updated every render call.
+///   DisplayLogarithmic); control outputs are read-only meters updated every render call,
+///   kept to the range their data declares (±FLT_MAX when none).
 /// - The plug-in is instantiated by AudioUnitInitialize at the unit's sample rate with
 ///   MaximumFramesPerSlice as its maximum block, and destroyed (its state kept) by Uninitialize.
 /// - MIDI (MusicDeviceMIDIEvent) reaches its atom MIDI input at the given offset; the latency port
@@ -85,7 +86,8 @@ public final class LV2Unit: AUBase {
 
     public override var acceptsMIDI: Bool { layout.hasMIDIInput }
 
-    /// The plug-in's latency port (after its last run) plus the FIFO of a fixed-block plug-in.
+    /// The plug-in's latency port (known from initialize on: see startPlugin; then after its last
+    /// run) plus the FIFO of a fixed-block plug-in.
     public override var latency: Double {
         let frames = Double(lv2Instance?.latencyFrames ?? 0) + Double(fifoFrames)
         return frames / sampleRate

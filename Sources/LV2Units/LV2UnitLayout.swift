@@ -48,11 +48,15 @@ struct LV2UnitLayout {
         hasMIDIInput = ports.contains { $0.kind == .atom && $0.direction == .input && $0.supportsMIDI }
 
         var controls = LV2ParameterDescriptor.read(plugin).map { Self.control($0, sampleRate: sampleRate) }
+        // A meter declares the range the plug-in's data gives; with none, any finite value (see
+        // declaredOutputRanges). The render keeps what it reports inside (lv2UnitReportMeters).
+        let outputRanges = LV2ParameterDescriptor.declaredOutputRanges(plugin)
         for port in ports where port.kind == .control && port.direction == .output {
+            let range = outputRanges[port.index] ?? -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude
             var meter = ParameterDefinition(
                 id: AudioUnitParameterID(port.index), name: port.name,
                 unit: port.reportsLatency ? kAudioUnitParameterUnit_SampleFrames : kAudioUnitParameterUnit_Generic,
-                min: -.greatestFiniteMagnitude, max: .greatestFiniteMagnitude, default: 0, flags: [])
+                min: range.lowerBound, max: range.upperBound, default: min(max(0, range.lowerBound), range.upperBound), flags: [])
             meter.flags = [.flag_IsReadable, .flag_MeterReadOnly]
             controls.append(Control(portIndex: port.index, isOutput: true, indexedValues: nil, definition: meter))
         }

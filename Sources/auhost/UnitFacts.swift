@@ -9,6 +9,8 @@ struct UnitFacts {
         var minValue, maxValue, defaultValue: Float
         var unit: String
         var valueStrings: [String]
+        /// False for a read-only meter: its value is the unit's output, not a setting.
+        var isWritable = true
     }
 
     var inputFormats: [AudioStreamBasicDescription] = []
@@ -29,7 +31,8 @@ struct UnitFacts {
         parameters = ((try? unit.parameterDefinitions()) ?? []).map { id, info in
             Parameter(
                 id: id, name: Self.name(info), minValue: info.minValue, maxValue: info.maxValue, defaultValue: info.defaultValue,
-                unit: Self.unitName(info.unit), valueStrings: Self.valueStrings(unit.handle, id))
+                unit: Self.unitName(info.unit), valueStrings: Self.valueStrings(unit.handle, id),
+                isWritable: info.flags.contains(.flag_IsWritable))
         }
         presets = Self.factoryPresets(unit.handle)
         latency = (try? unit.property(kAudioUnitProperty_Latency, as: Float64.self)) ?? 0

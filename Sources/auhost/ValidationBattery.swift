@@ -198,23 +198,27 @@ struct ValidationBattery {
         return out
     }
 
-    /// A value inside a parameter's range, away from its default.
+    /// A value inside a parameter's range, away from its default. Worked out in Double: in Float a
+    /// range as wide as ±FLT_MAX (an LV2 meter that declares none) overflows to infinity.
     static func probe(_ p: UnitFacts.Parameter) -> Float {
         if p.maxValue <= p.minValue { return p.minValue }
         if p.unit == "indexed" || p.unit == "boolean" { return p.defaultValue == p.maxValue ? p.minValue : p.maxValue }
-        let v = p.minValue + (p.maxValue - p.minValue) * 0.3
-        return v == p.defaultValue ? p.minValue + (p.maxValue - p.minValue) * 0.7 : v
+        func at(_ fraction: Double) -> Float { Float(Double(p.minValue) + (Double(p.maxValue) - Double(p.minValue)) * fraction) }
+        return at(0.3) == p.defaultValue ? at(0.7) : at(0.3)
     }
 
+    /// Every default lies in its range; every writable parameter keeps a value set across Reset and
+    /// re-initialize. Meters (read-only) are not set: what they read is the unit's output.
     static func checkParameters(_ component: Component) throws -> (CheckResult.Outcome, String) {
         let unit = try AudioUnitInstance(component)
-        let params = UnitFacts(unit).parameters
-        guard !params.isEmpty else { return (.pass, "no parameters") }
-        for p in params {
+        let all = UnitFacts(unit).parameters
+        guard !all.isEmpty else { return (.pass, "no parameters") }
+        for p in all {
             guard p.minValue <= p.defaultValue && p.defaultValue <= p.maxValue else {
                 return (.fail, "\(p.name) (\(p.id)): default \(p.defaultValue) outside \(p.minValue) … \(p.maxValue)")
             }
         }
+        let params = all.filter(\.isWritable)
         func same(_ a: Float, _ b: Float) -> Bool { abs(a - b) <= 1e-5 * max(1, abs(a)) }
         for p in params { try unit.setParameter(p.id, probe(p)) }
         for p in params where !same(try unit.parameter(p.id), probe(p)) {
@@ -230,7 +234,8 @@ struct ValidationBattery {
         for p in params where !same(try unit.parameter(p.id), probe(p)) {
             return (.fail, "\(p.name) (\(p.id)) became \(try unit.parameter(p.id)) after re-initialize (was \(probe(p)))")
         }
-        return (.pass, "\(params.count) set, read back, kept across Reset and re-initialize")
+        let meters = all.count - params.count
+        return (.pass, "\(params.count) set, read back, kept across Reset and re-initialize" + (meters > 0 ? "; \(meters) read-only" : ""))
     }
 
     static func checkChannels(_ component: Component) throws -> (CheckResult.Outcome, String) {
@@ -260,7 +265,9 @@ struct ValidationBattery {
     static func checkScheduled(_ component: Component) throws -> (CheckResult.Outcome, String) {
         var target: UnitFacts.Parameter?
         let rig = try OfflineUnitRig(component: component, sampleRate: 44_100, channels: 2, maxFrames: 512) { unit in
-            target = UnitFacts(unit).parameters.first { $0.maxValue > $0.minValue && $0.unit != "indexed" && $0.unit != "boolean" }
+            target = UnitFacts(unit).parameters.first {
+                $0.isWritable && $0.maxValue > $0.minValue && $0.unit != "indexed" && $0.unit != "boolean"
+            }
         }
         guard let p = target else { return (.pass, "no continuous parameter to schedule") }
         let mid = p.minValue + (p.maxValue - p.minValue) * 0.25, end = p.minValue + (p.maxValue - p.minValue) * 0.75
@@ -279,7 +286,7 @@ struct ValidationBattery {
 
     static func checkClassInfo(_ component: Component) throws -> (CheckResult.Outcome, String) {
         let unit = try AudioUnitInstance(component)
-        let params = UnitFacts(unit).parameters
+        let params = UnitFacts(unit).parameters.filter(\.isWritable)
         for p in params { try unit.setParameter(p.id, probe(p)) }
         let saved = try unit.classInfo()
         let fresh = try AudioUnitInstance(component)

@@ -139,4 +139,22 @@ final class LV2UnitFixtureTests: XCTestCase {
         XCTAssertEqual(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &seconds, &size), noErr)
         XCTAssertEqual(seconds, 0)
     }
+
+    /// A plug-in that writes its latency port only when it processes audio (not on the 0-frame run
+    /// lv2.h provides for it) gets the fallback: one silent block, then a reset. Latency is its 64
+    /// frames right after AudioUnitInitialize, and the output is the input delayed by exactly
+    /// those 64 frames from the first render on, as a fresh instance's.
+    func testLatencyWrittenOnlyWithAudioIsKnownAtInitialize() throws {
+        let rig = try LV2UnitRig(component: try fixture("lazy-latency"), maxFrames: 256)
+        var seconds: Float64 = -1
+        var size = UInt32(8)
+        XCTAssertEqual(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &seconds, &size), noErr)
+        XCTAssertEqual(seconds, 64.0 / 48_000)
+        XCTAssertEqual(rig.parameter(2), 64, "the latency meter")
+        let input = LV2UnitTestSupport.noise(2000, seed: 11)
+        rig.inputs = [[input]]
+        let output = rig.render(frames: 2000, block: 200)[0][0]
+        XCTAssertEqual(Array(output.prefix(64)), [Float](repeating: 0, count: 64))
+        XCTAssertEqual(Array(output[64...]), Array(input.prefix(2000 - 64)))
+    }
 }

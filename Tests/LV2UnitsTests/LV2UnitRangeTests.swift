@@ -109,4 +109,42 @@ final class LV2UnitRangeTests: XCTestCase {
         _ = rig.render(frames: 128, block: 64)
         XCTAssertEqual(rig.parameter(gain), -90, "a ramp's end is clamped")
     }
+
+    /// swh SC4's meters declare ranges in its Turtle: amplitude −40…12 dB (port 7), gain
+    /// reduction −24…0 dB (port 8). Their read-only parameters declare those ranges (they were
+    /// ±FLT_MAX), a default inside them, and keep to them whatever the plug-in writes: silence
+    /// gives an amplitude far below −40 dB (lin2db of a vanishing envelope) and a loud input one
+    /// above 12 dB, and the parameter reads −40 and 12. Hilbert's latency port declares no range,
+    /// so its parameter keeps ±FLT_MAX (any number of frames can be reported).
+    func testOutputControlsDeclareTheTurtleRangeAndKeepToIt() throws {
+        let uri = "http://plugin.org.uk/swh-plugins/sc4"
+        let rig = try LV2UnitRig(component: LV2UnitTestSupport.component(uri), maxFrames: 512)
+        func info(_ unit: AudioUnit, _ id: UInt32) -> AudioUnitParameterInfo {
+            var info = AudioUnitParameterInfo()
+            var size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
+            XCTAssertEqual(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &size), noErr)
+            return info
+        }
+        for (port, low, high): (UInt32, Float, Float) in [(7, -40, 12), (8, -24, 0)] {
+            let meter = info(rig.unit, port)
+            XCTAssertEqual(meter.minValue, low, "port \(port)")
+            XCTAssertEqual(meter.maxValue, high, "port \(port)")
+            XCTAssertTrue((low...high).contains(meter.defaultValue), "port \(port) default \(meter.defaultValue)")
+            XCTAssertTrue(meter.flags.contains(.flag_MeterReadOnly))
+        }
+        rig.inputs = [[[Float](repeating: 0, count: 4096), [Float](repeating: 0, count: 4096)]]
+        _ = rig.render(frames: 4096, block: 512)
+        XCTAssertEqual(rig.parameter(7), -40, "silence: the amplitude meter is kept to its minimum")
+        // Noise of ±32 peak (about +25 dB RMS) for a third of a second: well past the attack.
+        let loud = LV2UnitTestSupport.noise(16_384, seed: 5).map { $0 * 64 }
+        rig.inputs = [[[Float](repeating: 0, count: 4096) + loud, [Float](repeating: 0, count: 4096) + loud]]
+        _ = rig.render(frames: 16_384, block: 512)
+        XCTAssertEqual(rig.parameter(7), 12, "loud noise: the amplitude meter is kept to its maximum")
+        XCTAssertTrue((-24...0).contains(rig.parameter(8)))
+
+        let hilbert = try LV2UnitRig(component: LV2UnitTestSupport.component("http://plugin.org.uk/swh-plugins/hilbert"))
+        let latency = info(hilbert.unit, 3)
+        XCTAssertEqual(latency.minValue, -.greatestFiniteMagnitude)
+        XCTAssertEqual(latency.maxValue, .greatestFiniteMagnitude)
+    }
 }

@@ -49,6 +49,34 @@ static void run_pow2(LV2_Handle h, uint32_t n) {
 }
 static void cleanup(LV2_Handle h) { free(h); }
 
+/* Not broken, but lazy: delays its input by 64 frames and writes that latency only in a run that
+   processes audio (lv2.h asks plug-ins to update it on 0 frames too; some do not). */
+#define LAZY_DELAY 64
+typedef struct { float *in, *out, *latency; float line[LAZY_DELAY]; uint32_t pos; } Lazy;
+static LV2_Handle instantiate_lazy(const LV2_Descriptor *d, double rate, const char *path, const LV2_Feature *const *f) {
+    (void)d; (void)rate; (void)path; (void)f;
+    return calloc(1, sizeof(Lazy));
+}
+static void connect_lazy(LV2_Handle h, uint32_t port, void *data) {
+    Lazy *p = h;
+    if (port == 0) p->in = data; else if (port == 1) p->out = data; else if (port == 2) p->latency = data;
+}
+static void activate_lazy(LV2_Handle h) {
+    Lazy *p = h;
+    memset(p->line, 0, sizeof p->line);
+    p->pos = 0;
+}
+static void run_lazy(LV2_Handle h, uint32_t n) {
+    Lazy *p = h;
+    if (n == 0) return;
+    for (uint32_t i = 0; i < n; ++i) {
+        p->out[i] = p->line[p->pos];
+        p->line[p->pos] = p->in[i];
+        p->pos = (p->pos + 1) % LAZY_DELAY;
+    }
+    *p->latency = LAZY_DELAY;
+}
+
 #define PREFIX "urn:auhost:fixture:"
 static const LV2_Descriptor descriptors[] = {
     {PREFIX "nan", instantiate, connect, NULL, run_nan, NULL, cleanup, NULL},
@@ -59,6 +87,7 @@ static const LV2_Descriptor descriptors[] = {
     {PREFIX "fixed-block", instantiate, connect, NULL, run_fixed, NULL, cleanup, NULL},
     {PREFIX "pow2-block", instantiate, connect, NULL, run_pow2, NULL, cleanup, NULL},
     {PREFIX "needs-live", instantiate_live, connect, NULL, run_copy, NULL, cleanup, NULL},
+    {PREFIX "lazy-latency", instantiate_lazy, connect_lazy, activate_lazy, run_lazy, NULL, cleanup, NULL},
     /* "urn:auhost:fixture:no-descriptor" is declared in the Turtle data but deliberately absent here. */
 };
 
