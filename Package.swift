@@ -55,6 +55,8 @@ let cShims: [Target] = [
     .target(name: "CAUHostWorkers"),
     /// A weak reference from the core to the composition layer.
     .target(name: "CAUHostHooks"),
+    /// Clears the flush-to-zero mode libSoundTouchDll's -ffast-math sets as it loads (FloatMode.c).
+    .target(name: "CAUHostFloatMode"),
     /// The NaN/inf scan of plug-in output, in C for the machine's widest vectors.
     .target(name: "CLV2SampleScan"),
     /// Out-of-process units' OS layer: shared block, futexes, spawn.
@@ -117,7 +119,9 @@ let providers: [Target] = [
     /// Audio File Stream Services (AudioFileStream.h).
     .target(name: "AudioFileStreamServices", dependencies: ["AudioTypes", "AudioConverterServices", "CCodecs"]),
     /// Audio Queue Services (AudioQueue.h): playback and recording on the ALSA I/O unit, offline render on a generic output.
-    .target(name: "AudioQueueServices", dependencies: ["AUHostCore", "CAUHostAtomics", "CSoundTouch", "AudioConverterServices"]),
+    .target(
+        name: "AudioQueueServices",
+        dependencies: ["AUHostCore", "CAUHostAtomics", "CSoundTouch", "CAUHostFloatMode", "AudioConverterServices"]),
     /// Composition: every provider registered; what `import AUHost` gives.
     .target(
         name: "AUHost",
@@ -136,12 +140,13 @@ let executables: [Target] = [
     .executableTarget(
         name: "auhost",
         dependencies: [
-            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", "JACKMIDIInput",
+            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", "JACKMIDIInput", "CAUHostFloatMode",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     /// The child process of out-of-process units.
     .executableTarget(
-        name: "auhost-unit-host", dependencies: ["AUHost", "UnitIsolation", "CUnitIsolation", "LV2Units", "LV2Host", "PlugInLoader"],
+        name: "auhost-unit-host",
+        dependencies: ["AUHost", "UnitIsolation", "CUnitIsolation", "CAUHostFloatMode", "LV2Units", "LV2Host", "PlugInLoader"],
         path: "Sources/UnitHostChild"),
     /// The crash-isolating child of the LV2 sweep.
     .executableTarget(name: "lv2-sweep-child", dependencies: ["LV2Host", "LV2Units", "AUHost"], path: "Sources/LV2SweepChild"),

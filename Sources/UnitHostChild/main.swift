@@ -7,9 +7,13 @@
 // gain privileges (PR_SET_NO_NEW_PRIVS). Nothing else is open.
 import AUHost
 import AUHostCore
+import CAUHostFloatMode
 import CUnitIsolation
 import Foundation
 import UnitIsolation
+
+// The child renders as auhost does: subnormals flushed on its threads (AUHostCommand.main says why).
+auhost_float_mode_flush_subnormals()
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 6, let parent = pid_t(arguments[1]), let type = UInt32(arguments[2]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CAUHostFloatMode
 
 /// `auhost`: list, inspect and run Audio Units on Linux.
 @main
@@ -11,4 +12,12 @@ struct AUHostCommand: ParsableCommand {
             DemoCommand.self, GraphCommand.self, RunCommand.self, BenchCommand.self, PlayCommand.self, CaptureCommand.self,
             PresetCommand.self,
         ])
+
+    /// auhost renders as audio hosts do: subnormals flushed to zero on its threads (those it
+    /// starts inherit the mode), as JUCE's ScopedNoDenormals and Ardour do, so that decaying tails
+    /// cost no more than sound. Programs that merely load AUHost keep IEEE arithmetic (FloatMode.c).
+    static func main() {
+        auhost_float_mode_flush_subnormals()
+        main(nil)
+    }
 }

@@ -26,6 +26,15 @@ static OSStatus renderCallback(void *inRefCon, AudioUnitRenderActionFlags *ioAct
 }
 
 int main(void) {
+    /* Loading AUHost leaves this program's floating point as IEEE has it (FloatMode.c): a
+       dependency built with -ffast-math once switched subnormals off as it loaded. */
+    volatile float smallest_normal = FLT_MIN;
+    volatile float quarter = smallest_normal * 0.25f;
+    if (quarter == 0.0f) {
+        fprintf(stderr, "FLT_MIN / 4 was flushed to zero: loading AUHost changed the float mode\n");
+        return 1;
+    }
+
     AudioComponentDescription registration = { kAudioUnitType_Effect, 'cgan', 'AUHt', 0, 0 };
     AudioComponentRegister(&registration, CFSTR("AUHost Tests: C Gain"), 0x00010000, GainUnitFactory);
 

@@ -1,0 +1,12 @@
+#ifndef AUHOST_FLOAT_MODE_H
+#define AUHOST_FLOAT_MODE_H
+
+/* 1 when the calling thread computes subnormal results (IEEE), 0 when it flushes them to zero.
+   [any thread] */
+int auhost_float_mode_keeps_subnormals(void);
+
+/* Flushes subnormals to zero on the calling thread (and the threads it starts afterwards, which
+   inherit the mode), as audio hosts do for their render threads. [any thread] */
+void auhost_float_mode_flush_subnormals(void);
+
+#endif
