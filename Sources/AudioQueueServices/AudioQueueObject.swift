@@ -271,7 +271,8 @@ public final class AudioQueueObject: @unchecked Sendable {
                 let slot = QueueBufferSlot.allocate(
                     owner: Unmanaged.passUnretained(self).toOpaque(), capacity: bytes, packetDescriptions: packetDescriptions)
             else {
-                throw AudioError(kAudio_MemFullError, "No memory for a buffer of \(bytes) bytes and \(packetDescriptions) packet descriptions.")
+                throw AudioError(
+                    kAudio_MemFullError, "No memory for a buffer of \(bytes) bytes and \(packetDescriptions) packet descriptions.")
             }
             slots.insert(UnsafeMutableRawPointer(slot))
             return UnsafeMutableRawPointer(slot).assumingMemoryBound(to: AudioQueueBuffer.self)
