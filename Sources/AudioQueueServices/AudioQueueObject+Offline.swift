@@ -33,10 +33,10 @@ extension AudioQueueObject {
             guard hasStarted else { throw AudioError(kAudioQueueErr_InvalidRunState, "Start the queue before rendering it offline.") }
             let slot = try self.slot(buffer)
             let needed = Int(frames) * Int(offline.outputFormat.mBytesPerFrame)
-            guard needed <= Int(slot.pointee.buffer.mAudioDataBytesCapacity) else {
+            guard needed <= Int(slot.pointee.capacity) else {
                 throw AudioError(
                     kAudio_ParamError,
-                    "\(frames) frames need \(needed) bytes; the buffer holds \(slot.pointee.buffer.mAudioDataBytesCapacity).")
+                    "\(frames) frames need \(needed) bytes; the buffer holds \(slot.pointee.capacity).")
             }
             return (offline, slot)
         }

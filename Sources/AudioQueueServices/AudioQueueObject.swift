@@ -318,12 +318,13 @@ public final class AudioQueueObject: @unchecked Sendable {
                 guard slot.pointee.buffer.mAudioDataByteSize > 0 else {
                     throw AudioError(kAudioQueueErr_BufferEmpty, "The buffer's mAudioDataByteSize is 0: fill it before enqueueing.")
                 }
-                guard slot.pointee.buffer.mAudioDataByteSize <= slot.pointee.buffer.mAudioDataBytesCapacity else {
+                guard slot.pointee.buffer.mAudioDataByteSize <= slot.pointee.capacity else {
                     throw AudioError(
                         kAudioQueueErr_InvalidBuffer,
-                        "mAudioDataByteSize \(slot.pointee.buffer.mAudioDataByteSize) exceeds the buffer's capacity \(slot.pointee.buffer.mAudioDataBytesCapacity)."
+                        "mAudioDataByteSize \(slot.pointee.buffer.mAudioDataByteSize) exceeds the buffer's capacity \(slot.pointee.capacity)."
                     )
                 }
+                slot.pointee.enqueuedBytes = slot.pointee.buffer.mAudioDataByteSize
                 for event in events {
                     switch event.mID {
                     case kAudioQueueParam_Volume: slot.pointee.volume = try Self.checked(event.mID, event.mValue)

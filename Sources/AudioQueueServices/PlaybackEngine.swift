@@ -196,7 +196,7 @@ final class PlaybackEngine: @unchecked Sendable {
         let slot = pointer.assumingMemoryBound(to: QueueBufferSlot.self)
         let frames =
             slot.pointee.decoded != nil
-            ? Int(slot.pointee.decodedFrames) : Int(slot.pointee.buffer.mAudioDataByteSize) / format.bytesPerFrame
+            ? Int(slot.pointee.decodedFrames) : Int(slot.pointee.enqueuedBytes) / format.bytesPerFrame
         position = min(Int(slot.pointee.trimStart), frames)
         end = max(position, frames - Int(slot.pointee.trimEnd))
         current = slot

@@ -6,6 +6,11 @@ import Foundation
 /// without touching any Swift object (no reference counting there).
 struct QueueBufferSlot {
     var buffer: AudioQueueBuffer
+    /// The bytes allocated for mAudioData, and the bytes to play as checked at Enqueue. The device
+    /// thread reads these, never the caller-visible fields, which a caller may rewrite while the
+    /// buffer is enqueued.
+    let capacity: UInt32
+    var enqueuedBytes: UInt32
     /// Marks slots this queue allocated (a stray pointer fails the check on setup calls).
     var owner: UnsafeMutableRawPointer
     /// 1 from Enqueue until the buffer is returned to the callback. Setup side only (under the queue's lock).
@@ -48,7 +53,7 @@ struct QueueBufferSlot {
                 buffer: AudioQueueBuffer(
                     mAudioDataBytesCapacity: capacity, mAudioData: data, mAudioDataByteSize: 0, mUserData: nil,
                     mPacketDescriptionCapacity: packetDescriptions, mPacketDescriptions: descriptions, mPacketDescriptionCount: 0),
-                owner: owner, enqueued: 0, trimStart: 0, trimEnd: 0, volume: .nan, pan: .nan, rampTime: .nan,
+                capacity: capacity, enqueuedBytes: 0, owner: owner, enqueued: 0, trimStart: 0, trimEnd: 0, volume: .nan, pan: .nan, rampTime: .nan,
                 startTime: AudioTimeStamp(), decoded: nil, decodedFrames: 0, decodedCapacity: 0))
         return slot
     }

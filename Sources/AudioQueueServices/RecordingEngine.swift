@@ -82,7 +82,7 @@ final class RecordingEngine: @unchecked Sendable {
     private func takeNextBuffer(sampleTime: Int) -> Bool {
         guard let pointer = incoming.pop() else { return false }
         let slot = pointer.assumingMemoryBound(to: QueueBufferSlot.self)
-        capacityFrames = Int(slot.pointee.buffer.mAudioDataBytesCapacity) / format.bytesPerFrame
+        capacityFrames = Int(slot.pointee.capacity) / format.bytesPerFrame
         position = 0
         var time = AudioTimeStamp()
         time.mSampleTime = Double(sampleTime)

@@ -117,3 +117,39 @@ final class AudioQueueHostileRateTests: XCTestCase {
         XCTAssertEqual(AudioQueueDispose(queue!, true), noErr)
     }
 }
+
+/// A caller that rewrites an enqueued buffer's mAudioDataByteSize (issue 27, found by the
+/// AudioQueueDevice fuzzer, Crashes/AudioQueueDevice): the queue plays the size it checked at
+/// Enqueue. Before the fix the render thread read the size at play time, so a size raised past
+/// the capacity read beyond the buffer (heap overflow under ASan); raised within it, it played
+/// frames the caller never enqueued.
+final class AudioQueueRewrittenSizeTests: XCTestCase {
+    func testTheSizeCheckedAtEnqueueIsWhatPlays() throws {
+        let frames = 1_000
+        let samples = testSamples(frames * 2)
+        let state = PlaybackState(samples: samples, channels: 2, framesPerBuffer: frames)
+        state.done = true
+        let (queue, _) = try makePlaybackQueue(state, format: int16Format(channels: 2), device: nil)
+        defer { XCTAssertEqual(AudioQueueDispose(queue, true), noErr) }
+        var offlineFormat = int16Format(channels: 2)
+        XCTAssertEqual(AudioQueueSetOfflineRenderFormat(queue, &offlineFormat, nil), noErr, lastErrorMessage)
+        var allocated: AudioQueueBufferRef?
+        XCTAssertEqual(AudioQueueAllocateBuffer(queue, UInt32(frames * 4 * 4), &allocated), noErr, lastErrorMessage)
+        let buffer = try XCTUnwrap(allocated)
+        samples.withUnsafeBytes { buffer.pointee.mAudioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        buffer.pointee.mAudioDataByteSize = UInt32(frames * 4)
+        XCTAssertEqual(AudioQueueEnqueueBuffer(queue, buffer, 0, nil), noErr, lastErrorMessage)
+        buffer.pointee.mAudioDataByteSize = buffer.pointee.mAudioDataBytesCapacity  // the caller's mistake
+        XCTAssertEqual(AudioQueueStart(queue, nil), noErr)
+        XCTAssertEqual(AudioQueueStop(queue, false), noErr)
+        var time = AudioTimeStamp()
+        var capture: AudioQueueBufferRef?
+        XCTAssertEqual(AudioQueueAllocateBuffer(queue, UInt32(frames * 4 * 4), &capture), noErr)
+        let output = try XCTUnwrap(capture)
+        XCTAssertEqual(AudioQueueOfflineRender(queue, &time, output, UInt32(frames * 4)), noErr, lastErrorMessage)
+        let got = Int(output.pointee.mAudioDataByteSize) / 4
+        XCTAssertEqual(got, frames, "only the enqueued frames play")
+        let values = Array(UnsafeBufferPointer(start: output.pointee.mAudioData.assumingMemoryBound(to: Int16.self), count: got * 2))
+        XCTAssertTrue(values == samples, "the enqueued samples play unchanged")
+    }
+}
