@@ -106,6 +106,8 @@ let providers: [Target] = [
     .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "CAUHostAtomics", "CWebRTCProcessing"]),
     /// The ALSA I/O unit (RemoteIO / HALOutput on Linux) and its provider.
     .target(name: "ALSAIOUnit", dependencies: ["AUHostCore", "ALSADevice", "DSPKernels", "VoiceProcessing"]),
+    /// The JACK I/O unit (a JACK client as a graph's head: ports, transport, freewheel) and its provider.
+    .target(name: "JACKIOUnit", dependencies: ["AUHostCore", "CJACK", "CAUHostAtomics"]),
     /// LV2 plug-ins as units: the provider and the AUBase subclass over LV2Instance.
     .target(name: "LV2Units", dependencies: ["AUHostCore", "LV2Host"]),
     /// SDK plug-ins: listed from manifests, opened with dlopen on instantiation.
@@ -126,7 +128,7 @@ let providers: [Target] = [
     .target(
         name: "AUHost",
         dependencies: [
-            "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
+            "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "JACKIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
             "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices", "UnitIsolation",
         ]),
     /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).
@@ -155,7 +157,7 @@ let executables: [Target] = [
 // MARK: - Tests: support targets, fuzzing, then the test targets
 
 let testSupport: [Target] = [
-    .target(name: "TestSupport", dependencies: ["AUHost"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["AUHost", "CJACK", "ALSATestSupport"], path: "Tests/TestSupport"),
     .target(name: "ALSATestSupport", dependencies: ["CALSA"], path: "Tests/ALSATestSupport"),
     /// A sine fitted to measured samples (amplitude, THD+N), for the DSP and codec tests.
     .target(name: "SignalTestSupport", path: "Tests/SignalTestSupport"),
@@ -208,6 +210,7 @@ let tests: [Target] = [
             "AUHost", "PlugInLoader", "TestSupport", "JACKMIDIInput", "CJACK", "ALSATestSupport", "CAUHostAtomics", "CGainUnit",
         ],
         resources: [.copy("Fixtures")]),
+    .testTarget(name: "JACKIOUnitTests", dependencies: ["AUHost", "JACKIOUnit", "CJACK", "CAUHostAtomics", "ALSATestSupport", "TestSupport"]),
     .testTarget(
         name: "AudioQueueTests", dependencies: ["AUHost", "AudioQueueServices", "ALSATestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(

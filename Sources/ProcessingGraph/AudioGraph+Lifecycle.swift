@@ -20,6 +20,8 @@ extension AudioGraph {
             transport.pointee.sampleRate = headSampleRate
             (transport.pointee.rendered, transport.pointee.cycles) = (0, 0)
             handTransportToNodes()
+        } else if headTransportCallbacks() != nil {
+            handTransportToNodes()  // a JACK head: its transport
         }
         resizeWorkers(to: workersWanted)
         publish(try compileSchedule())

@@ -136,17 +136,28 @@ extension AudioGraph {
         old?.deallocate()
     }
 
-    /// Gives every node with a unit the transport's callbacks (none when there is no transport).
-    /// Called again at initialize, when the nodes' units and the head's rate are known.
+    /// Gives every node with a unit the transport's callbacks: the graph's own tempo, else the
+    /// head's device transport (the JACK I/O unit's), else none. Called again at initialize, when
+    /// the nodes' units and the head's rate are known.
     func handTransportToNodes() {
+        let callbacks = transport?.hostCallbacks ?? headTransportCallbacks()
         for node in nodes {
             guard let unit = node.unit else { continue }
-            if var info = transport?.hostCallbacks {
+            if var info = callbacks {
                 AudioUnitSetProperty(
                     unit, kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, &info, UInt32(MemoryLayout<HostCallbackInfo>.size))
             } else {
                 AudioUnitSetProperty(unit, kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, nil, 0)
             }
         }
+    }
+
+    /// The callbacks a head whose device has a transport offers (AUHostJACK.h), or nil.
+    func headTransportCallbacks() -> HostCallbackInfo? {
+        guard let unit = head?.unit else { return nil }
+        var info = HostCallbackInfo()
+        var size = UInt32(MemoryLayout<HostCallbackInfo>.size)
+        let status = AudioUnitGetProperty(unit, kAUHostJACKProperty_TransportHostCallbacks, kAudioUnitScope_Global, 0, &info, &size)
+        return status == noErr ? info : nil
     }
 }

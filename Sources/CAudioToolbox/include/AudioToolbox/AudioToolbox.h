@@ -20,6 +20,7 @@
 #include <AudioToolbox/AudioUnitParameters.h>
 #include <AudioToolbox/AudioOutputUnit.h>
 #include <AudioToolbox/AUHostALSA.h>
+#include <AudioToolbox/AUHostJACK.h>
 #include <AudioToolbox/MusicDevice.h>
 #include <AudioToolbox/AUGraph.h>
 #include <AudioToolbox/CAShow.h>

@@ -1,6 +1,5 @@
 import ALSATestSupport
 import CJACK
-import TestSupport
 import XCTest
 
 extension DummyJACKServer {
@@ -8,7 +7,7 @@ extension DummyJACKServer {
     /// fixed sleep that a busy machine outlasts. Throws XCTSkip when jackd exited instead.
     ///
     /// Thread: setup (the test's).
-    func acceptsClients(within timeout: Double = 30) throws -> Bool {
+    public func acceptsClients(within timeout: Double = 30) throws -> Bool {
         let ready = waitUntil(timeout: timeout, poll: 50_000) { !process.isRunning || Self.takesAClient() }
         guard process.isRunning else {
             // jackd itself refused to start: on this machine that is JACK's registry in /dev/shm
