@@ -142,7 +142,8 @@ let executables: [Target] = [
     .executableTarget(
         name: "auhost",
         dependencies: [
-            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", "JACKMIDIInput", "CAUHostFloatMode",
+            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", "JACKMIDIInput", "JACKIOUnit", "DSPKernels",
+            "CAUHostFloatMode",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     /// The child process of out-of-process units.
@@ -210,7 +211,8 @@ let tests: [Target] = [
             "AUHost", "PlugInLoader", "TestSupport", "JACKMIDIInput", "CJACK", "ALSATestSupport", "CAUHostAtomics", "CGainUnit",
         ],
         resources: [.copy("Fixtures")]),
-    .testTarget(name: "JACKIOUnitTests", dependencies: ["AUHost", "JACKIOUnit", "CJACK", "CAUHostAtomics", "ALSATestSupport", "TestSupport"]),
+    .testTarget(
+        name: "JACKIOUnitTests", dependencies: ["AUHost", "JACKIOUnit", "CJACK", "CAUHostAtomics", "ALSATestSupport", "TestSupport"]),
     .testTarget(
         name: "AudioQueueTests", dependencies: ["AUHost", "AudioQueueServices", "ALSATestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(
@@ -223,7 +225,7 @@ let tests: [Target] = [
     /// shipped `AudioToolbox` product links them; CorpusTests checks the imports).
     .testTarget(name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus"),
     .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses", "AUHost"], path: "Tests/Fuzz/ReplayTests"),
-    .testTarget(name: "auhostTests", dependencies: ["auhost", "TestSupport"]),
+    .testTarget(name: "auhostTests", dependencies: ["auhost", "TestSupport", "ALSATestSupport"]),
 ]
 
 // MARK: - The package

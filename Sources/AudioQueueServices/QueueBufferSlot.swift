@@ -53,7 +53,8 @@ struct QueueBufferSlot {
                 buffer: AudioQueueBuffer(
                     mAudioDataBytesCapacity: capacity, mAudioData: data, mAudioDataByteSize: 0, mUserData: nil,
                     mPacketDescriptionCapacity: packetDescriptions, mPacketDescriptions: descriptions, mPacketDescriptionCount: 0),
-                capacity: capacity, enqueuedBytes: 0, owner: owner, enqueued: 0, trimStart: 0, trimEnd: 0, volume: .nan, pan: .nan, rampTime: .nan,
+                capacity: capacity, enqueuedBytes: 0, owner: owner, enqueued: 0, trimStart: 0, trimEnd: 0, volume: .nan, pan: .nan,
+                rampTime: .nan,
                 startTime: AudioTimeStamp(), decoded: nil, decodedFrames: 0, decodedCapacity: 0))
         return slot
     }

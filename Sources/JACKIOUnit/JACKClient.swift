@@ -21,7 +21,9 @@ enum JACKClient {
                 ? "the default JACK server (JACK_DEFAULT_SERVER=\(ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "unset"))"
                 : "JACK server \"\(server)\""
             throw AudioError(
-                kAudioUnitErr_NoConnection, "No answer from \(shown) for client \"\(name)\" (jack_status 0x\(String(status.rawValue, radix: 16))); is jackd (or PipeWire's JACK) running?")
+                kAudioUnitErr_NoConnection,
+                "No answer from \(shown) for client \"\(name)\" (jack_status 0x\(String(status.rawValue, radix: 16))); is jackd (or PipeWire's JACK) running?"
+            )
         }
         return client
     }
@@ -53,7 +55,8 @@ enum JACKClient {
 
     /// The names of the server's physical audio ports with `direction` (as seen from the port).
     static func physicalPorts(_ client: OpaquePointer, _ direction: JackPortFlags) -> [String] {
-        guard let names = jack_get_ports(client, nil, JACK_DEFAULT_AUDIO_TYPE, UInt(direction.rawValue | JackPortIsPhysical.rawValue)) else {
+        guard let names = jack_get_ports(client, nil, JACK_DEFAULT_AUDIO_TYPE, UInt(direction.rawValue | JackPortIsPhysical.rawValue))
+        else {
             return []
         }
         defer { jack_free(names) }

@@ -48,7 +48,8 @@ extension JACKIOUnit {
         func put<T>(_ value: T) { data.storeBytes(of: value, as: T.self) }
         let client = io.pointee.client
         switch id {
-        case kAudioOutputUnitProperty_EnableIO: put(UInt32((try isOutputDirection(id, scope, element) ? outputEnabled : inputEnabled) ? 1 : 0))
+        case kAudioOutputUnitProperty_EnableIO:
+            put(UInt32((try isOutputDirection(id, scope, element) ? outputEnabled : inputEnabled) ? 1 : 0))
         case kAudioOutputUnitProperty_SetInputCallback: put(inputCallback)
         case kAudioOutputUnitProperty_CurrentDevice: put(CFBridge.string(serverName).toOpaque())
         case kAudioOutputUnitProperty_IsRunning: put(UInt32(isRunning ? 1 : 0))
@@ -94,7 +95,8 @@ extension JACKIOUnit {
             autoConnect = data.loadUnaligned(as: UInt32.self) != 0
         case kAUHostJACKProperty_Freewheel:
             guard let client = io.pointee.client else {
-                throw AudioError(kAudioUnitErr_Uninitialized, "Freewheel asks the server the unit is connected to: initialize the JACK I/O unit first.")
+                throw AudioError(
+                    kAudioUnitErr_Uninitialized, "Freewheel asks the server the unit is connected to: initialize the JACK I/O unit first.")
             }
             guard jack_set_freewheel(client, data.loadUnaligned(as: UInt32.self) != 0 ? 1 : 0) == 0 else {
                 throw AudioError(kAudioUnitErr_CannotDoInCurrentContext, "JACK server \"\(serverName)\" refused to change freewheeling.")
@@ -106,7 +108,8 @@ extension JACKIOUnit {
 
     private func requireGlobal(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) throws {
         guard scope == kAudioUnitScope_Global else {
-            throw AudioError(kAudioUnitErr_InvalidScope, "Property \(jackPropertyName(id)) lives in global scope, not \(scopeName(scope)) scope.")
+            throw AudioError(
+                kAudioUnitErr_InvalidScope, "Property \(jackPropertyName(id)) lives in global scope, not \(scopeName(scope)) scope.")
         }
         guard element == 0 else {
             throw AudioError(kAudioUnitErr_InvalidElement, "Property \(jackPropertyName(id)) lives on element 0, not element \(element).")

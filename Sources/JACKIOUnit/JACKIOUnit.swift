@@ -149,7 +149,8 @@ public final class JACKIOUnit: AUBase {
         if !isInitialized { try initialize() }
         guard let client = io.pointee.client, failure.current == nil else {
             throw AudioError(
-                kAudioUnitErr_NoConnection, "The JACK I/O unit has no server connection\(failure.current.map { ": \($0)" } ?? ""); initialize it again.")
+                kAudioUnitErr_NoConnection,
+                "The JACK I/O unit has no server connection\(failure.current.map { ": \($0)" } ?? ""); initialize it again.")
         }
         if isRunning { return }
         io.pointee.inputProc = inputCallback.inputProc

@@ -69,7 +69,8 @@ private let jackBeatAndTempo: HostCallback_GetBeatAndTempo = { userData, outBeat
     return noErr
 }
 
-private let jackMusicalTimeLocation: HostCallback_GetMusicalTimeLocation = { userData, outToNextBeat, outNumerator, outDenominator, outDownBeat in
+private let jackMusicalTimeLocation: HostCallback_GetMusicalTimeLocation = {
+    userData, outToNextBeat, outNumerator, outDenominator, outDownBeat in
     guard let t = snapshot(userData) else { return kAudioUnitErr_CannotDoInCurrentContext }
     let sampleRate = userData!.assumingMemoryBound(to: JACKIOContext.self).pointee.serverSampleRate
     let framesPerBeat = 60 / t.tempo * sampleRate
@@ -94,6 +95,7 @@ private let jackTransportState2: HostCallback_GetTransportState2 = {
     return noErr
 }
 
-private let jackTransportState: HostCallback_GetTransportState = { userData, outPlaying, outChanged, outSample, outCycling, outStart, outEnd in
+private let jackTransportState: HostCallback_GetTransportState = {
+    userData, outPlaying, outChanged, outSample, outCycling, outStart, outEnd in
     jackTransportState2(userData, outPlaying, nil, outChanged, outSample, outCycling, outStart, outEnd)
 }

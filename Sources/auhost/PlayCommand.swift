@@ -4,11 +4,11 @@ import Foundation
 import GraphFileFormat
 
 /// `auhost play FILE (UNIT | --graph FILE) [--device PCM]`: plays an audio file through a unit or
-/// a graph on an ALSA device (the ALSA I/O unit as the head), until the file and the tail are done
+/// a graph on an ALSA device (the ALSA I/O unit as the head) or JACK (`--jack`: the JACK I/O unit), until the file and the tail are done
 /// or Ctrl-C.
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "play", abstract: "Play an audio file through a unit or graph on an ALSA device.")
+        commandName: "play", abstract: "Play an audio file through a unit or graph on an ALSA device or JACK.")
 
     @Argument(help: "The audio file to play (any format libsndfile reads); with --midi, the instrument.")
     var file: String
@@ -22,8 +22,11 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Play through a graph file (docs/GRAPH-FILES.md); its head becomes the device.")
     var graph: String?
 
-    @Option(help: "ALSA PCM name (default: the graph file's device, else \"default\").")
+    @Option(help: "ALSA PCM name, or jack / jack:CLIENT for JACK (default: the graph file's device, else \"default\").")
     var device: String?
+
+    @Flag(help: "Play on JACK (the JACK I/O unit, client \"auhost\", ports connected to the system's): --device jack.")
+    var jack = false
 
     @Option(name: .customShort("p"), help: "Set a parameter of UNIT: NAME=VALUE.")
     var parameters: [String] = []
@@ -48,6 +51,9 @@ struct PlayCommand: ParsableCommand {
     func validate() throws {
         if let threads, !(0...64).contains(threads) { throw ValidationError("--threads must be 0…64, not \(threads).") }
         if midi != nil {
+            if jack || device.map({ JACKDevice.clientName($0) != nil }) == true {
+                throw ValidationError("--midi plays on an ALSA device; JACK plays audio files and graphs.")
+            }
             if time.tempo != nil { throw ValidationError("--midi plays at the MIDI file's own tempo map; --tempo goes with a FILE.") }
             guard unit == nil, graph == nil else {
                 throw ValidationError("With --midi, name only the instrument: auhost play --midi FILE.mid INSTRUMENT.")
@@ -61,6 +67,7 @@ struct PlayCommand: ParsableCommand {
     }
 
     func run() throws {
+        let device = jack ? "jack" : self.device
         if let midi {
             let playback = try MIDIPlayback(
                 midi: midi, instrument: file, device: device ?? "default", sampleRate: 48_000, block: 4096, preset: preset,
@@ -69,7 +76,7 @@ struct PlayCommand: ParsableCommand {
             print("Played \(midi) through \(playback.instrumentName) on \(device ?? "default").")
             return
         }
-        let input = try LoadedAudio.load(file)
+        var input = try LoadedAudio.load(file)
         var spec: GraphFile
         if let graph {
             spec = try GraphFile.load(graph)
@@ -86,6 +93,7 @@ struct PlayCommand: ParsableCommand {
         }
         if isolate { for i in spec.nodes.indices { spec.nodes[i].isolated = true } }
         spec.sampleRate = input.sampleRate
+        input = try JACKDevice.adapt(input, to: &spec) ?? input
         spec.seconds = nil
         if let threads { spec.threads = threads }
         time.apply(to: &spec)

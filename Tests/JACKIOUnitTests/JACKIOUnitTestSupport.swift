@@ -19,8 +19,10 @@ final class JACKUnitUnderTest {
         try AudioError.check(setUInt32(kAUHostJACKProperty_AutoConnect, 0), "AutoConnect")
         if input {
             var on: UInt32 = 1, off: UInt32 = 0
-            try AudioError.check(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4), "EnableIO in")
-            try AudioError.check(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, &off, 4), "EnableIO out")
+            try AudioError.check(
+                AudioUnitSetProperty(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4), "EnableIO in")
+            try AudioError.check(
+                AudioUnitSetProperty(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, &off, 4), "EnableIO out")
         }
     }
 
@@ -46,7 +48,9 @@ final class JACKUnitUnderTest {
     func setRenderCallback(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer) throws {
         var callback = AURenderCallbackStruct(inputProc: proc, inputProcRefCon: refCon)
         try AudioError.check(
-            AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback, UInt32(MemoryLayout.size(ofValue: callback))),
+            AudioUnitSetProperty(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+                UInt32(MemoryLayout.size(ofValue: callback))),
             "SetRenderCallback")
     }
 
@@ -54,7 +58,8 @@ final class JACKUnitUnderTest {
         var callback = AURenderCallbackStruct(inputProc: proc, inputProcRefCon: refCon)
         try AudioError.check(
             AudioUnitSetProperty(
-                unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &callback, UInt32(MemoryLayout.size(ofValue: callback))),
+                unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &callback,
+                UInt32(MemoryLayout.size(ofValue: callback))),
             "SetInputCallback")
     }
 
@@ -62,7 +67,8 @@ final class JACKUnitUnderTest {
         var info = HostCallbackInfo()
         var size = UInt32(MemoryLayout<HostCallbackInfo>.size)
         try AudioError.check(
-            AudioUnitGetProperty(unit, kAUHostJACKProperty_TransportHostCallbacks, kAudioUnitScope_Global, 0, &info, &size), "TransportHostCallbacks")
+            AudioUnitGetProperty(unit, kAUHostJACKProperty_TransportHostCallbacks, kAudioUnitScope_Global, 0, &info, &size),
+            "TransportHostCallbacks")
         return info
     }
 
@@ -98,7 +104,8 @@ final class JACKUnitUnderTest {
         defer { string.release() }
         var ref: Unmanaged<CFString>? = string
         try AudioError.check(
-            AudioUnitSetProperty(unit, id, kAudioUnitScope_Global, 0, &ref, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), "set \(value)")
+            AudioUnitSetProperty(unit, id, kAudioUnitScope_Global, 0, &ref, UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), "set \(value)"
+        )
     }
 }
 
@@ -240,7 +247,8 @@ final class RunningListener {
     init(_ unit: AudioUnit) {
         counter.initialize(to: 0)
         AudioUnitAddPropertyListener(
-            unit, kAudioOutputUnitProperty_IsRunning, { refCon, _, _, _, _ in
+            unit, kAudioOutputUnitProperty_IsRunning,
+            { refCon, _, _, _, _ in
                 _ = auhost_atomic_add_u64(refCon.assumingMemoryBound(to: UInt64.self), 1)
             }, counter)
     }

@@ -66,7 +66,8 @@ final class JACKIOUnitTests: XCTestCase {
         let got = capture.samples
         let start = try XCTUnwrap(got.firstIndex { $0 != 0 }, "the peer's ramp arrived")
         let tail = Array(got[start...])
-        XCTAssertTrue(tail == (0..<tail.count).map { tail[0] + Float($0) / 65_536 }, "every captured frame in order: \(Array(tail.prefix(4)))")
+        XCTAssertTrue(
+            tail == (0..<tail.count).map { tail[0] + Float($0) / 65_536 }, "every captured frame in order: \(Array(tail.prefix(4)))")
         XCTAssertEqual(capture.lastStatus, noErr)
     }
 
@@ -97,7 +98,8 @@ final class JACKIOUnitTests: XCTestCase {
         defer { DisposeAUGraph(g) }
         var headDescription = JACKIOUnit.identity
         var effectDescription = AudioComponentDescription(
-            componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay, componentManufacturer: kAudioUnitManufacturer_Apple,
+            componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
+            componentManufacturer: kAudioUnitManufacturer_Apple,
             componentFlags: 0, componentFlagsMask: 0)
         var head = AUNode(), effect = AUNode()
         XCTAssertEqual(AUGraphAddNode(g, &headDescription, &head), noErr)
@@ -111,14 +113,18 @@ final class JACKIOUnitTests: XCTestCase {
         AudioUnitSetProperty(headUnit!, kAUHostJACKProperty_AutoConnect, kAudioUnitScope_Global, 0, &off, 4)
         var format = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 2)
         let formatSize = UInt32(MemoryLayout.size(ofValue: format))
-        for (unit, scope) in [(effectUnit!, kAudioUnitScope_Input), (effectUnit!, kAudioUnitScope_Output), (headUnit!, kAudioUnitScope_Input)] {
+        for (unit, scope) in [
+            (effectUnit!, kAudioUnitScope_Input), (effectUnit!, kAudioUnitScope_Output), (headUnit!, kAudioUnitScope_Input),
+        ] {
             XCTAssertEqual(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, 0, &format, formatSize), noErr)
         }
         XCTAssertEqual(AUGraphInitialize(g), noErr, LastErrorMessage.current ?? "")
         var offered = HostCallbackInfo(), handed = HostCallbackInfo()
         var size = UInt32(MemoryLayout<HostCallbackInfo>.size)
-        XCTAssertEqual(AudioUnitGetProperty(headUnit!, kAUHostJACKProperty_TransportHostCallbacks, kAudioUnitScope_Global, 0, &offered, &size), noErr)
-        XCTAssertEqual(AudioUnitGetProperty(effectUnit!, kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, &handed, &size), noErr)
+        XCTAssertEqual(
+            AudioUnitGetProperty(headUnit!, kAUHostJACKProperty_TransportHostCallbacks, kAudioUnitScope_Global, 0, &offered, &size), noErr)
+        XCTAssertEqual(
+            AudioUnitGetProperty(effectUnit!, kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, &handed, &size), noErr)
         XCTAssertNotNil(offered.hostUserData)
         XCTAssertEqual(handed.hostUserData, offered.hostUserData, "the node answers from the head's JACK transport")
         XCTAssertEqual(AUGraphUninitialize(g), noErr)
@@ -167,14 +173,16 @@ final class JACKIOUnitTests: XCTestCase {
         var format = AudioStreamBasicDescription.canonical(sampleRate: 44_100, channels: 2)
         XCTAssertEqual(
             AudioUnitSetProperty(
-                unit.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, UInt32(MemoryLayout.size(ofValue: format))), noErr)
+                unit.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, UInt32(MemoryLayout.size(ofValue: format))),
+            noErr)
         XCTAssertEqual(AudioUnitInitialize(unit.unit), kAudioUnitErr_FormatNotSupported)
         XCTAssertTrue(LastErrorMessage.current?.contains("48000 Hz") ?? false, LastErrorMessage.current ?? "")
         var interleaved = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: 2)
         interleaved.mFormatFlags &= ~kAudioFormatFlagIsNonInterleaved
         XCTAssertEqual(
             AudioUnitSetProperty(
-                unit.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &interleaved, UInt32(MemoryLayout.size(ofValue: format))),
+                unit.unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &interleaved,
+                UInt32(MemoryLayout.size(ofValue: format))),
             kAudioUnitErr_FormatNotSupported)
 
         let lost = try JACKUnitUnderTest(clientName: "auhost-lost", server: "auhost-no-such-server")

@@ -50,6 +50,7 @@ final class BuiltGraph {
         let headType: OSType
         switch file.head {
         case .file: headType = kAudioUnitSubType_GenericOutput
+        case .device(let name) where JACKDevice.clientName(name) != nil: headType = kAudioUnitSubType_AUHostJACKIO
         case .device: headType = file.voiceProcessing == nil ? OSType(kAudioUnitSubType_AUHostALSAIO) : kAudioUnitSubType_VoiceProcessingIO
         }
         head = try graph.attach(
@@ -207,6 +208,18 @@ final class BuiltGraph {
                 guard set(format(outputChannels), on: headUnit, scope: scope) == noErr else {
                     throw file.error(file.headLine, "the generic output refused \(outputChannels) channels at \(Int(file.sampleRate)) Hz.")
                 }
+            }
+        case .device(let name) where JACKDevice.clientName(name) != nil:
+            guard set(format(outputChannels), on: headUnit, scope: kAudioUnitScope_Input) == noErr else {
+                throw file.error(file.headLine, "the JACK I/O unit refused \(outputChannels) channels at \(Int(file.sampleRate)) Hz.")
+            }
+            let client = CFStringCreateWithCString(nil, JACKDevice.clientName(name)!, CFStringBuiltInEncodings.UTF8.rawValue)
+            let status = withUnsafeBytes(of: client) {
+                AudioUnitSetProperty(headUnit, kAUHostJACKProperty_ClientName, kAudioUnitScope_Global, 0, $0.baseAddress, UInt32($0.count))
+            }
+            guard status == noErr else {
+                throw file.error(
+                    file.headLine, "JACK client name of \"\(name)\": \(LastErrorMessage.current ?? "refused").", status: status)
             }
         case .device(let name):
             guard set(format(outputChannels), on: headUnit, scope: kAudioUnitScope_Input) == noErr else {

@@ -24,7 +24,8 @@ struct GraphShowCommand: ParsableCommand {
         for n in file.nodes { print("  \(n.name) = node \(built.nodes[n.name]!): \(built.components[n.name]!.name)") }
         switch file.head {
         case .file(let path): print("  output = node \(built.head): file \(path)")
-        case .device(let name): print("  output = node \(built.head): ALSA device \(name)")
+        case .device(let name):
+            print("  output = node \(built.head): \(JACKDevice.clientName(name).map { "JACK client \($0)" } ?? "ALSA device \(name)")")
         }
         if !built.sources.isEmpty { print("  input feeds: \(built.sources.joined(separator: ", "))") }
         if let midi = file.midi { print("  midi: \(midi.file) plays into \(midi.node)") }
@@ -51,6 +52,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run every node out of process, as \"isolated\": true does (AUHostIsolation.h).")
     var isolate = false
 
+    @Flag(help: "Play on JACK (the JACK I/O unit, client \"auhost\", ports connected to the system's) instead of the graph's output.")
+    var jack = false
+
     @OptionGroup var time: TempoOptions
 
     func validate() throws {
@@ -65,16 +69,18 @@ struct RunCommand: ParsableCommand {
         if let threads { file.threads = threads }
         time.apply(to: &file)
         if isolate { for i in file.nodes.indices { file.nodes[i].isolated = true } }
+        if jack { file.head = .device("jack") }
         if case .file(let output) = file.head, let input = file.input {
             do { try StagedOutput.refuseOverwriting(input: input, with: output) } catch let e as AudioError {
                 throw file.error(file.headLine, e.message.prefix(1).lowercased() + e.message.dropFirst(), status: e.status)
             }
         }
-        let input: LoadedAudio?
+        var input: LoadedAudio?
         do { input = try file.input.map { try LoadedAudio.load($0) } } catch let e as AudioError {
             throw file.error(file.inputLine, "\"input\": \(e.message)", status: e.status)
         }
         if let input { file.sampleRate = input.sampleRate }
+        input = try JACKDevice.adapt(input, to: &file)
         // Without an input file the source node hears silence (an effect needs something to pull).
         let feed = input?.samples ?? AudioBufferStorage(format: .canonical(sampleRate: file.sampleRate, channels: 1), capacity: 1)
         let built = try BuiltGraph(file, input: feed, inputFrames: input?.frames ?? 0)

@@ -46,7 +46,10 @@ enum GraphDevicePlayer {
             (try? built.graph.unit(built.head)).flatMap { $0 }.map { unit in
                 var count: UInt32 = 0
                 var size: UInt32 = 4
-                AudioUnitGetProperty(unit, kAUHostALSAProperty_XrunCount, kAudioUnitScope_Global, 0, &count, &size)
+                // The ALSA unit's count, else the JACK unit's (each answers only its own).
+                if AudioUnitGetProperty(unit, kAUHostALSAProperty_XrunCount, kAudioUnitScope_Global, 0, &count, &size) != noErr {
+                    AudioUnitGetProperty(unit, kAUHostJACKProperty_XrunCount, kAudioUnitScope_Global, 0, &count, &size)
+                }
                 return count
             } ?? 0
         let stoppedByDevice = !built.graph.isRunning && Int(auhost_atomic_load_u64(counter)) < frames && !interrupt.happened
