@@ -8,7 +8,7 @@
 # Thread class: n/a (build tooling).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(lv2-dev lv2-examples swh-lv2 mda-lv2)
+packages=(lv2-dev lv2-examples swh-lv2 mda-lv2 zam-plugins)
 out=${TEST_LV2_DIR:-$PWD/.build/test-lv2}
 rm -rf "$out"
 mkdir -p "$out"
