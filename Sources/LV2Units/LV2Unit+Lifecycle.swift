@@ -17,9 +17,12 @@ extension LV2Unit {
         }
         let requirements = access.withWorld { _ in plugin.blockLengthRequirements }
         let slice = Int(maxFramesPerSlice)
-        // Power-of-two plug-ins get the next power of two as their maximum; fixed ones run
-        // blocks of that length from a FIFO.
-        let block = requirements.powerOf2 ? 1 << (Int.bitWidth - (slice - 1).leadingZeroBitCount) : slice
+        // The maximum announced is the next power of two: never exceeded, and plug-ins that need
+        // one without declaring bufsz:powerOf2BlockLength (x42's convoLV2 refuses to instantiate
+        // otherwise) take Apple's default slice of 1156. Fixed-length plug-ins run blocks of
+        // their length from a FIFO: a power of two when they require one, else the slice.
+        let powerOfTwo = 1 << (Int.bitWidth - (slice - 1).leadingZeroBitCount)
+        let block = requirements.fixed && !requirements.powerOf2 ? slice : powerOfTwo
         let configuration = LV2InstanceConfiguration(sampleRate: rate, maxBlockLength: max(block, 1), live: liveWorker)
         let instance = try access.withWorldThrowingAudioErrors { _ -> LV2Instance in
             let instance = try LV2Instance(plugin: plugin, configuration: configuration)

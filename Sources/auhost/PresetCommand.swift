@@ -31,15 +31,24 @@ struct PresetSaveCommand: ParsableCommand {
     @Option(help: "The folder to save the preset's bundle into (default: ~/.lv2; it must be on LV2_PATH to be found).")
     var into: String?
 
+    /// Blocks of 512 silent frames rendered before saving (convoLV2 takes an impulse response in
+    /// two: the patch:Set, then its worker's reply).
+    static let settlingBlocks = 8
+
     func validate() throws {
         if name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("The preset needs a name.") }
     }
 
     func run() throws {
         let component = try UnitLookup.component(unit)
-        let instance = try AudioUnitInstance(component)
-        try instance.initialize()
+        let rig = try OfflineUnitRig(component: component, sampleRate: 48_000, channels: 2, maxFrames: 512)
+        let instance = rig.unit
         try UnitSettings.apply(preset: preset, parameters: parameters, to: instance)
+        // Paths and strings reach the plug-in as patch:Set in its next run, and some load them
+        // through their worker: a few silent blocks first, so the state saved holds them.
+        for _ in 0..<Self.settlingBlocks {
+            try AudioError.check(rig.render(frames: 512), LastErrorMessage.current ?? "The unit did not render.")
+        }
         let name = CFBridge.string(self.name)
         defer { name.release() }
         let folder = into.map { CFBridge.string(URL(fileURLWithPath: $0).path) }

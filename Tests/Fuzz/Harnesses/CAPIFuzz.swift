@@ -12,10 +12,13 @@ import Foundation
 ///
 /// Thread: one thread at a time (libFuzzer's, or a test's).
 public enum CAPIFuzz {
-    /// The built-in units the harness drives (looked up once per process): all but the ALSA device
-    /// units, which need a sound card.
+    /// Device I/O units by their origin: ALSA's need a sound card, JACK's a server. Thread: any.
+    public static func isDeviceUnit(_ origin: String) -> Bool { origin.contains("alsa-lib") || origin.contains("libjack") }
+
+    /// The built-in units the harness drives (looked up once per process): all but the device I/O
+    /// units.
     public static let builtInTargets: [AudioComponentDescription] = {
-        ComponentRegistry.shared.all.filter { $0.origin.hasPrefix("built-in") && !$0.origin.contains("alsa-lib") }.map(\.description)
+        ComponentRegistry.shared.all.filter { $0.origin.hasPrefix("built-in") && !isDeviceUnit($0.origin) }.map(\.description)
     }()
 
     /// The SDK plug-ins on the search path (this checkout's Plugins/.build ones once built).
