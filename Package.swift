@@ -106,7 +106,8 @@ let providers: [Target] = [
     .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "CAUHostAtomics", "CWebRTCProcessing"]),
     /// The ALSA I/O unit (RemoteIO / HALOutput on Linux) and its provider.
     .target(name: "ALSAIOUnit", dependencies: ["AUHostCore", "ALSADevice", "DSPKernels", "VoiceProcessing"]),
-    /// The JACK I/O unit (a JACK client as a graph's head: ports, transport, freewheel) and its provider.
+    /// The JACK I/O unit (a JACK client as a graph's head: ports, transport, freewheel) and its provider
+    /// (kept out of the AUHost umbrella so that libauhost, Python and dependent packages need no libjack).
     .target(name: "JACKIOUnit", dependencies: ["AUHostCore", "CJACK", "CAUHostAtomics"]),
     /// LV2 plug-ins as units: the provider and the AUBase subclass over LV2Instance.
     .target(name: "LV2Units", dependencies: ["AUHostCore", "LV2Host"]),
@@ -128,7 +129,7 @@ let providers: [Target] = [
     .target(
         name: "AUHost",
         dependencies: [
-            "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "JACKIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
+            "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
             "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices", "UnitIsolation",
         ]),
     /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).
@@ -245,6 +246,8 @@ let package = Package(
         .library(name: "AUHostUnitModel", targets: ["AudioUnitBase", "AUHostPlugInABI"]),
         /// LV2 plug-ins as units, with the lilv layer under them (benchmarks compare the two).
         .library(name: "LV2Units", targets: ["LV2Units", "LV2Host"]),
+        /// The JACK I/O unit for Swift programs (links libjack; `JACKProvider.installOnce()` registers it).
+        .library(name: "JACKIOUnit", targets: ["JACKIOUnit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")

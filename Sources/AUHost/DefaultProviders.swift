@@ -2,7 +2,6 @@ import AUHostCore
 import BuiltInUnits
 import PlugInLoader
 import ALSAIOUnit
-import JACKIOUnit
 import LV2Units
 import VoiceProcessing
 import UnitIsolation
@@ -20,5 +19,5 @@ public func installDefaultProviders() {
 
 /// The providers of this build.
 func defaultProviders() -> [ComponentProvider] {
-    [BuiltInProvider(), ALSAProvider(), JACKProvider(), VoiceProcessingProvider(), PlugInProvider(), LV2Provider()]
+    [BuiltInProvider(), ALSAProvider(), VoiceProcessingProvider(), PlugInProvider(), LV2Provider()]
 }

@@ -1,12 +1,23 @@
 import AUHostCore
 
-/// Contributes the JACK I/O unit ('auou' 'jack' 'AUHs') to the registry. Its own provider so
-/// that only builds that install it link libjack's client code paths.
+/// Contributes the JACK I/O unit ('auou' 'jack' 'AUHs') to the registry. Not among the default
+/// providers (the module links libjack, which libauhost and its users need not have): a program
+/// that wants the unit calls ``installOnce()``, as `auhost` does at start.
 public final class JACKProvider: ComponentProvider {
     public let name = "jack"
 
     /// Thread: setup.
     public init() {}
+
+    private static let installed: Void = {
+        _ = ComponentRegistry.shared.providers  // the default providers first, so searches find them first
+        ComponentRegistry.shared.install(JACKProvider())
+    }()
+
+    /// Installs the provider after the default ones, once per process.
+    ///
+    /// Thread: setup.
+    public static func installOnce() { installed }
 
     /// Thread: setup.
     public func components() -> [Component] {

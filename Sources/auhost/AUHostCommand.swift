@@ -1,5 +1,6 @@
 import ArgumentParser
 import CAUHostFloatMode
+import JACKIOUnit
 
 /// `auhost`: list, inspect and run Audio Units on Linux.
 @main
@@ -18,6 +19,7 @@ struct AUHostCommand: ParsableCommand {
     /// cost no more than sound. Programs that merely load AUHost keep IEEE arithmetic (FloatMode.c).
     static func main() {
         auhost_float_mode_flush_subnormals()
+        JACKProvider.installOnce()
         main(nil)
     }
 }

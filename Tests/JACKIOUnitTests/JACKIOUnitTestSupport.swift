@@ -9,6 +9,7 @@ final class JACKUnitUnderTest {
     let unit: AudioUnit
 
     init(clientName: String, server: String = "default", input: Bool = false) throws {
+        JACKProvider.installOnce()
         var description = JACKIOUnit.identity
         let component = try XCTUnwrap(AudioComponentFindNext(nil, &description), "the JACK I/O unit is registered")
         var made: AudioUnit?

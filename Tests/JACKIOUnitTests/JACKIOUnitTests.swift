@@ -92,6 +92,7 @@ final class JACKIOUnitTests: XCTestCase {
     }
 
     func testAGraphHandsTheHeadsTransportToItsNodes() throws {
+        JACKProvider.installOnce()
         var graph: AUGraph?
         XCTAssertEqual(NewAUGraph(&graph), noErr)
         let g = try XCTUnwrap(graph)
