@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioFiles
 import ExtAudioFile
 import AUHost
+import JACKIOUnit
 import CAUHostAtomics
 import Foundation
 
@@ -12,7 +13,7 @@ import Foundation
 /// instead (CaptureCommand+VoiceProcessing.swift).
 struct CaptureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "capture", abstract: "Record from an ALSA device, optionally through units, into a file.")
+        commandName: "capture", abstract: "Record from an ALSA device or JACK, optionally through units, into a file.")
 
     @Option(name: .shortAndLong, help: "Output file; its extension picks the type: wav, aif(f), caf, flac, ogg.")
     var output: String
@@ -28,6 +29,9 @@ struct CaptureCommand: ParsableCommand {
 
     @Option(help: "Sample rate asked of the device.")
     var rate: Double = 48_000
+
+    @Flag(help: "Record from JACK: the JACK I/O unit's ports in_1…, connected to the system's capture ports, at the server's rate.")
+    var jack = false
 
     @Option(help: "Channels to record.")
     var channels: UInt32 = 2
@@ -45,22 +49,28 @@ struct CaptureCommand: ParsableCommand {
         guard (8_000...384_000).contains(rate) else { throw ValidationError("--rate must be 8000…384000 Hz, not \(rate).") }
         guard (1...32).contains(channels) else { throw ValidationError("--channels must be 1…32, not \(channels).") }
         try voice.validate(rate: rate, channels: channels)
+        if jack && voice.enabled { throw ValidationError("--voice-processing runs on the ALSA I/O unit; JACK records plain input.") }
     }
 
     func run() throws {
+        // A JACK client runs at its server's rate.
+        let rate = jack ? try JACKIOUnit.serverSampleRate() : self.rate
+        let device = jack ? "jack" : self.device
         let format = AudioStreamBasicDescription.canonical(sampleRate: rate, channels: channels)
         let maxFrames: UInt32 = 4096
-        let io = try AudioUnitInstance(voice.ioDescription)
-        try voice.configure(io)
+        let io = try AudioUnitInstance(jack ? JACKIOUnit.identity : voice.ioDescription)
+        if !jack { try voice.configure(io) }
         var on: UInt32 = 1, off: UInt32 = 0
         try AudioError.check(
             AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4), "Enabling input failed.")
         try AudioError.check(
             AudioUnitSetProperty(io.handle, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, &off, 4),
             "Disabling output failed.")
-        try AudioError.check(setCurrentDevice(io.handle, device), LastErrorMessage.current ?? "Device \"\(device)\" refused.")
-        var preferred = rate
-        AudioUnitSetProperty(io.handle, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, &preferred, 8)
+        if !jack {
+            try AudioError.check(setCurrentDevice(io.handle, device), LastErrorMessage.current ?? "Device \"\(device)\" refused.")
+            var preferred = rate
+            AudioUnitSetProperty(io.handle, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, &preferred, 8)
+        }
         try io.setStreamFormat(format, scope: kAudioUnitScope_Output, element: 1)
 
         // The chain: the first unit pulls the captured period, each next one pulls the one before.

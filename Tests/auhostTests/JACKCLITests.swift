@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `auhost play --jack` and `run --jack` through the real binary against jackd's dummy backend:
+/// `auhost play --jack`, `run --jack` and `capture --jack` through the real binary against jackd's dummy backend:
 /// the JACK I/O unit is the head, a 44.1 kHz file plays at the server's 48 kHz for its length,
 /// and a missing server is named in the error.
 final class JACKCLITests: XCTestCase {
@@ -41,6 +41,11 @@ final class JACKCLITests: XCTestCase {
         XCTAssertEqual(ran.status, 0, ran.stderr)
         XCTAssertTrue(ran.stdout.contains("on jack (1 ch, 48000 Hz;"), ran.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder.path)/unused.wav"), "--jack replaces the file head")
+
+        let captured = try CLI.run(
+            ["capture", "--jack", "--duration", "0.5", "--channels", "1", "-o", folder.path + "/in.flac"], environment: environment)
+        XCTAssertEqual(captured.status, 0, captured.stderr)
+        XCTAssertTrue(captured.stdout.contains("Recorded 24000 frames (1 ch, 48000 Hz)"), captured.stdout)
     }
 
     func testAMissingServerIsNamed() throws {
