@@ -36,6 +36,8 @@ struct JACKIOContext {
     var framesProcessed: UInt64 = 0
     /// Cycles longer than MaximumFramesPerSlice (played as silence).
     var oversizedCycles: UInt64 = 0
+    /// The timebase master's tempo as Float64 bits (0: not master), written by setup threads.
+    var timebaseTempoBits: UInt64 = 0
 
     /// Thread: setup.
     init(state: UnsafeMutablePointer<RenderState>) {

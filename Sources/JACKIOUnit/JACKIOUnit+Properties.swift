@@ -30,9 +30,9 @@ extension JACKIOUnit {
             kAUHostJACKProperty_AutoConnect, kAUHostJACKProperty_Freewheel:
             try requireGlobal(id, scope, element)
             return (4, id == kAUHostJACKProperty_AutoConnect || id == kAUHostJACKProperty_Freewheel)
-        case kAUHostJACKProperty_ServerSampleRate:
+        case kAUHostJACKProperty_ServerSampleRate, kAUHostJACKProperty_TimebaseTempo:
             try requireGlobal(id, scope, element)
-            return (8, false)
+            return (8, id == kAUHostJACKProperty_TimebaseTempo)
         case kAUHostJACKProperty_TransportHostCallbacks:
             try requireGlobal(id, scope, element)
             return (UInt32(MemoryLayout<HostCallbackInfo>.size), false)
@@ -61,6 +61,7 @@ extension JACKIOUnit {
         case kAUHostJACKProperty_Freewheel: put(UInt32(auhost_atomic_load_u64(&io.pointee.freewheeling)))
         case kAUHostJACKProperty_TransportHostCallbacks: put(io.hostCallbacks)
         case kAUHostJACKProperty_StreamError: put(failure.current.map { CFBridge.string($0).toOpaque() })
+        case kAUHostJACKProperty_TimebaseTempo: put(Float64(bitPattern: auhost_atomic_load_u64(&io.pointee.timebaseTempoBits)))
         default: break
         }
     }
@@ -93,6 +94,15 @@ extension JACKIOUnit {
             if id == kAUHostJACKProperty_ClientName { clientName = name } else { serverName = name }
         case kAUHostJACKProperty_AutoConnect:
             autoConnect = data.loadUnaligned(as: UInt32.self) != 0
+        case kAUHostJACKProperty_TimebaseTempo:
+            let tempo = data.loadUnaligned(as: Float64.self)
+            guard tempo == 0 || (tempo > 0 && tempo <= 1_000) else {
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue,
+                    "A timebase tempo is more than 0 and at most 1000 BPM (or 0 for none), not \(tempo).")
+            }
+            auhost_atomic_store_u64(&io.pointee.timebaseTempoBits, tempo.bitPattern)
+            try applyTimebase()
         case kAUHostJACKProperty_Freewheel:
             guard let client = io.pointee.client else {
                 throw AudioError(
@@ -140,6 +150,7 @@ func jackPropertyName(_ id: AudioUnitPropertyID) -> String {
         kAUHostJACKProperty_ServerSampleRate: "ServerSampleRate", kAUHostJACKProperty_ServerBufferFrames: "ServerBufferFrames",
         kAUHostJACKProperty_XrunCount: "XrunCount", kAUHostJACKProperty_Freewheel: "Freewheel",
         kAUHostJACKProperty_TransportHostCallbacks: "TransportHostCallbacks", kAUHostJACKProperty_StreamError: "StreamError",
+        kAUHostJACKProperty_TimebaseTempo: "TimebaseTempo",
     ]
     guard let name = names[id] else { return propertyName(id) }
     return "kAUHostJACKProperty_\(name) (0x\(String(id, radix: 16)))"

@@ -121,6 +121,7 @@ public final class JACKIOUnit: AUBase {
         self.relay?.release()
         self.relay = relay
         jack_on_info_shutdown(client, jackIOShutdown, relay.toOpaque())
+        try applyTimebase()
     }
 
     /// Deactivates and closes the client.

@@ -78,6 +78,11 @@ final class JACKUnitUnderTest {
         return AudioUnitSetProperty(unit, id, kAudioUnitScope_Global, 0, &value, 4)
     }
 
+    func setFloat64(_ id: AudioUnitPropertyID, _ value: Float64) -> OSStatus {
+        var value = value
+        return AudioUnitSetProperty(unit, id, kAudioUnitScope_Global, 0, &value, 8)
+    }
+
     func uint32(_ id: AudioUnitPropertyID) -> UInt32 {
         var value: UInt32 = 0xFFFF_FFFF
         var size: UInt32 = 4

@@ -91,6 +91,27 @@ final class JACKIOUnitTests: XCTestCase {
         try withExtendedLifetime(probe) { try unit.stop() }  // the callback reads the probe until Stop
     }
 
+    func testTheUnitAsTimebaseMasterGivesEveryClientItsTempo() throws {
+        let unit = try JACKUnitUnderTest(clientName: "auhost-timebase")
+        XCTAssertEqual(unit.setFloat64(kAUHostJACKProperty_TimebaseTempo, -1), kAudioUnitErr_InvalidPropertyValue)
+        XCTAssertEqual(unit.setFloat64(kAUHostJACKProperty_TimebaseTempo, 90), noErr)
+        let probe = TransportProbe(try unit.transportCallbacks())
+        try unit.setRenderCallback(transportRender, probe.pointer)
+        try unit.start()
+        let peer = try JACKPeer()
+        jack_transport_start(peer.client)
+        XCTAssertTrue(waitUntil(timeout: 10) { probe.playing == 1 && probe.sample > 48_000 }, "the transport rolls")
+        let (sample, beat, tempo) = probe.position
+        XCTAssertEqual(tempo, 90, "the unit's callbacks read the master's tempo")
+        XCTAssertEqual(beat, sample / 48_000 * 1.5, accuracy: 1.0 / 1_920, "beats at 90 BPM from frame 0, to a tick")
+        var position = jack_position_t()
+        _ = jack_transport_query(peer.client, &position)
+        XCTAssertNotEqual(position.valid.rawValue & JackPositionBBT.rawValue, 0, "another client sees bar, beat and tick")
+        XCTAssertEqual(position.beats_per_minute, 90)
+        jack_transport_stop(peer.client)
+        try withExtendedLifetime(probe) { try unit.stop() }
+    }
+
     func testAGraphHandsTheHeadsTransportToItsNodes() throws {
         JACKProvider.installOnce()
         var graph: AUGraph?

@@ -68,7 +68,12 @@ AU_ENUM(AudioUnitPropertyID) {
        Valid for as long as the unit exists; call them on the render thread only. */
     kAUHostJACKProperty_TransportHostCallbacks = 0x41480026,
     /* CFStringRef, read-only: why the server stopped the unit, or NULL. CFRelease it. */
-    kAUHostJACKProperty_StreamError = 0x41480027
+    kAUHostJACKProperty_StreamError = 0x41480027,
+    /* Float64, read/write: a tempo in BPM (quarter notes, 4/4; more than 0, at most 1000) makes the
+       unit the JACK timebase master from AudioUnitInitialize on (or at once when initialized):
+       every client, this unit's transport callbacks included, reads bar, beat and tick counted
+       from frame 0 at that tempo. 0 (default) gives the role up. */
+    kAUHostJACKProperty_TimebaseTempo = 0x41480028
 };
 
 AU_ASSUME_NONNULL_END
