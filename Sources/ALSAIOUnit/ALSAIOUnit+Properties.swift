@@ -90,7 +90,7 @@ extension ALSAIOUnit {
         case kAUHostALSAProperty_GrantedPeriodFrames: put(UInt32(granted?.periodFrames ?? 0))
         case kAUHostALSAProperty_GrantedPeriodCount: put(UInt32(granted?.periodCount ?? 0))
         case kAUHostALSAProperty_XrunCount: put(UInt32(clamping: stream?.xrunCount ?? 0))
-        case kAUHostALSAProperty_StreamError: put(failure.current.map { CFBridge.string($0).toOpaque() })
+        case kAUHostALSAProperty_StreamError: put(failure.withLock { $0 }.map { CFBridge.string($0).toOpaque() })
         case kAUHostALSAProperty_WorstRenderFraction: put(Float64(stream?.worstRenderFraction ?? 0))
         case kAUHostALSAProperty_DuplexLatencyFrames: put(UInt32(clamping: stream?.duplexLatencyFrames ?? 0))
         case kAUHostALSAProperty_RealTimeScheduling:

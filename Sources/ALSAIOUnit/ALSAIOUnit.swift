@@ -2,6 +2,7 @@ import ALSADevice
 import AUHostCore
 import DSPKernels
 import Foundation
+import Synchronization
 
 /// The ALSA I/O unit ('auou' 'alsa' 'AUHs'): the hosting guide's RemoteIO / HAL output unit on
 /// Linux, the head of a real-time graph. Element 0 is output (to the playback PCM), element 1
@@ -46,7 +47,7 @@ public class ALSAIOUnit: AUBase {
     /// Everything the device thread touches (allocated once, reconfigured at initialize).
     let io: UnsafeMutablePointer<IOContext>
     /// Why the device stopped the unit (written by the stream's notifier thread).
-    let failure = ALSAIOFailure()
+    let failure = Mutex<String?>(nil)
 
     /// A unit answering to `description` (its own identity or one of the documented aliases).
     ///
@@ -176,7 +177,7 @@ public class ALSAIOUnit: AUBase {
         }
         if current.stream.isRunning { return }
         current.stream.stop()  // releases a run that ended by itself (device failure)
-        failure.set(nil)
+        failure.withLock { $0 = nil }
         io.pointee.captured = nil
         io.pointee.inputProc = inputCallback.inputProc
         io.pointee.inputRefCon = inputCallback.inputProcRefCon
@@ -254,7 +255,7 @@ public class ALSAIOUnit: AUBase {
     /// run on the listener thread, not here (AudioOutputUnitStop joins this thread while holding
     /// the instance's setup lock, and a listener may call back into the unit).
     func deviceStopped(_ error: ALSAError) {
-        failure.set(error.message)
+        failure.withLock { $0 = error.message }
         state.pointee.lastRenderError = error.status
         postPropertyChange(kAudioOutputUnitProperty_IsRunning)
     }
@@ -284,22 +285,4 @@ private let streamFormatChanged: AudioUnitPropertyListenerProc = { refCon, _, _,
     let unit = Unmanaged<ALSAIOUnit>.fromOpaque(refCon).takeUnretainedValue()
     if scope == kAudioUnitScope_Output && element == 0 { unit.chosenDeviceFormat.playback = true }
     if scope == kAudioUnitScope_Input && element == 1 { unit.chosenDeviceFormat.capture = true }
-}
-
-/// The stream failure message, written by the notifier thread and read by setup threads.
-final class ALSAIOFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var message: String?
-
-    func set(_ text: String?) {
-        lock.lock()
-        message = text
-        lock.unlock()
-    }
-
-    var current: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return message
-    }
 }

@@ -60,7 +60,7 @@ extension JACKIOUnit {
         case kAUHostJACKProperty_XrunCount: put(UInt32(clamping: auhost_atomic_load_u64(&io.pointee.xruns)))
         case kAUHostJACKProperty_Freewheel: put(UInt32(auhost_atomic_load_u64(&io.pointee.freewheeling)))
         case kAUHostJACKProperty_TransportHostCallbacks: put(io.hostCallbacks)
-        case kAUHostJACKProperty_StreamError: put(failure.current.map { CFBridge.string($0).toOpaque() })
+        case kAUHostJACKProperty_StreamError: put(stopReason.map { CFBridge.string($0).toOpaque() })
         case kAUHostJACKProperty_TimebaseTempo: put(Float64(bitPattern: auhost_atomic_load_u64(&io.pointee.timebaseTempoBits)))
         default: break
         }

@@ -2,6 +2,7 @@ import AUHostCore
 import CAUHostAtomics
 import CJACK
 import Foundation
+import Synchronization
 
 /// The JACK I/O unit ('auou' 'jack' 'AUHs'): a graph's head as a JACK client, with named ports,
 /// the server's rate and buffer size, xruns counted, the JACK transport offered as host callbacks
@@ -29,7 +30,8 @@ public final class JACKIOUnit: AUBase {
     /// Everything JACK's threads touch (allocated once with the unit).
     let io: UnsafeMutablePointer<JACKIOContext>
     /// Why the server stopped the unit (written on JACK's notification thread).
-    let failure = JACKFailure()
+    let failure = Mutex<String?>(nil)
+    var stopReason: String? { failure.withLock { $0 } }
     private var relay: Unmanaged<JACKStopRelay>?
 
     /// Thread: setup.
@@ -69,7 +71,7 @@ public final class JACKIOUnit: AUBase {
                 "Both directions of the JACK I/O unit are disabled; enable output (EnableIO, output scope, element 0) or input (input scope, element 1)."
             )
         }
-        failure.set(nil)
+        failure.withLock { $0 = nil }
         let client = try JACKClient.open(name: clientName, server: serverName)
         do {
             try configure(client)
@@ -131,7 +133,7 @@ public final class JACKIOUnit: AUBase {
         guard let client = io.pointee.client else { return }
         let wasRunning = isRunning
         // A client the server shut down is only closed (jack2 frees its state on close).
-        if failure.current == nil { jack_deactivate(client) }
+        if stopReason == nil { jack_deactivate(client) }
         jack_client_close(client)
         io.pointee.client = nil
         io.pointee.outputCount = 0
@@ -148,10 +150,10 @@ public final class JACKIOUnit: AUBase {
     /// Thread: setup.
     public override func startIO() throws {
         if !isInitialized { try initialize() }
-        guard let client = io.pointee.client, failure.current == nil else {
+        guard let client = io.pointee.client, stopReason == nil else {
             throw AudioError(
                 kAudioUnitErr_NoConnection,
-                "The JACK I/O unit has no server connection\(failure.current.map { ": \($0)" } ?? ""); initialize it again.")
+                "The JACK I/O unit has no server connection\(stopReason.map { ": \($0)" } ?? ""); initialize it again.")
         }
         if isRunning { return }
         io.pointee.inputProc = inputCallback.inputProc
@@ -172,7 +174,7 @@ public final class JACKIOUnit: AUBase {
     public override func stopIO() throws {
         guard activated, let client = io.pointee.client else { return }
         let wasRunning = isRunning
-        if failure.current == nil { jack_deactivate(client) }
+        if stopReason == nil { jack_deactivate(client) }
         activated = false
         if wasRunning { propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0) }
     }
@@ -217,7 +219,7 @@ public final class JACKIOUnit: AUBase {
     /// Whether JACK calls the unit: started, and the server has not shut the client down.
     ///
     /// Thread: any.
-    public var isRunning: Bool { activated && failure.current == nil }
+    public var isRunning: Bool { activated && stopReason == nil }
 
     /// The client's name as the server granted it (the asked-for name while uninitialized).
     ///
@@ -230,7 +232,7 @@ public final class JACKIOUnit: AUBase {
     /// Called on JACK's notification thread when the server shut the client down: records the
     /// reason; LastRenderError and IsRunning listeners run on the listener thread.
     func serverStopped(_ reason: String) {
-        failure.set(reason)
+        failure.withLock { $0 = reason }
         state.pointee.lastRenderError = kAudioUnitErr_NoConnection
         postPropertyChange(kAudioOutputUnitProperty_IsRunning)
     }
@@ -261,22 +263,4 @@ let jackIOShutdown: JackInfoShutdownCallback = { _, reason, arg in
     guard let arg else { return }
     let relay = Unmanaged<JACKStopRelay>.fromOpaque(arg).takeUnretainedValue()
     relay.unit?.serverStopped(reason.map { String(cString: $0) } ?? "the JACK server shut the client down")
-}
-
-/// The server's shutdown reason, written on JACK's notification thread, read by setup threads.
-final class JACKFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var message: String?
-
-    func set(_ text: String?) {
-        lock.lock()
-        message = text
-        lock.unlock()
-    }
-
-    var current: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return message
-    }
 }

@@ -13,17 +13,11 @@ final class JACKIOUnitTests: XCTestCase {
     var server: DummyJACKServer?
 
     override func setUpWithError() throws {
-        let started = try DummyJACKServer(name: "auhost-jackio-test", periodFrames: 64)
-        server = started
-        guard try started.acceptsClients(within: 30) else { throw XCTSkip("jackd took no client within 30 s") }
+        server = try DummyJACKServer.ready(name: "auhost-jackio-test", periodFrames: 64)
     }
 
     override func tearDown() {
-        // SIGINT, so that the server leaves JACK's registry in /dev/shm as it found it.
-        if let process = server?.process, process.isRunning {
-            kill(process.processIdentifier, SIGINT)
-            process.waitUntilExit()
-        }
+        server?.interrupt()
         server = nil
     }
 
@@ -217,12 +211,8 @@ final class JACKIOUnitTests: XCTestCase {
 /// before its memory goes (no render callback after AudioComponentInstanceDispose returns).
 final class JACKIOUnitDisposeTests: XCTestCase {
     func testDisposingARunningUnitStopsItsCycles() throws {
-        let server = try DummyJACKServer(name: "auhost-jackio-dispose", periodFrames: 64)
-        defer {
-            kill(server.process.processIdentifier, SIGINT)
-            server.process.waitUntilExit()
-        }
-        guard try server.acceptsClients(within: 30) else { throw XCTSkip("jackd took no client within 30 s") }
+        let server = try DummyJACKServer.ready(name: "auhost-jackio-dispose", periodFrames: 64)
+        defer { server.interrupt() }
         for _ in 0..<5 {
             var unit: JACKUnitUnderTest? = try JACKUnitUnderTest(clientName: "auhost-dispose")
             let probe = TransportProbe(try unit!.transportCallbacks())

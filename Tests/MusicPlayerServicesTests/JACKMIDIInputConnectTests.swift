@@ -10,14 +10,8 @@ import XCTest
 final class JACKMIDIInputConnectTests: XCTestCase {
     /// Its own fixed server name, stopped with SIGINT (see JACKMIDIInputTests).
     func testConnectsFromAPortOrAClientAndNamesAMissingSource() throws {
-        let server = try DummyJACKServer(name: "auhost-midi-connect-test", periodFrames: 256)
-        defer {
-            if server.process.isRunning {
-                kill(server.process.processIdentifier, SIGINT)
-                server.process.waitUntilExit()
-            }
-        }
-        guard try server.acceptsClients(within: 30) else { return XCTFail("jackd took no client within 30 s") }
+        let server = try DummyJACKServer.ready(name: "auhost-midi-connect-test", periodFrames: 256)
+        defer { server.interrupt() }
         try connectAndCheck()  // closes its JACK clients before the server stops
     }
 

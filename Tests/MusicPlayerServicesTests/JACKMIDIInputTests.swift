@@ -57,18 +57,10 @@ final class JACKMIDIInputTests: XCTestCase {
         }
     }
 
-    /// The server has a fixed name and is stopped with SIGINT, so that it leaves JACK's registry
-    /// in /dev/shm as it found it (a killed server keeps its slot until a server of the same name
-    /// starts; after eight such slots no server starts at all).
+    /// The server has a fixed name and is stopped with SIGINT (DummyJACKServer.interrupt says why).
     func testNotesFromAJACKClientReachTheGraphsInstrumentInTheNextCycle() throws {
-        let server = try DummyJACKServer(name: "auhost-music-midi-test", periodFrames: 256)
-        defer {
-            if server.process.isRunning {
-                kill(server.process.processIdentifier, SIGINT)
-                server.process.waitUntilExit()
-            }
-        }
-        guard try server.acceptsClients(within: 30) else { return XCTFail("jackd took no client within 30 s") }
+        let server = try DummyJACKServer.ready(name: "auhost-music-midi-test", periodFrames: 256)
+        defer { server.interrupt() }
         try playNotesThroughJACK()  // closes its JACK clients before the server stops
     }
 

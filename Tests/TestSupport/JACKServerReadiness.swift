@@ -26,3 +26,32 @@ extension DummyJACKServer {
         return true
     }
 }
+
+extension DummyJACKServer {
+    /// A started server that takes clients; one that takes none within 30 s fails the test (a
+    /// thrown error), and XCTSkip comes only where ``acceptsClients(within:)`` says.
+    ///
+    /// Thread: setup (the test's).
+    public static func ready(name: String, periodFrames: Int = 256) throws -> DummyJACKServer {
+        let server = try DummyJACKServer(name: name, periodFrames: periodFrames)
+        guard try server.acceptsClients(within: 30) else { throw JACKServerNotReady(name: name) }
+        return server
+    }
+
+    /// Stops the server with SIGINT, so that it leaves JACK's registry in /dev/shm as it found it
+    /// (a killed server keeps its slot until one of the same name starts; after eight such slots
+    /// no server starts at all).
+    ///
+    /// Thread: setup (the test's).
+    public func interrupt() {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+    }
+}
+
+/// A JACK server that started but took no client within 30 s.
+public struct JACKServerNotReady: Error, CustomStringConvertible {
+    public let name: String
+    public var description: String { "jackd \(name) took no client within 30 s" }
+}

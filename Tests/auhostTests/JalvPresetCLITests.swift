@@ -12,12 +12,8 @@ final class JalvPresetCLITests: XCTestCase {
 
     func testJalvLoadsTheSavedPreset() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/jalv") else { throw XCTSkip("jalv is not installed") }
-        let server = try DummyJACKServer(name: "auhost-jalv-preset-test", periodFrames: 64)
-        defer {
-            kill(server.process.processIdentifier, SIGINT)
-            server.process.waitUntilExit()
-        }
-        guard try server.acceptsClients(within: 30) else { throw XCTSkip("jackd took no client within 30 s") }
+        let server = try DummyJACKServer.ready(name: "auhost-jalv-preset-test", periodFrames: 64)
+        defer { server.interrupt() }
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let saved = try CLI.run(["preset", "save", amp, "Quiet", "-p", "gain=-12", "--into", dir.path])
