@@ -37,6 +37,26 @@ public final class AVAudioMixerNode: AVAudioNode, AVAudioMixing, MixingSource {
         let count = numberOfInputs
         guard bus >= count, bus < 1024, engine?.graph.isInitialized != true else { return }
         setUInt32Property(unit, kAudioUnitProperty_ElementCount, UInt32(max(bus + 1, count * 2)), kAudioUnitScope_Input)
+        matchIdleInputRates()
+    }
+
+    /// The mixer's output rate changes the rate of every input nothing is connected to (the unit
+    /// wants every bus at the output's rate; a connection sets its own bus).
+    override func setOutputFormat(_ format: AVAudioFormat, bus: AVAudioNodeBus) throws {
+        try super.setOutputFormat(format, bus: bus)
+        matchIdleInputRates()
+    }
+
+    private func matchIdleInputRates() {
+        let rate = outputFormat(forBus: 0).sampleRate
+        let used = Set(engine?.connections.filter { $0.destination === self }.map(\.destinationBus) ?? [])
+        for bus in 0..<numberOfInputs where !used.contains(bus) {
+            let current = inputFormat(forBus: bus)
+            guard current.sampleRate != rate, let f = AVAudioFormat(standardFormatWithSampleRate: rate, channels: current.channelCount) else {
+                continue
+            }
+            try? setStreamFormat(unit, kAudioUnitScope_Input, bus, f, "The mixer")
+        }
     }
 
     /// Thread: setup.
