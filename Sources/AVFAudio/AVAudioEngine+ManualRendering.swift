@@ -89,6 +89,7 @@ extension AVAudioEngine {
     /// Gives the output node a new unit and remakes the connections into it.
     private func switchOutput(manual: Bool, configure: (AVAudioOutputNode) throws -> Void) throws {
         let output = outputNode
+        let earlier = configurationError
         let into = connections.filter { $0.destination === output }
         let wasAttached = output.graphNode
         if let id = wasAttached {
@@ -105,7 +106,7 @@ extension AVAudioEngine {
                 connect(c.source, to: output, fromBus: c.sourceBus, toBus: c.destinationBus, format: f)
             }
         }
-        if let error = configurationError { throw error }
+        if let error = configurationError, error !== earlier { throw error }  // only a reconnect's own failure
     }
 
     /// Whether the engine renders for the application.
