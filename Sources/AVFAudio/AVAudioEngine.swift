@@ -25,6 +25,7 @@ open class AVAudioEngine {
     var connections: [EngineConnection] = []
     var outputNode_: AVAudioOutputNode?
     var mainMixerNode_: AVAudioMixerNode?
+    var inputNode_: AVAudioInputNode?
     /// Manual rendering's state, shared with the render block.
     let manual = ManualRenderState()
     var manualFormat: AVAudioFormat?
@@ -44,6 +45,7 @@ open class AVAudioEngine {
 
     deinit {
         delivery.stop()
+        stopSinks()
         try? graph.uninitialize()
         for node in nodes.values {
             for tap in node.taps.values { tap.remove() }
@@ -106,6 +108,7 @@ open class AVAudioEngine {
         guard node.engine === self, let id = node.graphNode else {
             return fail(kAUGraphErr_NodeNotFound, "detach: \(node.nodeName) is not attached to this engine")
         }
+        (node as? AVAudioSinkNode)?.detachPull()
         for c in connections where c.source === node || c.destination === node {
             try? graph.disconnect(c.destination.graphNode!, UInt32(c.destinationBus))
         }
@@ -140,6 +143,20 @@ open class AVAudioEngine {
         let node = AVAudioOutputNode(manual: manualMode != nil)
         outputNode_ = node
         if manualMode != nil, let manualFormat { try? node.setManualFormat(manualFormat, maximumFrameCount: manual.maximumFrames) }
+        attach(node)
+        return node
+    }
+
+    /// The engine's input: in manual rendering mode what ``AVAudioInputNode/setManualRenderingInputPCMFormat(_:inputBlock:)``
+    /// supplies; on the device, silence (capture through the engine is not built: docs/PORTING.md).
+    ///
+    /// Thread: setup.
+    public var inputNode: AVAudioInputNode {
+        lock.lock()
+        defer { lock.unlock() }
+        if let inputNode_ { return inputNode_ }
+        let node = AVAudioInputNode()
+        inputNode_ = node
         attach(node)
         return node
     }
@@ -187,8 +204,10 @@ open class AVAudioEngine {
         }
         do {
             try initializeGraph()
+            try startSinks()
             if manualMode == nil { try graph.start() }
         } catch {
+            stopSinks()
             throw asNSError(error)
         }
         manual.running.store(1, ordering: .releasing)
@@ -202,8 +221,22 @@ open class AVAudioEngine {
         lock.lock()
         defer { lock.unlock() }
         if manualMode == nil { try? graph.stop() }
+        stopSinks()
         manual.running.store(0, ordering: .releasing)
         isRunning = false
+    }
+
+    /// Every attached sink node starts being pulled by the head.
+    private func startSinks() throws {
+        let head = outputNode.unit
+        let frames = manualMode != nil ? manual.maximumFrames : (uint32Property(head, kAudioUnitProperty_MaximumFramesPerSlice) ?? 4096)
+        for case let sink as AVAudioSinkNode in nodes.values where sink.sink.head == nil {
+            try sink.attachPull(to: head, maximumFrames: frames)
+        }
+    }
+
+    private func stopSinks() {
+        for case let sink as AVAudioSinkNode in nodes.values { sink.detachPull() }
     }
 
     /// Stops rendering and releases what prepare took (the graph is uninitialized).

@@ -216,3 +216,22 @@ final class AVFAudioCorpusTests: XCTestCase {
         }
     }
 }
+
+extension AVFAudioCorpusTests {
+    // MARK: Source and sink nodes
+
+    func testSourceNodeSineReachesTheOutputAndTheInputReachesTheSinkNodeAtTheRenderTimes() throws {
+        let input = (0..<3_000).map { Float(($0 * 11) % 256) / 256 - 0.5 }
+        let host = SineSourceAndInputSink(frequency: 1_000, input: input)
+        let output = try host.run(frames: 3_000)
+        // The phase is accumulated in Double as the block does; Float rounding only.
+        var phase = 0.0
+        let expected = (0..<3_000).map { _ -> Float in
+            defer { phase += 2 * Double.pi * 1_000 / 48_000 }
+            return Float(sin(phase))
+        }
+        assertSamplesEqual(output, expected, "source node through the main mixer")
+        assertSamplesEqual(host.received, input, "sink node")
+        XCTAssertEqual(host.receivedTimes, [0, 1_024, 2_048], "one call per render cycle at the engine's sample time")
+    }
+}
