@@ -83,17 +83,21 @@ public final class AVAudioConverter {
     /// Thread: setup.
     public func convert(to outputBuffer: AVAudioPCMBuffer, from inputBuffer: AVAudioPCMBuffer) throws {
         guard inputFormat.sampleRate == outputFormat.sampleRate else {
-            throw osStatusError(kAudioConverterErr_InvalidInputSize, "convert(to:from:) does not change rates; use convert(to:error:withInputFrom:)")
+            throw osStatusError(
+                kAudioConverterErr_InvalidInputSize, "convert(to:from:) does not change rates; use convert(to:error:withInputFrom:)")
         }
         guard inputBuffer.format == inputFormat, outputBuffer.format == outputFormat else {
             throw osStatusError(kAudioConverterErr_FormatNotSupported, "The buffers are not in the converter's input and output formats")
         }
         guard outputBuffer.frameCapacity >= inputBuffer.frameLength else {
-            throw osStatusError(kAudioConverterErr_InvalidOutputSize, "The output buffer holds \(outputBuffer.frameCapacity) frames, fewer than \(inputBuffer.frameLength)")
+            throw osStatusError(
+                kAudioConverterErr_InvalidOutputSize,
+                "The output buffer holds \(outputBuffer.frameCapacity) frames, fewer than \(inputBuffer.frameLength)")
         }
         outputBuffer.frameLength = inputBuffer.frameLength
         try checkStatus(
-            AudioConverterConvertComplexBuffer(converter, inputBuffer.frameLength, inputBuffer.audioBufferList, outputBuffer.mutableAudioBufferList),
+            AudioConverterConvertComplexBuffer(
+                converter, inputBuffer.frameLength, inputBuffer.audioBufferList, outputBuffer.mutableAudioBufferList),
             "The conversion failed")
     }
 
@@ -106,7 +110,8 @@ public final class AVAudioConverter {
         to outputBuffer: AVAudioBuffer, error outError: NSErrorPointer, withInputFrom inputBlock: @escaping AVAudioConverterInputBlock
     ) -> AVAudioConverterOutputStatus {
         guard let output = outputBuffer as? AVAudioPCMBuffer, output.format == outputFormat else {
-            outError?.pointee = osStatusError(kAudioConverterErr_FormatNotSupported, "The output buffer is not in the converter's output format \(outputFormat)")
+            outError?.pointee = osStatusError(
+                kAudioConverterErr_FormatNotSupported, "The output buffer is not in the converter's output format \(outputFormat)")
             return .error
         }
         if ended {
@@ -171,7 +176,8 @@ let converterInputProc: AudioConverterComplexInputDataProc = { _, ioPackets, ioD
         return noErr
     case .haveData:
         guard let pcm = buffer as? AVAudioPCMBuffer, pcm.format == input.format else {
-            input.error = osStatusError(kAudioConverterErr_FormatNotSupported, "The input block's buffer is not in the converter's input format \(input.format)")
+            input.error = osStatusError(
+                kAudioConverterErr_FormatNotSupported, "The input block's buffer is not in the converter's input format \(input.format)")
             ioPackets.pointee = 0
             return kAudioConverterErr_FormatNotSupported
         }

@@ -133,7 +133,8 @@ extension AVAudioEngine {
     /// for another format, or for more frames than the buffer or the maximum frame count.
     ///
     /// Thread: the application's rendering thread (offline mode).
-    public func renderOffline(_ numberOfFrames: AVAudioFrameCount, to buffer: AVAudioPCMBuffer) throws -> AVAudioEngineManualRenderingStatus {
+    public func renderOffline(_ numberOfFrames: AVAudioFrameCount, to buffer: AVAudioPCMBuffer) throws -> AVAudioEngineManualRenderingStatus
+    {
         guard let manualFormat else {
             throw osStatusError(kAudioUnitErr_CannotDoInCurrentContext, "renderOffline: the engine is not in manual rendering mode")
         }
@@ -147,7 +148,8 @@ extension AVAudioEngine {
         guard numberOfFrames <= buffer.frameCapacity, numberOfFrames <= manual.maximumFrames else {
             throw osStatusError(
                 kAudioUnitErr_TooManyFramesToProcess,
-                "renderOffline: \(numberOfFrames) frames exceed the buffer's \(buffer.frameCapacity) or the maximum \(manual.maximumFrames)")
+                "renderOffline: \(numberOfFrames) frames exceed the buffer's \(buffer.frameCapacity) or the maximum \(manual.maximumFrames)"
+            )
         }
         buffer.frameLength = numberOfFrames
         var status: OSStatus = noErr

@@ -129,7 +129,9 @@ open class AVAudioEngine {
     /// Publishes the graph's changes when it renders (blocking: the old schedule is free after).
     func updateGraph() {
         if graph.isInitialized {
-            do { _ = try graph.update(blocking: true) } catch { fail(asNSError(error).code32, "The engine could not apply the change: \(error)") }
+            do { _ = try graph.update(blocking: true) } catch {
+                fail(asNSError(error).code32, "The engine could not apply the change: \(error)")
+            }
         }
     }
 
@@ -278,7 +280,11 @@ open class AVAudioEngine {
 }
 
 extension AVAudioNode: Hashable {
+    /// Identity, as NSObject's.
+    ///
+    /// Thread: any.
     public static func == (a: AVAudioNode, b: AVAudioNode) -> Bool { a === b }
+    /// Thread: any.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 

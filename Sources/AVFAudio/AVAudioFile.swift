@@ -36,7 +36,8 @@ public final class AVAudioFile {
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         do {
             try checkStatus(
-                ExtAudioFileGetProperty(ref!, kExtAudioFileProperty_FileDataFormat, &size, &d), "Could not read the format of \(fileURL.path)")
+                ExtAudioFileGetProperty(ref!, kExtAudioFileProperty_FileDataFormat, &size, &d),
+                "Could not read the format of \(fileURL.path)")
             guard let fileFormat = AVAudioFormat(streamDescription: &d),
                 let processing = AVAudioFormat(
                     commonFormat: format, sampleRate: d.mSampleRate, channels: d.mChannelsPerFrame, interleaved: interleaved)
@@ -74,10 +75,12 @@ public final class AVAudioFile {
         case "caf": type = kAudioFileCAFType
         default:
             throw osStatusError(
-                kAudioFileUnsupportedFileTypeError, "AVAudioFile writes .wav, .aif and .caf files; \(fileURL.lastPathComponent) is none of them")
+                kAudioFileUnsupportedFileTypeError,
+                "AVAudioFile writes .wav, .aif and .caf files; \(fileURL.lastPathComponent) is none of them")
         }
         guard var d = AVAudioFormat.streamDescription(settings: settings), let fileFormat = AVAudioFormat(streamDescription: &d),
-            let processing = AVAudioFormat(commonFormat: format, sampleRate: d.mSampleRate, channels: d.mChannelsPerFrame, interleaved: interleaved)
+            let processing = AVAudioFormat(
+                commonFormat: format, sampleRate: d.mSampleRate, channels: d.mChannelsPerFrame, interleaved: interleaved)
         else {
             throw osStatusError(
                 kAudioFileUnsupportedDataFormatError,
@@ -159,7 +162,8 @@ public final class AVAudioFile {
     public func read(into buffer: AVAudioPCMBuffer, frameCount frames: AVAudioFrameCount) throws {
         let file = try open()
         guard buffer.format == processingFormat else {
-            throw osStatusError(kAudio_ParamError, "The buffer's format \(buffer.format) is not the file's processing format \(processingFormat)")
+            throw osStatusError(
+                kAudio_ParamError, "The buffer's format \(buffer.format) is not the file's processing format \(processingFormat)")
         }
         guard frames <= buffer.frameCapacity else {
             throw osStatusError(kAudio_ParamError, "\(frames) frames do not fit a buffer of \(buffer.frameCapacity)")
@@ -178,7 +182,8 @@ public final class AVAudioFile {
         let file = try open()
         guard writing else { throw osStatusError(kAudioFilePermissionsError, "\(url.lastPathComponent) was opened for reading") }
         guard buffer.format == processingFormat else {
-            throw osStatusError(kAudio_ParamError, "The buffer's format \(buffer.format) is not the file's processing format \(processingFormat)")
+            throw osStatusError(
+                kAudio_ParamError, "The buffer's format \(buffer.format) is not the file's processing format \(processingFormat)")
         }
         try checkStatus(ExtAudioFileWrite(file, buffer.frameLength, buffer.audioBufferList), "Could not write to \(url.lastPathComponent)")
         framesWritten += AVAudioFramePosition(buffer.frameLength)

@@ -187,6 +187,7 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
         hasher.combine(commonFormat)
     }
 
+    /// Thread: any.
     public var description: String {
         let kind: String
         switch commonFormat {

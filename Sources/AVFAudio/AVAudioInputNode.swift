@@ -15,12 +15,14 @@ public final class AVAudioInputNode: AVAudioIONode, AVAudioMixing, MixingSource 
         super.init(unit: try! makeUnit(AVAudioPlayerNode.converter))  // built in: always there
         var callback = AURenderCallbackStruct(inputProc: inputNodeRenderCallback, inputProcRefCon: Unmanaged.passUnretained(box).toOpaque())
         AudioUnitSetProperty(
-            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+            UInt32(MemoryLayout<AURenderCallbackStruct>.size))
     }
 
     deinit {
         var none = AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil)
-        AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &none, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        AudioUnitSetProperty(
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &none, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
     }
 
     /// The block the engine calls for input in manual rendering mode, supplying `format`. False

@@ -52,7 +52,8 @@ public final class AVAudioMixerNode: AVAudioNode, AVAudioMixing, MixingSource {
         let used = Set(engine?.connections.filter { $0.destination === self }.map(\.destinationBus) ?? [])
         for bus in 0..<numberOfInputs where !used.contains(bus) {
             let current = inputFormat(forBus: bus)
-            guard current.sampleRate != rate, let f = AVAudioFormat(standardFormatWithSampleRate: rate, channels: current.channelCount) else {
+            guard current.sampleRate != rate, let f = AVAudioFormat(standardFormatWithSampleRate: rate, channels: current.channelCount)
+            else {
                 continue
             }
             try? setStreamFormat(unit, kAudioUnitScope_Input, bus, f, "The mixer")

@@ -61,7 +61,10 @@ final class NodeTap: DeliverySource {
     private var removed = false
 
     /// Thread: setup.
-    init(unit: AudioUnit, bus: Int, format: AVAudioFormat, bufferSize: AVAudioFrameCount, block: @escaping AVAudioNodeTapBlock, delivery: DeliveryThread) {
+    init(
+        unit: AudioUnit, bus: Int, format: AVAudioFormat, bufferSize: AVAudioFrameCount, block: @escaping AVAudioNodeTapBlock,
+        delivery: DeliveryThread
+    ) {
         self.unit = unit
         self.bus = bus
         self.format = format

@@ -18,6 +18,7 @@ public enum AVAudioPlayerNodeCompletionCallbackType: Int, Sendable {
 /// How a scheduled buffer plays.
 public struct AVAudioPlayerNodeBufferOptions: OptionSet, Sendable {
     public let rawValue: UInt
+    /// Thread: any.
     public init(rawValue: UInt) { self.rawValue = rawValue }
     /// The buffer repeats until stopped or interrupted.
     public static let loops = AVAudioPlayerNodeBufferOptions(rawValue: 1)
@@ -60,7 +61,8 @@ public final class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, MixingSource, 
 
     deinit {
         var none = AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil)
-        AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &none, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        AudioUnitSetProperty(
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &none, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
     }
 
     private func installCallback() {
@@ -90,7 +92,8 @@ public final class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, MixingSource, 
     /// The player's output is what it is scheduled with: input and output of the converter match.
     override func setOutputFormat(_ format: AVAudioFormat, bus: AVAudioNodeBus) throws {
         guard format.isStandard else {
-            throw osStatusError(kAudioUnitErr_FormatNotSupported, "A player node plays the standard (Float32, deinterleaved) format, not \(format)")
+            throw osStatusError(
+                kAudioUnitErr_FormatNotSupported, "A player node plays the standard (Float32, deinterleaved) format, not \(format)")
         }
         try setStreamFormat(unit, kAudioUnitScope_Input, 0, format, "The player node")
         try setStreamFormat(unit, kAudioUnitScope_Output, bus, format, "The player node")
@@ -134,7 +137,8 @@ public final class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, MixingSource, 
     ///
     /// Thread: setup.
     public func scheduleFile(_ file: AVAudioFile, at when: AVAudioTime?, completionHandler: AVAudioNodeCompletionHandler? = nil) {
-        scheduleSegment(file, startingFrame: 0, frameCount: AVAudioFrameCount(clamping: file.length), at: when, completionHandler: completionHandler)
+        scheduleSegment(
+            file, startingFrame: 0, frameCount: AVAudioFrameCount(clamping: file.length), at: when, completionHandler: completionHandler)
     }
 
     /// Thread: setup.
@@ -172,7 +176,8 @@ public final class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, MixingSource, 
         completionHandler: AVAudioPlayerNodeCompletionHandler? = nil
     ) {
         scheduleSegment(
-            file, startingFrame: startingFrame, frameCount: frameCount, at: when, completionHandler: completionHandler.map { h in { h(callbackType) } })
+            file, startingFrame: startingFrame, frameCount: frameCount, at: when,
+            completionHandler: completionHandler.map { h in { h(callbackType) } })
     }
 
     private func schedule(
@@ -184,7 +189,11 @@ public final class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, MixingSource, 
         guard buffer.format.isStandard, buffer.format.sampleRate == output.sampleRate, buffer.format.channelCount == output.channelCount
         else {
             let message = "scheduleBuffer: the buffer's format \(buffer.format) is not the player's output format \(output)"
-            if let engine { engine.fail(kAudioUnitErr_FormatNotSupported, message) } else { AVAudioEngine.orphanError = osStatusError(kAudioUnitErr_FormatNotSupported, message) }
+            if let engine {
+                engine.fail(kAudioUnitErr_FormatNotSupported, message)
+            } else {
+                AVAudioEngine.orphanError = osStatusError(kAudioUnitErr_FormatNotSupported, message)
+            }
             return
         }
         let state = engineState

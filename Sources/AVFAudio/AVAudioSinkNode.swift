@@ -3,7 +3,8 @@ import Foundation
 
 /// The block a sink node calls with each cycle's input: its time, frame count and buffers (valid
 /// only during the call).
-public typealias AVAudioSinkNodeReceiverBlock = (UnsafePointer<AudioTimeStamp>, AVAudioFrameCount, UnsafePointer<AudioBufferList>) -> OSStatus
+public typealias AVAudioSinkNodeReceiverBlock = (UnsafePointer<AudioTimeStamp>, AVAudioFrameCount, UnsafePointer<AudioBufferList>) ->
+    OSStatus
 
 /// A node that hands what is connected into it to a block (Apple's AVAudioSinkNode). The engine
 /// pulls every attached sink once per cycle, before the output (the head's pre-render

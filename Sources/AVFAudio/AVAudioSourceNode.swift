@@ -39,14 +39,17 @@ public final class AVAudioSourceNode: AVAudioNode, AVAudioMixing, MixingSource {
             try? setStreamFormat(unit, kAudioUnitScope_Input, 0, format, "The source node")
             try? setStreamFormat(unit, kAudioUnitScope_Output, 0, format, "The source node")
         }
-        var callback = AURenderCallbackStruct(inputProc: sourceNodeRenderCallback, inputProcRefCon: Unmanaged.passUnretained(box).toOpaque())
+        var callback = AURenderCallbackStruct(
+            inputProc: sourceNodeRenderCallback, inputProcRefCon: Unmanaged.passUnretained(box).toOpaque())
         AudioUnitSetProperty(
-            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+            UInt32(MemoryLayout<AURenderCallbackStruct>.size))
     }
 
     deinit {
         var none = AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil)
-        AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &none, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        AudioUnitSetProperty(
+            unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &none, UInt32(MemoryLayout<AURenderCallbackStruct>.size))
     }
 
     /// Without a format of its own, the block renders in the connection's format.

@@ -77,6 +77,7 @@ public final class AVAudioTime: CustomStringConvertible {
         return AVAudioTime(hostTime: hostTime, sampleTime: AVAudioFramePosition(sample.rounded()), atRate: rate)
     }
 
+    /// Thread: any.
     public var description: String {
         "<AVAudioTime: host \(isHostTimeValid ? "\(hostTime)" : "-"), sample \(isSampleTimeValid ? "\(sampleTime)" : "-") @ \(sampleRate) Hz>"
     }

@@ -86,7 +86,8 @@ open class AVAudioUnit: AVAudioNode {
             status = s
         }
         guard status == noErr, let unit = made else {
-            throw osStatusError(status == noErr ? kAUGraphErr_InvalidAudioUnit : status, "Could not instantiate \(fourCC(d.componentSubType))")
+            throw osStatusError(
+                status == noErr ? kAUGraphErr_InvalidAudioUnit : status, "Could not instantiate \(fourCC(d.componentSubType))")
         }
         switch d.componentType {
         case kAudioUnitType_Effect, kAudioUnitType_MusicEffect: return AVAudioUnitEffect(unit: unit)

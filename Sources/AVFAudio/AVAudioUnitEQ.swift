@@ -30,25 +30,27 @@ public final class AVAudioUnitEQFilterParameters {
 
     private func id(_ base: AudioUnitParameterID) -> AudioUnitParameterID { base + AudioUnitParameterID(band) }
 
+    /// The band's filter. Thread: any.
     public var filterType: AVAudioUnitEQFilterType {
         get { AVAudioUnitEQFilterType(rawValue: Int(parameter(unit, id(kAUNBandEQParam_FilterType)))) ?? .parametric }
         set { setParameter(unit, id(kAUNBandEQParam_FilterType), Float(newValue.rawValue)) }
     }
-    /// Hz.
+    /// Hz. Thread: any.
     public var frequency: Float {
         get { parameter(unit, id(kAUNBandEQParam_Frequency)) }
         set { setParameter(unit, id(kAUNBandEQParam_Frequency), newValue) }
     }
-    /// Octaves (0.05…5).
+    /// Octaves (0.05…5). Thread: any.
     public var bandwidth: Float {
         get { parameter(unit, id(kAUNBandEQParam_Bandwidth)) }
         set { setParameter(unit, id(kAUNBandEQParam_Bandwidth), newValue) }
     }
-    /// dB (−96…24).
+    /// dB (−96…24). Thread: any.
     public var gain: Float {
         get { parameter(unit, id(kAUNBandEQParam_Gain)) }
         set { setParameter(unit, id(kAUNBandEQParam_Gain), newValue) }
     }
+    /// Whether the band is off. Thread: any.
     public var bypass: Bool {
         get { parameter(unit, id(kAUNBandEQParam_BypassBand)) != 0 }
         set { setParameter(unit, id(kAUNBandEQParam_BypassBand), newValue ? 1 : 0) }

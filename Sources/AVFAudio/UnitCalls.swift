@@ -76,7 +76,9 @@ func uint32Property(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: Audio
 ///
 /// Thread: setup.
 @discardableResult
-func setUInt32Property(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ value: UInt32, _ scope: AudioUnitScope = kAudioUnitScope_Global, _ element: Int = 0)
+func setUInt32Property(
+    _ unit: AudioUnit, _ id: AudioUnitPropertyID, _ value: UInt32, _ scope: AudioUnitScope = kAudioUnitScope_Global, _ element: Int = 0
+)
     -> OSStatus
 {
     var v = value
@@ -97,6 +99,8 @@ func parameter(_ unit: AudioUnit, _ id: AudioUnitParameterID, _ scope: AudioUnit
 /// Sets a parameter (the unit clamps it to its range).
 ///
 /// Thread: any.
-func setParameter(_ unit: AudioUnit, _ id: AudioUnitParameterID, _ value: Float, _ scope: AudioUnitScope = kAudioUnitScope_Global, _ element: Int = 0) {
+func setParameter(
+    _ unit: AudioUnit, _ id: AudioUnitParameterID, _ value: Float, _ scope: AudioUnitScope = kAudioUnitScope_Global, _ element: Int = 0
+) {
     AudioUnitSetParameter(unit, id, scope, AudioUnitElement(element), value, 0)
 }

@@ -26,7 +26,9 @@ struct AudioFileRoundTrip {
     }
 
     /// The file's formats and length, and its frames from `position` as interleaved Int16.
-    func readInt16(from position: AVAudioFramePosition) throws -> (file: AVAudioFormat, processing: AVAudioFormat, length: AVAudioFramePosition, samples: [Int16]) {
+    func readInt16(from position: AVAudioFramePosition) throws -> (
+        file: AVAudioFormat, processing: AVAudioFormat, length: AVAudioFramePosition, samples: [Int16]
+    ) {
         let file = try AVAudioFile(forReading: url, commonFormat: .pcmFormatInt16, interleaved: true)
         file.framePosition = position
         let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: AVAudioFrameCount(file.length))!

@@ -7,8 +7,10 @@ import Foundation
 final class ComponentEffectHost {
     let engine = AVAudioEngine()
 
-    func render(_ description: AudioComponentDescription, options: AudioComponentInstantiationOptions, gain: AudioUnitParameterValue,
-                input: [Float]) throws -> [Float] {
+    func render(
+        _ description: AudioComponentDescription, options: AudioComponentInstantiationOptions, gain: AudioUnitParameterValue,
+        input: [Float]
+    ) throws -> [Float] {
         let instantiated = DispatchSemaphore(value: 0)
         var effect: AVAudioUnit?
         var failure: Error?

@@ -19,7 +19,8 @@ final class AVFAudioCorpusTests: XCTestCase {
     }
 
     func assertSamplesEqual(_ actual: [Float], _ expected: [Float], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        let mismatch = actual.count != expected.count ? min(actual.count, expected.count) : actual.indices.first { actual[$0] != expected[$0] }
+        let mismatch =
+            actual.count != expected.count ? min(actual.count, expected.count) : actual.indices.first { actual[$0] != expected[$0] }
         if let i = mismatch {
             let got = i < actual.count ? "\(actual[i])" : "nothing (\(actual.count) samples)"
             let wanted = i < expected.count ? "\(expected[i])" : "nothing (\(expected.count) samples)"
@@ -36,7 +37,8 @@ final class AVFAudioCorpusTests: XCTestCase {
         XCTAssertEqual(ExtAudioFileCreateWithPath(path, kAudioFileWAVEType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
         var copy = samples
         copy.withUnsafeMutableBytes { bytes in
-            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(bytes.count), mData: bytes.baseAddress))
+            var list = AudioBufferList(
+                mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(bytes.count), mData: bytes.baseAddress))
             XCTAssertEqual(ExtAudioFileWrite(file!, UInt32(samples.count), &list), noErr)
         }
         ExtAudioFileDispose(file!)
@@ -59,7 +61,8 @@ final class AVFAudioCorpusTests: XCTestCase {
         while true {
             var frames: UInt32 = 1024
             chunk.withUnsafeMutableBytes { bytes in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: 4096, mData: bytes.baseAddress))
+                var list = AudioBufferList(
+                    mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: 4096, mData: bytes.baseAddress))
                 XCTAssertEqual(ExtAudioFileRead(file!, &frames, &list), noErr)
             }
             if frames == 0 { break }
@@ -205,7 +208,8 @@ final class AVFAudioCorpusTests: XCTestCase {
     /// eg-amp (lv2-examples, on the tests' LV2_PATH) at −6 dB computes out = in · powf(10, −6 · 0.05).
     func testLV2AmplifierInstantiatedByDescriptionAppliesItsGainExactlyInAndOutOfProcess() throws {
         let egAmp = AudioComponentDescription(
-            componentType: kAudioUnitType_Effect, componentSubType: 0x3556_4C66 /* '5VLf' */, componentManufacturer: 0x516B_684E /* 'QkhN' */,
+            componentType: kAudioUnitType_Effect, componentSubType: 0x3556_4C66 /* '5VLf' */,
+            componentManufacturer: 0x516B_684E /* 'QkhN' */,
             componentFlags: 0, componentFlagsMask: 0)
         let input = (0..<2_000).map { Float(($0 * 37) % 200 - 100) / 128 }
         let coefficient = powf(10, -6 * 0.05)

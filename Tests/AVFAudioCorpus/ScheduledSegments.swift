@@ -9,8 +9,10 @@ final class SegmentScheduler {
     private let lock = NSLock()
     private(set) var completed: [String] = []
 
-    func render(file: AVAudioFile, buffer: AVAudioPCMBuffer, bufferTime: AVAudioFramePosition, segmentStart: AVAudioFramePosition,
-                segmentLength: AVAudioFrameCount, segmentTime: AVAudioFramePosition, frames: Int) throws -> [Float] {
+    func render(
+        file: AVAudioFile, buffer: AVAudioPCMBuffer, bufferTime: AVAudioFramePosition, segmentStart: AVAudioFramePosition,
+        segmentLength: AVAudioFrameCount, segmentTime: AVAudioFramePosition, frames: Int
+    ) throws -> [Float] {
         let format = file.processingFormat
         engine.attach(player)
         engine.connect(player, to: engine.mainMixerNode, format: format)

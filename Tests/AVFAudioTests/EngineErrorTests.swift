@@ -26,7 +26,9 @@ final class EngineErrorTests: XCTestCase {
         assertThrowsStatus(kAudioUnitErr_Uninitialized, "before start") { _ = try rig.engine.renderOffline(512, to: buffer) }
         try rig.engine.start()
         let stereo = AVAudioPCMBuffer(pcmFormat: AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2)!, frameCapacity: 512)!
-        assertThrowsStatus(kAudioUnitErr_FormatNotSupported, "a buffer of another format") { _ = try rig.engine.renderOffline(512, to: stereo) }
+        assertThrowsStatus(kAudioUnitErr_FormatNotSupported, "a buffer of another format") {
+            _ = try rig.engine.renderOffline(512, to: stereo)
+        }
         let big = AVAudioPCMBuffer(pcmFormat: rig.format, frameCapacity: 1024)!
         assertThrowsStatus(kAudioUnitErr_TooManyFramesToProcess, "more than the maximum frame count") {
             _ = try rig.engine.renderOffline(1024, to: big)
@@ -46,7 +48,9 @@ final class EngineErrorTests: XCTestCase {
     func testATapInAnotherFormatThanItsBusIsRefused() throws {
         let rig = OfflineRig()
         try rig.enable()
-        rig.engine.mainMixerNode.installTap(onBus: 0, bufferSize: 256, format: AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)) { _, _ in }
+        rig.engine.mainMixerNode.installTap(
+            onBus: 0, bufferSize: 256, format: AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)
+        ) { _, _ in }
         assertThrowsStatus(kAudioUnitErr_FormatNotSupported, "tap format") { try rig.engine.start() }
     }
 
@@ -94,7 +98,9 @@ final class EngineErrorTests: XCTestCase {
 
     func testAVAudioFileRefusesAnUnknownExtensionAndAMissingFile() {
         assertThrowsStatus(kAudioFileUnsupportedFileTypeError, "unknown extension") {
-            _ = try AVAudioFile(forWriting: URL(fileURLWithPath: NSTemporaryDirectory() + "x.mp9"), settings: [AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 1])
+            _ = try AVAudioFile(
+                forWriting: URL(fileURLWithPath: NSTemporaryDirectory() + "x.mp9"),
+                settings: [AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 1])
         }
         XCTAssertThrowsError(try AVAudioFile(forReading: URL(fileURLWithPath: "/nonexistent/file.wav")))
     }

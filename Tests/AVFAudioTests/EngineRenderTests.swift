@@ -48,7 +48,9 @@ final class EngineRenderTests: XCTestCase {
         }
         let mixer = rig.engine.mainMixerNode
         rig.engine.attach(source)
-        rig.engine.connect(source, to: [AVAudioConnectionPoint(node: mixer, bus: 0), AVAudioConnectionPoint(node: mixer, bus: 3)], fromBus: 0, format: rig.format)
+        rig.engine.connect(
+            source, to: [AVAudioConnectionPoint(node: mixer, bus: 0), AVAudioConnectionPoint(node: mixer, bus: 3)], fromBus: 0,
+            format: rig.format)
         XCTAssertEqual(rig.engine.outputConnectionPoints(for: source, outputBus: 0).map(\.bus), [0, 3])
         try rig.enable()
         try rig.engine.start()
@@ -93,7 +95,8 @@ final class EngineRenderTests: XCTestCase {
             XCTAssertEqual(status, noErr)
             buffer.frameLength = 256
             for c in 0..<2 {
-                XCTAssertEqual(Array(UnsafeBufferPointer(start: buffer.floatChannelData![c], count: 256)), (0..<256).map { Float(cycle * 256 + $0) })
+                XCTAssertEqual(
+                    Array(UnsafeBufferPointer(start: buffer.floatChannelData![c], count: 256)), (0..<256).map { Float(cycle * 256 + $0) })
             }
         }
         XCTAssertEqual(engine.manualRenderingSampleTime, 768)
