@@ -9,6 +9,12 @@ open class AVAudioIONode: AVAudioNode {
     ///
     /// Thread: setup.
     public var presentationLatency: TimeInterval { latency }
+
+    /// The I/O unit (on the device, the ALSA I/O unit: choose the PCM with
+    /// kAudioOutputUnitProperty_CurrentDevice before start).
+    ///
+    /// Thread: setup.
+    public var audioUnit: AudioUnit? { unit }
 }
 
 /// The engine's output (Apple's AVAudioOutputNode): the ALSA I/O unit ('auou' 'ahal'), or in
