@@ -239,3 +239,29 @@ extension AVFAudioCorpusTests {
         XCTAssertEqual(host.receivedTimes, [0, 1_024, 2_048], "one call per render cycle at the engine's sample time")
     }
 }
+
+extension AVFAudioCorpusTests {
+    // MARK: AVAudioPlayer
+
+    func testAudioPlayerPlaysAFileTwiceOnTheDeviceAndTellsItsDelegate() throws {
+        let source = directory + "/sound.wav", played = directory + "/played.raw"
+        let sound = (0..<3_000).map { Float(($0 * 5) % 512 - 256) / 512 }
+        writeFloatWAV(source, sound, sampleRate: 44_100)
+        let playback = FilePlayback()
+        XCTAssertTrue(try playback.play(URL(fileURLWithPath: source), device: "file:FILE=\(played),FORMAT=raw"))
+        XCTAssertEqual(playback.player?.duration ?? 0, 3_000 / 44_100, accuracy: 1e-12)
+        XCTAssertEqual(playback.finished.wait(timeout: .now() + 30), .success, "the delegate heard the end")
+        XCTAssertEqual(playback.finishedSuccessfully, true)
+        XCTAssertEqual(playback.player?.isPlaying, false)
+        XCTAssertEqual(playback.player?.currentTime, 0, "back at the start after the last loop")
+        playback.player = nil
+
+        // ALSA's file PCM wrote the device's bytes: FLOAT_LE (the ALSA I/O unit's first choice,
+        // which the null PCM grants), one channel, at the file's rate (asked of the device).
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: played))
+        let samples = bytes.withUnsafeBytes { raw in (0..<raw.count / 4).map { raw.load(fromByteOffset: $0 * 4, as: Float.self) } }
+        XCTAssertGreaterThanOrEqual(samples.count, 6_000)
+        assertSamplesEqual(Array(samples.prefix(6_000)), sound + sound, "what the device played")
+        XCTAssertTrue(samples.dropFirst(6_000).allSatisfy { $0 == 0 }, "silence after the last loop until the device stopped")
+    }
+}
