@@ -231,7 +231,7 @@ public final class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, MixingSource, 
     func deliver() {
         scheduleLock.lock()
         var ready: [(() -> Void)?] = []
-        while let id = engineState.finished.pop() {
+        while let id = engineState.popFinished() {
             if let p = pending.removeValue(forKey: id) { ready.append(p.handler) }
         }
         scheduleLock.unlock()
@@ -283,7 +283,7 @@ public final class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, MixingSource, 
                 i += 1
             }
             state.head.store(last, ordering: .releasing)
-            while state.finished.pop() != nil {}
+            while state.popFinished() != nil {}
             handlers = pending.values.map(\.handler)
             pending = [:]
         }

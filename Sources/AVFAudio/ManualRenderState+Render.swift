@@ -4,7 +4,7 @@ import AudioToolbox
 /// buffers at the engine's sample time. No allocation, lock or reference count.
 ///
 /// Thread: render.
-@inline(__always)
+@_noAllocation @_noLocks
 func renderManually(
     _ state: ManualRenderState, _ frames: AVAudioFrameCount, _ list: UnsafeMutablePointer<AudioBufferList>,
     _ outStatus: UnsafeMutablePointer<OSStatus>?
@@ -17,14 +17,15 @@ func renderManually(
         outStatus?.pointee = kAudioUnitErr_TooManyFramesToProcess
         return .error
     }
-    let abl = UnsafeMutableAudioBufferListPointer(list)
-    for b in 0..<abl.count { abl[b].mDataByteSize = frames * state.bytesPerFrame }
+    let (buffers, count) = renderBuffers(list)
+    for b in 0..<count { buffers[b].mDataByteSize = frames * state.bytesPerFrame }
     let t = state.sampleTime.load(ordering: .relaxed)
     var timeStamp = AudioTimeStamp()
     timeStamp.mSampleTime = Double(t)
     timeStamp.mFlags = .sampleTimeValid
-    var flags: AudioUnitRenderActionFlags = []
-    let status = AudioUnitRender(unit, &flags, &timeStamp, 0, frames, list)
+    var flags = AudioUnitRenderActionFlags(rawValue: 0)
+    // The head's render is checked where it is written (AUBase+Render.swift).
+    let status = _unsafePerformance { AudioUnitRender(unit, &flags, &timeStamp, 0, frames, list) }
     outStatus?.pointee = status
     guard status == noErr else { return .error }
     state.lastSampleTime.store(t, ordering: .releasing)

@@ -10,7 +10,7 @@ let nodeTapRenderNotify: AURenderCallback = { refCon, flags, timeStamp, bus, fra
     guard flags.pointee.contains(.unitRenderAction_PostRender), let ioData else { return noErr }
     Unmanaged<NodeTap>.fromOpaque(refCon)._withUnsafeGuaranteedRef { tap in
         guard Int(bus) == tap.bus else { return }
-        tap.ring.write(UnsafeMutableAudioBufferListPointer(ioData), frames: Int(frames), sampleTime: timeStamp.pointee.mSampleTime)
+        tap.ring.write(ioData, frames: Int(frames), sampleTime: timeStamp.pointee.mSampleTime)
         sem_post(tap.wake)
     }
     return noErr

@@ -8,9 +8,10 @@ extension PlayerEngine {
     /// delivery thread. No allocation, no lock, no wait.
     ///
     /// Thread: render.
-    @inline(__always)
-    func render(frames: Int, into ioData: UnsafeMutableAudioBufferListPointer) -> Bool {
-        for b in 0..<ioData.count {
+    @_noAllocation @_noLocks
+    func render(frames: Int, into list: UnsafeMutablePointer<AudioBufferList>) -> Bool {
+        let (ioData, bufferCount) = renderBuffers(list)
+        for b in 0..<bufferCount {
             guard let data = ioData[b].mData?.assumingMemoryBound(to: Float.self) else { continue }
             data.update(repeating: 0, count: frames)
         }
@@ -45,12 +46,12 @@ extension PlayerEngine {
         }
         var i = first
         while i < last {
-            let item = items + (i % PlayerEngine.capacity)
+            let item = items + (i % slotCount)
             i += 1
             if item.pointee.done { continue }
             if item.pointee.id < cancel {
                 item.pointee.done = true
-                posted = finished.push(item.pointee.id) || posted
+                posted = pushFinished(item.pointee.id) || posted
                 continue
             }
             guard count > 0, let channels = item.pointee.channels else { continue }
@@ -59,7 +60,7 @@ extension PlayerEngine {
             if from < to {
                 let n = Int(to - from)
                 let outStart = offset + Int(from - t)
-                for b in 0..<ioData.count {
+                for b in 0..<bufferCount {
                     guard let out = ioData[b].mData?.assumingMemoryBound(to: Float.self) else { continue }
                     let source = channels[min(b, item.pointee.channelCount - 1)]
                     var k = Int(from - start)
@@ -74,16 +75,32 @@ extension PlayerEngine {
             }
             if !item.pointee.loops, start + length <= t + Int64(count) {
                 item.pointee.done = true
-                posted = finished.push(item.pointee.id) || posted
+                posted = pushFinished(item.pointee.id) || posted
             }
         }
         if count > 0 { t += Int64(count) }
         playerSample.store(t, ordering: .releasing)
         var h = first
-        while h < last, items[h % PlayerEngine.capacity].done { h += 1 }
+        while h < last, items[h % slotCount].done { h += 1 }
         head.store(h, ordering: .releasing)
-        if posted { sem_post(wake) }
+        let semaphore = wake
+        if posted { _unsafePerformance { _ = sem_post(semaphore) } }  // sem_post never blocks nor allocates
         return sounded
+    }
+}
+
+extension PlayerEngine {
+    /// Hands a finished id to the delivery thread; false when the ring is full (cannot happen:
+    /// it holds twice the items that can be scheduled).
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    func pushFinished(_ id: UInt64) -> Bool {
+        let t = finishedTail.load(ordering: .relaxed)
+        if t - finishedHead.load(ordering: .acquiring) > finishedMask { return false }
+        finishedSlots[t & finishedMask] = id
+        finishedTail.store(t + 1, ordering: .releasing)
+        return true
     }
 }
 
@@ -94,7 +111,7 @@ extension PlayerEngine {
 let playerRenderCallback: AURenderCallback = { refCon, flags, _, _, frames, ioData in
     guard let ioData else { return kAudio_ParamError }
     let sounded = Unmanaged<PlayerEngine>.fromOpaque(refCon)._withUnsafeGuaranteedRef {
-        $0.render(frames: Int(frames), into: UnsafeMutableAudioBufferListPointer(ioData))
+        $0.render(frames: Int(frames), into: ioData)
     }
     if !sounded { flags.pointee.insert(.unitRenderAction_OutputIsSilence) }
     return noErr

@@ -21,10 +21,17 @@ struct ScheduledItem {
 /// and never waits.
 final class PlayerEngine: @unchecked Sendable {
     static let capacity = 256
+    /// ``capacity``, where the render thread reads it (a static needs lazy initialization).
+    let slotCount = PlayerEngine.capacity
     let items: UnsafeMutablePointer<ScheduledItem>
     let head = Atomic<Int>(0)  // oldest item not yet done (render thread)
     let tail = Atomic<Int>(0)  // next free slot (setup thread)
-    let finished = IdentifierRing(capacity: PlayerEngine.capacity * 2)
+    /// Ids of finished items (render thread → delivery thread), a ring of `finishedMask + 1`
+    /// slots kept inline (a ring object would cost a reference count on the render thread).
+    let finishedSlots: UnsafeMutablePointer<UInt64>
+    let finishedMask = PlayerEngine.capacity * 2 - 1
+    let finishedHead = Atomic<Int>(0)
+    let finishedTail = Atomic<Int>(0)
     let wake: UnsafeMutablePointer<sem_t>
 
     // Set by setup threads.
@@ -52,10 +59,26 @@ final class PlayerEngine: @unchecked Sendable {
     init(wake: UnsafeMutablePointer<sem_t>) {
         items = .allocate(capacity: PlayerEngine.capacity)
         items.initialize(repeating: ScheduledItem(), count: PlayerEngine.capacity)
+        finishedSlots = .allocate(capacity: PlayerEngine.capacity * 2)
+        finishedSlots.initialize(repeating: 0, count: PlayerEngine.capacity * 2)
         self.wake = wake
     }
 
-    deinit { items.deallocate() }
+    deinit {
+        items.deallocate()
+        finishedSlots.deallocate()
+    }
+
+    /// The oldest finished id, if any.
+    ///
+    /// Thread: the delivery thread (one consumer).
+    func popFinished() -> UInt64? {
+        let h = finishedHead.load(ordering: .relaxed)
+        if h == finishedTail.load(ordering: .acquiring) { return nil }
+        let id = finishedSlots[h & finishedMask]
+        finishedHead.store(h + 1, ordering: .releasing)
+        return id
+    }
 
     /// Publishes an item; false when the ring is full.
     ///
