@@ -130,7 +130,7 @@ let providers: [Target] = [
             "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices", "UnitIsolation",
         ]),
     /// `import AVFAudio`: AVAudioEngine and the classes around it, as Swift classes over AUGraph and units.
-    .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost"]),
+    .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units"]),
     /// `import AVFoundation` for audio: re-exports AVFAudio, as Apple's AVFoundation does.
     .target(name: "AVFoundation", dependencies: ["AVFAudio"]),
     /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).

@@ -1,4 +1,5 @@
 import AUHost
+import LV2Units
 import AudioToolbox
 import Foundation
 import Synchronization
@@ -18,7 +19,9 @@ import Synchronization
 ///
 /// Thread: setup for every member unless it says otherwise; calls are serialised by the engine.
 open class AVAudioEngine {
-    let graph = AudioGraph()
+    /// The graph as an AUGraph handle (what MusicSequenceSetAUGraph takes) and as the object.
+    let graphHandle: AUGraph
+    let graph: AudioGraph
     let delivery = DeliveryThread()
     let lock = NSRecursiveLock()
     var nodes: [ObjectIdentifier: AVAudioNode] = [:]
@@ -41,7 +44,12 @@ open class AVAudioEngine {
     nonisolated(unsafe) static var orphanError: NSError?
 
     /// Thread: setup.
-    public init() {}
+    public init() {
+        var handle: AUGraph?
+        NewAUGraph(&handle)  // cannot fail with a non-NULL out pointer
+        graphHandle = handle!
+        graph = Unmanaged<AudioGraph>.fromOpaque(UnsafeRawPointer(handle!)).takeUnretainedValue()
+    }
 
     deinit {
         delivery.stop()
@@ -54,6 +62,7 @@ open class AVAudioEngine {
             node.graphNode = nil
             node.engine = nil
         }
+        DisposeAUGraph(graphHandle)
     }
 
     /// Records the first configuration failure (see ``configurationError``).
@@ -82,7 +91,7 @@ open class AVAudioEngine {
         if node.engine != nil {
             return fail(kAudioUnitErr_CannotDoInCurrentContext, "attach: \(node.nodeName) is attached to another engine; detach it first")
         }
-        if let missing = (node as? AVAudioUnitEffect)?.missing {
+        if let missing = (node as? AVAudioUnit)?.missing {
             return fail(
                 kAUGraphErr_InvalidAudioUnit,
                 "attach: no audio unit matches \(fourCC(missing.componentType)) \(fourCC(missing.componentSubType)) "
@@ -191,6 +200,14 @@ open class AVAudioEngine {
 
     func initializeGraph() throws {
         _ = outputNode
+        if manualMode == .offline, !graph.isInitialized {
+            // Offline, as Apple's engine does: units render for a file, not a deadline
+            // (OfflineRender), and LV2 workers run right after each run, deterministically.
+            for node in nodes.values {
+                setUInt32Property(node.unit, kAudioUnitProperty_OfflineRender, 1)
+                setUInt32Property(node.unit, kLV2UnitProperty_LiveWorker, 0)
+            }
+        }
         try graph.initialize()
     }
 

@@ -8,6 +8,8 @@ import Foundation
 open class AVAudioUnit: AVAudioNode {
     /// The unit's component description (the component's own, as found).
     public let audioComponentDescription: AudioComponentDescription
+    /// What was asked for when no unit matched (the node holds a stand-in; attach refuses it).
+    var missing: AudioComponentDescription?
 
     init(unit: AudioUnit) {
         var d = AudioComponentDescription()
@@ -91,6 +93,7 @@ open class AVAudioUnit: AVAudioNode {
         }
         switch d.componentType {
         case kAudioUnitType_Effect, kAudioUnitType_MusicEffect: return AVAudioUnitEffect(unit: unit)
+        case kAudioUnitType_MusicDevice: return AVAudioUnitMIDIInstrument(unit: unit)
         default: return AVAudioUnit(unit: unit)
         }
     }
@@ -115,8 +118,6 @@ open class AVAudioUnitEffect: AVAudioUnit {
 
     override init(unit: AudioUnit) { super.init(unit: unit) }
 
-    /// What was asked for when no unit matched.
-    var missing: AudioComponentDescription?
     /// A unit that stands in for a missing one (so the node exists, as Apple's initializer
     /// cannot fail); the engine refuses to start with it.
     static let placeholder = AVAudioOutputNode.generic

