@@ -191,16 +191,18 @@ public final class AVAudioPlayer {
                 player.scheduleBuffer(sound, completionHandler: loop == last - 1 ? { [weak self] in self?.finished(current) } : nil)
             }
         }
-        player.play()  // before the device starts, so the sound starts with the device's first period
-        do {
-            try engine.start()
-        } catch {
-            player.stop()
-            return false
-        }
+        // Playing before the device starts: the sound starts with its first period, and the end
+        // (which may come at once on a fast device) finds the player playing.
         lock.lock()
         playing = true
         lock.unlock()
+        player.play()
+        do {
+            try engine.start()
+        } catch {
+            halt()
+            return false
+        }
         return true
     }
 
