@@ -26,9 +26,9 @@ public final class AVAudioPlayer {
     /// The file's format as played (the standard format at its rate and channel count).
     public let format: AVAudioFormat
     public weak var delegate: AVAudioPlayerDelegate?
-    /// Extra plays after the first; −1 plays until stopped.
+    /// Extra plays after the first; −1 plays until stopped. Thread: setup.
     public var numberOfLoops = 0
-    /// The ALSA PCM to play on ("default" when nil); Apple's is a device UID.
+    /// The ALSA PCM to play on ("default" when nil); Apple's is a device UID. Thread: setup.
     public var currentDevice: String?
 
     private let sound: AVAudioPCMBuffer
