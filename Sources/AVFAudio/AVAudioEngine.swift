@@ -224,7 +224,10 @@ open class AVAudioEngine {
         do {
             try initializeGraph()
             try startSinks()
-            if manualMode == nil { try graph.start() }
+            if manualMode == nil {
+                try graph.start()
+                AVAudioSession.sharedInstance().deviceStarted(outputNode.unit)
+            }
         } catch {
             stopSinks()
             throw asNSError(error)

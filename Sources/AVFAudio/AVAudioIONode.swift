@@ -38,6 +38,7 @@ public final class AVAudioOutputNode: AVAudioIONode {
         }
         super.init(unit: unit)
         deviceStatus = status
+        if !manual { AVAudioSession.sharedInstance().configure(unit) }
     }
 
     static let generic = AudioComponentDescription(
@@ -55,6 +56,7 @@ public final class AVAudioOutputNode: AVAudioIONode {
         AudioComponentInstanceDispose(unit)
         unit = new
         deviceStatus = noErr
+        if !manual { AVAudioSession.sharedInstance().configure(new) }
     }
 
     /// The manual rendering format on both sides of the generic output, and the slice size.
