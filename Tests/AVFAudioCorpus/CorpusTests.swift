@@ -282,8 +282,11 @@ extension AVFAudioCorpusTests {
         let output = try SequencedSampler().render(midiFile: URL(fileURLWithPath: path), frames: 30_000)
 
         // click.wav, read independently through ExtAudioFile.
-        let clickPath = ProcessInfo.processInfo.environment["LV2_PATH"].map { $0.split(separator: ":").map(String.init) }?
-            .map { $0 + "/eg-sampler.lv2/click.wav" }.first { FileManager.default.fileExists(atPath: $0) }
+        // Where lilv finds it: LV2_PATH, else the default path (lv2-examples installs it there).
+        let folders =
+            ProcessInfo.processInfo.environment["LV2_PATH"].map { $0.split(separator: ":").map(String.init) }
+            ?? [NSHomeDirectory() + "/.lv2", "/usr/local/lib/lv2", "/usr/lib/lv2", "/usr/lib/x86_64-linux-gnu/lv2"]
+        let clickPath = folders.map { $0 + "/eg-sampler.lv2/click.wav" }.first { FileManager.default.fileExists(atPath: $0) }
         let click = readMonoFloat(try XCTUnwrap(clickPath, "eg-sampler on LV2_PATH")).samples
         XCTAssertEqual(click.count, 600)
         // eg-sampler plays the first 599 of the file's 600 frames here (the 600th never sounds;
