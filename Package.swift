@@ -132,6 +132,10 @@ let providers: [Target] = [
             "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
             "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices", "UnitIsolation",
         ]),
+    /// `import AVFAudio`: AVAudioEngine and the classes around it, as Swift classes over AUGraph and units.
+    .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units"]),
+    /// `import AVFoundation` for audio: re-exports AVFAudio, as Apple's AVFoundation does.
+    .target(name: "AVFoundation", dependencies: ["AVFAudio"]),
     /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).
     .target(name: "JACKMIDIInput", dependencies: ["AUHost", "CJACK", "CAUHostAtomics"]),
 ]
@@ -225,6 +229,10 @@ let tests: [Target] = [
     /// files import only AudioToolbox and Foundation (AUHost is linked for its providers, as the
     /// shipped `AudioToolbox` product links them; CorpusTests checks the imports).
     .testTarget(name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus"),
+    /// Swift written after Apple's AVFAudio documentation (the corpus files import only AVFAudio and
+    /// Foundation; AVFAudioCorpusTests checks the imports and the samples).
+    .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio"]),
+    .testTarget(name: "AVFAudioCorpusTests", dependencies: ["AVFAudio", "AVFoundation"], path: "Tests/AVFAudioCorpus"),
     .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses", "AUHost"], path: "Tests/Fuzz/ReplayTests"),
     .testTarget(name: "auhostTests", dependencies: ["auhost", "TestSupport", "ALSATestSupport"]),
 ]
@@ -236,6 +244,8 @@ let package = Package(
     products: [
         /// `import AudioToolbox` for ported code (C API) plus every provider, linked in.
         .library(name: "AudioToolbox", targets: ["AudioToolbox", "AUHost"]),
+        /// `import AVFAudio` (and `import AVFoundation` for audio): AVAudioEngine and its classes.
+        .library(name: "AVFAudio", targets: ["AVFAudio", "AVFoundation"]),
         /// The shared library `make install` ships for C hosts (libauhost-capi.so, linked as -lauhost).
         .library(name: "auhost-capi", type: .dynamic, targets: ["AudioToolbox", "AUHost"]),
         /// The command-line tool.

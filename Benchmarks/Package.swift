@@ -36,6 +36,7 @@ let package = Package(
         benchmark("AudioQueueRender"),
         benchmark("ParallelGraph"),
         benchmark("IsolatedUnit", [.product(name: "LV2Units", package: root)]),
+        benchmark("AVAudioEngineRender", [.product(name: "AVFAudio", package: root)]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -18,6 +18,9 @@ public final class AudioGraph {
         var joined = false
         /// Whether the unit lives in a child process of its own (AUHostIsolation.h).
         var outOfProcess = false
+        /// Whether the unit was made outside the graph and handed to it (``attach(adopting:)``):
+        /// its owner disposes it, the graph never does.
+        var adopted = false
         var isOutput: Bool { component.description.componentType == kAudioUnitType_Output }
     }
 
@@ -133,6 +136,29 @@ public final class AudioGraph {
         return node.id
     }
 
+    /// Adds a node for a unit made outside the graph (AVAudioEngine's nodes own their units, which
+    /// exist before they are attached). The graph initializes and renders it like its own but never
+    /// disposes it: the owner keeps it alive until an update after ``detach(_:)`` has retired every
+    /// schedule that reached it.
+    public func attach(adopting unit: AudioUnit) throws -> AUNode {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let component = ComponentInstance.from(unit)?.component else {
+            throw AudioError(kAUGraphErr_InvalidAudioUnit, "The unit to adopt is not a live AudioUnit instance.")
+        }
+        if component.description.componentType == kAudioUnitType_Output, let head = nodes.first(where: \.isOutput) {
+            throw AudioError(
+                kAUGraphErr_OutputNodeErr,
+                "The graph already has an output unit (node \(head.id), \(head.component.name)); a graph has exactly one I/O head.")
+        }
+        var node = Node(id: nextNodeID, description: component.description, component: component)
+        node.unit = unit
+        node.adopted = true
+        nextNodeID += 1
+        nodes.append(node)
+        return node.id
+    }
+
     /// AUGraphRemoveNode: its connections and callbacks go too.
     public func detach(_ id: AUNode) throws {
         lock.lock()
@@ -141,6 +167,17 @@ public final class AudioGraph {
         interactions.removeAll { $0.involves(id) }
         let node = nodes.remove(at: index)
         guard let unit = node.unit else { return }
+        if node.adopted {
+            // Its owner may attach it elsewhere: the trampoline goes now (the unit's own
+            // configuration swap makes this safe while a cycle renders it).
+            var none = AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil)
+            for key in ports.keys where key.node == id && attached.remove(key) != nil {
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, key.bus, &none,
+                    UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+            }
+            return
+        }
         if isInitialized && node.joined {
             removedUnits.append(unit)  // disposed after the next update retires its schedule
         } else {
@@ -198,11 +235,11 @@ public final class AudioGraph {
         lock.lock()
         defer { lock.unlock() }
         if isInitialized { try? uninitialize() }
-        for i in nodes.indices {
+        for i in nodes.indices where !nodes[i].adopted {
             if let unit = nodes[i].unit { AudioComponentInstanceDispose(unit) }
             nodes[i].unit = nil
-            nodes[i].joined = false
         }
+        for i in nodes.indices { nodes[i].joined = false }
         attached.removeAll()
         isOpen = false
     }

@@ -1,0 +1,202 @@
+import AudioToolbox
+import Foundation
+
+/// An audio format (Apple's AVAudioFormat): an AudioStreamBasicDescription, with the common
+/// formats named and an optional channel layout. The standard format is 32-bit float,
+/// deinterleaved, at any rate.
+///
+/// Thread: any (immutable).
+public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
+    private let description_: UnsafeMutablePointer<AudioStreamBasicDescription>
+    public let channelLayout: AVAudioChannelLayout?
+
+    /// A format from a stream description (nil when it describes no channels or no rate).
+    ///
+    /// Thread: any.
+    public init?(streamDescription asbd: UnsafePointer<AudioStreamBasicDescription>) {
+        guard asbd.pointee.mChannelsPerFrame > 0, asbd.pointee.mSampleRate > 0 else { return nil }
+        description_ = .allocate(capacity: 1)
+        description_.initialize(to: asbd.pointee)
+        channelLayout = nil
+    }
+
+    /// Thread: any.
+    public init?(streamDescription asbd: UnsafePointer<AudioStreamBasicDescription>, channelLayout: AVAudioChannelLayout?) {
+        guard asbd.pointee.mChannelsPerFrame > 0, asbd.pointee.mSampleRate > 0 else { return nil }
+        if let channelLayout, channelLayout.channelCount != asbd.pointee.mChannelsPerFrame { return nil }
+        description_ = .allocate(capacity: 1)
+        description_.initialize(to: asbd.pointee)
+        self.channelLayout = channelLayout
+    }
+
+    /// A PCM format of a common sample type (nil for `.otherFormat`, no channels or no rate).
+    ///
+    /// Thread: any.
+    public convenience init?(
+        commonFormat format: AVAudioCommonFormat, sampleRate: Double, channels: AVAudioChannelCount, interleaved: Bool
+    ) {
+        guard let asbd = AVAudioFormat.pcm(format, sampleRate: sampleRate, channels: channels, interleaved: interleaved) else {
+            return nil
+        }
+        var d = asbd
+        self.init(streamDescription: &d)
+    }
+
+    /// Thread: any.
+    public convenience init(
+        commonFormat format: AVAudioCommonFormat, sampleRate: Double, interleaved: Bool, channelLayout layout: AVAudioChannelLayout
+    ) {
+        var d = AVAudioFormat.pcm(format, sampleRate: sampleRate, channels: layout.channelCount, interleaved: interleaved)!
+        self.init(streamDescription: &d, channelLayout: layout)!
+    }
+
+    /// 32-bit float, deinterleaved (nil without channels or rate).
+    ///
+    /// Thread: any.
+    public convenience init?(standardFormatWithSampleRate sampleRate: Double, channels: AVAudioChannelCount) {
+        self.init(commonFormat: .pcmFormatFloat32, sampleRate: sampleRate, channels: channels, interleaved: false)
+    }
+
+    /// Thread: any.
+    public convenience init(standardFormatWithSampleRate sampleRate: Double, channelLayout layout: AVAudioChannelLayout) {
+        self.init(commonFormat: .pcmFormatFloat32, sampleRate: sampleRate, interleaved: false, channelLayout: layout)
+    }
+
+    /// A format from a settings dictionary (AVFormatIDKey, AVSampleRateKey, AVNumberOfChannelsKey,
+    /// AVLinearPCMBitDepthKey, AVLinearPCMIsFloatKey, AVLinearPCMIsBigEndianKey,
+    /// AVLinearPCMIsNonInterleaved); nil for anything but linear PCM.
+    ///
+    /// Thread: any.
+    public convenience init?(settings: [String: Any]) {
+        guard var d = AVAudioFormat.streamDescription(settings: settings) else { return nil }
+        self.init(streamDescription: &d)
+    }
+
+    deinit { description_.deallocate() }
+
+    static func pcm(_ format: AVAudioCommonFormat, sampleRate: Double, channels: AVAudioChannelCount, interleaved: Bool)
+        -> AudioStreamBasicDescription?
+    {
+        let bytes: UInt32
+        var flags: AudioFormatFlags = kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked
+        switch format {
+        case .pcmFormatFloat32: (bytes, flags) = (4, flags | kAudioFormatFlagIsFloat)
+        case .pcmFormatFloat64: (bytes, flags) = (8, flags | kAudioFormatFlagIsFloat)
+        case .pcmFormatInt16: (bytes, flags) = (2, flags | kAudioFormatFlagIsSignedInteger)
+        case .pcmFormatInt32: (bytes, flags) = (4, flags | kAudioFormatFlagIsSignedInteger)
+        case .otherFormat: return nil
+        }
+        guard channels > 0, sampleRate > 0 else { return nil }
+        if !interleaved || channels == 1 { flags |= interleaved ? 0 : kAudioFormatFlagIsNonInterleaved }
+        let frameBytes = interleaved ? bytes * channels : bytes
+        return AudioStreamBasicDescription(
+            mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: frameBytes,
+            mFramesPerPacket: 1, mBytesPerFrame: frameBytes, mChannelsPerFrame: channels, mBitsPerChannel: bytes * 8, mReserved: 0)
+    }
+
+    static func streamDescription(settings: [String: Any]) -> AudioStreamBasicDescription? {
+        func number(_ key: String) -> Double? {
+            switch settings[key] {
+            case let v as Double: return v
+            case let v as Float: return Double(v)
+            case let v as Int: return Double(v)
+            case let v as UInt32: return Double(v)
+            case let v as NSNumber: return v.doubleValue
+            default: return nil
+            }
+        }
+        func flag(_ key: String) -> Bool? {
+            if let b = settings[key] as? Bool { return b }
+            return number(key).map { $0 != 0 }
+        }
+        let formatID = number(AVFormatIDKey).map { AudioFormatID($0) } ?? kAudioFormatLinearPCM
+        guard formatID == kAudioFormatLinearPCM, let rate = number(AVSampleRateKey), let channels = number(AVNumberOfChannelsKey),
+            rate > 0, channels >= 1
+        else { return nil }
+        let isFloat = flag(AVLinearPCMIsFloatKey) ?? false
+        let bits = UInt32(number(AVLinearPCMBitDepthKey) ?? (isFloat ? 32 : 16))
+        guard isFloat ? (bits == 32 || bits == 64) : [8, 16, 24, 32].contains(bits) else { return nil }
+        let nonInterleaved = flag(AVLinearPCMIsNonInterleaved) ?? false
+        var flags: AudioFormatFlags = kAudioFormatFlagIsPacked | (isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger)
+        if flag(AVLinearPCMIsBigEndianKey) ?? false { flags |= kAudioFormatFlagIsBigEndian }
+        if nonInterleaved { flags |= kAudioFormatFlagIsNonInterleaved }
+        let c = UInt32(channels)
+        let frameBytes = nonInterleaved ? bits / 8 : bits / 8 * c
+        return AudioStreamBasicDescription(
+            mSampleRate: rate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: frameBytes,
+            mFramesPerPacket: 1, mBytesPerFrame: frameBytes, mChannelsPerFrame: c, mBitsPerChannel: bits, mReserved: 0)
+    }
+
+    /// Thread: any.
+    public var streamDescription: UnsafePointer<AudioStreamBasicDescription> { UnsafePointer(description_) }
+    /// Thread: any.
+    public var sampleRate: Double { description_.pointee.mSampleRate }
+    /// Thread: any.
+    public var channelCount: AVAudioChannelCount { description_.pointee.mChannelsPerFrame }
+    /// Thread: any.
+    public var isInterleaved: Bool {
+        description_.pointee.mChannelsPerFrame > 1 && description_.pointee.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0
+    }
+
+    /// Thread: any.
+    public var commonFormat: AVAudioCommonFormat {
+        let d = description_.pointee
+        guard d.mFormatID == kAudioFormatLinearPCM, d.mFormatFlags & kAudioFormatFlagIsBigEndian == 0 else { return .otherFormat }
+        let isFloat = d.mFormatFlags & kAudioFormatFlagIsFloat != 0
+        switch (isFloat, d.mBitsPerChannel) {
+        case (true, 32): return .pcmFormatFloat32
+        case (true, 64): return .pcmFormatFloat64
+        case (false, 16) where d.mFormatFlags & kAudioFormatFlagIsSignedInteger != 0: return .pcmFormatInt16
+        case (false, 32) where d.mFormatFlags & kAudioFormatFlagIsSignedInteger != 0: return .pcmFormatInt32
+        default: return .otherFormat
+        }
+    }
+
+    /// Whether this is the standard format (32-bit float, deinterleaved).
+    ///
+    /// Thread: any.
+    public var isStandard: Bool { commonFormat == .pcmFormatFloat32 && !isInterleaved }
+
+    /// The format as a settings dictionary.
+    ///
+    /// Thread: any.
+    public var settings: [String: Any] {
+        let d = description_.pointee
+        return [
+            AVFormatIDKey: Int(d.mFormatID), AVSampleRateKey: d.mSampleRate, AVNumberOfChannelsKey: Int(d.mChannelsPerFrame),
+            AVLinearPCMBitDepthKey: Int(d.mBitsPerChannel), AVLinearPCMIsFloatKey: d.mFormatFlags & kAudioFormatFlagIsFloat != 0,
+            AVLinearPCMIsBigEndianKey: d.mFormatFlags & kAudioFormatFlagIsBigEndian != 0,
+            AVLinearPCMIsNonInterleaved: d.mFormatFlags & kAudioFormatFlagIsNonInterleaved != 0,
+        ]
+    }
+
+    /// Thread: any.
+    public static func == (a: AVAudioFormat, b: AVAudioFormat) -> Bool {
+        let x = a.description_.pointee, y = b.description_.pointee
+        return x.mSampleRate == y.mSampleRate && x.mFormatID == y.mFormatID && x.mChannelsPerFrame == y.mChannelsPerFrame
+            && x.mBitsPerChannel == y.mBitsPerChannel && x.mBytesPerFrame == y.mBytesPerFrame
+            && a.isInterleaved == b.isInterleaved
+            && (x.mFormatFlags & ~kAudioFormatFlagIsNonInterleaved) == (y.mFormatFlags & ~kAudioFormatFlagIsNonInterleaved)
+            && a.channelLayout == b.channelLayout
+    }
+
+    /// Thread: any.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sampleRate)
+        hasher.combine(channelCount)
+        hasher.combine(commonFormat)
+    }
+
+    /// Thread: any.
+    public var description: String {
+        let kind: String
+        switch commonFormat {
+        case .pcmFormatFloat32: kind = "Float32"
+        case .pcmFormatFloat64: kind = "Float64"
+        case .pcmFormatInt16: kind = "Int16"
+        case .pcmFormatInt32: kind = "Int32"
+        case .otherFormat: kind = "other"
+        }
+        return "<AVAudioFormat: \(channelCount) ch, \(sampleRate) Hz, \(kind)\(isInterleaved ? ", interleaved" : ", deinterleaved")>"
+    }
+}

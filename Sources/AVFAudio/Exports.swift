@@ -1,0 +1,3 @@
+// `import AVFAudio` brings in AudioToolbox's declarations (AudioBufferList, AudioTimeStamp,
+// AudioComponentDescription, OSStatus …) as Apple's AVFAudio headers do.
+@_exported import AudioToolbox
