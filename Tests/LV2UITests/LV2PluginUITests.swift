@@ -1,0 +1,198 @@
+import Foundation
+import LV2Host
+import LV2Units
+import TestSupport
+import XCTest
+
+/// LV2 plug-in UIs through suil in the auhost-ui-host child, on a private Xvfb: the fixture
+/// (Tests/LV2UITests/Fixtures) is a gain whose X11 UI draws the gain as a bar and sets it where
+/// clicked, the same UI that segfaults when clicked, and a Gtk2 UI.
+final class LV2PluginUITests: XCTestCase {
+    static let x11UI = 2, crashUI = 0, gtkUI = 1  // lilv lists UIs by URI: #crash, #gtk, #x11
+    static let gain: AudioUnitParameterID = 2
+
+    static let fixtures: LV2Provider = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-fixtures-\(getpid())").path
+        let process = Process()
+        process.executableURL = root.appendingPathComponent("scripts/build-lv2-ui-fixtures.sh")
+        process.arguments = [output]
+        process.standardOutput = FileHandle.nullDevice
+        try! process.run()
+        process.waitUntilExit()
+        precondition(process.terminationStatus == 0, "building the LV2 UI fixtures failed")
+        let provider = LV2Provider(lv2Path: output)
+        ComponentRegistry.shared.install(provider)
+        return provider
+    }()
+
+    func makeUnit() throws -> AudioUnitInstance {
+        let component = try XCTUnwrap(Self.fixtures.component(uri: "urn:auhost:fixture:ui-gain"))
+        let unit = try AudioUnitInstance(component)
+        try unit.initialize()
+        return unit
+    }
+
+    /// Idles `ui` until `condition` holds (30 s at most: a deadline for a stuck UI, not a timing).
+    func idle(_ ui: LV2PluginUI, until condition: () -> Bool) throws -> Bool {
+        var failure: Error?
+        let held = waitUntil(poll: 20_000) {
+            do { try ui.idle() } catch {
+                failure = error
+                return true
+            }
+            return condition()
+        }
+        if let failure { throw failure }
+        return held
+    }
+
+    func testListsTheUIsAndTheirKinds() throws {
+        let unit = try makeUnit()
+        let uis = unit.lv2UIs
+        XCTAssertEqual(
+            uis.map(\.uri), ["urn:auhost:fixture:ui-gain#crash", "urn:auhost:fixture:ui-gain#gtk", "urn:auhost:fixture:ui-gain#x11"])
+        XCTAssertEqual(uis.map(\.kindName), ["X11UI", "GtkUI", "X11UI"])
+        XCTAssertEqual(uis.map(\.isSupported), [true, false, true])
+
+        var count: UInt32 = 0
+        XCTAssertEqual(AUHostLV2UIGetCount(unit.handle, &count), noErr)
+        XCTAssertEqual(count, 3)
+        var uri: Unmanaged<CFString>?, kind: Unmanaged<CFString>?
+        var supported: DarwinBoolean = false
+        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 1, &uri, &kind, &supported), noErr)
+        XCTAssertEqual(String(cfString: kind?.takeRetainedValue()), "http://lv2plug.in/ns/extensions/ui#GtkUI")
+        XCTAssertEqual(String(cfString: uri?.takeRetainedValue()), "urn:auhost:fixture:ui-gain#gtk")
+        XCTAssertFalse(supported.boolValue)
+        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 3, nil, nil, nil), kAUHostLV2UIErr_UnknownUI)
+    }
+
+    func testAClickOnTheUISetsTheParameterWithAGesture() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        var events: [LV2PluginUI.Event] = []
+        ui.onEvent = { events.append($0) }
+        let pixels = try display.screenshot(window: ui.window)
+        XCTAssertGreaterThan(Set(pixels).count, 1, "the UI drew nothing (a uniform window)")
+
+        // The bar is 200 pixels wide: a click at x = 150 means a gain of 0.75.
+        try display.click(window: ui.window, x: 150, y: 30)
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.75 }, "the click did not reach the parameter")
+        XCTAssertEqual(events, [.beginGesture(Self.gain), .valueChange(Self.gain, 0.75), .endGesture(Self.gain)])
+    }
+
+    func testTheHostProcessLoadsNeitherSuilNorAToolkit() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        XCTAssertEqual(try ui.idle(), .open)
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        for library in ["libsuil", "libgtk", "libQt5", "ui_fixture_x11.so"] {
+            XCTAssertFalse(maps.contains(library), "\(library) is loaded in the host process")
+        }
+    }
+
+    func testAHostParameterChangeReachesTheUI() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        try unit.setParameter(Self.gain, 0.1)
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        var before: [UInt8] = []
+        XCTAssertTrue(
+            try idle(ui) {
+                before = (try? display.screenshot(window: ui.window)) ?? []; return Set(before).count > 1
+            })
+
+        try unit.setParameter(Self.gain, 0.9)
+        var after: [UInt8] = []
+        XCTAssertTrue(
+            try idle(ui) {
+                after = (try? display.screenshot(window: ui.window)) ?? []
+                return !after.isEmpty && after != before
+            }, "the UI still shows the old gain")
+        // The bar grew: more of the window has the bar's colour than before.
+        XCTAssertGreaterThan(Self.barPixels(after), Self.barPixels(before))
+    }
+
+    func testACrashingUIIsReportedTheUnitKeepsRenderingAndTheUICanBeReopened() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        try unit.setParameter(Self.gain, 0.5)
+        let ui = try unit.openLV2UI(index: Self.crashUI, display: display.name)
+        try display.click(window: ui.window, x: 20, y: 20)
+        XCTAssertThrowsError(try idle(ui) { false }) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_Crashed)
+            XCTAssertTrue("\(error)".contains("signal 11"), "\(error)")
+        }
+        XCTAssertEqual(try ui.idle(), .closed)
+        XCTAssertEqual(try Self.renderConstant(unit), 0.5, "the unit stopped rendering")
+
+        let again = try unit.openLV2UI(index: Self.crashUI, display: display.name)
+        defer { again.close() }
+        XCTAssertEqual(try again.idle(), .open)
+        XCTAssertGreaterThan(Set(try display.screenshot(window: again.window)).count, 1)
+    }
+
+    func testUIsThatCannotOpenSayWhy() throws {
+        let unit = try makeUnit()
+        XCTAssertThrowsError(try unit.openLV2UI(index: Self.gtkUI, display: ":0")) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_UnsupportedKind, "\(error)")
+            XCTAssertTrue("\(error)".contains("GtkUI"), "\(error)")
+        }
+        // A display nobody serves (the highest number X allows).
+        XCTAssertThrowsError(try unit.openLV2UI(index: Self.x11UI, display: ":65535")) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_NoDisplay, "\(error)")
+        }
+        XCTAssertThrowsError(try unit.openLV2UI(index: 7)) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_UnknownUI)
+        }
+        var ui: OpaquePointer?
+        XCTAssertEqual(AUHostLV2UIOpen(unit.handle, 7, 0, nil, &ui), kAUHostLV2UIErr_UnknownUI)
+        XCTAssertNil(ui)
+    }
+
+    func testTheCAPIOpensIdlesAndCloses() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        var ui: OpaquePointer?
+        XCTAssertEqual(AUHostLV2UIOpen(unit.handle, UInt32(Self.x11UI), 0, display.name, &ui), noErr)
+        var window: UInt64 = 0
+        XCTAssertEqual(AUHostLV2UIGetWindow(try XCTUnwrap(ui), &window), noErr)
+        XCTAssertNotEqual(window, 0)
+        XCTAssertEqual(AUHostLV2UIResize(ui!, 300, 80), noErr)
+        XCTAssertEqual(AUHostLV2UIIdle(ui!), noErr)
+        XCTAssertEqual(AUHostLV2UIClose(ui!), noErr)
+    }
+
+    /// Pixels in the bar's green (the fixture draws 0x20c040 on 0x303030).
+    static func barPixels(_ rgb: [UInt8]) -> Int {
+        stride(from: 0, to: rgb.count - 2, by: 3).filter { rgb[$0 + 1] > 0x90 && rgb[$0] < 0x60 }.count
+    }
+
+    /// Renders 256 frames of constant 1 through the unit; the first output sample.
+    static func renderConstant(_ unit: AudioUnitInstance) throws -> Float {
+        var callback = AURenderCallbackStruct(
+            inputProc: { _, _, _, _, frames, ioData in
+                for buffer in UnsafeMutableAudioBufferListPointer(ioData!) {
+                    let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
+                    for i in 0..<Int(frames) { samples[i] = 1 }
+                }
+                return noErr
+            }, inputProcRefCon: nil)
+        try AudioError.check(
+            AudioUnitSetProperty(
+                unit.handle, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+        let storage = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 1), capacity: 256)
+        storage.prepare(frames: 256)
+        var flags: AudioUnitRenderActionFlags = []
+        var time = AudioTimeStamp()
+        time.mFlags = .sampleTimeValid
+        try AudioError.check(AudioUnitRender(unit.handle, &flags, &time, 0, 256, storage.list), "AudioUnitRender")
+        return storage.samples(channel: 0, frames: 256)[0]
+    }
+}
