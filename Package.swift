@@ -145,7 +145,7 @@ let executables: [Target] = [
         name: "auhost",
         dependencies: [
             "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", "JACKMIDIInput", "JACKIOUnit", "DSPKernels",
-            "CAUHostFloatMode",
+            "LV2Host", "CAUHostFloatMode",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     /// The child process of out-of-process units.
@@ -206,7 +206,8 @@ let tests: [Target] = [
         name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr", "VoiceTestSupport"],
         resources: [.copy("Fixtures")]),
     .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"]),
-    .testTarget(name: "LV2UITests", dependencies: ["LV2Units", "LV2Host", "TestSupport", "auhost-ui-host"], exclude: ["Fixtures"]),
+    .testTarget(
+        name: "LV2UITests", dependencies: ["LV2Units", "LV2Host", "TestSupport", "auhost-ui-host", "auhost"], exclude: ["Fixtures"]),
     .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"]),
     .testTarget(
         name: "UnitIsolationTests",

@@ -188,6 +188,28 @@ public final class LV2PluginUI {
         child.send("size \(width) \(height)")
     }
 
+    /// Writes the UI window's pixels to `path` as a binary PPM (the child reads them back with
+    /// XGetImage), for `auhost ui --screenshot` and the UI sweep. Throws if the window is not
+    /// viewable or the file cannot be written, or the UI's process is gone. Thread: setup.
+    public func screenshot(to path: String) throws {
+        guard state == .open, !path.contains("\n"), child.send("shot \(path)") else {
+            throw AudioError(kAudio_ParamError, "No screenshot: the UI \(descriptor.uri) is not open.")
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            for line in child.receiveLines(timeout: 0.1) {
+                if line == "shot ok" { return }
+                if line == "shot failed" {
+                    throw AudioError(
+                        kAudio_ParamError, "No screenshot of \(descriptor.uri): its window is not viewable, or \(path) cannot be written.")
+                }
+                apply(line)
+            }
+            if child.reachedEnd { try throwEnd(whileOpening: false) }
+        }
+        throw AudioError(kAudio_ParamError, "No screenshot of \(descriptor.uri) within 10 s.")
+    }
+
     /// Closes the UI; its process ends. Thread: setup.
     public func close() {
         if state == .open { child.stop() }

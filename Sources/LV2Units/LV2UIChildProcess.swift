@@ -45,6 +45,9 @@ final class LV2UIChildProcess {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         if let display { environment["DISPLAY"] = display }
+        // The child is C, but SwiftPM links it with the Swift runtime, whose backtracer would
+        // turn a UI's crash into a page of registers; the signal alone is the report.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
         process.standardInput = childEnd
         process.standardOutput = childEnd

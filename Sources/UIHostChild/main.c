@@ -149,6 +149,8 @@ static bool handle_x_events(Child *child) {
         XEvent event;
         XNextEvent(child->display, &event);
         if (event.type == ClientMessage && (Atom)event.xclient.data.l[0] == child->delete_window) return false;
+        /* Destroyed by someone else (xdotool windowclose, a session ending): closed too. */
+        if (event.type == DestroyNotify && event.xdestroywindow.window == child->toplevel) return false;
         if (event.type == ConfigureNotify && event.xconfigure.window == child->toplevel && child->widget) {
             XResizeWindow(child->display, child->widget, (unsigned)event.xconfigure.width, (unsigned)event.xconfigure.height);
         }

@@ -11,7 +11,8 @@ final class LV2PluginUITests: XCTestCase {
     static let x11UI = 2, crashUI = 0, gtkUI = 1  // lilv lists UIs by URI: #crash, #gtk, #x11
     static let gain: AudioUnitParameterID = 2
 
-    static let fixtures: LV2Provider = {
+    /// The fixture bundle's folder (scripts/build-lv2-ui-fixtures.sh), built once per run.
+    static let fixtureDirectory: String = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-fixtures-\(getpid())").path
         let process = Process()
@@ -21,7 +22,11 @@ final class LV2PluginUITests: XCTestCase {
         try! process.run()
         process.waitUntilExit()
         precondition(process.terminationStatus == 0, "building the LV2 UI fixtures failed")
-        let provider = LV2Provider(lv2Path: output)
+        return output
+    }()
+
+    static let fixtures: LV2Provider = {
+        let provider = LV2Provider(lv2Path: fixtureDirectory)
         ComponentRegistry.shared.install(provider)
         return provider
     }()
@@ -153,6 +158,60 @@ final class LV2PluginUITests: XCTestCase {
         var ui: OpaquePointer?
         XCTAssertEqual(AUHostLV2UIOpen(unit.handle, 7, 0, nil, &ui), kAUHostLV2UIErr_UnknownUI)
         XCTAssertNil(ui)
+    }
+
+    func testAUIEmbeddedInAParentWindowLivesThereAndTakesClicks() throws {
+        let display = try XvfbDisplay.shared()
+        let host = try makeUnit()
+        let parent = try host.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { parent.close() }
+        // Any X11 window can be the parent; here, another UI's top-level window.
+        let unit = try makeUnit()
+        let ui = try unit.openLV2UI(index: Self.x11UI, parentWindow: parent.window, display: display.name)
+        defer { ui.close() }
+        XCTAssertNotEqual(ui.window, parent.window)
+        XCTAssertTrue(try display.tree(of: parent.window).contains(String(format: "0x%lx", ui.window)), "the UI is not inside its parent")
+
+        try display.click(window: ui.window, x: 50, y: 30)
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.25 }, "the click did not reach the embedded UI's unit")
+        XCTAssertEqual(try host.parameter(Self.gain), 0.5, "the click reached the parent's unit")
+    }
+
+    func testClosingTheWindowEndsAuhostUICleanly() throws {
+        let display = try XvfbDisplay.shared()
+        let auhost = URL(fileURLWithPath: LV2UIChildPath.beside("auhost"))
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = auhost
+        process.arguments = ["ui", "urn:auhost:fixture:ui-gain", "--ui", "2", "--display", display.name]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LV2_PATH"] = Self.fixtureDirectory
+        environment["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-cache-\(getpid())").path
+        process.environment = environment
+        process.standardOutput = output
+        try process.run()
+        // A stuck command fails the test instead of hanging it (a deadline, not a timing).
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        defer { watchdog.cancel() }
+        // "Showing … in window 0x…." once the UI is up.
+        var text = ""
+        while !text.contains("window 0x") || !text.hasSuffix("\n") {
+            let data = output.fileHandleForReading.availableData
+            XCTAssertFalse(data.isEmpty, "auhost ui ended before showing the UI: \(text)")
+            if data.isEmpty { return }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let hex = try XCTUnwrap(text.split(separator: " ").last { $0.hasPrefix("0x") }).dropFirst(2).trimmingCharacters(
+            in: .punctuationCharacters.union(.whitespacesAndNewlines))
+        let window = try XCTUnwrap(UInt64(hex, radix: 16))
+        try display.click(window: window, x: 150, y: 30)
+        try display.close(window: window)
+        process.waitUntilExit()
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, text)
+        XCTAssertTrue(text.contains("parameter 2 = 0.75"), text)
+        XCTAssertTrue(text.contains("The UI was closed."), text)
     }
 
     func testTheCAPIOpensIdlesAndCloses() throws {

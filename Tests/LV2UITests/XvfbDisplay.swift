@@ -52,6 +52,17 @@ final class XvfbDisplay {
         _ = try run("/usr/bin/xdotool", ["mousemove", "--window", String(window), String(x), String(y), "click", "1"])
     }
 
+    /// Destroys `window` as a session ending would (xdotool windowclose; Xvfb runs no window manager
+    /// to send WM_DELETE_WINDOW).
+    func close(window: UInt64) throws {
+        _ = try run("/usr/bin/xdotool", ["windowclose", String(window)])
+    }
+
+    /// `xwininfo -tree` of `window`: its children, by hexadecimal ID.
+    func tree(of window: UInt64) throws -> String {
+        String(decoding: try run("/usr/bin/xwininfo", ["-display", name, "-tree", "-id", String(window)]), as: UTF8.self)
+    }
+
     private func run(_ tool: String, _ arguments: [String]) throws -> [UInt8] {
         guard access(tool, X_OK) == 0 else { throw ToolFailure("\(tool) is not installed (make test installs it).") }
         let process = Process()
@@ -73,6 +84,14 @@ final class XvfbDisplay {
 struct ToolFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Programs built beside the test bundle (.build/<config>/).
+enum LV2UIChildPath {
+    static func beside(_ name: String) -> String {
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        return folder.appendingPathComponent(name).path
+    }
 }
 
 /// Stops the server when the test process exits (XCTest has no global tear-down on Linux).
