@@ -8,7 +8,17 @@
 bool screenshot_write(Display *display, Window window, const char *path) {
     XWindowAttributes attributes;
     if (!XGetWindowAttributes(display, window, &attributes) || attributes.map_state != IsViewable) return false;
-    XImage *image = XGetImage(display, window, 0, 0, (unsigned)attributes.width, (unsigned)attributes.height, AllPlanes, ZPixmap);
+    /* XGetImage answers BadMatch for any part off the screen: take the part on it. */
+    int x, y;
+    Window ignored;
+    XTranslateCoordinates(display, window, attributes.root, 0, 0, &x, &y, &ignored);
+    Screen *screen = attributes.screen;
+    int width = attributes.width, height = attributes.height;
+    if (x + width > WidthOfScreen(screen)) width = WidthOfScreen(screen) - x;
+    if (y + height > HeightOfScreen(screen)) height = HeightOfScreen(screen) - y;
+    if (x < 0 || y < 0 || width <= 0 || height <= 0) return false;
+    attributes.width = width, attributes.height = height;
+    XImage *image = XGetImage(display, window, 0, 0, (unsigned)width, (unsigned)height, AllPlanes, ZPixmap);
     if (!image) return false;
     FILE *file = fopen(path, "wb");
     bool written = file != NULL;

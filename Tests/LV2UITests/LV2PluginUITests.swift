@@ -214,6 +214,35 @@ final class LV2PluginUITests: XCTestCase {
         XCTAssertTrue(text.contains("The UI was closed."), text)
     }
 
+    func testAScreenshotIsTheWindowAsAPPM() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        try unit.setParameter(Self.gain, 0.25)
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-shot-\(getpid()).ppm").path
+        defer { unlink(path) }
+        XCTAssertTrue(
+            try idle(ui) {
+                (try? ui.screenshot(to: path)) != nil && Self.barPixels(Self.ppmPixels(path)) == 50 * 60
+            }, "the screenshot does not show a quarter-filled bar")
+        XCTAssertEqual(Self.ppmPixels(path).count, 200 * 60 * 3)
+        XCTAssertThrowsError(try ui.screenshot(to: "/nonexistent/folder/shot.ppm"))
+    }
+
+    /// The RGB bytes after a binary PPM's "P6\nW H\n255\n" header.
+    static func ppmPixels(_ path: String) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        var newlines = 0
+        guard
+            let start = data.firstIndex(where: { byte in
+                if byte == 10 { newlines += 1 }
+                return newlines == 3
+            })
+        else { return [] }
+        return [UInt8](data[(start + 1)...])
+    }
+
     func testTheCAPIOpensIdlesAndCloses() throws {
         let display = try XvfbDisplay.shared()
         let unit = try makeUnit()
