@@ -4,6 +4,7 @@
 #   drew        opened, and its window was not uniform 2 s later (within 5 s of the start)
 #   blank       opened, but its window was one colour
 #   unsupported a kind suil cannot put in an X11 window (Gtk, Qt, external UIs)
+#   needs-instance  requires instance-access/data-access, which a UI in a child cannot have
 #   failed      the UI (or its unit) did not load: the reason is the plug-in's or suil's
 #   crashed     the UI's process died; auhost (the host) reported it and exited normally
 #   hung        auhost did not finish within 30 s (killed)
@@ -40,6 +41,7 @@ for plugin in $(lv2ls | grep -E -- "${SWEEP_FILTER:-.}"); do
         if [ $status -eq 124 ] || [ $status -eq 137 ]; then outcome=hung
         elif grep -q -- '-66805' <<<"$reason"; then outcome=crashed
         elif grep -q -- '-66801' <<<"$reason"; then outcome=unsupported
+        elif grep -q -- '-66806' <<<"$reason"; then outcome=needs-instance
         elif [ $status -ne 0 ]; then outcome=failed
         elif [ -s "$shot" ] && [ "$(convert "$shot" -format '%k' info: 2>/dev/null)" -gt 1 ]; then
             outcome=drew
@@ -54,7 +56,7 @@ done
 # Kind x outcome, as a Markdown table.
 awk -F'\t' 'NR > 1 { kinds[$3] = 1; outcomes[$4] = 1; count[$3 "\t" $4]++; total[$3]++ }
 END {
-    n = split("drew blank unsupported failed crashed hung", order, " ")
+    n = split("drew blank unsupported needs-instance failed crashed hung", order, " ")
     printf "| UI kind |"; for (i = 1; i <= n; i++) printf " %s |", order[i]; printf " total |\n"
     printf "|---|"; for (i = 1; i <= n; i++) printf "---|"; printf "---|\n"
     for (k in kinds) {

@@ -12,6 +12,8 @@ public struct LV2PluginUIDescriptor: Equatable, Sendable {
     public let bundlePath: String
     /// The UI's shared object.
     public let binaryPath: String
+    /// The features it cannot run without (`lv2:requiredFeature`).
+    public let requiredFeatures: [String]
 
     /// The kind's short name: the URI's fragment ("X11UI", "GtkUI", "Widget").
     public var kindName: String {
@@ -39,7 +41,13 @@ extension LV2PluginDescriptor {
             if let classes, !lilv_nodes_is_end(classes, lilv_nodes_begin(classes)) {
                 kind = LV2Vocabulary.string(lilv_nodes_get(classes, lilv_nodes_begin(classes))) ?? ""
             }
-            result.append(.init(uri: uri, kindURI: kind, bundlePath: bundle.hasSuffix("/") ? bundle : bundle + "/", binaryPath: binary))
+            let required = lilv_new_uri(world.world, LV2URI.core + "requiredFeature")
+            defer { lilv_node_free(required) }
+            let features = LV2World.strings(lilv_world_find_nodes(world.world, lilv_ui_get_uri(ui), required, nil))
+            result.append(
+                .init(
+                    uri: uri, kindURI: kind, bundlePath: bundle.hasSuffix("/") ? bundle : bundle + "/", binaryPath: binary,
+                    requiredFeatures: features))
         }
         return result
     }
@@ -54,6 +62,13 @@ extension LV2PluginDescriptor {
 extension LV2PluginUIDescriptor {
     /// Whether AUHost can show it: the UI child puts UIs in X11 windows, and suil does that for
     /// X11 UIs only (Gtk and Qt UIs need a Gtk or Qt container process; external UIs, kx:Widget,
-    /// are not suil's). Thread: any.
-    public var isSupported: Bool { kindURI == "http://lv2plug.in/ns/extensions/ui#X11UI" }
+    /// are not suil's); and a UI that needs the plug-in instance in its own process cannot have
+    /// it in the child. Thread: any.
+    public var isSupported: Bool { kindURI == "http://lv2plug.in/ns/extensions/ui#X11UI" && instanceFeature == nil }
+
+    /// The instance-access or data-access feature the UI requires, if any: the plug-in's handle,
+    /// which only a UI in the plug-in's own process can use. Thread: any.
+    public var instanceFeature: String? {
+        requiredFeatures.first { $0 == "http://lv2plug.in/ns/ext/instance-access" || $0 == "http://lv2plug.in/ns/ext/data-access" }
+    }
 }

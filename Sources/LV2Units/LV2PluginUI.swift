@@ -55,6 +55,12 @@ public final class LV2PluginUI {
             throw AudioError(kAUHostLV2UIErr_UnknownUI, "\(lv2.plugin.uri) has \(uis.count) UI(s); there is no UI \(index).")
         }
         descriptor = uis[index]
+        if let feature = descriptor.instanceFeature {
+            throw AudioError(
+                kAUHostLV2UIErr_NeedsInstanceAccess,
+                "The UI \(descriptor.uri) requires \(feature): the plug-in's instance in the UI's process, which a UI in a child of its own cannot have."
+            )
+        }
         self.unit = unit
         controls = ports.filter { $0.kind == .control }.map { (AudioUnitParameterID($0.index), $0.direction == .input, Float.nan) }
         let symbols = ports.map { "\($0.symbol)=\($0.index)" }

@@ -8,7 +8,7 @@ import XCTest
 /// (Tests/LV2UITests/Fixtures) is a gain whose X11 UI draws the gain as a bar and sets it where
 /// clicked, the same UI that segfaults when clicked, and a Gtk2 UI.
 final class LV2PluginUITests: XCTestCase {
-    static let x11UI = 2, crashUI = 0, gtkUI = 1  // lilv lists UIs by URI: #crash, #gtk, #x11
+    static let x11UI = 3, crashUI = 0, gtkUI = 1, instanceUI = 2  // lilv lists UIs by URI: #crash, #gtk, #needs-instance, #x11
     static let gain: AudioUnitParameterID = 2
 
     /// The fixture bundle's folder (scripts/build-lv2-ui-fixtures.sh), built once per run.
@@ -55,21 +55,20 @@ final class LV2PluginUITests: XCTestCase {
     func testListsTheUIsAndTheirKinds() throws {
         let unit = try makeUnit()
         let uis = unit.lv2UIs
-        XCTAssertEqual(
-            uis.map(\.uri), ["urn:auhost:fixture:ui-gain#crash", "urn:auhost:fixture:ui-gain#gtk", "urn:auhost:fixture:ui-gain#x11"])
-        XCTAssertEqual(uis.map(\.kindName), ["X11UI", "GtkUI", "X11UI"])
-        XCTAssertEqual(uis.map(\.isSupported), [true, false, true])
+        XCTAssertEqual(uis.map(\.uri), ["#crash", "#gtk", "#needs-instance", "#x11"].map { "urn:auhost:fixture:ui-gain" + $0 })
+        XCTAssertEqual(uis.map(\.kindName), ["X11UI", "GtkUI", "X11UI", "X11UI"])
+        XCTAssertEqual(uis.map(\.isSupported), [true, false, false, true])
 
         var count: UInt32 = 0
         XCTAssertEqual(AUHostLV2UIGetCount(unit.handle, &count), noErr)
-        XCTAssertEqual(count, 3)
+        XCTAssertEqual(count, 4)
         var uri: Unmanaged<CFString>?, kind: Unmanaged<CFString>?
         var supported: DarwinBoolean = false
         XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 1, &uri, &kind, &supported), noErr)
         XCTAssertEqual(String(cfString: kind?.takeRetainedValue()), "http://lv2plug.in/ns/extensions/ui#GtkUI")
         XCTAssertEqual(String(cfString: uri?.takeRetainedValue()), "urn:auhost:fixture:ui-gain#gtk")
         XCTAssertFalse(supported.boolValue)
-        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 3, nil, nil, nil), kAUHostLV2UIErr_UnknownUI)
+        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 4, nil, nil, nil), kAUHostLV2UIErr_UnknownUI)
     }
 
     func testAClickOnTheUISetsTheParameterWithAGesture() throws {
@@ -148,6 +147,10 @@ final class LV2PluginUITests: XCTestCase {
             XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_UnsupportedKind, "\(error)")
             XCTAssertTrue("\(error)".contains("GtkUI"), "\(error)")
         }
+        XCTAssertThrowsError(try unit.openLV2UI(index: Self.instanceUI, display: ":0")) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_NeedsInstanceAccess, "\(error)")
+            XCTAssertTrue("\(error)".contains("instance-access"), "\(error)")
+        }
         // A display nobody serves (the highest number X allows).
         XCTAssertThrowsError(try unit.openLV2UI(index: Self.x11UI, display: ":65535")) { error in
             XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_NoDisplay, "\(error)")
@@ -183,7 +186,7 @@ final class LV2PluginUITests: XCTestCase {
         let process = Process()
         let output = Pipe()
         process.executableURL = auhost
-        process.arguments = ["ui", "urn:auhost:fixture:ui-gain", "--ui", "2", "--display", display.name]
+        process.arguments = ["ui", "urn:auhost:fixture:ui-gain", "--ui", "urn:auhost:fixture:ui-gain#x11", "--display", display.name]
         var environment = ProcessInfo.processInfo.environment
         environment["LV2_PATH"] = Self.fixtureDirectory
         environment["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-cache-\(getpid())").path

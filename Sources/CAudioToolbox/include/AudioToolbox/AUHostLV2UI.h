@@ -12,7 +12,8 @@
  * a control the UI moves becomes AudioUnitSetParameter (with the event callback's value change,
  * and ui:touch as begin/end gestures); a value changed on the host's side (AudioUnitSetParameter,
  * a preset, a scheduled or MIDI-mapped change, a meter output) reaches the UI at the next idle.
- * Not yet: atom ports (patch messages), ui:requestValue, instance-access and data-access.
+ * Not yet: atom ports (patch messages), ui:requestValue; UIs that require instance-access or
+ * data-access answer kAUHostLV2UIErr_NeedsInstanceAccess.
  */
 #ifndef AUHOST_AUHOSTLV2UI_H
 #define AUHOST_AUHOSTLV2UI_H
@@ -37,7 +38,10 @@ AU_ENUM(OSStatus) {
     /* The user closed the UI's window (or the UI asked to close): not a failure; close the UI. */
     kAUHostLV2UIErr_Closed = -66804,
     /* The UI's process crashed (the message names the signal); the unit is unharmed. */
-    kAUHostLV2UIErr_Crashed = -66805
+    kAUHostLV2UIErr_Crashed = -66805,
+    /* The UI requires instance-access or data-access (the plug-in's instance in its process),
+       which a UI in a child process cannot have. */
+    kAUHostLV2UIErr_NeedsInstanceAccess = -66806
 };
 
 /* Events the UI causes, numbered as Apple's AudioUnitEventType. */
@@ -64,8 +68,8 @@ OSStatus AUHostLV2UICopyInfo(AudioUnit inUnit, UInt32 inIndex, CFStringRef _Null
 /* Opens UI inIndex in its own process and waits (up to 10 s) until it is up: in a top-level window
    titled with the unit's name when inParentWindow is 0, else embedded in that X11 window.
    inDisplay names the X display (NULL: $DISPLAY). The UI starts with the unit's current values.
-   kAUHostLV2UIErr_UnknownUI, _UnsupportedKind, _NoDisplay, _LoadFailed or _Crashed, with a
-   message naming the cause. [setup] */
+   kAUHostLV2UIErr_UnknownUI, _UnsupportedKind, _NeedsInstanceAccess, _NoDisplay, _LoadFailed or
+   _Crashed, with a message naming the cause. [setup] */
 OSStatus AUHostLV2UIOpen(AudioUnit inUnit, UInt32 inIndex, UInt64 inParentWindow, const char *_Nullable inDisplay,
                          AUHostLV2UIRef _Nullable *_Nonnull outUI);
 
