@@ -44,8 +44,12 @@ struct UICommand: ParsableCommand {
         if list {
             if uis.isEmpty { print("\(component.name) declares no UI.") }
             for (index, ui) in uis.enumerated() {
-                print(
-                    "\(index)  \(ui.kindName)\(ui.isSupported ? "" : " (not supported: suil cannot show it in an X11 window)")  \(ui.uri)")
+                let why =
+                    ui.isSupported
+                    ? ""
+                    : ui.instanceFeature != nil
+                        ? " (not supported: needs instance-access)" : " (not supported: suil cannot show it in an X11 window)"
+                print("\(index)  \(ui.kindName)\(why)  \(ui.uri)")
             }
             return
         }
