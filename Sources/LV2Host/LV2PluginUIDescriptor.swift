@@ -15,7 +15,7 @@ public struct LV2PluginUIDescriptor: Equatable, Sendable {
     /// The features it cannot run without (`lv2:requiredFeature`).
     public let requiredFeatures: [String]
 
-    /// The kind's short name: the URI's fragment ("X11UI", "GtkUI", "Widget").
+    /// The kind's short name: the URI's fragment ("X11UI", "GtkUI", "Widget"). Thread: any.
     public var kindName: String {
         String(kindURI.split(whereSeparator: { $0 == "#" || $0 == "/" }).last ?? Substring(kindURI))
     }

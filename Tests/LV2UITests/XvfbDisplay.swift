@@ -8,19 +8,20 @@ final class XvfbDisplay {
     let name: String
     private let process = Process()
 
-    /// One server for the whole test run; a skip (not a failure) when Xvfb is not installed
-    /// (`make test` installs it: scripts/debian-packages.txt).
+    /// One server for the whole test run; a skip (not a failure) only when Xvfb is not installed
+    /// (`make test` installs it: scripts/debian-packages.txt). A server that does not start fails.
     static func shared() throws -> XvfbDisplay {
-        guard let display = sharedDisplay else {
-            throw XCTSkip("Xvfb is not installed (apt-get install xvfb, or run make test, which installs it).")
+        switch sharedDisplay {
+        case .success(let display?): return display
+        case .success(nil): throw XCTSkip("Xvfb is not installed (apt-get install xvfb, or run make test, which installs it).")
+        case .failure(let error): throw error
         }
-        return display
     }
 
-    private static let sharedDisplay: XvfbDisplay? = {
+    private static let sharedDisplay: Result<XvfbDisplay?, Error> = {
         let candidates: [String] = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"]
-        guard let path = candidates.first(where: { (candidate: String) in access(candidate, X_OK) == 0 }) else { return nil }
-        return try! XvfbDisplay(path: path)
+        guard let path = candidates.first(where: { (candidate: String) in access(candidate, X_OK) == 0 }) else { return .success(nil) }
+        return Result { try XvfbDisplay(path: path) }
     }()
 
     private init(path: String) throws {
@@ -34,7 +35,7 @@ final class XvfbDisplay {
         var number = ""
         while !number.hasSuffix("\n") {
             let byte = output.fileHandleForReading.readData(ofLength: 1)
-            guard !byte.isEmpty else { throw XCTSkip("Xvfb did not start.") }
+            guard !byte.isEmpty else { throw ToolFailure("Xvfb did not start (it wrote no display number).") }
             number += String(decoding: byte, as: UTF8.self)
         }
         name = ":" + number.trimmingCharacters(in: .whitespacesAndNewlines)
