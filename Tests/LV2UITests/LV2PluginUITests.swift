@@ -122,6 +122,23 @@ final class LV2PluginUITests: XCTestCase {
         XCTAssertGreaterThan(Self.barPixels(after), Self.barPixels(before))
     }
 
+    func testAFactoryPresetChosenByTheHostReachesTheUI() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        var preset = AUPreset(presetNumber: 0, presetName: nil)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                unit.handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
+            noErr)
+        XCTAssertEqual(try unit.parameter(Self.gain), 1)
+        // "Full" sets the gain to 1: the whole 200x60 window becomes bar.
+        XCTAssertTrue(
+            try idle(ui) { Self.barPixels((try? display.screenshot(window: ui.window)) ?? []) == 200 * 60 },
+            "the UI does not show the preset's gain")
+    }
+
     func testACrashingUIIsReportedTheUnitKeepsRenderingAndTheUICanBeReopened() throws {
         let display = try XvfbDisplay.shared()
         let unit = try makeUnit()
