@@ -207,7 +207,8 @@ let tests: [Target] = [
         resources: [.copy("Fixtures")]),
     .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"]),
     .testTarget(
-        name: "LV2UITests", dependencies: ["LV2Units", "LV2Host", "TestSupport", "auhost-ui-host", "auhost"], exclude: ["Fixtures"]),
+        name: "LV2UITests", dependencies: ["LV2Units", "LV2Host", "TestSupport", "auhost-ui-host", "auhost", "auhost-unit-host"],
+        exclude: ["Fixtures"]),
     .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"]),
     .testTarget(
         name: "UnitIsolationTests",

@@ -47,12 +47,10 @@ public final class LV2PluginUI {
 
     /// Opens UI `index` of the LV2 unit `unit` (see the C function AUHostLV2UIOpen). Thread: setup.
     public init(unit: AudioUnit, index: Int, parentWindow: UInt64 = 0, display: String? = nil) throws {
-        guard let lv2 = ComponentInstance.from(unit)?.unit as? LV2Unit else {
-            throw AudioError(kAudio_ParamError, "LV2 plug-in UIs are for LV2 units in this process (not out of process, not another kind).")
-        }
-        let (uis, ports, name) = lv2.access.withWorld { _ in (lv2.plugin.uis, lv2.plugin.ports, lv2.plugin.name) }
+        let data = try LV2PluginUIData(unit: unit, function: "Opening a plug-in UI")
+        let (uis, ports, name) = (data.uis, data.ports, data.name)
         guard uis.indices.contains(index) else {
-            throw AudioError(kAUHostLV2UIErr_UnknownUI, "\(lv2.plugin.uri) has \(uis.count) UI(s); there is no UI \(index).")
+            throw AudioError(kAUHostLV2UIErr_UnknownUI, "\(data.uri) has \(uis.count) UI(s); there is no UI \(index).")
         }
         descriptor = uis[index]
         if let feature = descriptor.instanceFeature {
@@ -66,7 +64,7 @@ public final class LV2PluginUI {
         let symbols = ports.map { "\($0.symbol)=\($0.index)" }
         child = try LV2UIChildProcess(
             arguments: [
-                lv2.plugin.uri, descriptor.uri, descriptor.kindURI, descriptor.bundlePath, descriptor.binaryPath, String(parentWindow),
+                data.uri, descriptor.uri, descriptor.kindURI, descriptor.bundlePath, descriptor.binaryPath, String(parentWindow),
                 name,
             ] + symbols, display: display)
         do {
@@ -224,10 +222,10 @@ public final class LV2PluginUI {
 }
 
 extension AudioUnitInstance {
-    /// The UIs this LV2 unit's plug-in declares (empty for other units). Thread: setup.
+    /// The UIs this LV2 unit's plug-in declares, in or out of process (empty for other units).
+    /// Thread: setup.
     public var lv2UIs: [LV2PluginUIDescriptor] {
-        guard let lv2 = ComponentInstance.from(handle)?.unit as? LV2Unit else { return [] }
-        return lv2.access.withWorld { _ in lv2.plugin.uis }
+        (try? LV2PluginUIData(unit: handle, function: "lv2UIs"))?.uis ?? []
     }
 
     /// Opens UI `index` of this LV2 unit (``LV2PluginUI``). Thread: setup.

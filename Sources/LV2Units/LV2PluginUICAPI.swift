@@ -9,20 +9,12 @@ private func pluginUI(_ ref: OpaquePointer?) throws -> LV2PluginUI {
     return Unmanaged<LV2PluginUI>.fromOpaque(UnsafeRawPointer(ref)).takeUnretainedValue()
 }
 
-private func lv2Unit(_ unit: AudioUnit?, _ function: String) throws -> LV2Unit {
-    guard let lv2 = ComponentInstance.from(unit)?.unit as? LV2Unit else {
-        throw AudioError(kAudio_ParamError, "\(function) takes an LV2 unit in this process (not out of process, not another kind).")
-    }
-    return lv2
-}
-
 /// AUHostLV2UIGetCount (AUHostLV2UI.h). Thread: setup.
 @_cdecl("AUHostLV2UIGetCount")
 public func _AUHostLV2UIGetCount(_ unit: AudioUnit?, _ outCount: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     LastErrorMessage.status {
-        let lv2 = try lv2Unit(unit, "AUHostLV2UIGetCount")
         guard let outCount else { throw AudioError(kAudio_ParamError, "AUHostLV2UIGetCount needs outCount.") }
-        outCount.pointee = UInt32(lv2.access.withWorld { _ in lv2.plugin.uis.count })
+        outCount.pointee = UInt32(try LV2PluginUIData(unit: unit, function: "AUHostLV2UIGetCount").uis.count)
     }
 }
 
@@ -33,10 +25,10 @@ public func _AUHostLV2UICopyInfo(
     _ outKind: UnsafeMutablePointer<UnsafeRawPointer?>?, _ outSupported: UnsafeMutablePointer<UInt8>?
 ) -> OSStatus {
     LastErrorMessage.status {
-        let lv2 = try lv2Unit(unit, "AUHostLV2UICopyInfo")
-        let uis = lv2.access.withWorld { _ in lv2.plugin.uis }
+        let data = try LV2PluginUIData(unit: unit, function: "AUHostLV2UICopyInfo")
+        let uis = data.uis
         guard Int(index) < uis.count else {
-            throw AudioError(kAUHostLV2UIErr_UnknownUI, "\(lv2.plugin.uri) has \(uis.count) UI(s); there is no UI \(index).")
+            throw AudioError(kAUHostLV2UIErr_UnknownUI, "\(data.uri) has \(uis.count) UI(s); there is no UI \(index).")
         }
         outURI?.pointee = UnsafeRawPointer(CFBridge.string(uis[Int(index)].uri).toOpaque())
         outKind?.pointee = UnsafeRawPointer(CFBridge.string(uis[Int(index)].kindURI).toOpaque())
@@ -52,8 +44,8 @@ public func _AUHostLV2UIOpen(
     LastErrorMessage.status {
         guard let outUI else { throw AudioError(kAudio_ParamError, "AUHostLV2UIOpen needs outUI.") }
         outUI.pointee = nil
-        _ = try lv2Unit(unit, "AUHostLV2UIOpen")
-        let ui = try LV2PluginUI(unit: unit!, index: Int(index), parentWindow: parent, display: display.map { String(cString: $0) })
+        guard let unit else { throw AudioError(kAudio_ParamError, "AUHostLV2UIOpen needs a unit.") }
+        let ui = try LV2PluginUI(unit: unit, index: Int(index), parentWindow: parent, display: display.map { String(cString: $0) })
         outUI.pointee = OpaquePointer(Unmanaged.passRetained(ui).toOpaque())
     }
 }

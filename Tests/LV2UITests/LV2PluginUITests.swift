@@ -122,6 +122,19 @@ final class LV2PluginUITests: XCTestCase {
         XCTAssertGreaterThan(Self.barPixels(after), Self.barPixels(before))
     }
 
+    func testTheUIOfAUnitOutOfProcessDrivesTheIsolatedUnit() throws {
+        let display = try XvfbDisplay.shared()
+        let component = try XCTUnwrap(Self.fixtures.component(uri: "urn:auhost:fixture:ui-gain"))
+        let unit = try AudioUnitInstance(component, outOfProcess: true)
+        try unit.initialize()
+        XCTAssertEqual(unit.lv2UIs.count, 4)
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        try display.click(window: ui.window, x: 150, y: 30)
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.75 }, "the click did not reach the isolated unit")
+        XCTAssertEqual(try Self.renderConstant(unit), 0.75, "the isolated unit does not render with the UI's gain")
+    }
+
     func testAFactoryPresetChosenByTheHostReachesTheUI() throws {
         let display = try XvfbDisplay.shared()
         let unit = try makeUnit()

@@ -55,8 +55,10 @@ AU_ENUM(UInt32) {
 typedef void (*AUHostLV2UIEventProc)(void *_Nullable inUserData, UInt32 inEventType, AudioUnitParameterID inParameter,
                                      AudioUnitParameterValue inValue);
 
-/* How many UIs the unit's plug-in declares (0 for none). kAudio_ParamError for a unit that is not
-   an LV2 unit in this process. [setup] */
+/* How many UIs the unit's plug-in declares (0 for none). Works for LV2 units in this process and
+   out of process (AUHostIsolation.h: the UI's child and the unit's child are separate processes,
+   and the protocol goes through the unit's parameters). kAudio_ParamError for a unit that is not
+   an LV2 unit. [setup] */
 OSStatus AUHostLV2UIGetCount(AudioUnit inUnit, UInt32 *outCount);
 
 /* UI inIndex's URI and kind (a class URI such as http://lv2plug.in/ns/extensions/ui#X11UI), +1
