@@ -165,6 +165,22 @@ install-unit-host: deps
 	$(SWIFT) build -c $(CONFIG) --product auhost-unit-host
 	install -d $(PREFIX)/libexec/auhost
 	install -m 755 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/auhost-unit-host $(PREFIX)/libexec/auhost/
+## sweep-ui: every UI of the installed LV2 plug-ins opened under a private Xvfb through `auhost ui`
+## (scripts/lv2-ui-sweep.sh): a table of UI kind x drew / blank / unsupported / failed / crashed / hung
+## in .build/ui-sweep/summary.md, a PNG per UI that drew.
+.PHONY: sweep-ui
+sweep-ui: deps
+	$(SWIFT) build --product auhost
+	$(SWIFT) build --product auhost-ui-host
+	scripts/lv2-ui-sweep.sh
+
+## install-ui-host: the child that shows LV2 plug-in UIs (issue 30, AUHostLV2UI.h), beside the unit host.
+.PHONY: install-ui-host
+install: install-ui-host
+install-ui-host: deps
+	$(SWIFT) build -c $(CONFIG) --product auhost-ui-host
+	install -d $(PREFIX)/libexec/auhost
+	install -m 755 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/auhost-ui-host $(PREFIX)/libexec/auhost/
 bench-isolated: deps
 	$(SWIFT) build -c release --product auhost-unit-host
 	cd Benchmarks && LV2_PATH=$$(../scripts/test-lv2-path.sh) $(SWIFT) package benchmark --target IsolatedUnit

@@ -34,6 +34,8 @@ let cShims: [Target] = [
     .target(name: "CAudioToolbox", cSettings: cSettings),
     systemLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
     systemLibrary("CLilv", pkgConfig: "lilv-0", apt: "liblilv-dev"),
+    /// suil and Xlib, for the LV2 UI child only (the host process links neither).
+    systemLibrary("CSuil", pkgConfig: "suil-0", apt: "libsuil-dev"),
     systemLibrary("CSndFile", pkgConfig: "sndfile", apt: "libsndfile1-dev"),
     systemLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev"),
     systemLibrary("CJACK", pkgConfig: "jack", apt: "libjack-jackd2-dev"),
@@ -148,7 +150,7 @@ let executables: [Target] = [
         name: "auhost",
         dependencies: [
             "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", "JACKMIDIInput", "JACKIOUnit", "DSPKernels",
-            "CAUHostFloatMode",
+            "LV2Host", "CAUHostFloatMode",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     /// The child process of out-of-process units.
@@ -156,6 +158,10 @@ let executables: [Target] = [
         name: "auhost-unit-host",
         dependencies: ["AUHost", "UnitIsolation", "CUnitIsolation", "CAUHostFloatMode", "LV2Units", "LV2Host", "PlugInLoader"],
         path: "Sources/UnitHostChild"),
+    /// The child process that shows one LV2 plug-in UI through suil (AUHostLV2UI.h), in C.
+    .executableTarget(
+        name: "auhost-ui-host", dependencies: ["CSuil"], path: "Sources/UIHostChild", cSettings: cSettings,
+        linkerSettings: [.linkedLibrary("X11")]),
     /// The crash-isolating child of the LV2 sweep.
     .executableTarget(name: "lv2-sweep-child", dependencies: ["LV2Host", "LV2Units", "AUHost"], path: "Sources/LV2SweepChild"),
 ]
@@ -205,6 +211,9 @@ let tests: [Target] = [
         name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr", "VoiceTestSupport"],
         resources: [.copy("Fixtures")]),
     .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"]),
+    .testTarget(
+        name: "LV2UITests", dependencies: ["LV2Units", "LV2Host", "TestSupport", "auhost-ui-host", "auhost", "auhost-unit-host"],
+        exclude: ["Fixtures"]),
     .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"]),
     .testTarget(
         name: "UnitIsolationTests",
@@ -252,6 +261,8 @@ let package = Package(
         .executable(name: "auhost", targets: ["auhost"]),
         /// The child process of out-of-process units (AUHostIsolation.h); `make install` puts it in PREFIX/libexec/auhost.
         .executable(name: "auhost-unit-host", targets: ["auhost-unit-host"]),
+        /// The child process that shows LV2 plug-in UIs (AUHostLV2UI.h); installed beside auhost-unit-host.
+        .executable(name: "auhost-ui-host", targets: ["auhost-ui-host"]),
         /// The unit model and the plug-in ABI header, compiled into every SDK plug-in (SDK/Package.swift).
         .library(name: "AUHostUnitModel", targets: ["AudioUnitBase", "AUHostPlugInABI"]),
         /// LV2 plug-ins as units, with the lilv layer under them (benchmarks compare the two).
@@ -268,6 +279,6 @@ let package = Package(
 
 // Every Swift target takes the package's Swift settings (C shims and C test targets have no Swift).
 for target in appleAPIs + layers + providers + executables + testSupport + tests
-where !["RoomSimulation", "CGainUnit"].contains(target.name) {
+where !["RoomSimulation", "CGainUnit", "auhost-ui-host"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

@@ -11,7 +11,7 @@ struct AUHostCommand: ParsableCommand {
         subcommands: [
             ListCommand.self, InfoCommand.self, RenderCommand.self, ValidateCommand.self, ValidateChildCommand.self,
             DemoCommand.self, GraphCommand.self, RunCommand.self, BenchCommand.self, PlayCommand.self, CaptureCommand.self,
-            PresetCommand.self,
+            PresetCommand.self, UICommand.self,
         ])
 
     /// auhost renders as audio hosts do: subnormals flushed to zero on its threads (those it

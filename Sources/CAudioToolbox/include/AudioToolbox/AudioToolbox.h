@@ -33,5 +33,6 @@
 #include <AudioToolbox/AudioFileStream.h>
 #include <AudioToolbox/AUHostIsolation.h>
 #include <AudioToolbox/AUHostLV2.h>
+#include <AudioToolbox/AUHostLV2UI.h>
 
 #endif

@@ -1,0 +1,235 @@
+import AUHostCore
+import Foundation
+import LV2Host
+
+/// An LV2 unit's plug-in UI, shown by an `auhost-ui-host` child through suil (AUHostLV2UI.h).
+/// A UI that crashes ends only its child: ``idle()`` then throws `kAUHostLV2UIErr_Crashed` and
+/// the unit keeps rendering; open it again with a new `LV2PluginUI`.
+///
+/// The port protocol runs in ``idle()``, on the caller's thread, never on the render thread:
+/// values the UI writes become `AudioUnitSetParameter` calls (and ``onEvent`` events), values
+/// changed on the host's side reach the UI. Call `idle()` regularly (every 30 ms, as jalv does).
+///
+/// ```swift
+/// let ui = try unit.openLV2UI(index: 0)
+/// while (try? ui.idle()) == .open { usleep(30_000) }
+/// ui.close()
+/// ```
+///
+/// Thread: setup; one thread at a time.
+public final class LV2PluginUI {
+    /// What ``idle()`` found.
+    public enum State: Equatable, Sendable {
+        case open
+        /// The user closed the window (or the UI asked to close).
+        case closed
+    }
+
+    /// A UI event, numbered as AUHostLV2UI.h's `kAUHostLV2UIEvent_…` (Apple's AudioUnitEventType).
+    public enum Event: Equatable, Sendable {
+        case valueChange(AudioUnitParameterID, AudioUnitParameterValue)
+        case beginGesture(AudioUnitParameterID)
+        case endGesture(AudioUnitParameterID)
+    }
+
+    /// The UI being shown.
+    public let descriptor: LV2PluginUIDescriptor
+    /// The X11 window the UI shows in (the child's top-level, or the UI's widget when embedded).
+    public private(set) var window: UInt64 = 0
+    /// Called from ``idle()`` after a value the UI wrote was set on the unit.
+    public var onEvent: ((Event) -> Void)?
+
+    private let unit: AudioUnit
+    private let child: LV2UIChildProcess
+    /// Control ports (parameter ID = port index) and the value the UI last saw or sent.
+    private var controls: [(id: AudioUnitParameterID, isInput: Bool, shown: Float)]
+    private var state = State.open
+
+    /// Opens UI `index` of the LV2 unit `unit` (see the C function AUHostLV2UIOpen). Thread: setup.
+    public init(unit: AudioUnit, index: Int, parentWindow: UInt64 = 0, display: String? = nil) throws {
+        let data = try LV2PluginUIData(unit: unit, function: "Opening a plug-in UI")
+        let (uis, ports, name) = (data.uis, data.ports, data.name)
+        guard uis.indices.contains(index) else {
+            throw AudioError(kAUHostLV2UIErr_UnknownUI, "\(data.uri) has \(uis.count) UI(s); there is no UI \(index).")
+        }
+        descriptor = uis[index]
+        if let feature = descriptor.instanceFeature {
+            throw AudioError(
+                kAUHostLV2UIErr_NeedsInstanceAccess,
+                "The UI \(descriptor.uri) requires \(feature): the plug-in's instance in the UI's process, which a UI in a child of its own cannot have."
+            )
+        }
+        self.unit = unit
+        controls = ports.filter { $0.kind == .control }.map { (AudioUnitParameterID($0.index), $0.direction == .input, Float.nan) }
+        let symbols = ports.map { "\($0.symbol)=\($0.index)" }
+        child = try LV2UIChildProcess(
+            arguments: [
+                data.uri, descriptor.uri, descriptor.kindURI, descriptor.bundlePath, descriptor.binaryPath, String(parentWindow),
+                name,
+            ] + symbols, display: display)
+        do {
+            try awaitReady()
+        } catch {
+            child.stop(grace: 0)
+            throw error
+        }
+        sendChangedValues()
+    }
+
+    deinit {
+        if state == .open { child.stop() }
+    }
+
+    /// Waits for the child's `ready` (or its error, or its end).
+    private func awaitReady() throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            for line in child.receiveLines(timeout: 0.1) {
+                let words = line.split(separator: " ", maxSplits: 2).map(String.init)
+                switch words.first {
+                case "ready": return
+                case "window": window = words.count > 1 ? UInt64(words[1]) ?? 0 : 0
+                case "error": throw openError(kind: words.count > 1 ? words[1] : "", text: words.count > 2 ? words[2] : line)
+                default: break
+                }
+            }
+            if child.reachedEnd { try throwEnd(whileOpening: true) }
+        }
+        throw AudioError(kAUHostLV2UIErr_LoadFailed, "The UI \(descriptor.uri) did not come up within 10 s.\(reasonSuffix)")
+    }
+
+    private func openError(kind: String, text: String) -> AudioError {
+        let status: OSStatus =
+            switch kind {
+            case "no-display": kAUHostLV2UIErr_NoDisplay
+            case "unsupported": kAUHostLV2UIErr_UnsupportedKind
+            default: kAUHostLV2UIErr_LoadFailed
+            }
+        return AudioError(status, "Could not open the UI \(descriptor.uri): \(text).\(reasonSuffix)")
+    }
+
+    private var reasonSuffix: String {
+        let tail = child.errorTail.trimmingCharacters(in: .whitespacesAndNewlines)
+        return tail.isEmpty ? "" : " The UI said: \(tail.suffix(600))"
+    }
+
+    /// Throws for a child that ended: crashed (signal), or closed.
+    private func throwEnd(whileOpening: Bool) throws {
+        if let signal = child.waitForEnd() {
+            state = .closed
+            let name = strsignal(signal).map { String(cString: $0) } ?? "signal"
+            throw AudioError(
+                kAUHostLV2UIErr_Crashed,
+                "The UI \(descriptor.uri) crashed (signal \(signal), \(name)); the unit is unharmed and the UI can be opened again.\(reasonSuffix)"
+            )
+        }
+        state = .closed
+        if whileOpening { throw AudioError(kAUHostLV2UIErr_LoadFailed, "The UI \(descriptor.uri) ended while opening.\(reasonSuffix)") }
+    }
+
+    /// Applies what the UI sent and sends it what changed on the host's side. `.closed` once
+    /// the user closed the window; throws `kAUHostLV2UIErr_Crashed` if the UI's process died.
+    /// Thread: setup (never the render thread).
+    @discardableResult
+    public func idle() throws -> State {
+        guard state == .open else { return state }
+        for line in child.receiveLines() { apply(line) }
+        if child.reachedEnd || state == .closed {
+            try throwEnd(whileOpening: false)
+            return .closed
+        }
+        sendChangedValues()
+        return state
+    }
+
+    private func apply(_ line: String) {
+        let words = line.split(separator: " ")
+        guard let kind = words.first else { return }
+        switch kind {
+        case "p" where words.count == 3:
+            guard let port = UInt32(words[1]), let value = Float(words[2]),
+                let slot = controls.firstIndex(where: { $0.id == port && $0.isInput })
+            else { return }
+            // Out-of-range values are refused by the unit, as from any other caller.
+            guard AudioUnitSetParameter(unit, port, kAudioUnitScope_Global, 0, value, 0) == noErr else { return }
+            var stored = value
+            AudioUnitGetParameter(unit, port, kAudioUnitScope_Global, 0, &stored)
+            controls[slot].shown = stored
+            onEvent?(.valueChange(port, stored))
+        case "t" where words.count == 3:
+            guard let port = UInt32(words[1]) else { return }
+            onEvent?(words[2] == "1" ? .beginGesture(port) : .endGesture(port))
+        case "closed":
+            state = .closed
+        default:
+            break
+        }
+    }
+
+    /// Sends every control value that differs from what the UI last saw (SetParameter, presets,
+    /// scheduled and MIDI-mapped changes and meters alike: all end in the parameter).
+    private func sendChangedValues() {
+        for slot in controls.indices {
+            var value: Float = 0
+            guard AudioUnitGetParameter(unit, controls[slot].id, kAudioUnitScope_Global, 0, &value) == noErr else { continue }
+            if value != controls[slot].shown || controls[slot].shown.isNaN {
+                controls[slot].shown = value
+                child.send("p \(controls[slot].id) \(value)")
+            }
+        }
+    }
+
+    /// Maps the UI's window. Thread: setup.
+    public func show() { child.send("show") }
+    /// Unmaps the UI's window. Thread: setup.
+    public func hide() { child.send("hide") }
+
+    /// Resizes the UI's window. Thread: setup.
+    public func resize(width: Int, height: Int) throws {
+        guard (1...16384).contains(width), (1...16384).contains(height) else {
+            throw AudioError(kAudio_ParamError, "A UI window is 1…16384 pixels each way, not \(width)×\(height).")
+        }
+        child.send("size \(width) \(height)")
+    }
+
+    /// Writes the UI window's pixels to `path` as a binary PPM (the child reads them back with
+    /// XGetImage), for `auhost ui --screenshot` and the UI sweep. Throws if the window is not
+    /// viewable or the file cannot be written, or the UI's process is gone. Thread: setup.
+    public func screenshot(to path: String) throws {
+        guard state == .open, !path.contains("\n"), child.send("shot \(path)") else {
+            throw AudioError(kAudio_ParamError, "No screenshot: the UI \(descriptor.uri) is not open.")
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            for line in child.receiveLines(timeout: 0.1) {
+                if line == "shot ok" { return }
+                if line == "shot failed" {
+                    throw AudioError(
+                        kAudio_ParamError, "No screenshot of \(descriptor.uri): its window is not viewable, or \(path) cannot be written.")
+                }
+                apply(line)
+            }
+            if child.reachedEnd { try throwEnd(whileOpening: false) }
+        }
+        throw AudioError(kAudio_ParamError, "No screenshot of \(descriptor.uri) within 10 s.")
+    }
+
+    /// Closes the UI; its process ends. Thread: setup.
+    public func close() {
+        if state == .open { child.stop() }
+        state = .closed
+    }
+}
+
+extension AudioUnitInstance {
+    /// The UIs this LV2 unit's plug-in declares, in or out of process (empty for other units).
+    /// Thread: setup.
+    public var lv2UIs: [LV2PluginUIDescriptor] {
+        (try? LV2PluginUIData(unit: handle, function: "lv2UIs"))?.uis ?? []
+    }
+
+    /// Opens UI `index` of this LV2 unit (``LV2PluginUI``). Thread: setup.
+    public func openLV2UI(index: Int = 0, parentWindow: UInt64 = 0, display: String? = nil) throws -> LV2PluginUI {
+        try LV2PluginUI(unit: handle, index: index, parentWindow: parentWindow, display: display)
+    }
+}

@@ -1,0 +1,136 @@
+import AUHostCore
+import Foundation
+
+/// One `auhost-ui-host` child showing one LV2 UI (the protocol is in
+/// Sources/UIHostChild/include/ui_host_child.h): a socket for the protocol both ways, a pipe
+/// holding the tail of what the UI printed, and the process's fate when it ends.
+///
+/// Thread: setup, one thread at a time (the owning ``LV2PluginUI`` serialises calls).
+final class LV2UIChildProcess {
+    private let process = Process()
+    private let socket: Int32
+    private let errorPipe = Pipe()
+    private var received: [UInt8] = []
+    /// The last 4 KB of the child's stderr: the UI's (and suil's) own reasons.
+    private(set) var errorTail = ""
+    private(set) var reachedEnd = false
+
+    /// The child executable: `$AUHOST_UI_HOST`, else `auhost-ui-host` beside the running program,
+    /// else `../libexec/auhost/auhost-ui-host` from the program's folder (an installed program in
+    /// PREFIX/bin; `make install` puts the child there). Thread: any.
+    static func childPath() -> String {
+        if let path = getenv("AUHOST_UI_HOST") { return String(cString: path) }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let folder = (executable as NSString).deletingLastPathComponent
+        let beside = folder + "/auhost-ui-host"
+        let installed = folder + "/../libexec/auhost/auhost-ui-host"
+        return access(beside, X_OK) != 0 && access(installed, X_OK) == 0 ? installed : beside
+    }
+
+    /// Starts the child with `arguments`; `display` (nil: inherited) becomes its `DISPLAY`.
+    init(arguments: [String], display: String?) throws {
+        let path = Self.childPath()
+        guard access(path, X_OK) == 0 else {
+            throw AudioError(
+                kAUHostLV2UIErr_LoadFailed,
+                "The UI host \(path) is missing or not executable (build the auhost-ui-host product, or set AUHOST_UI_HOST).")
+        }
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw AudioError(kAUHostLV2UIErr_LoadFailed, "No socket pair for the UI: \(String(cString: strerror(errno))).")
+        }
+        socket = pair[0]
+        let childEnd = FileHandle(fileDescriptor: pair[1], closeOnDealloc: true)
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        if let display { environment["DISPLAY"] = display }
+        // The child is C, but SwiftPM links it with the Swift runtime, whose backtracer would
+        // turn a UI's crash into a page of registers; the signal alone is the report.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        process.standardInput = childEnd
+        process.standardOutput = childEnd
+        process.standardError = errorPipe
+        do {
+            try process.run()
+        } catch {
+            close(socket)
+            throw AudioError(kAUHostLV2UIErr_LoadFailed, "Could not start the UI host \(path): \(error.localizedDescription).")
+        }
+        try? childEnd.close()
+        try? errorPipe.fileHandleForWriting.close()
+        _ = fcntl(errorPipe.fileHandleForReading.fileDescriptor, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit {
+        close(socket)
+    }
+
+    /// Sends one protocol line; false if the child is gone. Never raises SIGPIPE.
+    @discardableResult
+    func send(_ line: String) -> Bool {
+        var bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeMutableBytes {
+                Foundation.send(socket, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 && errno == EINTR { continue }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// The complete lines the child sent, waiting up to `timeout` seconds for the first
+    /// (0: only what has arrived). Sets `reachedEnd` when the child closed its end.
+    func receiveLines(timeout: Double = 0) -> [String] {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        if timeout > 0 { _ = poll(&descriptor, 1, Int32(timeout * 1000)) }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = recv(socket, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+            if got > 0 {
+                received += chunk[0..<got]
+                continue
+            }
+            if got == 0 { reachedEnd = true }
+            if got < 0 && errno == EINTR { continue }
+            break
+        }
+        readErrors()
+        var lines: [String] = []
+        while let newline = received.firstIndex(of: 10) {
+            lines.append(String(decoding: received[..<newline], as: UTF8.self))
+            received.removeSubrange(...newline)
+        }
+        return lines
+    }
+
+    private func readErrors() {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = read(errorPipe.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
+            guard got > 0 else { break }
+            errorTail = String((errorTail + String(decoding: chunk[0..<got], as: UTF8.self)).suffix(4096))
+        }
+    }
+
+    /// How the child ended, once it has (waits for it: call after `reachedEnd`):
+    /// the signal that killed it, or nil for a normal exit.
+    func waitForEnd() -> Int32? {
+        process.waitUntilExit()
+        readErrors()
+        return process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+    }
+
+    /// Asks the child to quit; kills it if it has not within `grace` seconds. Thread: setup.
+    func stop(grace: Double = 2) {
+        send("quit")
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}

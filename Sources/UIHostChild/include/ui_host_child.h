@@ -1,0 +1,42 @@
+/* auhost-ui-host: one LV2 UI in a process of its own, driven over two pipes by the host
+   (LV2PluginUI in LV2Units). A UI that crashes takes only this process down.
+
+   Protocol, one line each way per message (numbers in C locale):
+     host -> child   p INDEX VALUE        a control port's value (port_event, float protocol)
+                     show | hide          the window (or the UI's show interface)
+                     size W H             resize the top-level window
+                     shot PATH            write the window's pixels to PATH as a PPM
+                     quit                 close the UI and exit 0 (so does end of input)
+     child -> host   window XID W H       the UI's widget is up (sent once, before ready)
+                     ready                initial values may follow from the host
+                     p INDEX VALUE        the UI wrote a control port
+                     t INDEX 1|0          ui:touch: a gesture on the port began / ended
+                     shot ok | shot failed   the answer to shot
+                     closed               the user closed the window (exit 0 follows)
+                     error KIND TEXT      could not open; KIND is one of no-display,
+                                          unsupported, load-failed (exit 2 follows)
+   Thread: the child's one thread (X11 and the UI run on it). */
+#ifndef UI_HOST_CHILD_H
+#define UI_HOST_CHILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <X11/Xlib.h>
+#include <lv2/urid/urid.h>
+
+/* Messages to the host, written to the protocol descriptor (never stdout: UIs print there). */
+void protocol_open(int fd);
+void protocol_send(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* A URI <-> URID table for urid:map / urid:unmap (the UI's own; URIDs never cross to the host). */
+LV2_URID_Map *urid_map_feature(void);
+LV2_URID_Unmap *urid_unmap_feature(void);
+
+/* Port symbols as `symbol=index` arguments, for ui:portMap. */
+void port_symbols_set(char *const *arguments, int count);
+uint32_t port_symbols_index(const char *symbol);
+
+/* Writes `window`'s pixels to `path` as a binary PPM; false if it is not viewable or not written. */
+bool screenshot_write(Display *display, Window window, const char *path);
+
+#endif

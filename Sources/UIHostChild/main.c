@@ -1,0 +1,229 @@
+/* auhost-ui-host: shows one LV2 UI (through suil) for a host in another process; see
+   include/ui_host_child.h for the protocol. The host spawns it with:
+     auhost-ui-host PLUGIN_URI UI_URI UI_TYPE_URI BUNDLE_PATH BINARY_PATH PARENT_XID TITLE [symbol=index ...]
+   PARENT_XID 0 makes a top-level window; any other value embeds the UI in that X11 window.
+   Thread: the process's one thread. */
+#include "ui_host_child.h"
+
+#include <suil/suil.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <lv2/ui/ui.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    Display *display;
+    Window toplevel; /* ours, or 0 when embedded */
+    Window container; /* what the UI's widget lives in */
+    Window widget;
+    Atom delete_window;
+    SuilInstance *instance;
+    const LV2UI_Idle_Interface *idle;
+} Child;
+
+static void write_port(SuilController controller, uint32_t port, uint32_t size, uint32_t protocol, const void *buffer) {
+    (void)controller;
+    /* Only the float protocol crosses for now; atom transfers are dropped (docs/LV2.md: UIs). */
+    if (protocol == 0 && size == sizeof(float)) protocol_send("p %u %.9g", port, (double)*(const float *)buffer);
+}
+
+static uint32_t port_index(SuilController controller, const char *symbol) {
+    (void)controller;
+    return port_symbols_index(symbol);
+}
+
+/* Every control port's changes reach the UI, so a subscription has nothing to change. */
+static uint32_t subscribe(SuilController c, uint32_t port, uint32_t protocol, const LV2_Feature *const *f) {
+    (void)c; (void)port; (void)protocol; (void)f;
+    return 0;
+}
+
+static void touch(SuilController controller, uint32_t port, bool grabbed) {
+    (void)controller;
+    protocol_send("t %u %d", port, grabbed ? 1 : 0);
+}
+
+static int ui_resize(LV2UI_Feature_Handle handle, int width, int height) {
+    Child *child = handle;
+    if (width <= 0 || height <= 0) return 1;
+    XResizeWindow(child->display, child->toplevel ? child->toplevel : child->widget, (unsigned)width, (unsigned)height);
+    XFlush(child->display);
+    return 0;
+}
+
+/* A UI's X protocol error must not end the process through Xlib's default handler. */
+static int x_error(Display *display, XErrorEvent *event) {
+    char text[256];
+    XGetErrorText(display, event->error_code, text, sizeof text);
+    fprintf(stderr, "auhost-ui-host: X error from the UI: %s (request %d)\n", text, event->request_code);
+    return 0;
+}
+
+static void fail(const char *kind, const char *text) {
+    protocol_send("error %s %s", kind, text);
+    exit(2);
+}
+
+static void make_toplevel(Child *child, const char *title) {
+    int screen = DefaultScreen(child->display);
+    child->toplevel = XCreateSimpleWindow(child->display, RootWindow(child->display, screen), 0, 0, 200, 60, 0, 0,
+                                          BlackPixel(child->display, screen));
+    XStoreName(child->display, child->toplevel, title);
+    child->delete_window = XInternAtom(child->display, "WM_DELETE_WINDOW", False);
+    XSetWMProtocols(child->display, child->toplevel, &child->delete_window, 1);
+    XSelectInput(child->display, child->toplevel, StructureNotifyMask);
+    child->container = child->toplevel;
+}
+
+/* The top-level takes the size the UI chose for its widget. */
+static void fit_toplevel(Child *child, unsigned *width, unsigned *height) {
+    XWindowAttributes attributes;
+    *width = 200, *height = 60;
+    if (child->widget && XGetWindowAttributes(child->display, child->widget, &attributes)) {
+        *width = (unsigned)attributes.width, *height = (unsigned)attributes.height;
+    }
+    if (child->toplevel) {
+        XResizeWindow(child->display, child->toplevel, *width, *height);
+        XMapRaised(child->display, child->toplevel);
+    }
+    XSync(child->display, False);
+}
+
+static void show(Child *child, bool visible) {
+    Window window = child->toplevel ? child->toplevel : child->widget;
+    if (visible) XMapRaised(child->display, window);
+    else XUnmapWindow(child->display, window);
+    XFlush(child->display);
+}
+
+static void handle_line(Child *child, char *line) {
+    unsigned port, width, height;
+    float value;
+    if (sscanf(line, "p %u %f", &port, &value) == 2) {
+        suil_instance_port_event(child->instance, port, sizeof value, 0, &value);
+    } else if (!strcmp(line, "show")) {
+        show(child, true);
+    } else if (!strcmp(line, "hide")) {
+        show(child, false);
+    } else if (sscanf(line, "size %u %u", &width, &height) == 2) {
+        ui_resize(child, (int)width, (int)height);
+    } else if (!strncmp(line, "shot ", 5)) {
+        XSync(child->display, False);
+        bool written = screenshot_write(child->display, child->toplevel ? child->toplevel : child->widget, line + 5);
+        protocol_send("shot %s", written ? "ok" : "failed");
+    } else if (!strcmp(line, "quit")) {
+        suil_instance_free(child->instance);
+        exit(0);
+    }
+}
+
+/* Reads what the host sent; false at end of input (the host went away). */
+static bool read_host(Child *child) {
+    static char buffer[4096];
+    static size_t used;
+    ssize_t got = read(STDIN_FILENO, buffer + used, sizeof buffer - 1 - used);
+    if (got < 0 && errno == EINTR) return true;
+    if (got <= 0) return false;
+    used += (size_t)got;
+    buffer[used] = 0;
+    char *start = buffer, *end;
+    while ((end = strchr(start, '\n'))) {
+        *end = 0;
+        handle_line(child, start);
+        start = end + 1;
+    }
+    used = (size_t)(buffer + used - start);
+    memmove(buffer, start, used);
+    if (used == sizeof buffer - 1) used = 0; /* a line longer than any message: drop it */
+    return true;
+}
+
+static bool handle_x_events(Child *child) {
+    while (XPending(child->display)) {
+        XEvent event;
+        XNextEvent(child->display, &event);
+        if (event.type == ClientMessage && (Atom)event.xclient.data.l[0] == child->delete_window) return false;
+        /* Destroyed by someone else (xdotool windowclose, a session ending): closed too. */
+        if (event.type == DestroyNotify && event.xdestroywindow.window == child->toplevel) return false;
+        if (event.type == ConfigureNotify && event.xconfigure.window == child->toplevel && child->widget) {
+            XResizeWindow(child->display, child->widget, (unsigned)event.xconfigure.width, (unsigned)event.xconfigure.height);
+        }
+    }
+    return true;
+}
+
+int main(int argc, char **argv) {
+    /* Protocol messages get their own descriptor; stdout goes to stderr, since UIs print to it. */
+    protocol_open(dup(STDOUT_FILENO));
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    if (argc < 8) fail("load-failed", "usage: auhost-ui-host PLUGIN UI UI_TYPE BUNDLE BINARY PARENT TITLE [symbol=index ...]");
+    const char *plugin_uri = argv[1], *ui_uri = argv[2], *ui_type = argv[3], *bundle = argv[4], *binary = argv[5];
+    Window parent = (Window)strtoull(argv[6], NULL, 0);
+    port_symbols_set(argv + 8, argc - 8);
+
+    /* Before any other Xlib call and before suil loads a toolkit that may use X from threads
+       (suil issue 8: jalv crashed on LSP UIs when this came too late). */
+    XInitThreads();
+    suil_init(&argc, &argv, SUIL_ARG_NONE);
+    XSetErrorHandler(x_error);
+
+    if (!suil_ui_supported(LV2_UI__X11UI, ui_type)) {
+        char text[512];
+        snprintf(text, sizeof text, "suil cannot show a %s UI in an X11 window", ui_type);
+        fail("unsupported", text);
+    }
+    Child child = {0};
+    child.display = XOpenDisplay(NULL);
+    if (!child.display) {
+        char text[512];
+        snprintf(text, sizeof text, "cannot open the X display \"%s\"", getenv("DISPLAY") ? getenv("DISPLAY") : "");
+        fail("no-display", text);
+    }
+    if (parent) child.container = parent;
+    else make_toplevel(&child, argv[7]);
+
+    LV2UI_Resize resize = {&child, ui_resize};
+    const LV2_Feature features[] = {
+        {LV2_URID__map, urid_map_feature()},
+        {LV2_URID__unmap, urid_unmap_feature()},
+        {LV2_UI__parent, (void *)(uintptr_t)child.container},
+        {LV2_UI__resize, &resize},
+        {LV2_UI__idleInterface, NULL},
+    };
+    const LV2_Feature *feature_list[] = {&features[0], &features[1], &features[2], &features[3], &features[4], NULL};
+
+    SuilHost *host = suil_host_new(write_port, port_index, subscribe, subscribe);
+    suil_host_set_touch_func(host, touch);
+    child.instance = suil_instance_new(host, &child, LV2_UI__X11UI, plugin_uri, ui_uri, ui_type, bundle, binary, feature_list);
+    if (!child.instance) fail("load-failed", "suil could not instantiate the UI (its own message is on stderr)");
+    child.widget = (Window)(uintptr_t)suil_instance_get_widget(child.instance);
+    child.idle = suil_instance_extension_data(child.instance, LV2_UI__idleInterface);
+
+    unsigned width, height;
+    fit_toplevel(&child, &width, &height);
+    protocol_send("window %lu %u %u", child.toplevel ? child.toplevel : child.widget, width, height);
+    protocol_send("ready");
+
+    struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {ConnectionNumber(child.display), POLLIN, 0}};
+    for (;;) {
+        /* 30 ms: the idle rate jalv uses; UIs animate meters from their idle callback. */
+        if (poll(fds, 2, 30) > 0 && (fds[0].revents & (POLLIN | POLLHUP)) && !read_host(&child)) break;
+        if (!handle_x_events(&child)) {
+            protocol_send("closed");
+            break;
+        }
+        if (child.idle && child.idle->idle(suil_instance_get_handle(child.instance))) {
+            protocol_send("closed");
+            break;
+        }
+    }
+    suil_instance_free(child.instance);
+    suil_host_free(host);
+    return 0;
+}

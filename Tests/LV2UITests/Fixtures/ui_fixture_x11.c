@@ -1,0 +1,130 @@
+/* The UI fixture's two X11 UIs, written against Xlib alone (no toolkit):
+ *   #x11    a bar whose filled width is the gain; a click at x sets the gain to x / width
+ *           (wrapped in ui:touch begin/end when the host offers touch).
+ *   #crash  the same bar, which dereferences NULL when clicked: the host must survive it.
+ * Both draw in a child window of ui:parent and are driven by the host's idle calls
+ * (ui:idleInterface). Thread: the UI thread of whatever process hosts them. */
+#include <lv2/ui/ui.h>
+#include <X11/Xlib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WIDTH = 200, HEIGHT = 60, GAIN_PORT = 2 };
+
+typedef struct {
+    Display *display;
+    Window window;
+    GC gc;
+    unsigned long background, bar;
+    float gain;
+    bool crashes;
+    LV2UI_Write_Function write;
+    LV2UI_Controller controller;
+    const LV2UI_Touch *touch;
+} BarUI;
+
+static void draw(BarUI *ui) {
+    XWindowAttributes attributes;
+    XGetWindowAttributes(ui->display, ui->window, &attributes);
+    int filled = (int)(ui->gain * (float)attributes.width + 0.5f);
+    XSetForeground(ui->display, ui->gc, ui->background);
+    XFillRectangle(ui->display, ui->window, ui->gc, 0, 0, (unsigned)attributes.width, (unsigned)attributes.height);
+    XSetForeground(ui->display, ui->gc, ui->bar);
+    if (filled > 0) XFillRectangle(ui->display, ui->window, ui->gc, 0, 0, (unsigned)filled, (unsigned)attributes.height);
+    XFlush(ui->display);
+}
+
+static unsigned long color(Display *display, unsigned short r, unsigned short g, unsigned short b) {
+    XColor c = {.red = r, .green = g, .blue = b, .flags = DoRed | DoGreen | DoBlue};
+    XAllocColor(display, DefaultColormap(display, DefaultScreen(display)), &c);
+    return c.pixel;
+}
+
+static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *plugin_uri, const char *bundle_path,
+                                LV2UI_Write_Function write_function, LV2UI_Controller controller,
+                                LV2UI_Widget *widget, const LV2_Feature *const *features) {
+    (void)plugin_uri; (void)bundle_path;
+    Window parent = 0;
+    const LV2UI_Touch *touch = NULL;
+    for (int i = 0; features && features[i]; i++) {
+        if (!strcmp(features[i]->URI, LV2_UI__parent)) parent = (Window)(uintptr_t)features[i]->data;
+        if (!strcmp(features[i]->URI, LV2_UI__touch)) touch = features[i]->data;
+    }
+    Display *display = XOpenDisplay(NULL);
+    if (!display) return NULL;
+    if (!parent) parent = DefaultRootWindow(display);
+    BarUI *ui = calloc(1, sizeof(BarUI));
+    ui->display = display;
+    ui->crashes = strstr(descriptor->URI, "#crash") != NULL;
+    ui->gain = 0.5f;
+    ui->write = write_function;
+    ui->controller = controller;
+    ui->touch = touch;
+    ui->background = color(display, 0x3000, 0x3000, 0x3000);
+    ui->bar = ui->crashes ? color(display, 0xe000, 0x2000, 0x2000) : color(display, 0x2000, 0xc000, 0x4000);
+    ui->window = XCreateSimpleWindow(display, parent, 0, 0, WIDTH, HEIGHT, 0, 0, ui->background);
+    XSelectInput(display, ui->window, ExposureMask | ButtonPressMask | StructureNotifyMask);
+    ui->gc = XCreateGC(display, ui->window, 0, NULL);
+    XMapWindow(display, ui->window);
+    XFlush(display);
+    *widget = (LV2UI_Widget)(uintptr_t)ui->window;
+    return ui;
+}
+
+static void cleanup(LV2UI_Handle handle) {
+    BarUI *ui = handle;
+    XFreeGC(ui->display, ui->gc);
+    XDestroyWindow(ui->display, ui->window);
+    XCloseDisplay(ui->display);
+    free(ui);
+}
+
+static void port_event(LV2UI_Handle handle, uint32_t port, uint32_t size, uint32_t format, const void *buffer) {
+    BarUI *ui = handle;
+    if (port != GAIN_PORT || format != 0 || size != sizeof(float)) return;
+    ui->gain = *(const float *)buffer;
+    draw(ui);
+}
+
+static void clicked(BarUI *ui, int x) {
+    if (ui->crashes) {
+        volatile int *nowhere = NULL;
+        *nowhere = 1; /* the fault the host has to survive */
+    }
+    XWindowAttributes attributes;
+    XGetWindowAttributes(ui->display, ui->window, &attributes);
+    float gain = (float)x / (float)(attributes.width > 0 ? attributes.width : 1);
+    ui->gain = gain < 0 ? 0 : gain > 1 ? 1 : gain;
+    if (ui->touch) ui->touch->touch(ui->touch->handle, GAIN_PORT, true);
+    ui->write(ui->controller, GAIN_PORT, sizeof(float), 0, &ui->gain);
+    if (ui->touch) ui->touch->touch(ui->touch->handle, GAIN_PORT, false);
+    draw(ui);
+}
+
+static int idle(LV2UI_Handle handle) {
+    BarUI *ui = handle;
+    while (XPending(ui->display)) {
+        XEvent event;
+        XNextEvent(ui->display, &event);
+        if (event.type == Expose && event.xexpose.count == 0) draw(ui);
+        if (event.type == ButtonPress) clicked(ui, event.xbutton.x);
+    }
+    return 0;
+}
+
+static const LV2UI_Idle_Interface idle_interface = {idle};
+
+static const void *extension_data(const char *uri) {
+    return strcmp(uri, LV2_UI__idleInterface) ? NULL : &idle_interface;
+}
+
+static const LV2UI_Descriptor descriptors[] = {
+    {"urn:auhost:fixture:ui-gain#x11", instantiate, cleanup, port_event, extension_data},
+    {"urn:auhost:fixture:ui-gain#crash", instantiate, cleanup, port_event, extension_data},
+};
+
+LV2_SYMBOL_EXPORT const LV2UI_Descriptor *lv2ui_descriptor(uint32_t index) {
+    return index < 2 ? &descriptors[index] : NULL;
+}

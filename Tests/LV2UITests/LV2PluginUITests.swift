@@ -1,0 +1,319 @@
+import Foundation
+import LV2Host
+import LV2Units
+import TestSupport
+import XCTest
+
+/// LV2 plug-in UIs through suil in the auhost-ui-host child, on a private Xvfb: the fixture
+/// (Tests/LV2UITests/Fixtures) is a gain whose X11 UI draws the gain as a bar and sets it where
+/// clicked, the same UI that segfaults when clicked, and a Gtk2 UI.
+final class LV2PluginUITests: XCTestCase {
+    static let x11UI = 3, crashUI = 0, gtkUI = 1, instanceUI = 2  // lilv lists UIs by URI: #crash, #gtk, #needs-instance, #x11
+    static let gain: AudioUnitParameterID = 2
+
+    /// The fixture bundle's folder (scripts/build-lv2-ui-fixtures.sh), built once per run.
+    static let fixtureDirectory: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-fixtures-\(getpid())").path
+        let process = Process()
+        process.executableURL = root.appendingPathComponent("scripts/build-lv2-ui-fixtures.sh")
+        process.arguments = [output]
+        process.standardOutput = FileHandle.nullDevice
+        try! process.run()
+        process.waitUntilExit()
+        precondition(process.terminationStatus == 0, "building the LV2 UI fixtures failed")
+        return output
+    }()
+
+    static let fixtures: LV2Provider = {
+        let provider = LV2Provider(lv2Path: fixtureDirectory)
+        ComponentRegistry.shared.install(provider)
+        return provider
+    }()
+
+    func makeUnit() throws -> AudioUnitInstance {
+        let component = try XCTUnwrap(Self.fixtures.component(uri: "urn:auhost:fixture:ui-gain"))
+        let unit = try AudioUnitInstance(component)
+        try unit.initialize()
+        return unit
+    }
+
+    /// Idles `ui` until `condition` holds (30 s at most: a deadline for a stuck UI, not a timing).
+    func idle(_ ui: LV2PluginUI, until condition: () -> Bool) throws -> Bool {
+        var failure: Error?
+        let held = waitUntil(poll: 20_000) {
+            do { try ui.idle() } catch {
+                failure = error
+                return true
+            }
+            return condition()
+        }
+        if let failure { throw failure }
+        return held
+    }
+
+    func testListsTheUIsAndTheirKinds() throws {
+        let unit = try makeUnit()
+        let uis = unit.lv2UIs
+        XCTAssertEqual(uis.map(\.uri), ["#crash", "#gtk", "#needs-instance", "#x11"].map { "urn:auhost:fixture:ui-gain" + $0 })
+        XCTAssertEqual(uis.map(\.kindName), ["X11UI", "GtkUI", "X11UI", "X11UI"])
+        XCTAssertEqual(uis.map(\.isSupported), [true, false, false, true])
+
+        var count: UInt32 = 0
+        XCTAssertEqual(AUHostLV2UIGetCount(unit.handle, &count), noErr)
+        XCTAssertEqual(count, 4)
+        var uri: Unmanaged<CFString>?, kind: Unmanaged<CFString>?
+        var supported: DarwinBoolean = false
+        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 1, &uri, &kind, &supported), noErr)
+        XCTAssertEqual(String(cfString: kind?.takeRetainedValue()), "http://lv2plug.in/ns/extensions/ui#GtkUI")
+        XCTAssertEqual(String(cfString: uri?.takeRetainedValue()), "urn:auhost:fixture:ui-gain#gtk")
+        XCTAssertFalse(supported.boolValue)
+        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 4, nil, nil, nil), kAUHostLV2UIErr_UnknownUI)
+    }
+
+    func testAClickOnTheUISetsTheParameterWithAGesture() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        var events: [LV2PluginUI.Event] = []
+        ui.onEvent = { events.append($0) }
+        let pixels = try display.screenshot(window: ui.window)
+        XCTAssertGreaterThan(Set(pixels).count, 1, "the UI drew nothing (a uniform window)")
+
+        // The bar is 200 pixels wide: a click at x = 150 means a gain of 0.75.
+        try display.click(window: ui.window, x: 150, y: 30)
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.75 }, "the click did not reach the parameter")
+        XCTAssertEqual(events, [.beginGesture(Self.gain), .valueChange(Self.gain, 0.75), .endGesture(Self.gain)])
+    }
+
+    func testTheHostProcessLoadsNeitherSuilNorAToolkit() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        XCTAssertEqual(try ui.idle(), .open)
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        for library in ["libsuil", "libgtk", "libQt5", "ui_fixture_x11.so"] {
+            XCTAssertFalse(maps.contains(library), "\(library) is loaded in the host process")
+        }
+    }
+
+    func testAHostParameterChangeReachesTheUI() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        try unit.setParameter(Self.gain, 0.1)
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        var before: [UInt8] = []
+        XCTAssertTrue(
+            try idle(ui) {
+                before = (try? display.screenshot(window: ui.window)) ?? []; return Set(before).count > 1
+            })
+
+        try unit.setParameter(Self.gain, 0.9)
+        var after: [UInt8] = []
+        XCTAssertTrue(
+            try idle(ui) {
+                after = (try? display.screenshot(window: ui.window)) ?? []
+                return !after.isEmpty && after != before
+            }, "the UI still shows the old gain")
+        // The bar grew: more of the window has the bar's colour than before.
+        XCTAssertGreaterThan(Self.barPixels(after), Self.barPixels(before))
+    }
+
+    func testTheUIOfAUnitOutOfProcessDrivesTheIsolatedUnit() throws {
+        let display = try XvfbDisplay.shared()
+        let component = try XCTUnwrap(Self.fixtures.component(uri: "urn:auhost:fixture:ui-gain"))
+        let unit = try AudioUnitInstance(component, outOfProcess: true)
+        try unit.initialize()
+        XCTAssertEqual(unit.lv2UIs.count, 4)
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        try display.click(window: ui.window, x: 150, y: 30)
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.75 }, "the click did not reach the isolated unit")
+        XCTAssertEqual(try Self.renderConstant(unit), 0.75, "the isolated unit does not render with the UI's gain")
+    }
+
+    func testAFactoryPresetChosenByTheHostReachesTheUI() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        var preset = AUPreset(presetNumber: 0, presetName: nil)
+        XCTAssertEqual(
+            AudioUnitSetProperty(
+                unit.handle, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
+            noErr)
+        XCTAssertEqual(try unit.parameter(Self.gain), 1)
+        // "Full" sets the gain to 1: the whole 200x60 window becomes bar.
+        XCTAssertTrue(
+            try idle(ui) { Self.barPixels((try? display.screenshot(window: ui.window)) ?? []) == 200 * 60 },
+            "the UI does not show the preset's gain")
+    }
+
+    func testACrashingUIIsReportedTheUnitKeepsRenderingAndTheUICanBeReopened() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        try unit.setParameter(Self.gain, 0.5)
+        let ui = try unit.openLV2UI(index: Self.crashUI, display: display.name)
+        try display.click(window: ui.window, x: 20, y: 20)
+        XCTAssertThrowsError(try idle(ui) { false }) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_Crashed)
+            XCTAssertTrue("\(error)".contains("signal 11"), "\(error)")
+        }
+        XCTAssertEqual(try ui.idle(), .closed)
+        XCTAssertEqual(try Self.renderConstant(unit), 0.5, "the unit stopped rendering")
+
+        let again = try unit.openLV2UI(index: Self.crashUI, display: display.name)
+        defer { again.close() }
+        XCTAssertEqual(try again.idle(), .open)
+        XCTAssertGreaterThan(Set(try display.screenshot(window: again.window)).count, 1)
+    }
+
+    func testUIsThatCannotOpenSayWhy() throws {
+        let unit = try makeUnit()
+        XCTAssertThrowsError(try unit.openLV2UI(index: Self.gtkUI, display: ":0")) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_UnsupportedKind, "\(error)")
+            XCTAssertTrue("\(error)".contains("GtkUI"), "\(error)")
+        }
+        XCTAssertThrowsError(try unit.openLV2UI(index: Self.instanceUI, display: ":0")) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_NeedsInstanceAccess, "\(error)")
+            XCTAssertTrue("\(error)".contains("instance-access"), "\(error)")
+        }
+        // A display nobody serves (the highest number X allows).
+        XCTAssertThrowsError(try unit.openLV2UI(index: Self.x11UI, display: ":65535")) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_NoDisplay, "\(error)")
+        }
+        XCTAssertThrowsError(try unit.openLV2UI(index: 7)) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_UnknownUI)
+        }
+        var ui: OpaquePointer?
+        XCTAssertEqual(AUHostLV2UIOpen(unit.handle, 7, 0, nil, &ui), kAUHostLV2UIErr_UnknownUI)
+        XCTAssertNil(ui)
+    }
+
+    func testAUIEmbeddedInAParentWindowLivesThereAndTakesClicks() throws {
+        let display = try XvfbDisplay.shared()
+        let host = try makeUnit()
+        let parent = try host.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { parent.close() }
+        // Any X11 window can be the parent; here, another UI's top-level window.
+        let unit = try makeUnit()
+        let ui = try unit.openLV2UI(index: Self.x11UI, parentWindow: parent.window, display: display.name)
+        defer { ui.close() }
+        XCTAssertNotEqual(ui.window, parent.window)
+        XCTAssertTrue(try display.tree(of: parent.window).contains(String(format: "0x%lx", ui.window)), "the UI is not inside its parent")
+
+        try display.click(window: ui.window, x: 50, y: 30)
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.25 }, "the click did not reach the embedded UI's unit")
+        XCTAssertEqual(try host.parameter(Self.gain), 0.5, "the click reached the parent's unit")
+    }
+
+    func testClosingTheWindowEndsAuhostUICleanly() throws {
+        let display = try XvfbDisplay.shared()
+        let auhost = URL(fileURLWithPath: LV2UIChildPath.beside("auhost"))
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = auhost
+        process.arguments = ["ui", "urn:auhost:fixture:ui-gain", "--ui", "urn:auhost:fixture:ui-gain#x11", "--display", display.name]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LV2_PATH"] = Self.fixtureDirectory
+        environment["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-cache-\(getpid())").path
+        process.environment = environment
+        process.standardOutput = output
+        try process.run()
+        // A stuck command fails the test instead of hanging it (a deadline, not a timing).
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        defer { watchdog.cancel() }
+        // "Showing … in window 0x…." once the UI is up.
+        var text = ""
+        while !text.contains("window 0x") || !text.hasSuffix("\n") {
+            let data = output.fileHandleForReading.availableData
+            XCTAssertFalse(data.isEmpty, "auhost ui ended before showing the UI: \(text)")
+            if data.isEmpty { return }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let hex = try XCTUnwrap(text.split(separator: " ").last { $0.hasPrefix("0x") }).dropFirst(2).trimmingCharacters(
+            in: .punctuationCharacters.union(.whitespacesAndNewlines))
+        let window = try XCTUnwrap(UInt64(hex, radix: 16))
+        try display.click(window: window, x: 150, y: 30)
+        try display.close(window: window)
+        process.waitUntilExit()
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, text)
+        XCTAssertTrue(text.contains("parameter 2 = 0.75"), text)
+        XCTAssertTrue(text.contains("The UI was closed."), text)
+    }
+
+    func testAScreenshotIsTheWindowAsAPPM() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        try unit.setParameter(Self.gain, 0.25)
+        let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
+        defer { ui.close() }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-shot-\(getpid()).ppm").path
+        defer { unlink(path) }
+        XCTAssertTrue(
+            try idle(ui) {
+                (try? ui.screenshot(to: path)) != nil && Self.barPixels(Self.ppmPixels(path)) == 50 * 60
+            }, "the screenshot does not show a quarter-filled bar")
+        XCTAssertEqual(Self.ppmPixels(path).count, 200 * 60 * 3)
+        XCTAssertThrowsError(try ui.screenshot(to: "/nonexistent/folder/shot.ppm"))
+    }
+
+    /// The RGB bytes after a binary PPM's "P6\nW H\n255\n" header.
+    static func ppmPixels(_ path: String) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        var newlines = 0
+        guard
+            let start = data.firstIndex(where: { byte in
+                if byte == 10 { newlines += 1 }
+                return newlines == 3
+            })
+        else { return [] }
+        return [UInt8](data[(start + 1)...])
+    }
+
+    func testTheCAPIOpensIdlesAndCloses() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        var ui: OpaquePointer?
+        XCTAssertEqual(AUHostLV2UIOpen(unit.handle, UInt32(Self.x11UI), 0, display.name, &ui), noErr)
+        var window: UInt64 = 0
+        XCTAssertEqual(AUHostLV2UIGetWindow(try XCTUnwrap(ui), &window), noErr)
+        XCTAssertNotEqual(window, 0)
+        XCTAssertEqual(AUHostLV2UIResize(ui!, 300, 80), noErr)
+        XCTAssertEqual(AUHostLV2UIIdle(ui!), noErr)
+        XCTAssertEqual(AUHostLV2UIClose(ui!), noErr)
+    }
+
+    /// Pixels in the bar's green (the fixture draws 0x20c040 on 0x303030).
+    static func barPixels(_ rgb: [UInt8]) -> Int {
+        stride(from: 0, to: rgb.count - 2, by: 3).filter { rgb[$0 + 1] > 0x90 && rgb[$0] < 0x60 }.count
+    }
+
+    /// Renders 256 frames of constant 1 through the unit; the first output sample.
+    static func renderConstant(_ unit: AudioUnitInstance) throws -> Float {
+        var callback = AURenderCallbackStruct(
+            inputProc: { _, _, _, _, frames, ioData in
+                for buffer in UnsafeMutableAudioBufferListPointer(ioData!) {
+                    let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
+                    for i in 0..<Int(frames) { samples[i] = 1 }
+                }
+                return noErr
+            }, inputProcRefCon: nil)
+        try AudioError.check(
+            AudioUnitSetProperty(
+                unit.handle, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+        let storage = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 1), capacity: 256)
+        storage.prepare(frames: 256)
+        var flags: AudioUnitRenderActionFlags = []
+        var time = AudioTimeStamp()
+        time.mFlags = .sampleTimeValid
+        try AudioError.check(AudioUnitRender(unit.handle, &flags, &time, 0, 256, storage.list), "AudioUnitRender")
+        return storage.samples(channel: 0, frames: 256)[0]
+    }
+}

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Builds the LV2 UI fixture bundle for LV2UITests into OUTDIR (default: a temp dir) and prints
+# OUTDIR: a gain plug-in with a plain X11 UI, an X11 UI that segfaults when clicked, and a Gtk2 UI
+# (declared only) that suil cannot put in an X11 window. Thread class: n/a (build tooling).
+# Usage: scripts/build-lv2-ui-fixtures.sh [OUTDIR]
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+fixtures="$here/Tests/LV2UITests/Fixtures"
+out=${1:-$(mktemp -d /tmp/lv2-ui-fixtures-XXXXXX)}
+mkdir -p "$out"
+cp -R "$fixtures/auhost-ui.lv2" "$out/"
+cc -shared -fPIC -O1 -Wall -Werror -o "$out/auhost-ui.lv2/ui_fixture_plugin.so" "$fixtures/ui_fixture_plugin.c"
+cc -shared -fPIC -O1 -Wall -Werror -o "$out/auhost-ui.lv2/ui_fixture_x11.so" "$fixtures/ui_fixture_x11.c" -lX11
+echo "$out"
