@@ -107,7 +107,7 @@ extension AVAudioEngine {
         }
         connections.append(EngineConnection(source: node1, sourceBus: bus1, destination: node2, destinationBus: bus2))
         node2.connectionsChanged()
-        (node1 as? MixingSource)?.applyMixing()
+        if node1 is AVAudioMixing { node1.applyMixingToMixers() }
         return true
     }
 

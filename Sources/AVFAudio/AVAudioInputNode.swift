@@ -8,7 +8,7 @@ public typealias AVAudioIONodeInputBlock = (AVAudioFrameCount) -> UnsafePointer<
 /// the manual rendering input block, converted from the block's format to the node's output.
 ///
 /// Thread: setup; the block runs on the render thread.
-public final class AVAudioInputNode: AVAudioIONode, AVAudioMixing, MixingSource {
+public final class AVAudioInputNode: AVAudioIONode, AVAudioMixing {
     private let box = InputBlockState()
 
     init() {
@@ -37,25 +37,6 @@ public final class AVAudioInputNode: AVAudioIONode, AVAudioMixing, MixingSource 
         return true
     }
 
-    /// Thread: setup.
-    public var volume: Float {
-        get { mixingVolume }
-        set {
-            mixingVolume = newValue
-            applyMixingToMixers()
-        }
-    }
-
-    /// Thread: setup.
-    public var pan: Float {
-        get { mixingPan }
-        set {
-            mixingPan = newValue
-            applyMixingToMixers()
-        }
-    }
-
-    func applyMixing() { applyMixingToMixers() }
 }
 
 /// The input block, set only while the engine is stopped.

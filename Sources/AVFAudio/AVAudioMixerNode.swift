@@ -5,7 +5,7 @@ import AudioToolbox
 /// must be at the output's sample rate (docs/PORTING.md).
 ///
 /// Thread: setup.
-public final class AVAudioMixerNode: AVAudioNode, AVAudioMixing, MixingSource {
+public final class AVAudioMixerNode: AVAudioNode, AVAudioMixing {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
@@ -60,28 +60,8 @@ public final class AVAudioMixerNode: AVAudioNode, AVAudioMixing, MixingSource {
         }
     }
 
-    /// Thread: setup.
-    public var volume: Float {
-        get { mixingVolume }
-        set {
-            mixingVolume = newValue
-            applyMixingToMixers()
-        }
-    }
-
-    /// Thread: setup.
-    public var pan: Float {
-        get { mixingPan }
-        set {
-            mixingPan = newValue
-            applyMixingToMixers()
-        }
-    }
-
-    func applyMixing() { applyMixingToMixers() }
-
     override func connectionsChanged() {
         guard let engine else { return }
-        for c in engine.connections where c.destination === self { (c.source as? MixingSource)?.applyMixing() }
+        for c in engine.connections where c.destination === self { if c.source is AVAudioMixing { c.source.applyMixingToMixers() } }
     }
 }

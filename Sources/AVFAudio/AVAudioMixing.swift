@@ -9,9 +9,24 @@ public protocol AVAudioMixing: AnyObject {
     var pan: Float { get set }
 }
 
-/// A node whose AVAudioMixing values go to the mixers it feeds.
-protocol MixingSource: AnyObject {
-    func applyMixing()
+extension AVAudioMixing where Self: AVAudioNode {
+    /// Thread: setup.
+    public var volume: Float {
+        get { mixingVolume }
+        set {
+            mixingVolume = newValue
+            applyMixingToMixers()
+        }
+    }
+
+    /// Thread: setup.
+    public var pan: Float {
+        get { mixingPan }
+        set {
+            mixingPan = newValue
+            applyMixingToMixers()
+        }
+    }
 }
 
 extension AVAudioNode {

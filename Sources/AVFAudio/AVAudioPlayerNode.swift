@@ -34,7 +34,7 @@ public struct AVAudioPlayerNodeBufferOptions: OptionSet, Sendable {
 /// since play); play(at:) takes a node sample time (the engine's render timeline).
 ///
 /// Thread: setup for every member unless it says otherwise.
-public final class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, MixingSource, DeliverySource {
+public final class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, DeliverySource {
     static let converter = AudioComponentDescription(
         componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_AUConverter,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
@@ -326,25 +326,4 @@ public final class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, MixingSource, 
     /// Thread: setup.
     public func prepare(withFrameCount frameCount: AVAudioFrameCount) {}
 
-    // MARK: AVAudioMixing
-
-    /// Thread: setup.
-    public var volume: Float {
-        get { mixingVolume }
-        set {
-            mixingVolume = newValue
-            applyMixingToMixers()
-        }
-    }
-
-    /// Thread: setup.
-    public var pan: Float {
-        get { mixingPan }
-        set {
-            mixingPan = newValue
-            applyMixingToMixers()
-        }
-    }
-
-    func applyMixing() { applyMixingToMixers() }
 }

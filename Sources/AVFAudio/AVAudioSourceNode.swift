@@ -13,7 +13,7 @@ public typealias AVAudioSourceNodeRenderBlock = (
 /// none is given), converted to the output's.
 ///
 /// Thread: setup; the block runs on the render thread.
-public final class AVAudioSourceNode: AVAudioNode, AVAudioMixing, MixingSource {
+public final class AVAudioSourceNode: AVAudioNode, AVAudioMixing {
     private let box: SourceBlockBox
     private let fixedFormat: AVAudioFormat?
 
@@ -58,25 +58,6 @@ public final class AVAudioSourceNode: AVAudioNode, AVAudioMixing, MixingSource {
         try setStreamFormat(unit, kAudioUnitScope_Output, bus, format, "The source node")
     }
 
-    /// Thread: setup.
-    public var volume: Float {
-        get { mixingVolume }
-        set {
-            mixingVolume = newValue
-            applyMixingToMixers()
-        }
-    }
-
-    /// Thread: setup.
-    public var pan: Float {
-        get { mixingPan }
-        set {
-            mixingPan = newValue
-            applyMixingToMixers()
-        }
-    }
-
-    func applyMixing() { applyMixingToMixers() }
 }
 
 /// The block, kept by the node; the render callback reaches it unretained.

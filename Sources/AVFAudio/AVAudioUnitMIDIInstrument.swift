@@ -5,7 +5,7 @@ import Foundation
 /// SDK instrument — played with MIDI messages or by an AVAudioSequencer.
 ///
 /// Thread: setup to make; MIDI from any thread.
-open class AVAudioUnitMIDIInstrument: AVAudioUnit, AVAudioMixing, MixingSource {
+open class AVAudioUnitMIDIInstrument: AVAudioUnit, AVAudioMixing {
     /// The first instrument matching the description (attach reports a missing one).
     ///
     /// Thread: setup.
@@ -47,23 +47,4 @@ open class AVAudioUnitMIDIInstrument: AVAudioUnit, AVAudioMixing, MixingSource {
         MusicDeviceMIDIEvent(unit, 0xC0 | UInt32(channel & 0x0F), UInt32(program & 0x7F), 0, 0)
     }
 
-    /// Thread: setup.
-    public var volume: Float {
-        get { mixingVolume }
-        set {
-            mixingVolume = newValue
-            applyMixingToMixers()
-        }
-    }
-
-    /// Thread: setup.
-    public var pan: Float {
-        get { mixingPan }
-        set {
-            mixingPan = newValue
-            applyMixingToMixers()
-        }
-    }
-
-    func applyMixing() { applyMixingToMixers() }
 }
