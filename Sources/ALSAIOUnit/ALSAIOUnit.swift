@@ -260,23 +260,13 @@ public class ALSAIOUnit: AUBase {
         postPropertyChange(kAudioOutputUnitProperty_IsRunning)
     }
 
-    /// The addresses RemoteIO code uses besides the canonical ones: the render callback on
-    /// global scope element 0 (→ input scope element 0, what the output pulls), and the input
-    /// callback on global scope at any element (→ element 0), as in the blog of seed 004.
+    /// RemoteIO's alternative addresses (AUBase.deviceIOPropertyAddress).
     ///
     /// Thread: setup.
     public override func propertyAddress(
-        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-        _ element: AudioUnitElement
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement
     ) -> (scope: AudioUnitScope, element: AudioUnitElement) {
-        switch (id, scope) {
-        case (kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global) where element == 0:
-            return (kAudioUnitScope_Input, 0)
-        case (kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global) where element <= 1:
-            return (kAudioUnitScope_Global, 0)
-        default:
-            return (scope, element)
-        }
+        Self.deviceIOPropertyAddress(id, scope, element)
     }
 }
 

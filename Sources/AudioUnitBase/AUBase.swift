@@ -252,6 +252,22 @@ open class AUBase {
         (scope, element)
     }
 
+    /// The addresses RemoteIO code uses besides the canonical ones, for device I/O units'
+    /// `propertyAddress`: the render callback on global scope element 0 (→ input scope element 0,
+    /// what the output pulls), and the input callback on global scope at element 0 or 1 (→ element 0),
+    /// as in the blog of seed 004.
+    ///
+    /// Thread: any.
+    public static func deviceIOPropertyAddress(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement
+    ) -> (scope: AudioUnitScope, element: AudioUnitElement) {
+        switch (id, scope) {
+        case (kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global) where element == 0: return (kAudioUnitScope_Input, 0)
+        case (kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global) where element <= 1: return (kAudioUnitScope_Global, 0)
+        default: return (scope, element)
+        }
+    }
+
     /// Whether the unit takes MIDI (MusicDeviceMIDIEvent): instruments and MIDI-driven effects.
     open var acceptsMIDI: Bool {
         componentDescription.componentType == kAudioUnitType_MusicDevice

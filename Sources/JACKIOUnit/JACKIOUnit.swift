@@ -237,18 +237,13 @@ public final class JACKIOUnit: AUBase {
         postPropertyChange(kAudioOutputUnitProperty_IsRunning)
     }
 
-    /// The render callback on global scope element 0 means input scope element 0, as on the
-    /// ALSA I/O unit and RemoteIO.
+    /// RemoteIO's alternative addresses, as on the ALSA I/O unit (AUBase.deviceIOPropertyAddress).
     ///
     /// Thread: setup.
     public override func propertyAddress(
         _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement
     ) -> (scope: AudioUnitScope, element: AudioUnitElement) {
-        switch (id, scope) {
-        case (kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global) where element == 0: return (kAudioUnitScope_Input, 0)
-        case (kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global) where element <= 1: return (kAudioUnitScope_Global, 0)
-        default: return (scope, element)
-        }
+        Self.deviceIOPropertyAddress(id, scope, element)
     }
 }
 
