@@ -128,6 +128,9 @@ public final class AudioQueueObject: @unchecked Sendable {
                 acknowledgeBarriers()
             }
             acknowledgeBarriers()
+            // The message a callback's failed call left is freed by a thread-exit destructor, which
+            // runs after this closure: free it now, before Dispose (waiting below) returns.
+            LastErrorMessage.set(nil)
             sem_post(threadExited)
         }
         thread.name = "AudioQueue callbacks"
