@@ -129,7 +129,7 @@ extension AudioQueueObject {
         if fromCallback {
             disposeOnExit()
         } else {
-            while sem_wait(threadExited) != 0 {}
+            pthread_join(callbackThread, nil)
             lock.withLock { freeAllBuffers() }
             Unmanaged.passUnretained(self).release()
         }
@@ -142,7 +142,7 @@ extension AudioQueueObject {
         let queue = Unmanaged.passUnretained(self)
         Thread.detachNewThread {
             let object = queue.takeUnretainedValue()
-            while sem_wait(object.threadExited) != 0 {}
+            pthread_join(object.callbackThread, nil)
             object.lock.withLock { object.freeAllBuffers() }
             queue.release()
         }

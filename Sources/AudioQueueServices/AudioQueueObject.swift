@@ -54,7 +54,9 @@ public final class AudioQueueObject: @unchecked Sendable {
     let callbackThreadID = Atomic<UInt>(0)
     let barrierRequests = Atomic<Int>(0)
     let barrierDone: UnsafeMutablePointer<sem_t>
-    let threadExited: UnsafeMutablePointer<sem_t>
+    /// The callback thread, joined by Dispose: once joined, nothing of it is left (its Swift
+    /// context and thread-local values are freed before pthread_join returns).
+    var callbackThread = pthread_t()
 
     /// Thread: setup.
     init(
@@ -84,8 +86,6 @@ public final class AudioQueueObject: @unchecked Sendable {
         sem_init(wake, 0, 0)
         barrierDone = .allocate(capacity: 1)
         sem_init(barrierDone, 0, 0)
-        threadExited = .allocate(capacity: 1)
-        sem_init(threadExited, 0, 0)
         let capacity = Self.maximumBuffers
         playback = direction == .output ? PlaybackEngine(format: format, capacity: capacity, wake: wake) : nil
         recording = direction == .input ? RecordingEngine(format: format, capacity: capacity, wake: wake) : nil
@@ -96,8 +96,6 @@ public final class AudioQueueObject: @unchecked Sendable {
         wake.deallocate()
         sem_destroy(barrierDone)
         barrierDone.deallocate()
-        sem_destroy(threadExited)
-        threadExited.deallocate()
     }
 
     /// The AudioQueueRef of this queue.
@@ -116,25 +114,36 @@ public final class AudioQueueObject: @unchecked Sendable {
     ///
     /// Thread: setup.
     func startCallbackThread() {
-        let thread = Thread { [self] in
-            callbackThreadID.store(UInt(pthread_self()), ordering: .releasing)
-            while true {
-                while sem_wait(wake) != 0 {}
-                if exiting.load(ordering: .acquiring) { break }
-                if lock.withLock({ offline != nil }) { continue }  // OfflineRender returns buffers itself
-                deliverFinishedBuffers()
-                completeStopIfDrained()
-                stopAfterDeviceFailure()
-                acknowledgeBarriers()
-            }
+        // A joinable pthread (Foundation's Thread cannot be joined): the thread holds the queue
+        // (+1) until its loop ends.
+        let queue = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(
+            &callbackThread, nil,
+            { arg in
+                let queue = Unmanaged<AudioQueueObject>.fromOpaque(arg!).takeRetainedValue()
+                queue.runCallbackLoop()
+                return nil
+            }, queue)
+    }
+
+    /// Returns finished buffers to the app until Dispose asks the thread to exit.
+    ///
+    /// Thread: the callback thread.
+    private func runCallbackLoop() {
+        callbackThreadID.store(UInt(pthread_self()), ordering: .releasing)
+        while true {
+            while sem_wait(wake) != 0 {}
+            if exiting.load(ordering: .acquiring) { break }
+            if lock.withLock({ offline != nil }) { continue }  // OfflineRender returns buffers itself
+            deliverFinishedBuffers()
+            completeStopIfDrained()
+            stopAfterDeviceFailure()
             acknowledgeBarriers()
-            // The message a callback's failed call left is freed by a thread-exit destructor, which
-            // runs after this closure: free it now, before Dispose (waiting below) returns.
-            LastErrorMessage.set(nil)
-            sem_post(threadExited)
         }
-        thread.name = "AudioQueue callbacks"
-        thread.start()
+        acknowledgeBarriers()
+        // The message a callback's failed call left is freed by a thread-exit destructor: free it
+        // now, while the thread is still the queue's.
+        LastErrorMessage.set(nil)
     }
 
     /// Calls the app's callback with every buffer the engine finished.
