@@ -181,6 +181,17 @@ install-ui-host: deps
 	$(SWIFT) build -c $(CONFIG) --product auhost-ui-host
 	install -d $(PREFIX)/libexec/auhost
 	install -m 755 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/auhost-ui-host $(PREFIX)/libexec/auhost/
+## bench-graph-floor: 32 C gain units wired by hand (direct calls, AudioUnitRender) and in an
+## AUGraph against a hand-written loop, side by side (Benchmarks/graph-floor.c, issue 35), built
+## with gcc -O3 against the release install as C users link it.
+.PHONY: bench-graph-floor
+bench-graph-floor: deps
+	rm -rf .build/bench-graph-floor
+	$(MAKE) --no-print-directory install PREFIX=.build/bench-graph-floor
+	gcc -std=c17 -O3 -Wall -Wno-multichar -Wno-unused-parameter Benchmarks/graph-floor.c -o .build/bench-graph-floor/graph-floor \
+		$$(PKG_CONFIG_PATH=.build/bench-graph-floor/lib/pkgconfig pkg-config --cflags --libs auhost)
+	.build/bench-graph-floor/graph-floor
+
 bench-isolated: deps
 	$(SWIFT) build -c release --product auhost-unit-host
 	cd Benchmarks && LV2_PATH=$$(../scripts/test-lv2-path.sh) $(SWIFT) package benchmark --target IsolatedUnit
