@@ -203,6 +203,10 @@ extension AudioGraph {
                 entry.sourceBus = Int(c.sourceOutputNumber)
                 let delay = latencyCompensation ? latency.delay[key] ?? 0 : 0
                 entry.direct = delay == 0 && consumers[BusKey(node: c.sourceNode, bus: c.sourceOutputNumber)] == 1
+                entry.sourceRender = scheduled[src].render
+                entry.sourceSelf = scheduled[src].renderSelf
+                entry.sourceBytesPerFrame =
+                    entry.sourceBus < scheduled[src].outputCount ? scheduled[src].outputs[entry.sourceBus].bytesPerFrame : 0
                 if delay > 0 {
                     entry.delay = .allocate(capacity: 1)
                     entry.delay!.initialize(
@@ -219,12 +223,14 @@ extension AudioGraph {
             }
             inputs[port.pointee.id] = entry
         }
+        let parallel = compileParallelPlan(joined: joined, index: index)
+        for i in 0..<ports.count { inputs[i].directSerial = inputs[i].direct && parallel == nil }
         let schedule = UnsafeMutablePointer<Schedule>.allocate(capacity: 1)
         schedule.initialize(
             to: Schedule(
                 nodes: scheduled, nodeCount: joined.count, inputs: inputs,
                 portCount: ports.count, latencyFrames: latency.total, sampleRate: headSampleRate,
-                parallel: compileParallelPlan(joined: joined, index: index)))
+                parallel: parallel))
         return schedule
     }
 

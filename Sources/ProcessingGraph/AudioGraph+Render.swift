@@ -19,6 +19,14 @@ public struct ScheduledInput {
     /// The source output feeds only this input (and needs no delay): when the consumer pulls into
     /// buffers of its own (in place), the source renders straight into them.
     public var direct = false
+    /// `direct` in a schedule that renders serially: nothing else can have rendered the source in
+    /// this cycle, so a pull with buffers goes straight to the source's render method (below).
+    public var directSerial = false
+    /// The source's render method, its `self` and its output's bytes per frame, copied from the
+    /// source node so that the direct pull reads one record.
+    public var sourceRender: AudioUnitRenderProc?
+    public var sourceSelf: UnsafeMutableRawPointer?
+    public var sourceBytesPerFrame: UInt32 = 0
     public var callback: AURenderCallback?
     public var callbackRefCon: UnsafeMutableRawPointer?
     /// Latency compensation: a delay line for this input (nil when the path needs none).
@@ -131,6 +139,9 @@ public struct GraphRenderState {
     public var published: UnsafeMutableRawPointer?
     /// The schedule of the cycle in progress (render thread only).
     public var active: UnsafeMutablePointer<Schedule>?
+    /// Its inputs and their count, kept here so that a pull reaches its input in two loads.
+    public var activeInputs: UnsafeMutablePointer<ScheduledInput>?
+    public var activePortCount: Int = 0
     /// Incremented at each cycle start (atomically): a setup thread knows a retired schedule is
     /// free once the counter has moved past the value it saw, or no cycle is running.
     public var cycle: UInt64 = 0
@@ -165,6 +176,8 @@ func beginCycle(_ g: UnsafeMutablePointer<GraphRenderState>) {
         _ = auhost_atomic_add_u64(&g.pointee.cycle, 1)
         g.pointee.active = auhost_atomic_load_pointer(&g.pointee.published)?.assumingMemoryBound(to: Schedule.self)
     }
+    g.pointee.activeInputs = g.pointee.active?.pointee.inputs
+    g.pointee.activePortCount = g.pointee.active?.pointee.portCount ?? 0
     // clock_gettime through the vDSO: no system call, no lock.
     g.pointee.cycleStarted = _unsafePerformance { monotonicSeconds() }
 }
@@ -179,6 +192,8 @@ func endCycle(_ g: UnsafeMutablePointer<GraphRenderState>, frames: UInt32) {
         if load > g.pointee.maxCPULoad { g.pointee.maxCPULoad = load }
     }
     g.pointee.active = nil
+    g.pointee.activeInputs = nil
+    g.pointee.activePortCount = 0
     _unsafePerformance { auhost_atomic_store_i32(&g.pointee.inCycle, 0) }
 }
 
@@ -195,8 +210,21 @@ func feedInput(
     _ ioData: UnsafeMutablePointer<AudioBufferList>
 ) -> OSStatus {
     let g = port.pointee.graph
-    guard let schedule = g.pointee.active, port.pointee.id < schedule.pointee.portCount else { return kAudioUnitErr_NoConnection }
-    let input = schedule.pointee.inputs + port.pointee.id
+    guard port.pointee.id < g.pointee.activePortCount, let inputs = g.pointee.activeInputs, let schedule = g.pointee.active else {
+        return kAudioUnitErr_NoConnection
+    }
+    let input = inputs + port.pointee.id
+    if input.pointee.directSerial, let render = input.pointee.sourceRender, hasBuffers(ioData) {
+        // The common case, a chain: the source renders straight into the consumer's buffers.
+        let buffers = audioBuffers(ioData)
+        let bytes = frames * input.pointee.sourceBytesPerFrame
+        for b in 0..<Int(ioData.pointee.mNumberBuffers) { buffers[b].mDataByteSize = bytes }
+        var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
+        // The source unit's render is a render-thread call by contract.
+        return _unsafePerformance {
+            render(input.pointee.sourceSelf!, &pullFlags, timeStamp, UInt32(input.pointee.sourceBus), frames, ioData)
+        }
+    }
     switch input.pointee.kind {
     case .none:
         return kAudioUnitErr_NoConnection
