@@ -205,8 +205,7 @@ extension AudioGraph {
                 entry.direct = delay == 0 && consumers[BusKey(node: c.sourceNode, bus: c.sourceOutputNumber)] == 1
                 entry.sourceRender = scheduled[src].render
                 entry.sourceSelf = scheduled[src].renderSelf
-                entry.sourceBytesPerFrame =
-                    entry.sourceBus < scheduled[src].outputCount ? scheduled[src].outputs[entry.sourceBus].bytesPerFrame : 0
+                entry.sourceOutput = entry.sourceBus < scheduled[src].outputCount ? scheduled[src].outputs + entry.sourceBus : nil
                 if delay > 0 {
                     entry.delay = .allocate(capacity: 1)
                     entry.delay!.initialize(

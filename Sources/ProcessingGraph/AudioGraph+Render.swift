@@ -19,14 +19,14 @@ public struct ScheduledInput {
     /// The source output feeds only this input (and needs no delay): when the consumer pulls into
     /// buffers of its own (in place), the source renders straight into them.
     public var direct = false
-    /// `direct` in a schedule that renders serially: nothing else can have rendered the source in
-    /// this cycle, so a pull with buffers goes straight to the source's render method (below).
+    /// `direct` in a schedule that renders serially: nothing else renders the source in this
+    /// cycle, so a pull goes straight to the source's render method with no memo (below).
     public var directSerial = false
-    /// The source's render method, its `self` and its output's bytes per frame, copied from the
-    /// source node so that the direct pull reads one record.
+    /// The source's render method, its `self` and its output, copied from the source node so
+    /// that the direct pull reads one record.
     public var sourceRender: AudioUnitRenderProc?
     public var sourceSelf: UnsafeMutableRawPointer?
-    public var sourceBytesPerFrame: UInt32 = 0
+    public var sourceOutput: UnsafeMutablePointer<ScheduledOutput>?
     public var callback: AURenderCallback?
     public var callbackRefCon: UnsafeMutableRawPointer?
     /// Latency compensation: a delay line for this input (nil when the path needs none).
@@ -214,16 +214,8 @@ func feedInput(
         return kAudioUnitErr_NoConnection
     }
     let input = inputs + port.pointee.id
-    if input.pointee.directSerial, let render = input.pointee.sourceRender, hasBuffers(ioData) {
-        // The common case, a chain: the source renders straight into the consumer's buffers.
-        let buffers = audioBuffers(ioData)
-        let bytes = frames * input.pointee.sourceBytesPerFrame
-        for b in 0..<Int(ioData.pointee.mNumberBuffers) { buffers[b].mDataByteSize = bytes }
-        var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
-        // The source unit's render is a render-thread call by contract.
-        return _unsafePerformance {
-            render(input.pointee.sourceSelf!, &pullFlags, timeStamp, UInt32(input.pointee.sourceBus), frames, ioData)
-        }
+    if input.pointee.directSerial, let render = input.pointee.sourceRender, let output = input.pointee.sourceOutput {
+        return pullDirect(input, render, output, timeStamp, frames, ioData)
     }
     switch input.pointee.kind {
     case .none:
@@ -261,8 +253,38 @@ func feedInput(
         }
         if !rendered { renderMemo(node, bus: input.pointee.sourceBus, cycle: cycle, timeStamp, frames) }
         guard output.pointee.status == noErr else { return output.pointee.status }
-        return deliver(output.pointee, into: ioData, frames: frames, delay: input.pointee.delay)
+        return deliver(output, into: ioData, frames: frames, delay: input.pointee.delay)
     }
+}
+
+/// The common case, a chain: the source renders straight into the consumer's buffers, or into
+/// its own ("nil mData") whose pointers the consumer then gets.
+///
+/// Thread: render.
+@_noAllocation @_noLocks
+func pullDirect(
+    _ input: UnsafeMutablePointer<ScheduledInput>, _ render: AudioUnitRenderProc, _ output: UnsafeMutablePointer<ScheduledOutput>,
+    _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>
+) -> OSStatus {
+    var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
+    let me = input.pointee.sourceSelf!, bus = UInt32(input.pointee.sourceBus)
+    let bytes = frames * output.pointee.bytesPerFrame
+    if hasBuffers(ioData) {
+        let buffers = audioBuffers(ioData)
+        for b in 0..<Int(ioData.pointee.mNumberBuffers) { buffers[b].mDataByteSize = bytes }
+        // The source unit's render is a render-thread call by contract.
+        return _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, ioData) }
+    }
+    let list = output.pointee.list
+    let buffers = audioBuffers(list)
+    for b in 0..<output.pointee.bufferCount {
+        buffers[b].mData = nil
+        buffers[b].mDataByteSize = bytes
+    }
+    // The source unit's render is a render-thread call by contract.
+    let status = _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, list) }
+    guard status == noErr else { return status }
+    return deliver(output, into: ioData, frames: frames, delay: nil)
 }
 
 /// Renders output bus `bus` of a node into its own buffers ("nil mData": the unit's) and records
@@ -299,15 +321,17 @@ func hasBuffers(_ list: UnsafeMutablePointer<AudioBufferList>) -> Bool {
 
 /// Hands a rendered output to an input: pointers when the input's mData is NULL (no copy),
 /// a copy otherwise; through the input's delay line when latency compensation needs one.
+/// (By pointer, reading only the list and its size: copying the whole record re-read the memo
+/// fields just written, a store-forwarding stall that was a fifth of the pull's time.)
 @_noAllocation @_noLocks
 func deliver(
-    _ source: ScheduledOutput, into ioData: UnsafeMutablePointer<AudioBufferList>,
+    _ source: UnsafeMutablePointer<ScheduledOutput>, into ioData: UnsafeMutablePointer<AudioBufferList>,
     frames: UInt32, delay: UnsafeMutablePointer<LatencyCompensationLine>?
 ) -> OSStatus {
-    let count = source.bufferCount
+    let count = source.pointee.bufferCount
     guard Int(ioData.pointee.mNumberBuffers) == count else { return kAudioUnitErr_FormatNotSupported }
-    let from = audioBuffers(source.list), to = audioBuffers(ioData)
-    let bytes = Int(frames) * Int(source.bytesPerFrame)
+    let from = audioBuffers(source.pointee.list), to = audioBuffers(ioData)
+    let bytes = Int(frames) * Int(source.pointee.bytesPerFrame)
     if let delay {
         // The delay line reads the source and points the input at its own output.
         for b in 0..<count {
