@@ -50,12 +50,15 @@ tsan: deps
 		--filter 'RenderNotifyChurnTests|GraphRenderNotifyChurnTests|ConcurrentSetupTests|RenderEventQueueTests|StressTests|ParallelRenderTests'
 
 ## install: headers, libauhost.so and auhost.pc under PREFIX (C hosts: cc prog.c $$(pkg-config --cflags --libs auhost)).
+## <CoreFoundation/CoreFoundation.h> is AUHost's: the toolchain's own CoreFoundation under clang
+## -fblocks (auhost.pc puts the toolchain's header folder last, -idirafter), a declared subset elsewhere.
 install: deps
 	$(SWIFT) build -c $(CONFIG) --product auhost-capi
-	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include/AudioToolbox
+	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include/AudioToolbox $(PREFIX)/include/CoreFoundation
 	install -m 644 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/libauhost-capi.so $(PREFIX)/lib/
 	ln -sf libauhost-capi.so $(PREFIX)/lib/libauhost.so
 	install -m 644 Sources/CAudioToolbox/include/AudioToolbox/*.h $(PREFIX)/include/AudioToolbox/
+	install -m 644 Sources/CAudioToolbox/include/CoreFoundation/*.h $(PREFIX)/include/CoreFoundation/
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@SWIFT_LIB@|$(SWIFT_LIB)|' -e 's|@VERSION@|$(VERSION)|' \
 		scripts/auhost.pc.in > $(PREFIX)/lib/pkgconfig/auhost.pc
 
@@ -80,6 +83,11 @@ check-c: examples-build
 		echo "C host built with $$cc against the release install:"; $$bin/host; \
 		$$cc -std=c17 -Wall -Werror Tests/CHost/cstd_headers.c -o $$bin/cstd-headers $$pc; $$bin/cstd-headers; \
 		$$cc -std=c17 -Wall -Werror -DCF_EXCLUDE_CSTD_HEADERS Tests/CHost/cstd_headers.c -o $$bin/cstd-excluded $$pc; $$bin/cstd-excluded; \
+		$$cc -std=c17 -Wall -Werror Tests/CHost/corefoundation.c -o $$bin/corefoundation $$pc -lpthread; $$bin/corefoundation; \
+		if [ $$cc = clang ]; then \
+			$$cc -fblocks -std=c17 -Wall -Werror Tests/CHost/corefoundation.c -o $$bin/corefoundation-blocks $$pc -lpthread; \
+			$$bin/corefoundation-blocks | grep "the toolchain's CoreFoundation.h"; \
+		fi; \
 		names=""; for pair in $(C_EXAMPLES); do \
 			name=$${pair%%:*}; dir=$${pair#*:}; names="$$names $$name"; \
 			$$cc -std=c17 -Wall -Werror -Wno-multichar -IExamples/Sources/ExampleSupport/include \
