@@ -93,6 +93,10 @@ check-c: examples-build
 			$$cc -std=c17 -Wall -Werror -Wno-multichar -IExamples/Sources/ExampleSupport/include \
 				Examples/Sources/$$dir/*.c Examples/Sources/ExampleSupport/ExampleSupport.c -o $$bin/$$name $$pc -lm; \
 		done; \
+		$$cc -std=c17 -Wall -Werror -Wno-multichar -Wno-unused-variable -IExamples/Sources/ListingProbe/include \
+			Examples/Sources/SystemSoundListing/main.c Examples/Sources/ListingProbe/ListingProbe.c -o $$bin/system-sound-listing $$pc \
+			-Wl,--wrap=AudioServicesDisposeSystemSoundID,--wrap=CFRunLoopStop; \
+		names="$$names system-sound-listing"; \
 		echo "C examples built with $$cc against the release install:"; \
 		EXAMPLES_BIN=$$bin $(EXAMPLES_BUILD)/debug/examples-check $$names; \
 	done

@@ -127,12 +127,15 @@ let providers: [Target] = [
     .target(
         name: "AudioQueueServices",
         dependencies: ["AUHostCore", "CAUHostAtomics", "CSoundTouch", "CAUHostFloatMode", "AudioConverterServices"]),
+    /// System Sound Services (AudioServices.h): short sounds mixed onto one shared ALSA output.
+    .target(name: "SystemSoundServices", dependencies: ["AUHostCore", "AudioTypes", "ExtAudioFile"]),
     /// Composition: every provider registered; what `import AUHost` gives.
     .target(
         name: "AUHost",
         dependencies: [
             "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
             "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices", "UnitIsolation",
+            "SystemSoundServices",
         ]),
     /// `import AVFAudio`: AVAudioEngine and the classes around it, as Swift classes over AUGraph and units.
     .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units"]),
@@ -229,6 +232,9 @@ let tests: [Target] = [
         name: "JACKIOUnitTests", dependencies: ["AUHost", "JACKIOUnit", "CJACK", "CAUHostAtomics", "ALSATestSupport", "TestSupport"]),
     .testTarget(
         name: "AudioQueueTests", dependencies: ["AUHost", "AudioQueueServices", "ALSATestSupport"], resources: [.copy("Fixtures")]),
+    .testTarget(
+        name: "SystemSoundServicesTests", dependencies: ["AUHost", "SystemSoundServices", "ALSATestSupport", "AudioTypes"],
+        resources: [.copy("Fixtures")]),
     .testTarget(
         name: "AudioFileStreamServicesTests",
         dependencies: ["AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs", "CodecTestSupport"]),
