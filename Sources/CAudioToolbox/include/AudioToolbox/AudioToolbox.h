@@ -32,6 +32,7 @@
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/AudioFileStream.h>
 #include <AudioToolbox/AudioServices.h>
+#include <AudioToolbox/AudioFormat.h>
 #include <AudioToolbox/AUHostIsolation.h>
 #include <AudioToolbox/AUHostLV2.h>
 #include <AudioToolbox/AUHostLV2UI.h>
