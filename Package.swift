@@ -131,13 +131,15 @@ let providers: [Target] = [
     .target(name: "SystemSoundServices", dependencies: ["AUHostCore", "AudioTypes", "ExtAudioFile"]),
     /// Audio Format Services (AudioFormat.h): format facts (FormatInfo from cookies, names) and channel layouts.
     .target(name: "AudioFormatServices", dependencies: ["AudioTypes"]),
+    /// Audio Session Services (AudioSession.h): the session over the ALSA PCM "default".
+    .target(name: "AudioSessionServices", dependencies: ["AudioTypes", "CALSA"]),
     /// Composition: every provider registered; what `import AUHost` gives.
     .target(
         name: "AUHost",
         dependencies: [
             "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
             "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices", "UnitIsolation",
-            "SystemSoundServices", "AudioFormatServices",
+            "SystemSoundServices", "AudioFormatServices", "AudioSessionServices",
         ]),
     /// `import AVFAudio`: AVAudioEngine and the classes around it, as Swift classes over AUGraph and units.
     .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units"]),
@@ -234,6 +236,9 @@ let tests: [Target] = [
         name: "JACKIOUnitTests", dependencies: ["AUHost", "JACKIOUnit", "CJACK", "CAUHostAtomics", "ALSATestSupport", "TestSupport"]),
     .testTarget(
         name: "AudioQueueTests", dependencies: ["AUHost", "AudioQueueServices", "ALSATestSupport"], resources: [.copy("Fixtures")]),
+    .testTarget(
+        name: "AudioSessionServicesTests",
+        dependencies: ["AUHost", "AudioSessionServices", "ALSATestSupport", "AudioToolbox", "AudioTypes"]),
     .testTarget(name: "AudioFormatServicesTests", dependencies: ["AUHost", "AudioFormatServices", "AudioToolbox", "AudioTypes"]),
     .testTarget(
         name: "SystemSoundServicesTests", dependencies: ["AUHost", "SystemSoundServices", "ALSATestSupport", "AudioTypes"],
