@@ -68,7 +68,7 @@ install: deps
 ## gcc and clang, and run (the examples through examples-check, which checks their output).
 C_EXAMPLES := io-passthrough:IOPassThrough io-mixer:IOMixer io-render-callback:IORenderCallback \
 	output-render-callback:OutputRenderCallback output-mixer-eq:OutputMixerEQ input-analysis:InputAnalysis \
-	offline-render:OfflineRender guide-listings:GuideListings
+	offline-render:OfflineRender guide-listings:GuideListings audio-session-listing:AudioSessionListing
 check-c: examples-build
 	rm -rf $(C_CHECK_DIR) $(C_CHECK_DIR)-debug
 	$(MAKE) --no-print-directory install PREFIX=$(C_CHECK_DIR)

@@ -59,6 +59,8 @@ let package = Package(
             name: "system-sound-listing", dependencies: [audioToolbox, "ListingProbe"], path: "Sources/SystemSoundListing",
             cSettings: cFlags + [.disableWarning("unused-variable")],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--wrap=AudioServicesDisposeSystemSoundID", "-Xlinker", "--wrap=CFRunLoopStop"])]),
+        /// Seed 002's listing 2-10 (is audio input available?) in the program it needs.
+        cExample("audio-session-listing", "AudioSessionListing"),
         /// AUHost's extensions from C: a unit out of process, a graph on two threads.
         cExample("isolated-parallel", "IsolatedParallel"),
         /// Runs every example in a scratch HOME with an asoundrc of file PCMs and checks its output.
