@@ -208,7 +208,8 @@ final class AudioFormatTests: XCTestCase {
 
         var bitmapLayout = AudioChannelLayout(
             mChannelLayoutTag: kAudioChannelLayoutTag_UseChannelBitmap,
-            mChannelBitmap: [.bit_Left, .bit_Right, .bit_Center], mNumberChannelDescriptions: 0, mChannelDescriptions: AudioChannelDescription())
+            mChannelBitmap: [.bit_Left, .bit_Right, .bit_Center], mNumberChannelDescriptions: 0,
+            mChannelDescriptions: AudioChannelDescription())
         var channels: UInt32 = 0
         var size = UInt32(4)
         XCTAssertEqual(AudioFormatGetProperty(kAudioFormatProperty_NumberOfChannelsForLayout, 12, &bitmapLayout, &size, &channels), noErr)
