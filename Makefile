@@ -65,7 +65,9 @@ install: deps
 ## check-c: what C users link, checked as shipped. A release install (the default CONFIG) and a
 ## debug one must export every function their headers declare (scripts/check-exports.sh); the C
 ## host listing and the C examples are built against the release install with pkg-config, with
-## gcc and clang, and run (the examples through examples-check, which checks their output).
+## gcc and clang, and run (the examples through examples-check, which checks their output); so is
+## CoreFoundation's run-loop check (also clang -fblocks: the toolchain's headers) and Apple's Audio
+## Queue guide player in C++ (g++, clang++, clang++ -fblocks: callbacks on its run loop).
 C_EXAMPLES := io-passthrough:IOPassThrough io-mixer:IOMixer io-render-callback:IORenderCallback \
 	output-render-callback:OutputRenderCallback output-mixer-eq:OutputMixerEQ input-analysis:InputAnalysis \
 	offline-render:OfflineRender guide-listings:GuideListings audio-session-listing:AudioSessionListing
@@ -87,6 +89,10 @@ check-c: examples-build
 		if [ $$cc = clang ]; then \
 			$$cc -fblocks -std=c17 -Wall -Werror Tests/CHost/corefoundation.c -o $$bin/corefoundation-blocks $$pc -lpthread; \
 			$$bin/corefoundation-blocks | grep "the toolchain's CoreFoundation.h"; \
+			scripts/check-guide-player.sh $(C_CHECK_DIR) clang++; \
+			scripts/check-guide-player.sh $(C_CHECK_DIR) "clang++ -fblocks"; \
+		else \
+			scripts/check-guide-player.sh $(C_CHECK_DIR) g++; \
 		fi; \
 		names=""; for pair in $(C_EXAMPLES); do \
 			name=$${pair%%:*}; dir=$${pair#*:}; names="$$names $$name"; \
