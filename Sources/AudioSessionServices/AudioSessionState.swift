@@ -17,9 +17,14 @@ final class AudioSessionState: @unchecked Sendable {
     private var preferredRate: Double?
     private var preferredPeriodSeconds: Double?
     private var listeners: [(id: AudioSessionPropertyID, proc: AudioSessionPropertyListener, clientData: UnsafeMutableRawPointer?)] = []
+    /// Where listeners are called: the run loop and mode given to AudioSessionInitialize.
+    private var callbacks: RunLoopCallbacks?
+    private var watchingInput = false
 
     /// Thread: setup.
-    func initialize(listener: AudioSessionInterruptionListener?, clientData: UnsafeMutableRawPointer?) throws {
+    func initialize(
+        runLoop: CFRunLoop?, mode: CFString?, listener: AudioSessionInterruptionListener?, clientData: UnsafeMutableRawPointer?
+    ) throws {
         try lock.withLock {
             guard !initialized else {
                 throw AudioError(kAudioSessionAlreadyInitialized, "AudioSessionInitialize was already called in this process.")
@@ -27,6 +32,7 @@ final class AudioSessionState: @unchecked Sendable {
             initialized = true
             interruptionListener = listener
             interruptionClientData = clientData
+            callbacks = RunLoopCallbacks(runLoop: runLoop ?? CFRunLoopGetMain()!, mode: mode ?? kCFRunLoopDefaultMode!)
         }
     }
 
@@ -58,7 +64,7 @@ final class AudioSessionState: @unchecked Sendable {
         case kAudioSessionProperty_PreferredHardwareSampleRate: return bytes(Float64(rate ?? 0))
         case kAudioSessionProperty_PreferredHardwareIOBufferDuration: return bytes(Float32(period ?? 0))
         case kAudioSessionProperty_AudioInputAvailable:
-            return bytes(UInt32(DefaultDevice.offer(capture: true, preferredRate: rate, preferredPeriodSeconds: period) != nil ? 1 : 0))
+            return bytes(UInt32(DefaultDevice.hasCapture() ? 1 : 0))
         case kAudioSessionProperty_CurrentHardwareInputNumberChannels:
             return bytes(DefaultDevice.offer(capture: true, preferredRate: rate, preferredPeriodSeconds: period)?.channels ?? 0)
         case kAudioSessionProperty_CurrentHardwareSampleRate, kAudioSessionProperty_CurrentHardwareIOBufferDuration,
@@ -114,7 +120,48 @@ final class AudioSessionState: @unchecked Sendable {
         throws
     {
         try requireInitialized()
-        lock.withLock { listeners.append((id, proc, clientData)) }
+        let startWatching: Bool = lock.withLock {
+            listeners.append((id, proc, clientData))
+            guard id == kAudioSessionProperty_AudioInputAvailable, !watchingInput else { return false }
+            watchingInput = true
+            return true
+        }
+        if startWatching { Thread.detachNewThread { [self] in watchInput() } }
+    }
+
+    /// Polls input availability every quarter second while AudioInputAvailable has listeners (ALSA
+    /// has no notification for a PCM appearing) and calls them on the session's run loop when it
+    /// changes.
+    ///
+    /// Thread: the session's watcher thread.
+    private func watchInput() {
+        var available = DefaultDevice.hasCapture()
+        while true {
+            Thread.sleep(forTimeInterval: 0.25)
+            let targets = lock.withLock { listeners.filter { $0.id == kAudioSessionProperty_AudioInputAvailable } }
+            guard !targets.isEmpty else {
+                let stop: Bool = lock.withLock {
+                    guard !listeners.contains(where: { $0.id == kAudioSessionProperty_AudioInputAvailable }) else { return false }
+                    watchingInput = false
+                    return true
+                }
+                if stop { return }
+                continue
+            }
+            let now = DefaultDevice.hasCapture()
+            guard now != available else { continue }
+            available = now
+            let value = UInt32(now ? 1 : 0)
+            lock.withLock { callbacks }?.post { [self] in
+                // Listeners removed meanwhile are not called.
+                let current = lock.withLock { listeners.filter { $0.id == kAudioSessionProperty_AudioInputAvailable } }
+                for listener in current {
+                    withUnsafeBytes(of: value) {
+                        listener.proc(listener.clientData, kAudioSessionProperty_AudioInputAvailable, 4, $0.baseAddress)
+                    }
+                }
+            }
+        }
     }
 
     /// Thread: setup.

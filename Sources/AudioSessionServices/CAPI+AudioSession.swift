@@ -10,7 +10,11 @@ public func _AudioSessionInitialize(
     _ runLoop: OpaquePointer?, _ mode: UnsafeRawPointer?, _ listener: AudioSessionInterruptionListener?,
     _ clientData: UnsafeMutableRawPointer?
 ) -> OSStatus {
-    LastErrorMessage.status { try AudioSessionState.shared.initialize(listener: listener, clientData: clientData) }
+    LastErrorMessage.status {
+        try AudioSessionState.shared.initialize(
+            runLoop: runLoop.map { Unmanaged<CFRunLoop>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() },
+            mode: mode.map { Unmanaged<CFString>.fromOpaque($0).takeUnretainedValue() }, listener: listener, clientData: clientData)
+    }
 }
 
 /// Thread: setup.

@@ -10,6 +10,17 @@ enum DefaultDevice {
         var channels: UInt32
     }
 
+    /// Whether "default" has a capture side: it opens for capture, or is busy (held by a program,
+    /// this one included, so it is there).
+    ///
+    /// Thread: setup.
+    static func hasCapture() -> Bool {
+        var pcm: OpaquePointer?
+        let status = snd_pcm_open(&pcm, "default", SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK)
+        if status == 0, let pcm { snd_pcm_close(pcm) }
+        return status == 0 || status == -EBUSY
+    }
+
     /// nil when "default" does not open in that direction.
     ///
     /// Thread: setup.

@@ -57,6 +57,29 @@ final class AudioSessionCAPITests: XCTestCase {
         XCTAssertTrue(uint32(kAudioSessionProperty_AudioInputAvailable) == (noErr, 1), "the device is back: yes")
     }
 
+    /// A listener for AudioInputAvailable runs on the session's run loop (the main one: NULL was
+    /// given) when the capture device goes away and again when it comes back, with the new value.
+    func testInputAvailabilityListenerFiresWhenTheDeviceGoesAndComes() throws {
+        XCTAssertTrue(FileManager.default.createFile(atPath: home.appendingPathComponent("in.raw").path, contents: Data()))
+        try setDefault(duplex)
+        let log = AvailabilityLog()
+        XCTAssertEqual(AudioSessionAddPropertyListener(kAudioSessionProperty_AudioInputAvailable, availabilityListener, log.refCon), noErr)
+        defer {
+            XCTAssertEqual(
+                AudioSessionRemovePropertyListenerWithUserData(kAudioSessionProperty_AudioInputAvailable, availabilityListener, log.refCon),
+                noErr)
+        }
+        Thread.sleep(forTimeInterval: 0.4)  // the watcher has read the starting state
+        try setDefault("{ type asym playback.pcm { type file slave.pcm \"null\" file \"/dev/null\" format \"raw\" } }")
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while log.values.isEmpty, Date() < deadline { _ = CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.05, false) }
+        XCTAssertEqual(log.values, [0], "the device went away")
+        try setDefault(duplex)
+        while log.values.count < 2, Date() < deadline + 5 { _ = CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.05, false) }
+        XCTAssertEqual(log.values, [0, 1], "the device came back")
+        XCTAssertEqual(log.threads, [UInt(pthread_self())], "listeners ran on the run loop's thread")
+    }
+
     /// The hardware rate and buffer duration are what ALSA grants for the preferred values (the
     /// file PCM over null grants any rate); the category reads back; misuse answers Apple's errors.
     func testHardwareValuesCategoryAndErrors() throws {
@@ -99,4 +122,17 @@ final class AudioSessionCAPITests: XCTestCase {
         size = 4
         XCTAssertEqual(AudioSessionGetProperty(0x6E6F_6E65, &size, &small), kAudioSessionUnsupportedPropertyError)
     }
+}
+
+/// What an AudioInputAvailable listener saw.
+final class AvailabilityLog: @unchecked Sendable {
+    var values: [UInt32] = []
+    var threads: Set<UInt> = []
+    var refCon: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+}
+
+let availabilityListener: AudioSessionPropertyListener = { clientData, _, size, data in
+    let log = Unmanaged<AvailabilityLog>.fromOpaque(clientData!).takeUnretainedValue()
+    if size == 4, let data { log.values.append(data.loadUnaligned(as: UInt32.self)) }
+    log.threads.insert(UInt(pthread_self()))
 }

@@ -11,8 +11,9 @@
  *     (kAudioSessionNotInitialized), as do Get/SetProperty.
  *   - kAudioSessionProperty_AudioCategory (UInt32, default SoloAmbientSound) is kept and read back;
  *     ALSA has no categories, so it changes no routing.
- *   - kAudioSessionProperty_AudioInputAvailable (UInt32): 1 when "default" opens for capture, 0 when
- *     it does not (no capture device, or a playback-only PCM). Read when asked.
+ *   - kAudioSessionProperty_AudioInputAvailable (UInt32): 1 when "default" opens for capture or is
+ *     busy (held by a program: the device is there), 0 otherwise (no capture device, or a
+ *     playback-only PCM). Read when asked.
  *   - CurrentHardwareSampleRate (Float64): the rate ALSA grants "default" for playback when asked
  *     for PreferredHardwareSampleRate (48000 when none is set). CurrentHardwareIOBufferDuration
  *     (Float32): the period ALSA grants then when asked for PreferredHardwareIOBufferDuration
@@ -23,8 +24,12 @@
  *   - PreferredHardwareSampleRate (Float64) and PreferredHardwareIOBufferDuration (Float32) are
  *     kept and used by the queries above (the ALSA I/O unit takes its own
  *     kAUHostALSAProperty_Preferred… values, AUHostALSA.h).
- *   - Property listeners are kept (AddPropertyListener / RemovePropertyListenerWithUserData);
- *     AUHost does not watch ALSA for hot-plug yet, so they are not called.
+ *   - Property listeners run on the run loop given to AudioSessionInitialize (NULL: the main one)
+ *     in its mode (NULL: kCFRunLoopDefaultMode). AudioInputAvailable's are called when the answer
+ *     changes (a capture device appears or goes away, or the ALSA configuration changes):
+ *     ALSA sends no notification for that, so while such a listener exists a session thread
+ *     opens "default" for capture every quarter second.
+ *     Other properties' listeners are kept but not called (routes do not change on their own).
  *
  * Thread class: [setup] for every function (they open the ALSA device or take a lock).
  */
