@@ -50,22 +50,27 @@ tsan: deps
 		--filter 'RenderNotifyChurnTests|GraphRenderNotifyChurnTests|ConcurrentSetupTests|RenderEventQueueTests|StressTests|ParallelRenderTests'
 
 ## install: headers, libauhost.so and auhost.pc under PREFIX (C hosts: cc prog.c $$(pkg-config --cflags --libs auhost)).
+## <CoreFoundation/CoreFoundation.h> is AUHost's: the toolchain's own CoreFoundation under clang
+## -fblocks (auhost.pc puts the toolchain's header folder last, -idirafter), a declared subset elsewhere.
 install: deps
 	$(SWIFT) build -c $(CONFIG) --product auhost-capi
-	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include/AudioToolbox
+	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include/AudioToolbox $(PREFIX)/include/CoreFoundation
 	install -m 644 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/libauhost-capi.so $(PREFIX)/lib/
 	ln -sf libauhost-capi.so $(PREFIX)/lib/libauhost.so
 	install -m 644 Sources/CAudioToolbox/include/AudioToolbox/*.h $(PREFIX)/include/AudioToolbox/
+	install -m 644 Sources/CAudioToolbox/include/CoreFoundation/*.h $(PREFIX)/include/CoreFoundation/
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@SWIFT_LIB@|$(SWIFT_LIB)|' -e 's|@VERSION@|$(VERSION)|' \
 		scripts/auhost.pc.in > $(PREFIX)/lib/pkgconfig/auhost.pc
 
 ## check-c: what C users link, checked as shipped. A release install (the default CONFIG) and a
 ## debug one must export every function their headers declare (scripts/check-exports.sh); the C
 ## host listing and the C examples are built against the release install with pkg-config, with
-## gcc and clang, and run (the examples through examples-check, which checks their output).
+## gcc and clang, and run (the examples through examples-check, which checks their output); so is
+## CoreFoundation's run-loop check (also clang -fblocks: the toolchain's headers) and Apple's Audio
+## Queue guide player in C++ (g++, clang++, clang++ -fblocks: callbacks on its run loop).
 C_EXAMPLES := io-passthrough:IOPassThrough io-mixer:IOMixer io-render-callback:IORenderCallback \
 	output-render-callback:OutputRenderCallback output-mixer-eq:OutputMixerEQ input-analysis:InputAnalysis \
-	offline-render:OfflineRender guide-listings:GuideListings
+	offline-render:OfflineRender guide-listings:GuideListings audio-session-listing:AudioSessionListing
 check-c: examples-build
 	rm -rf $(C_CHECK_DIR) $(C_CHECK_DIR)-debug
 	$(MAKE) --no-print-directory install PREFIX=$(C_CHECK_DIR)
@@ -80,11 +85,24 @@ check-c: examples-build
 		echo "C host built with $$cc against the release install:"; $$bin/host; \
 		$$cc -std=c17 -Wall -Werror Tests/CHost/cstd_headers.c -o $$bin/cstd-headers $$pc; $$bin/cstd-headers; \
 		$$cc -std=c17 -Wall -Werror -DCF_EXCLUDE_CSTD_HEADERS Tests/CHost/cstd_headers.c -o $$bin/cstd-excluded $$pc; $$bin/cstd-excluded; \
+		$$cc -std=c17 -Wall -Werror Tests/CHost/corefoundation.c -o $$bin/corefoundation $$pc -lpthread; $$bin/corefoundation; \
+		if [ $$cc = clang ]; then \
+			$$cc -fblocks -std=c17 -Wall -Werror Tests/CHost/corefoundation.c -o $$bin/corefoundation-blocks $$pc -lpthread; \
+			$$bin/corefoundation-blocks | grep "the toolchain's CoreFoundation.h"; \
+			scripts/check-guide-player.sh $(C_CHECK_DIR) clang++; \
+			scripts/check-guide-player.sh $(C_CHECK_DIR) "clang++ -fblocks"; \
+		else \
+			scripts/check-guide-player.sh $(C_CHECK_DIR) g++; \
+		fi; \
 		names=""; for pair in $(C_EXAMPLES); do \
 			name=$${pair%%:*}; dir=$${pair#*:}; names="$$names $$name"; \
 			$$cc -std=c17 -Wall -Werror -Wno-multichar -IExamples/Sources/ExampleSupport/include \
 				Examples/Sources/$$dir/*.c Examples/Sources/ExampleSupport/ExampleSupport.c -o $$bin/$$name $$pc -lm; \
 		done; \
+		$$cc -std=c17 -Wall -Werror -Wno-multichar -Wno-unused-variable -IExamples/Sources/ListingProbe/include \
+			Examples/Sources/SystemSoundListing/main.c Examples/Sources/ListingProbe/ListingProbe.c -o $$bin/system-sound-listing $$pc \
+			-Wl,--wrap=AudioServicesDisposeSystemSoundID,--wrap=CFRunLoopStop; \
+		names="$$names system-sound-listing"; \
 		echo "C examples built with $$cc against the release install:"; \
 		EXAMPLES_BIN=$$bin $(EXAMPLES_BUILD)/debug/examples-check $$names; \
 	done

@@ -127,12 +127,19 @@ let providers: [Target] = [
     .target(
         name: "AudioQueueServices",
         dependencies: ["AUHostCore", "CAUHostAtomics", "CSoundTouch", "CAUHostFloatMode", "AudioConverterServices"]),
+    /// System Sound Services (AudioServices.h): short sounds mixed onto one shared ALSA output.
+    .target(name: "SystemSoundServices", dependencies: ["AUHostCore", "AudioTypes", "ExtAudioFile"]),
+    /// Audio Format Services (AudioFormat.h): format facts (FormatInfo from cookies, names) and channel layouts.
+    .target(name: "AudioFormatServices", dependencies: ["AudioTypes"]),
+    /// Audio Session Services (AudioSession.h): the session over the ALSA PCM "default".
+    .target(name: "AudioSessionServices", dependencies: ["AudioTypes", "CALSA"]),
     /// Composition: every provider registered; what `import AUHost` gives.
     .target(
         name: "AUHost",
         dependencies: [
             "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
             "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices", "UnitIsolation",
+            "SystemSoundServices", "AudioFormatServices", "AudioSessionServices",
         ]),
     /// `import AVFAudio`: AVAudioEngine and the classes around it, as Swift classes over AUGraph and units.
     .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units"]),
@@ -230,8 +237,18 @@ let tests: [Target] = [
     .testTarget(
         name: "AudioQueueTests", dependencies: ["AUHost", "AudioQueueServices", "ALSATestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(
+        name: "AudioSessionServicesTests",
+        dependencies: ["AUHost", "AudioSessionServices", "ALSATestSupport", "AudioToolbox", "AudioTypes"]),
+    .testTarget(name: "AudioFormatServicesTests", dependencies: ["AUHost", "AudioFormatServices", "AudioToolbox", "AudioTypes"]),
+    .testTarget(
+        name: "SystemSoundServicesTests", dependencies: ["AUHost", "SystemSoundServices", "ALSATestSupport", "AudioTypes"],
+        resources: [.copy("Fixtures")]),
+    .testTarget(
         name: "AudioFileStreamServicesTests",
-        dependencies: ["AudioFileStreamServices", "AudioConverterServices", "AudioToolbox", "AudioTypes", "CCodecs", "CodecTestSupport"]),
+        dependencies: [
+            "AudioFileStreamServices", "AudioConverterServices", "AudioFormatServices", "AudioToolbox", "AudioTypes", "CCodecs",
+            "CodecTestSupport",
+        ]),
     .testTarget(name: "AudioConverterServicesTests", dependencies: ["AudioConverterServices", "AudioToolbox", "CodecTestSupport"]),
     .testTarget(name: "PortedAPITests", dependencies: ["AudioToolbox", "AUHost", "TestSupport"]),
     /// Swift written from Apple's documents and samples exactly as on Apple's platforms: the corpus

@@ -52,6 +52,15 @@ let package = Package(
         cExample("audio-queue-play", "AudioQueuePlay"),
         cExample("audio-queue-record", "AudioQueueRecord"),
         swiftExample("audio-queue-swift", "AudioQueueSwift"),
+        /// Seed 002's listing 2-17 (System Sound Services) exactly as written; ListingProbe counts its
+        /// completion's calls through the linker's --wrap, and `error` (set, never read) is not a warning.
+        .target(name: "ListingProbe", dependencies: [audioToolbox], path: "Sources/ListingProbe", cSettings: cFlags),
+        .executableTarget(
+            name: "system-sound-listing", dependencies: [audioToolbox, "ListingProbe"], path: "Sources/SystemSoundListing",
+            cSettings: cFlags + [.disableWarning("unused-variable")],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--wrap=AudioServicesDisposeSystemSoundID", "-Xlinker", "--wrap=CFRunLoopStop"])]),
+        /// Seed 002's listing 2-10 (is audio input available?) in the program it needs.
+        cExample("audio-session-listing", "AudioSessionListing"),
         /// AUHost's extensions from C: a unit out of process, a graph on two threads.
         cExample("isolated-parallel", "IsolatedParallel"),
         /// Runs every example in a scratch HOME with an asoundrc of file PCMs and checks its output.

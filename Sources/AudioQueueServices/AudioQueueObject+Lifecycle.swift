@@ -130,6 +130,7 @@ extension AudioQueueObject {
             disposeOnExit()
         } else {
             pthread_join(callbackThread, nil)
+            runLoopCallbacks?.cancel()  // a callback running on the run loop has returned
             lock.withLock { freeAllBuffers() }
             Unmanaged.passUnretained(self).release()
         }
@@ -143,6 +144,7 @@ extension AudioQueueObject {
         Thread.detachNewThread {
             let object = queue.takeUnretainedValue()
             pthread_join(object.callbackThread, nil)
+            object.runLoopCallbacks?.cancel()
             object.lock.withLock { object.freeAllBuffers() }
             queue.release()
         }

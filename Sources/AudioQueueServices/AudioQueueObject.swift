@@ -17,6 +17,9 @@ public final class AudioQueueObject: @unchecked Sendable {
     let outputCallback: AudioQueueOutputCallback?
     let inputCallback: AudioQueueInputCallback?
     let userData: UnsafeMutableRawPointer?
+    /// A queue created with a run loop calls its callbacks there, in its mode, as on Apple (nil:
+    /// on the callback thread). Offline render still calls them on OfflineRender's caller.
+    let runLoopCallbacks: RunLoopCallbacks?
     let playback: PlaybackEngine?
     /// Compressed playback queues: decodes each buffer when it is enqueued (nil for PCM).
     let decoder: QueueDecoder?
@@ -61,7 +64,7 @@ public final class AudioQueueObject: @unchecked Sendable {
     /// Thread: setup.
     init(
         direction: Direction, format description: AudioStreamBasicDescription, output: AudioQueueOutputCallback?,
-        input: AudioQueueInputCallback?, userData: UnsafeMutableRawPointer?
+        input: AudioQueueInputCallback?, userData: UnsafeMutableRawPointer?, runLoop: RunLoopCallbacks? = nil
     ) throws {
         self.direction = direction
         streamDescription = description
@@ -82,6 +85,7 @@ public final class AudioQueueObject: @unchecked Sendable {
         outputCallback = output
         inputCallback = input
         self.userData = userData
+        runLoopCallbacks = runLoop
         wake = .allocate(capacity: 1)
         sem_init(wake, 0, 0)
         barrierDone = .allocate(capacity: 1)
@@ -155,14 +159,24 @@ public final class AudioQueueObject: @unchecked Sendable {
             let slot = pointer.assumingMemoryBound(to: QueueBufferSlot.self)
             lock.withLock { slot.pointee.enqueued = 0 }
             let buffer = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: AudioQueueBuffer.self)
-            if let outputCallback {
-                outputCallback(userData, handle, buffer)
-            } else if let inputCallback {
-                let frames = slot.pointee.buffer.mAudioDataByteSize / UInt32(format.bytesPerFrame)
-                withUnsafePointer(to: slot.pointee.startTime) { time in
-                    inputCallback(userData, handle, buffer, time, frames, nil)
-                }
+            let frames = slot.pointee.buffer.mAudioDataByteSize / UInt32(format.bytesPerFrame)
+            let startTime = slot.pointee.startTime
+            if let runLoopCallbacks, onCallbackThread {
+                runLoopCallbacks.post { [self] in callBack(buffer, frames: frames, startTime: startTime) }
+            } else {
+                callBack(buffer, frames: frames, startTime: startTime)
             }
+        }
+    }
+
+    /// Calls the app's output or input callback with `buffer`.
+    ///
+    /// Thread: the callback thread, the queue's run loop, or OfflineRender's caller.
+    private func callBack(_ buffer: AudioQueueBufferRef, frames: UInt32, startTime: AudioTimeStamp) {
+        if let outputCallback {
+            outputCallback(userData, handle, buffer)
+        } else if let inputCallback {
+            withUnsafePointer(to: startTime) { time in inputCallback(userData, handle, buffer, time, frames, nil) }
         }
     }
 

@@ -24,7 +24,8 @@ enum AudioQueueHandles {
 
 func newQueue(
     _ format: UnsafePointer<AudioStreamBasicDescription>?, output: AudioQueueOutputCallback?, input: AudioQueueInputCallback?,
-    _ userData: UnsafeMutableRawPointer?, _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?
+    _ userData: UnsafeMutableRawPointer?, runLoop: OpaquePointer?, mode: UnsafeRawPointer?, _ flags: UInt32,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> OSStatus {
     guard let out else { return kAudio_ParamError }
     out.pointee = nil
@@ -32,8 +33,16 @@ func newQueue(
         guard let format else { throw AudioError(kAudio_ParamError, "The queue needs a stream format (inFormat is NULL).") }
         guard output != nil || input != nil else { throw AudioError(kAudio_ParamError, "The queue needs a callback.") }
         guard flags == 0 else { throw AudioError(kAudio_ParamError, "inFlags must be 0 (it is \(flags)).") }
-        let queue = try AudioQueueObject(
-            direction: output != nil ? .output : .input, format: format.pointee, output: output, input: input, userData: userData)
+        let callbacks = runLoop.map { RunLoopCallbacks(runLoop: $0, mode: mode) }
+        let queue: AudioQueueObject
+        do {
+            queue = try AudioQueueObject(
+                direction: output != nil ? .output : .input, format: format.pointee, output: output, input: input, userData: userData,
+                runLoop: callbacks)
+        } catch {
+            callbacks?.cancel()
+            throw error
+        }
         queue.startCallbackThread()
         let handle = OpaquePointer(Unmanaged.passRetained(queue).toOpaque())
         AudioQueueHandles.lock.withLock { _ = AudioQueueHandles.live.insert(handle) }
@@ -46,22 +55,24 @@ func withQueue(_ handle: OpaquePointer?, _ body: (AudioQueueObject) throws -> Vo
     LastErrorMessage.status { try body(try AudioQueueHandles.queue(handle)) }
 }
 
+/// Thread: setup. A run loop given: callbacks are posted to it (RunLoopCallbacks).
 @_cdecl("AudioQueueNewOutput")
 public func _AudioQueueNewOutput(
     _ format: UnsafePointer<AudioStreamBasicDescription>?, _ callback: AudioQueueOutputCallback?, _ userData: UnsafeMutableRawPointer?,
     _ runLoop: OpaquePointer?, _ mode: UnsafeRawPointer?, _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> OSStatus {
     guard callback != nil else { return kAudio_ParamError }
-    return newQueue(format, output: callback, input: nil, userData, flags, out)
+    return newQueue(format, output: callback, input: nil, userData, runLoop: runLoop, mode: mode, flags, out)
 }
 
+/// Thread: setup. A run loop given: callbacks are posted to it (RunLoopCallbacks).
 @_cdecl("AudioQueueNewInput")
 public func _AudioQueueNewInput(
     _ format: UnsafePointer<AudioStreamBasicDescription>?, _ callback: AudioQueueInputCallback?, _ userData: UnsafeMutableRawPointer?,
     _ runLoop: OpaquePointer?, _ mode: UnsafeRawPointer?, _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> OSStatus {
     guard callback != nil else { return kAudio_ParamError }
-    return newQueue(format, output: nil, input: callback, userData, flags, out)
+    return newQueue(format, output: nil, input: callback, userData, runLoop: runLoop, mode: mode, flags, out)
 }
 
 @_cdecl("AudioQueueDispose")

@@ -1,4 +1,5 @@
 import AudioToolbox
+import AudioTypes
 import Foundation
 import Synchronization
 

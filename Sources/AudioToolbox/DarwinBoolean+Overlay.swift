@@ -128,3 +128,10 @@ public func CFURLGetFileSystemRepresentation(
 ) -> Bool {
     CAudioToolbox.CFURLGetFileSystemRepresentation(url, resolveAgainstBase ? 1 : 0, buffer, maxBufLen) != 0
 }
+
+/// CFRunLoopRunInMode with a Bool, as on Apple. Thread: the run loop's own thread (it runs it).
+@_alwaysEmitIntoClient
+@discardableResult
+public func CFRunLoopRunInMode(_ mode: CFString!, _ seconds: CFTimeInterval, _ returnAfterSourceHandled: Bool) -> CFRunLoopRunResult {
+    CAudioToolbox.CFRunLoopRunInMode(mode, seconds, returnAfterSourceHandled ? 1 : 0)
+}

@@ -1,3 +1,5 @@
 /// Every example, in the order.
 let allExamples: [Example] =
-    ioExamples + outputExamples + pattern5Examples + listingExamples + seedExamples + audioQueueExamples + extensionExamples
+    ioExamples + outputExamples + pattern5Examples + listingExamples + seedExamples + audioQueueExamples + systemSoundExamples
+    + audioSessionExamples
+    + extensionExamples

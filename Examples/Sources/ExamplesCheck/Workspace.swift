@@ -41,7 +41,9 @@ struct Workspace {
     /// the program (`make check-c` builds the C examples there against a release install), else
     /// the one built beside this checker. Returns its standard output; throws with its standard
     /// error when it fails.
-    func run(_ program: String, _ arguments: [String], seconds: Double = 60) throws -> String {
+    /// `subdirectory`: run there instead of in the workspace itself (listings that name files by
+    /// relative paths).
+    func run(_ program: String, _ arguments: [String], in subdirectory: String? = nil, seconds: Double = 60) throws -> String {
         let process = Process()
         let beside = Bundle.main.executableURL!.deletingLastPathComponent()
         let installed = ProcessInfo.processInfo.environment["EXAMPLES_BIN"].map { URL(fileURLWithPath: $0).appendingPathComponent(program) }
@@ -49,7 +51,7 @@ struct Workspace {
             installed.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
             ?? beside.appendingPathComponent(program)
         process.arguments = arguments
-        process.currentDirectoryURL = directory
+        process.currentDirectoryURL = subdirectory.map { directory.appendingPathComponent($0) } ?? directory
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = directory.path
         environment.removeValue(forKey: "ALSA_CONFIG_PATH")

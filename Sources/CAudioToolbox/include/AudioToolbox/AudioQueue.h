@@ -16,9 +16,12 @@
  *     kAudioFormatUnsupportedDataFormatError) from AudioQueueNewOutput/NewInput.
  *   - Callbacks run on a thread the queue owns, never on the device thread: the device thread
  *     only copies from buffers handed over through a lock-free queue and hands finished ones
- *     back through another. AUHost has no CFRunLoop; a run loop passed to NewOutput/NewInput is
- *     accepted and ignored (callbacks still come from the queue's thread), so C code written
- *     for Apple compiles and runs. In offline render mode the output callback is called from
+ *     back through another. A queue created with a run loop (inCallbackRunLoop, e.g.
+ *     CFRunLoopGetCurrent()) calls its buffer callbacks on that run loop instead, while it runs
+ *     in inCallbackRunLoopMode (NULL: kCFRunLoopCommonModes, as Apple documents): the queue's
+ *     thread hands each returned buffer to a run-loop source, so callbacks arrive in order and
+ *     only while the app runs its loop (CFRunLoopRun / CFRunLoopRunInMode). Dispose drops
+ *     callbacks not yet made. In offline render mode the output callback is called from
  *     AudioQueueOfflineRender, on the thread that calls it.
  *   - Volume multiplies samples exactly (Float32); VolumeRampTime ramps linearly over that many
  *     seconds; Pan is a balance (-1 left … +1 right: the far side is scaled by 1 - |pan|).
@@ -41,9 +44,6 @@
 
 AUHOST_EXTERN_C_BEGIN
 AU_ASSUME_NONNULL_BEGIN
-
-/* CoreFoundation's run loop, as CoreFoundation declares it (AUHost never dereferences one). */
-typedef struct __CFRunLoop *CFRunLoopRef;
 
 AU_ENUM(OSStatus) {
     kAudioQueueErr_InvalidBuffer = -66687,
@@ -146,12 +146,14 @@ typedef void (*AudioQueueInputCallback)(void *_Nullable inUserData, AudioQueueRe
    the queue and returns its buffers, and the next Start reopens the device). */
 typedef void (*AudioQueuePropertyListenerProc)(void *_Nullable inUserData, AudioQueueRef inAQ, AudioQueuePropertyID inID);
 
-/* Creates a playback queue for inFormat on the ALSA I/O unit. inFlags must be 0. */
+/* Creates a playback queue for inFormat on the ALSA I/O unit. inFlags must be 0. Callbacks run on
+   inCallbackRunLoop in inCallbackRunLoopMode when a run loop is given, else on the queue's thread. */
 OSStatus AudioQueueNewOutput(const AudioStreamBasicDescription *inFormat, AudioQueueOutputCallback inCallbackProc,
                              void *_Nullable inUserData, CFRunLoopRef _Nullable inCallbackRunLoop,
                              CFStringRef _Nullable inCallbackRunLoopMode, UInt32 inFlags,
                              AudioQueueRef _Nullable *_Nonnull outAQ);
-/* Creates a recording queue for inFormat on the ALSA I/O unit's input. inFlags must be 0. */
+/* Creates a recording queue for inFormat on the ALSA I/O unit's input. inFlags must be 0. Callbacks
+   as for AudioQueueNewOutput. */
 OSStatus AudioQueueNewInput(const AudioStreamBasicDescription *inFormat, AudioQueueInputCallback inCallbackProc,
                             void *_Nullable inUserData, CFRunLoopRef _Nullable inCallbackRunLoop,
                             CFStringRef _Nullable inCallbackRunLoopMode, UInt32 inFlags,

@@ -31,6 +31,9 @@
 #include <AudioToolbox/MusicPlayer.h>
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/AudioFileStream.h>
+#include <AudioToolbox/AudioServices.h>
+#include <AudioToolbox/AudioFormat.h>
+#include <AudioToolbox/AudioSession.h>
 #include <AudioToolbox/AUHostIsolation.h>
 #include <AudioToolbox/AUHostLV2.h>
 #include <AudioToolbox/AUHostLV2UI.h>

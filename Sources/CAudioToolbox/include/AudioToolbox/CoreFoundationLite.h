@@ -1,20 +1,55 @@
 /*
- * CoreFoundationLite.h — the CoreFoundation subset the Audio Unit API passes values in.
+ * CoreFoundationLite.h — CoreFoundation for C users of AUHost, the real one where the compiler can
+ * read it and a declared subset of it where it cannot.
  *
  * On Apple's platforms names, presets and ClassInfo state travel as CFString, CFArray and
- * CFDictionary. On Linux the Swift toolchain ships the real CoreFoundation inside libFoundation
- * (swift-corelibs-foundation), but its own headers need clang with blocks and private headers.
- * This header declares, with CoreFoundation's exact signatures, the part hosting code uses; the
- * implementation is that real CoreFoundation (link -lFoundation; `pkg-config auhost` does). So
- * ownership rules, ClassInfo dictionaries and .aupreset property lists behave as documented, and
- * in Swift the objects are Foundation's (NSString, NSDictionary …, bridged in the AudioTypes module).
+ * CFDictionary, file URLs as CFURL, and callbacks arrive on CFRunLoops. On Linux the Swift
+ * toolchain ships the real CoreFoundation (swift-corelibs-foundation) inside libFoundation, with
+ * its headers under <toolchain>/usr/lib/swift/CoreFoundation; `pkg-config auhost` links
+ * libFoundation and puts that folder last on the include path (-idirafter). Which declarations
+ * a program sees depends on its compiler:
+ *   - clang with blocks (-fblocks), C or C++: the toolchain's own CoreFoundation.h, whole
+ *     (its headers declare block parameters, which only clang with -fblocks parses);
+ *   - gcc, and clang without -fblocks: the subset below, with CoreFoundation's exact C
+ *     signatures and values (types, strings, data, numbers, arrays, dictionaries, property
+ *     lists, file URLs, run loops with their sources and timers, byte order);
+ *   - Swift (import AudioToolbox): the subset too, so that the CF types of AudioToolbox are one
+ *     set (Foundation on Linux does not re-export its CoreFoundation); in Swift they are
+ *     Foundation's objects (NSString, NSDictionary …, bridged in the AudioTypes module).
+ * Either way the functions are the same ones in libFoundation, so ownership rules, run loops
+ * and .aupreset property lists behave as documented. AUHOST_REAL_COREFOUNDATION says which
+ * (1: the toolchain's headers). Define AUHOST_NO_REAL_COREFOUNDATION to keep the subset.
  *
- * Thread class: [setup] for every function here (they allocate or may lock).
+ * Thread class: [setup] for every function here (they allocate or may lock), except
+ * CFRunLoopStop, CFRunLoopWakeUp and CFRunLoopSourceSignal, which any thread but a render
+ * thread may call (they take CoreFoundation's locks).
  */
 #ifndef AUHOST_COREFOUNDATIONLITE_H
 #define AUHOST_COREFOUNDATIONLITE_H
 
 #include <AudioToolbox/MacTypes.h>
+
+#if !defined(AUHOST_REAL_COREFOUNDATION)
+#if defined(__clang__) && defined(__BLOCKS__) && !defined(__swift__) && !defined(AUHOST_NO_REAL_COREFOUNDATION) && \
+    defined(__has_include_next)
+#if __has_include_next(<CoreFoundation/CFRunLoop.h>)
+#define AUHOST_REAL_COREFOUNDATION 1
+#endif
+#endif
+#endif
+#if !defined(AUHOST_REAL_COREFOUNDATION)
+#define AUHOST_REAL_COREFOUNDATION 0
+#endif
+
+#if AUHOST_REAL_COREFOUNDATION
+/* The toolchain's CoreFoundation.h (the next one on the include path after AUHost's own
+   <CoreFoundation/CoreFoundation.h>, which brings this header). Its CFBase.h takes Boolean,
+   UInt32 … from MacTypes.h above (__MACTYPES__). */
+#include_next <CoreFoundation/CoreFoundation.h>
+AUHOST_EXTERN_C_BEGIN
+CFStringRef AUHostConstantString(const char *cStr);
+AUHOST_EXTERN_C_END
+#else
 
 /* As Apple's CoreFoundation.h: the C standard headers come along unless the includer defines
    CF_EXCLUDE_CSTD_HEADERS, since Apple's sample code calls malloc, printf and sinf with only
@@ -65,6 +100,20 @@ typedef CFTypeRef CFPropertyListRef;
 typedef UInt32 CFStringEncoding;
 typedef unsigned long CFTypeID;
 typedef unsigned long CFOptionFlags;
+typedef unsigned long CFHashCode;
+typedef double CFTimeInterval;
+typedef CFTimeInterval CFAbsoluteTime;
+
+/* As CFBase.h: the spellings Apple's listings pass as Boolean (C only: Swift writes true and
+   false, and C libraries other modules import define these too). */
+#if !defined(__swift__)
+#if !defined(TRUE)
+#define TRUE 1
+#endif
+#if !defined(FALSE)
+#define FALSE 0
+#endif
+#endif
 
 /* Callback tables are opaque here: pass the addresses of the kCFType… constants, or NULL. */
 typedef struct CFArrayCallBacks CFArrayCallBacks;
@@ -76,7 +125,22 @@ extern const CFDictionaryValueCallBacks kCFTypeDictionaryValueCallBacks;
 extern const CFAllocatorRef kCFAllocatorDefault;
 
 /* A Swift enum, as on Apple: CFStringBuiltInEncodings.UTF8.rawValue. */
-typedef AU_NAMED_ENUM(CFStringEncoding, CFStringBuiltInEncodings) { kCFStringEncodingUTF8 = 0x08000100, kCFStringEncodingASCII = 0x0600 };
+typedef AU_NAMED_ENUM(CFStringEncoding, CFStringBuiltInEncodings) {
+    kCFStringEncodingMacRoman = 0,
+    kCFStringEncodingWindowsLatin1 = 0x0500,
+    kCFStringEncodingISOLatin1 = 0x0201,
+    kCFStringEncodingNextStepLatin = 0x0B01,
+    kCFStringEncodingASCII = 0x0600,
+    kCFStringEncodingUnicode = 0x0100,
+    kCFStringEncodingUTF8 = 0x08000100,
+    kCFStringEncodingNonLossyASCII = 0x0BFF,
+    kCFStringEncodingUTF16 = 0x0100,
+    kCFStringEncodingUTF16BE = 0x10000100,
+    kCFStringEncodingUTF16LE = 0x14000100,
+    kCFStringEncodingUTF32 = 0x0c000100,
+    kCFStringEncodingUTF32BE = 0x18000100,
+    kCFStringEncodingUTF32LE = 0x1c000100
+};
 
 typedef AU_NAMED_ENUM(CFIndex, CFNumberType) {
     kCFNumberSInt32Type = 3,
@@ -160,6 +224,82 @@ CFURLRef CFURLCreateWithFileSystemPath(CFAllocatorRef allocator, CFStringRef fil
                                        Boolean isDirectory);
 Boolean CFURLGetFileSystemRepresentation(CFURLRef url, Boolean resolveAgainstBase, UInt8 *buffer, CFIndex maxBufLen);
 CFStringRef CFURLCopyFileSystemPath(CFURLRef anURL, CFURLPathStyle pathStyle);
+CFURLRef CFURLCreateWithString(CFAllocatorRef allocator, CFStringRef URLString, CFURLRef baseURL);
+CFStringRef CFURLGetString(CFURLRef anURL);
+CFStringRef CFURLCopyLastPathComponent(CFURLRef url);
+CFStringRef CFURLCopyPathExtension(CFURLRef url);
+AU_CF_IMPLICIT_BRIDGING_DISABLED
+
+/* Time (CFDate.h): seconds since 2001-01-01 00:00:00 GMT. */
+CFAbsoluteTime CFAbsoluteTimeGetCurrent(void);
+
+/* Run loops (CFRunLoop.h), the real ones: a thread's loop runs sources and timers in a mode until
+   stopped or timed out. Callbacks that Apple delivers on a run loop (Audio Queue callbacks,
+   system-sound completions) arrive on the one passed in, while it runs in the given mode. */
+typedef struct __CFRunLoop *CFRunLoopRef;
+typedef struct __CFRunLoopSource *CFRunLoopSourceRef;
+typedef struct __CFRunLoopTimer *CFRunLoopTimerRef;
+typedef CFStringRef CFRunLoopMode;
+
+typedef AU_NAMED_ENUM(SInt32, CFRunLoopRunResult) {
+    kCFRunLoopRunFinished = 1,
+    kCFRunLoopRunStopped = 2,
+    kCFRunLoopRunTimedOut = 3,
+    kCFRunLoopRunHandledSource = 4
+};
+
+/* A version-0 source: signalled (CFRunLoopSourceSignal, then CFRunLoopWakeUp) from any thread,
+   it calls perform(info) on the run loop's thread. */
+typedef struct {
+    CFIndex version;
+    void *info;
+    const void *(*retain)(const void *info);
+    void (*release)(const void *info);
+    CFStringRef (*copyDescription)(const void *info);
+    Boolean (*equal)(const void *info1, const void *info2);
+    CFHashCode (*hash)(const void *info);
+    void (*schedule)(void *info, CFRunLoopRef rl, CFRunLoopMode mode);
+    void (*cancel)(void *info, CFRunLoopRef rl, CFRunLoopMode mode);
+    void (*perform)(void *info);
+} CFRunLoopSourceContext;
+
+typedef struct {
+    CFIndex version;
+    void *info;
+    const void *(*retain)(const void *info);
+    void (*release)(const void *info);
+    CFStringRef (*copyDescription)(const void *info);
+} CFRunLoopTimerContext;
+typedef void (*CFRunLoopTimerCallBack)(CFRunLoopTimerRef timer, void *info);
+
+extern const CFRunLoopMode kCFRunLoopDefaultMode;
+extern const CFRunLoopMode kCFRunLoopCommonModes;
+
+AU_CF_IMPLICIT_BRIDGING_ENABLED
+CFRunLoopRef CFRunLoopGetCurrent(void);
+CFRunLoopRef CFRunLoopGetMain(void);
+void CFRunLoopRun(void);
+CFRunLoopRunResult CFRunLoopRunInMode(CFRunLoopMode mode, CFTimeInterval seconds, Boolean returnAfterSourceHandled);
+Boolean CFRunLoopIsWaiting(CFRunLoopRef rl);
+void CFRunLoopWakeUp(CFRunLoopRef rl);
+void CFRunLoopStop(CFRunLoopRef rl);
+CFRunLoopMode CFRunLoopCopyCurrentMode(CFRunLoopRef rl);
+void CFRunLoopAddCommonMode(CFRunLoopRef rl, CFRunLoopMode mode);
+Boolean CFRunLoopContainsSource(CFRunLoopRef rl, CFRunLoopSourceRef source, CFRunLoopMode mode);
+void CFRunLoopAddSource(CFRunLoopRef rl, CFRunLoopSourceRef source, CFRunLoopMode mode);
+void CFRunLoopRemoveSource(CFRunLoopRef rl, CFRunLoopSourceRef source, CFRunLoopMode mode);
+Boolean CFRunLoopContainsTimer(CFRunLoopRef rl, CFRunLoopTimerRef timer, CFRunLoopMode mode);
+void CFRunLoopAddTimer(CFRunLoopRef rl, CFRunLoopTimerRef timer, CFRunLoopMode mode);
+void CFRunLoopRemoveTimer(CFRunLoopRef rl, CFRunLoopTimerRef timer, CFRunLoopMode mode);
+CFRunLoopSourceRef CFRunLoopSourceCreate(CFAllocatorRef allocator, CFIndex order, CFRunLoopSourceContext *context);
+void CFRunLoopSourceInvalidate(CFRunLoopSourceRef source);
+Boolean CFRunLoopSourceIsValid(CFRunLoopSourceRef source);
+void CFRunLoopSourceSignal(CFRunLoopSourceRef source);
+CFRunLoopTimerRef CFRunLoopTimerCreate(CFAllocatorRef allocator, CFAbsoluteTime fireDate, CFTimeInterval interval,
+                                       CFOptionFlags flags, CFIndex order, CFRunLoopTimerCallBack callout,
+                                       CFRunLoopTimerContext *context);
+void CFRunLoopTimerInvalidate(CFRunLoopTimerRef timer);
+Boolean CFRunLoopTimerIsValid(CFRunLoopTimerRef timer);
 AU_CF_IMPLICIT_BRIDGING_DISABLED
 
 /* Byte order (CFByteOrder.h): AUHost runs on little-endian machines. */
@@ -169,5 +309,7 @@ static inline UInt16 CFSwapInt16HostToBig(UInt16 v) { return __builtin_bswap16(v
 static inline UInt16 CFSwapInt16BigToHost(UInt16 v) { return __builtin_bswap16(v); }
 
 AUHOST_EXTERN_C_END
+
+#endif /* AUHOST_REAL_COREFOUNDATION */
 
 #endif

@@ -1,6 +1,10 @@
 /* MacTypes.h — the scalar types and status codes the Core Audio API is written in. */
 #ifndef AUHOST_MACTYPES_H
 #define AUHOST_MACTYPES_H
+/* Apple's guard: CoreFoundation's CFBase.h (the toolchain's, included by
+   <CoreFoundation/CoreFoundation.h> under clang -fblocks) then takes these types from here instead
+   of declaring its own (its Linux Boolean is bool; Apple's, and this API's, is unsigned char). */
+#define __MACTYPES__ 1
 
 /* As Apple's CFBase.h: stdint and stdbool always (ported code writes `false` and `uint8_t` with
    only AudioToolbox.h included); the rest of the C library through CoreFoundationLite.h. */
@@ -88,6 +92,61 @@ typedef unsigned char Boolean;
 typedef SInt32   OSStatus;
 typedef UInt32   FourCharCode;
 typedef FourCharCode OSType;
+typedef FourCharCode ResType;
+
+/* The rest of Apple's MacTypes.h that its C headers (CoreFoundation's among them) are written in.
+   Apple's Duration, Point and Rect are left out: Swift code that imports AudioToolbox would see
+   them beside Swift.Duration and its own geometry types. */
+typedef UInt8    Byte;
+typedef SInt8    SignedByte;
+typedef SInt16   OSErr;
+typedef UInt32   OptionBits;
+typedef unsigned long ItemCount;
+typedef unsigned long ByteCount;
+typedef unsigned long ByteOffset;
+typedef long     Size;
+typedef char    *Ptr;
+typedef Ptr     *Handle;
+typedef UInt8   *BytePtr;
+typedef void    *LogicalAddress;
+typedef const void *ConstLogicalAddress;
+typedef long (*ProcPtr)(void);
+typedef SInt32   Fixed;
+typedef Fixed   *FixedPtr;
+typedef SInt32   Fract;
+typedef UInt32   UnsignedFixed;
+typedef SInt16   ShortFixed;
+typedef SInt16   ScriptCode;
+typedef SInt16   LangCode;
+typedef SInt16   RegionCode;
+typedef UInt16   UniChar;
+typedef UniChar *UniCharPtr;
+typedef unsigned long UniCharCount;
+typedef UniCharCount *UniCharCountPtr;
+typedef UInt32   UTF32Char;
+typedef UInt16   UTF16Char;
+typedef UInt8    UTF8Char;
+typedef unsigned char Str255[256];
+typedef unsigned char Str63[64];
+typedef unsigned char Str32[33];
+typedef unsigned char Str31[32];
+typedef unsigned char Str27[28];
+typedef unsigned char Str15[16];
+typedef unsigned char *StringPtr;
+typedef StringPtr *StringHandle;
+typedef const unsigned char *ConstStringPtr;
+typedef const unsigned char *ConstStr255Param;
+typedef const unsigned char *ConstStr63Param;
+typedef const unsigned char *ConstStr31Param;
+/* Big-endian field order on Apple's PowerPC past; little-endian here, as Apple's x86/arm64. */
+typedef struct wide { UInt32 lo; SInt32 hi; } wide;
+typedef struct UnsignedWide { UInt32 lo; UInt32 hi; } UnsignedWide;
+typedef UnsignedWide AbsoluteTime;
+typedef struct NumVersion { UInt8 nonRelRev; UInt8 stage; UInt8 minorAndBugRev; UInt8 majorRev; } NumVersion;
+typedef struct Float32Point { Float32 x; Float32 y; } Float32Point;
+typedef SInt32   TimeValue;
+typedef SInt32   TimeScale;
+typedef SInt64   TimeValue64;
 
 AU_ENUM(OSStatus) {
     noErr = 0,

@@ -2,15 +2,16 @@ import Synchronization
 
 /// A bounded single-producer single-consumer queue of pointers: how buffers cross between the
 /// device thread and the others without locks. Producer and consumer may be any two threads,
-/// one each at a time (the queue's lock serialises the setup-side end).
-final class PointerRing: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    private let mask: Int
-    private let head = Atomic<Int>(0)  // next to read (consumer)
-    private let tail = Atomic<Int>(0)  // next to write (producer)
+/// one each at a time (the owner's lock serialises the setup-side end). Audio queues and the
+/// system-sound mixer use it.
+public final class PointerRing: @unchecked Sendable {
+    @usableFromInline let slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    @usableFromInline let mask: Int
+    @usableFromInline let head = Atomic<Int>(0)  // next to read (consumer)
+    @usableFromInline let tail = Atomic<Int>(0)  // next to write (producer)
 
     /// Thread: setup. `capacity` is rounded up to a power of two.
-    init(capacity: Int) {
+    public init(capacity: Int) {
         var size = 1
         while size < capacity { size <<= 1 }
         slots = .allocate(capacity: size)
@@ -21,8 +22,8 @@ final class PointerRing: @unchecked Sendable {
     deinit { slots.deallocate() }
 
     /// Adds `pointer`; false when full. Thread: the producer (render-safe: no allocation, no lock).
-    @inline(__always)
-    func push(_ pointer: UnsafeMutableRawPointer) -> Bool {
+    @inlinable
+    public func push(_ pointer: UnsafeMutableRawPointer) -> Bool {
         let t = tail.load(ordering: .relaxed)
         if t - head.load(ordering: .acquiring) > mask { return false }
         slots[t & mask] = pointer
@@ -31,8 +32,8 @@ final class PointerRing: @unchecked Sendable {
     }
 
     /// Takes the oldest pointer, if any. Thread: the consumer (render-safe).
-    @inline(__always)
-    func pop() -> UnsafeMutableRawPointer? {
+    @inlinable
+    public func pop() -> UnsafeMutableRawPointer? {
         let h = head.load(ordering: .relaxed)
         if h == tail.load(ordering: .acquiring) { return nil }
         let pointer = slots[h & mask]
@@ -41,5 +42,5 @@ final class PointerRing: @unchecked Sendable {
     }
 
     /// Whether nothing is waiting. Thread: either end.
-    var isEmpty: Bool { head.load(ordering: .acquiring) == tail.load(ordering: .acquiring) }
+    public var isEmpty: Bool { head.load(ordering: .acquiring) == tail.load(ordering: .acquiring) }
 }
