@@ -1,10 +1,11 @@
 import AUHost
 import Foundation
+import LADSPAUnits
 import LV2Units
 
 /// Turns the UNIT argument of `info`, `render`, `validate` and `bench` into a component: a triple
-/// of four-character codes ("aufx dely AUHs", no wildcards needed but allowed), an LV2 URI, or a
-/// fragment of the name that only one unit has. Unknown units are refused with the nearest names.
+/// of four-character codes ("aufx dely AUHs", no wildcards needed but allowed), an LV2 URI, a
+/// LADSPA label ("amp_mono") or unique ID ("1048"), or a fragment of the name that only one unit has. Unknown units are refused with the nearest names.
 enum UnitLookup {
     /// The component `text` names.
     ///
@@ -30,6 +31,10 @@ enum UnitLookup {
         let all = ComponentRegistry.shared.all
         let needle = trimmed.lowercased()
         if let exact = all.first(where: { $0.name.lowercased() == needle || shortName($0) == needle }) { return exact }
+        if !trimmed.contains(" ") {
+            if let id = UInt(trimmed), let c = LADSPAProvider.component(uniqueID: id) { return c }
+            if let c = LADSPAProvider.component(label: trimmed) { return c }
+        }
         let matches = all.filter { $0.name.lowercased().contains(needle) || $0.origin.lowercased().contains(needle) }
         if matches.count == 1 { return matches[0] }
         if matches.count > 1 {

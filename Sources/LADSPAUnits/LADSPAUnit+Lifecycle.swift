@@ -1,0 +1,125 @@
+import AUHostCore
+import CLADSPA
+import Foundation
+import LADSPAHost
+
+/// Initialize / Uninitialize: the plug-in is instantiated at the unit's rate, every port is
+/// connected (LADSPA requires it before run), and the render state is built in plain memory.
+extension LADSPAUnit {
+    /// Instantiates and activates the plug-in and builds the render state. Thread: setup.
+    func startPlugin() throws {
+        let rate = sampleRate
+        for format in inputFormats + outputFormats where format.mSampleRate != rate {
+            throw AudioError(
+                kAudioUnitErr_FormatNotSupported,
+                "LADSPA plug-in \(plugin.label) runs at one sample rate; every element must use \(rate) Hz (one uses \(format.mSampleRate) Hz)."
+            )
+        }
+        let instance: LADSPAInstance
+        do { instance = try LADSPAInstance(plugin: plugin, sampleRate: rate) } catch let error as LADSPAHostError {
+            throw AudioError(error.status, error.message)
+        }
+        guard instance.descriptor.pointee.run != nil else {
+            throw AudioError(
+                kAudioUnitErr_FailedInitialization, "LADSPA plug-in \(plugin.label) has no run function (a DSSI synth: not supported yet).")
+        }
+        let r = makeRenderState(instance)
+        renderState = r
+        ladspaInstance = instance
+        instance.activate()
+        // A latency output is written only by run: run once on silence (then reset) so Latency is
+        // right before the first render, as LV2 units do.
+        if plugin.ports.contains(where: \.reportsLatency) {
+            ladspaUnitApplyControls(r)
+            let frames = Int(maxFramesPerSlice)
+            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(frames, 1) * max(plugin.audioOutputs.count, 1))
+            scratch.initialize(repeating: 0, count: max(frames, 1) * max(plugin.audioOutputs.count, 1))
+            for (k, port) in plugin.audioInputs.enumerated() { instance.connect(port: port, to: r.pointee.inputOwn[k]) }
+            for (k, port) in plugin.audioOutputs.enumerated() { instance.connect(port: port, to: scratch + k * frames) }
+            instance.run(frames: frames)
+            ladspaUnitReportMeters(r)
+            instance.deactivate()
+            instance.activate()
+            // The next cycle connects the audio ports to its own buffers again.
+            r.pointee.connected.update(repeating: nil, count: plugin.audioInputs.count + plugin.audioOutputs.count)
+            for port in plugin.audioOutputs { instance.connect(port: port, to: r.pointee.inputOwn[0]) }
+            scratch.deallocate()
+        }
+    }
+
+    /// Deactivates and frees the plug-in and the render state. Thread: setup.
+    func stopPlugin() {
+        guard let instance = ladspaInstance else { return }
+        instance.deactivate()
+        ladspaInstance = nil
+        freeRenderState()
+    }
+
+    private func makeRenderState(_ instance: LADSPAInstance) -> UnsafeMutablePointer<LADSPAUnitRenderState> {
+        func array<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
+            let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(values.count, 1))
+            pointer.initialize(from: values, count: values.count)
+            return pointer
+        }
+        let frames = max(Int(maxFramesPerSlice), 1)
+        let ports = plugin.ports
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: max(ports.count, 1))
+        storage.initialize(repeating: 0, count: max(ports.count, 1))
+        for index in ports.indices where ports[index].isControl { instance.connect(port: index, to: storage + index) }
+        let own = (0..<max(plugin.audioInputs.count, 1)).map { _ -> UnsafeMutablePointer<Float> in
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+            buffer.initialize(repeating: 0, count: frames)
+            return buffer
+        }
+        // Until the first cycle every audio port reads or writes the unit's own silent buffers, so
+        // a plug-in that touches its ports in activate finds valid memory.
+        for (k, port) in plugin.audioInputs.enumerated() { instance.connect(port: port, to: own[k]) }
+        for port in plugin.audioOutputs { instance.connect(port: port, to: own[0]) }
+        let inputs = plugin.controlInputs, meters = plugin.controlOutputs
+        func slot(_ index: Int) -> UnsafeMutablePointer<Float> {
+            parameters.slot(AudioUnitParameterID(index), kAudioUnitScope_Global, 0)!
+        }
+        func range(_ index: Int) -> ClosedRange<Float> {
+            guard let d = parameters.definition(AudioUnitParameterID(index), kAudioUnitScope_Global, 0), d.minValue <= d.maxValue
+            else { return -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude }
+            return d.minValue...d.maxValue
+        }
+        let state = UnsafeMutablePointer<LADSPAUnitRenderState>.allocate(capacity: 1)
+        state.initialize(
+            to: LADSPAUnitRenderState(
+                descriptor: instance.descriptor, handle: instance.handle,
+                inputPorts: array(plugin.audioInputs), inputCount: plugin.audioInputs.count,
+                outputPorts: array(plugin.audioOutputs), outputCount: plugin.audioOutputs.count,
+                inputData: array(Array(own.prefix(plugin.audioInputs.count))),
+                outputData: array([UnsafeMutablePointer<Float>](repeating: own[0], count: plugin.audioOutputs.count)),
+                inputOwn: array(own),
+                connected: array([UnsafeMutableRawPointer?](repeating: nil, count: plugin.audioInputs.count + plugin.audioOutputs.count)),
+                controlSlots: array(inputs.map(slot)), controlPorts: array(inputs.map { storage + $0 }),
+                controlMinimum: array(inputs.map { range($0).lowerBound }), controlMaximum: array(inputs.map { range($0).upperBound }),
+                controlCount: inputs.count,
+                meterSlots: array(meters.map(slot)), meterPorts: array(meters.map { storage + $0 }),
+                meterMinimum: array(meters.map { range($0).lowerBound }), meterMaximum: array(meters.map { range($0).upperBound }),
+                meterIndices: array(meters), meterCount: meters.count,
+                controlStorage: storage, inPlaceBroken: plugin.isInPlaceBroken, producedNonFinite: false))
+        return state
+    }
+
+    private func freeRenderState() {
+        guard let r = renderState else { return }
+        renderState = nil
+        let s = r.pointee
+        for k in 0..<max(s.inputCount, 1) { s.inputOwn[k].deallocate() }
+        for pointer in [
+            UnsafeMutableRawPointer(s.inputPorts), UnsafeMutableRawPointer(s.outputPorts), UnsafeMutableRawPointer(s.inputData),
+            UnsafeMutableRawPointer(s.outputData), UnsafeMutableRawPointer(s.inputOwn), UnsafeMutableRawPointer(s.connected),
+            UnsafeMutableRawPointer(s.controlSlots), UnsafeMutableRawPointer(s.controlPorts), UnsafeMutableRawPointer(s.controlMinimum),
+            UnsafeMutableRawPointer(s.controlMaximum), UnsafeMutableRawPointer(s.meterSlots), UnsafeMutableRawPointer(s.meterPorts),
+            UnsafeMutableRawPointer(s.meterMinimum), UnsafeMutableRawPointer(s.meterMaximum), UnsafeMutableRawPointer(s.meterIndices),
+            UnsafeMutableRawPointer(s.controlStorage),
+        ] {
+            pointer.deallocate()
+        }
+        r.deinitialize(count: 1)
+        r.deallocate()
+    }
+}

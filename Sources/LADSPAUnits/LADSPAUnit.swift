@@ -1,0 +1,92 @@
+import AUHostCore
+import Foundation
+import LADSPAHost
+
+/// A LADSPA plug-in as an Audio Unit, made by ``LADSPAProvider`` components.
+///
+/// - Elements: one input element with every audio input port as a channel (none for a
+///   generator), one output element with every audio output port; channel counts are fixed.
+/// - Parameters: ID = port index (``LADSPAUnitParameters``); control outputs are read-only meters
+///   updated every render call; a control output named "latency" is kAudioUnitProperty_Latency.
+/// - AudioUnitInitialize loads the library and instantiates and activates the plug-in at the
+///   unit's rate; Uninitialize deactivates and cleans it up; Reset deactivates and activates it.
+/// - INPLACE_BROKEN plug-ins never get an output buffer that is also an input buffer.
+///
+/// ```swift
+/// let unit = try AudioUnitInstance(LADSPAProvider.component(label: "amp_mono")!.description)
+/// ```
+public final class LADSPAUnit: AUBase {
+    public let plugin: LADSPAPluginInfo
+    /// The running plug-in while initialized.
+    public internal(set) var ladspaInstance: LADSPAInstance?
+    var renderState: UnsafeMutablePointer<LADSPAUnitRenderState>?
+
+    /// Lays out elements and parameters from the catalog's description; runs no plug-in code.
+    /// Thread: setup.
+    public init(plugin: LADSPAPluginInfo, description: AudioComponentDescription) throws {
+        self.plugin = plugin
+        let sampleRate = 44_100.0
+        let inputs = plugin.audioInputs.count, outputs = plugin.audioOutputs.count
+        super.init(
+            description: description, inputs: inputs > 0 ? 1 : 0, outputs: outputs > 0 ? 1 : 0, channels: 2,
+            sampleRate: sampleRate, parameters: LADSPAUnitParameters.definitions(plugin, sampleRate: sampleRate))
+        if inputs > 0 { try setFormat(.canonical(sampleRate: sampleRate, channels: UInt32(inputs)), kAudioUnitScope_Input, 0) }
+        if outputs > 0 { try setFormat(.canonical(sampleRate: sampleRate, channels: UInt32(outputs)), kAudioUnitScope_Output, 0) }
+    }
+
+    /// Canonical Float32 with exactly the element's channel count (LADSPA ports are fixed).
+    public override func accepts(format: AudioStreamBasicDescription, scope: AudioUnitScope, element: AudioUnitElement) -> Bool {
+        guard format.isCanonical, format.isValidLinearPCM, element == 0 else { return false }
+        let channels = scope == kAudioUnitScope_Input ? plugin.audioInputs.count : plugin.audioOutputs.count
+        return Int(format.mChannelsPerFrame) == channels
+    }
+
+    /// The "latency" control output's frames (0 when there is none), as the plug-in last wrote it.
+    public override var latency: Double {
+        guard let port = plugin.ports.firstIndex(where: \.reportsLatency), let r = renderState,
+            let k = (0..<r.pointee.meterCount).first(where: { r.pointee.meterIndices[$0] == port })
+        else { return 0 }
+        let frames = r.pointee.meterPorts[k].pointee
+        return frames.isFinite && frames > 0 ? Double(frames) / sampleRate : 0
+    }
+
+    /// Redeclares the parameters for the new rate (SAMPLE_RATE ports' bounds and defaults move
+    /// with it); a value at its old default moves to the new default, others are clamped.
+    /// Thread: setup (uninitialized).
+    public override func sampleRateDidChange(from oldRate: Double) {
+        guard plugin.ports.contains(where: { $0.isControl && $0.isSampleRateRelative }) else { return }
+        let old = parameterDefinitions.map { d in (d, parameters.slot(d.id, kAudioUnitScope_Global, 0)?.pointee ?? d.defaultValue) }
+        let new = LADSPAUnitParameters.definitions(plugin, sampleRate: sampleRate)
+        redeclareParameters(new)
+        for ((was, value), d) in zip(old, new) {
+            guard let slot = parameters.slot(d.id, kAudioUnitScope_Global, 0) else { continue }
+            slot.pointee = value == was.defaultValue ? d.defaultValue : min(max(value, d.minValue), d.maxValue)
+        }
+    }
+
+    /// If the plug-in produced NaN or infinite samples since the last call (the output was
+    /// silenced), a sentence saying so. Thread: setup.
+    public func takeRenderProblem() -> String? {
+        guard let r = renderState, r.pointee.producedNonFinite else { return nil }
+        r.pointee.producedNonFinite = false
+        return "LADSPA plug-in \(plugin.label) (\(plugin.library)) produced NaN or infinite samples; its output was silenced."
+    }
+
+    public override func allocateRenderResources() throws { try startPlugin() }
+    public override func deallocateRenderResources() { stopPlugin() }
+    public override func resetState() {
+        ladspaInstance?.deactivate()
+        ladspaInstance?.activate()
+    }
+
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public override func renderBus(
+        _ bus: UInt32, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+        timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
+        output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
+        guard let r = renderState else { return kAudioUnitErr_Uninitialized }
+        return ladspaUnitRender(r, renderState(), flags: flags, timeStamp: timeStamp, frames: frames, output: output)
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Prints a fixed LADSPA_PATH for the tests and the LADSPA sweep: one folder of links to the
+# libraries of the Debian LADSPA packages the project installs (scripts/debian-packages.txt), so
+# their verdict does not depend on what else is in /usr/lib/ladspa or ~/.ladspa. Rebuilt each call.
+#
+#   LADSPA_PATH=$(scripts/test-ladspa-path.sh) swift test --filter LADSPA
+#
+# Thread class: n/a (build tooling).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=(cmt swh-plugins tap-plugins caps blop lsp-plugins-ladspa)
+out=${TEST_LADSPA_DIR:-$PWD/.build/test-ladspa}
+rm -rf "$out"
+mkdir -p "$out"
+for package in "${packages[@]}"; do
+    dpkg -L "$package" | grep -E '^/usr/lib/ladspa/[^/]+\.so$' | while read -r library; do
+        ln -s "$library" "$out/$(basename "$library")"
+    done
+done
+echo "$out"
