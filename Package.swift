@@ -221,6 +221,9 @@ let tests: [Target] = [
     .testTarget(
         name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr", "VoiceTestSupport"],
         resources: [.copy("Fixtures")]),
+    .testTarget(
+        name: "LADSPAUnitsTests",
+        dependencies: ["LADSPAUnits", "LADSPAHost", "CLADSPA", "AUHost", "lv2-sweep-child", "auhost", "ladspa-reference-host"]),
     .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"]),
     .testTarget(
         name: "LV2UITests", dependencies: ["LV2Units", "LV2Host", "TestSupport", "auhost-ui-host", "auhost", "auhost-unit-host"],

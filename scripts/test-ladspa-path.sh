@@ -13,7 +13,8 @@ out=${TEST_LADSPA_DIR:-$PWD/.build/test-ladspa}
 rm -rf "$out"
 mkdir -p "$out"
 for package in "${packages[@]}"; do
-    dpkg -L "$package" | grep -E '^/usr/lib/ladspa/[^/]+\.so$' | while read -r library; do
+    # Libraries, and the data folders beside them (blop finds its wavetables, blop_files, on the path).
+    dpkg -L "$package" | grep -E '^/usr/lib/ladspa/[^/]+$' | while read -r library; do
         ln -s "$library" "$out/$(basename "$library")"
     done
 done

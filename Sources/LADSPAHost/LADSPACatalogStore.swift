@@ -57,11 +57,11 @@ public struct LADSPACatalogSnapshot: Sendable {
 public enum LADSPACatalogStore {
     /// The catalog of `path`: libraries whose fingerprint (size, mtime) matches the cache are
     /// taken from it; the others are described in a child (``LADSPAScan``), and the cache is
-    /// rewritten. `warn` receives each skipped library's warning, each duplicate label, and one
+    /// rewritten; `timeoutSeconds` bounds each library's description. `warn` receives each skipped library's warning, each duplicate label, and one
     /// warning if the cache cannot be written. Thread: setup.
     public static func load(
         path: LADSPASearchPath, refresh: Bool = false, cacheFile: String? = nil,
-        childPath: String = LV2Sweep.defaultChildPath(), warn: (String) -> Void
+        childPath: String = LV2Sweep.defaultChildPath(), timeoutSeconds: UInt32 = 10, warn: (String) -> Void
     ) -> LADSPACatalogSnapshot {
         let file = cacheFile ?? LADSPACatalogCacheFile.file(for: path)
         let cached = refresh ? [:] : Dictionary((LADSPACatalogCacheFile.read(file) ?? []).map { ($0.path, $0) }) { a, _ in a }
@@ -77,7 +77,8 @@ public enum LADSPACatalogStore {
             }
         }
         if !stale.isEmpty {
-            let outcomes = LADSPAScan.describe(stale.map { records[$0.index].path }, childPath: childPath)
+            let outcomes = LADSPAScan.describe(
+                stale.map { records[$0.index].path }, childPath: childPath, timeoutSeconds: timeoutSeconds)
             for (index, _) in stale {
                 switch outcomes[records[index].path] {
                 case .described(let plugins): records[index].plugins = plugins

@@ -26,11 +26,13 @@ extension LADSPAUnit {
         let r = makeRenderState(instance)
         renderState = r
         ladspaInstance = instance
+        // Control values before activate: plug-ins that size buffers from a control in activate
+        // (against the letter of LADSPA, but common) see the value the host will run with.
+        ladspaUnitApplyControls(r)
         instance.activate()
         // A latency output is written only by run: run once on silence (then reset) so Latency is
         // right before the first render, as LV2 units do.
         if plugin.ports.contains(where: \.reportsLatency) {
-            ladspaUnitApplyControls(r)
             let frames = Int(maxFramesPerSlice)
             let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(frames, 1) * max(plugin.audioOutputs.count, 1))
             scratch.initialize(repeating: 0, count: max(frames, 1) * max(plugin.audioOutputs.count, 1))

@@ -8,11 +8,18 @@
 // many frames as INPUT (a generator is run for the frames given by INPUT's length / 1 when it has
 // no inputs: pass a one-channel INPUT of the length wanted). Exit status 0 on success, 1 with a
 // sentence on stderr otherwise.
+//
+// With LADSPA_REFERENCE_FLUSH_SUBNORMALS=1 in the environment it runs with flush-to-zero and
+// denormals-are-zero set, as `auhost` does on its main thread (AUHostCommand.swift), so that a
+// plug-in whose state passes through subnormals compares bit for bit with `auhost render`.
 #include <dlfcn.h>
 #include <ladspa.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 static int fail(const char *what, const char *detail) {
     fprintf(stderr, "ladspa-reference-host: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -20,6 +27,10 @@ static int fail(const char *what, const char *detail) {
 }
 
 int main(int argc, char **argv) {
+    const char *flush = getenv("LADSPA_REFERENCE_FLUSH_SUBNORMALS");
+#if defined(__x86_64__) || defined(__i386__)
+    if (flush && strcmp(flush, "1") == 0) _mm_setcsr(_mm_getcsr() | 0x8040u); /* FTZ | DAZ */
+#endif
     if (argc < 7) return fail("usage: LIBRARY LABEL RATE BLOCK INPUT.raw OUTPUT.raw [CONTROL-VALUE...]", NULL);
     void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!library) return fail("cannot load the library", dlerror());
