@@ -164,7 +164,10 @@ let executables: [Target] = [
     /// The child process of out-of-process units.
     .executableTarget(
         name: "auhost-unit-host",
-        dependencies: ["AUHost", "UnitIsolation", "CUnitIsolation", "CAUHostFloatMode", "LV2Units", "LV2Host", "PlugInLoader"],
+        dependencies: [
+            "AUHost", "UnitIsolation", "CUnitIsolation", "CAUHostFloatMode", "LV2Units", "LV2Host", "LADSPAUnits", "LADSPAHost",
+            "PlugInLoader",
+        ],
         path: "Sources/UnitHostChild"),
     /// The child process that shows one LV2 plug-in UI through suil (AUHostLV2UI.h), in C.
     .executableTarget(
@@ -223,7 +226,9 @@ let tests: [Target] = [
         resources: [.copy("Fixtures")]),
     .testTarget(
         name: "LADSPAUnitsTests",
-        dependencies: ["LADSPAUnits", "LADSPAHost", "CLADSPA", "AUHost", "lv2-sweep-child", "auhost", "ladspa-reference-host"]),
+        dependencies: [
+            "LADSPAUnits", "LADSPAHost", "CLADSPA", "AUHost", "lv2-sweep-child", "auhost", "auhost-unit-host", "ladspa-reference-host",
+        ]),
     .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"]),
     .testTarget(
         name: "LV2UITests", dependencies: ["LV2Units", "LV2Host", "TestSupport", "auhost-ui-host", "auhost", "auhost-unit-host"],

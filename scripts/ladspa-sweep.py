@@ -157,7 +157,7 @@ def sweep_one(p, opt, env, work):
         return verdict
     # applyplugin converts without clipping: +1.0 wraps to -32768. Samples where the float
     # output reaches ±1 are left out of the 16-bit comparison (and counted).
-    a, b, r = au16[: len(au16) - shift], app[: len(au16) - shift], ref[shift:]
+    a, b, r = au16[: len(au16) - shift], app[shift:], ref[shift:]
     kept = [k for k in range(min(len(a), len(b), len(r))) if -1.0 <= r[k] < 32767 / 32768]
     clipped = len(a) - len(kept)
     worst = max((abs(a[k] - b[k]) for k in kept), default=0)
