@@ -26,7 +26,7 @@ demo: deps
 test: deps
 	$(SWIFT) build --build-tests
 	@scripts/reset-jack-state.sh
-	LV2_PATH=$$(scripts/test-lv2-path.sh) LADSPA_PATH=$$(scripts/test-ladspa-path.sh) $(SWIFT) test
+	LV2_PATH=$$(scripts/test-lv2-path.sh) LADSPA_PATH=$$(scripts/test-ladspa-path.sh) DSSI_PATH=$$(scripts/test-ladspa-path.sh --dssi) $(SWIFT) test
 	$(MAKE) check-c
 	$(MAKE) examples
 	$(MAKE) check-dependent
@@ -120,7 +120,7 @@ SWEEP_DIR ?= /tmp/lv2-large-sweep
 ## (bit-identical); writes $(LADSPA_SWEEP_DIR)/ladspa-sweep.tsv and fails only for host faults.
 sweep-ladspa: deps
 	swift build --product auhost && swift build --product lv2-sweep-child && swift build --product ladspa-reference-host
-	LADSPA_PATH=$$(scripts/test-ladspa-path.sh) scripts/ladspa-sweep.py --bin .build/debug --out $(LADSPA_SWEEP_DIR)
+	LADSPA_PATH=$$(scripts/test-ladspa-path.sh) DSSI_PATH=$$(scripts/test-ladspa-path.sh --dssi) scripts/ladspa-sweep.py --bin .build/debug --out $(LADSPA_SWEEP_DIR)
 LADSPA_SWEEP_DIR ?= /tmp/ladspa-sweep
 
 ## format: swift-format (the toolchain's) over every Swift file, layout only (.swift-format: 4 spaces,

@@ -6,14 +6,15 @@ import LV2Host
 /// file and a rename, as ``LV2CatalogCacheFile`` is.
 ///
 /// ```
-/// auhost-ladspa-catalog 1
+/// auhost-ladspa-catalog 2
 /// library PATH FINGERPRINT
 /// warning TEXT                     (a library skipped: why)
-/// plugin … / port …                (LADSPADescriptionLines)
+/// plugin … / port … / program …    (LADSPADescriptionLines)
 /// end CHECKSUM(FNV-1a 64 of every line before, hex)
 /// ```
 public enum LADSPACatalogCacheFile {
-    static let header = "auhost-ladspa-catalog 1"
+    /// Version 2: DSSI plug-ins (kind field, program lines) and the DSSI path.
+    static let header = "auhost-ladspa-catalog 2"
 
     /// The file for search path `path`. Thread: any.
     public static func file(for path: LADSPASearchPath) -> String {

@@ -12,6 +12,8 @@ import CLADSPA
 public final class LADSPAInstance {
     public let plugin: LADSPAPluginInfo
     public let descriptor: UnsafePointer<LADSPA_Descriptor>
+    /// The DSSI descriptor around `descriptor`, for a DSSI plug-in.
+    public let dssi: UnsafePointer<DSSI_Descriptor>?
     public let handle: LADSPA_Handle
     public let sampleRate: Double
     public private(set) var isActive = false
@@ -23,12 +25,13 @@ public final class LADSPAInstance {
     public init(plugin: LADSPAPluginInfo, sampleRate: Double) throws {
         let library = try LADSPALibrary.open(plugin.library)
         func label(_ d: UnsafePointer<LADSPA_Descriptor>) -> String { d.pointee.Label.map { String(cString: $0) } ?? "" }
-        var found = library.descriptor(at: plugin.index).flatMap { label($0) == plugin.label ? $0 : nil }
+        var foundIndex: Int? = library.descriptor(at: plugin.index).flatMap { label($0) == plugin.label ? plugin.index : nil }
         var index = 0
-        while found == nil, let d = library.descriptor(at: index) {
-            if label(d) == plugin.label { found = d }
+        while foundIndex == nil, let d = library.descriptor(at: index) {
+            if label(d) == plugin.label { foundIndex = index }
             index += 1
         }
+        let found = foundIndex.flatMap { library.descriptor(at: $0) }
         guard let descriptor = found, Int(descriptor.pointee.PortCount) == plugin.ports.count else {
             throw LADSPAHostError(
                 OSStatus(kAudioUnitErr_ExtensionNotFound),
@@ -43,6 +46,7 @@ public final class LADSPAInstance {
         }
         self.plugin = plugin
         self.descriptor = descriptor
+        dssi = foundIndex.flatMap { library.dssiDescriptor(at: $0) }
         self.handle = handle
         self.sampleRate = sampleRate
     }
@@ -69,6 +73,12 @@ public final class LADSPAInstance {
         guard isActive else { return }
         descriptor.pointee.deactivate?(handle)
         isActive = false
+    }
+
+    /// select_program (DSSI). Thread: setup, while no render runs (units select on the render
+    /// thread at a cycle's start instead).
+    public func selectProgram(bank: UInt, program: UInt) {
+        dssi?.pointee.select_program?(handle, bank, program)
     }
 
     /// run over `frames` frames (units render through their render state instead). Thread: setup.

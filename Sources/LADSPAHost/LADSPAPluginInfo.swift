@@ -14,17 +14,22 @@ public struct LADSPAPluginInfo: Equatable, Sendable {
     /// LADSPA_PROPERTY_* flags.
     public var properties: Int32
     public var ports: [LADSPAPortInfo]
-    /// Whether a DSSI descriptor wraps it with `run_synth` (an instrument).
+    /// Whether it came through `dssi_descriptor` (a DSSI library), and whether that descriptor has
+    /// `run_synth` (an instrument: MIDI in).
+    public var isDSSI: Bool
     public var isDSSISynth: Bool
+    /// A DSSI plug-in's programs (`get_program`), in its order: the unit's factory presets.
+    public var programs: [LADSPAProgram]
 
     /// Thread: any.
     public init(
         library: String, index: Int, uniqueID: UInt, label: String, name: String, maker: String, copyright: String,
-        properties: Int32, ports: [LADSPAPortInfo], isDSSISynth: Bool = false
+        properties: Int32, ports: [LADSPAPortInfo], isDSSI: Bool = false, isDSSISynth: Bool = false,
+        programs: [LADSPAProgram] = []
     ) {
         self.library = library; self.index = index; self.uniqueID = uniqueID; self.label = label; self.name = name
         self.maker = maker; self.copyright = copyright; self.properties = properties; self.ports = ports
-        self.isDSSISynth = isDSSISynth
+        self.isDSSI = isDSSI; self.isDSSISynth = isDSSISynth; self.programs = programs
     }
 
     /// INPLACE_BROKEN: an output buffer must never be one of the input buffers.
@@ -34,4 +39,16 @@ public struct LADSPAPluginInfo: Equatable, Sendable {
     public var audioOutputs: [Int] { ports.indices.filter { ports[$0].isAudio && ports[$0].isOutput } }
     public var controlInputs: [Int] { ports.indices.filter { ports[$0].isControl && ports[$0].isInput } }
     public var controlOutputs: [Int] { ports.indices.filter { ports[$0].isControl && ports[$0].isOutput } }
+}
+
+/// One DSSI program: bank and number for `select_program`, and its name.
+public struct LADSPAProgram: Equatable, Sendable {
+    public var bank: UInt
+    public var program: UInt
+    public var name: String
+
+    /// Thread: any.
+    public init(bank: UInt, program: UInt, name: String) {
+        self.bank = bank; self.program = program; self.name = name
+    }
 }

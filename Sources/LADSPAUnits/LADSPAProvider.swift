@@ -3,7 +3,7 @@ import Foundation
 import LADSPAHost
 import LV2Host
 
-/// The LADSPA plug-ins on `LADSPA_PATH` as components. Discovery describes libraries in a child
+/// The LADSPA plug-ins on `LADSPA_PATH` and the DSSI plug-ins on `DSSI_PATH` as components. Discovery describes libraries in a child
 /// process and keeps the result in the catalog cache (``LADSPACatalogStore``); the host loads a
 /// library only when a unit of it is initialized. Each component's origin is
 /// "ladspa LABEL UNIQUE-ID LIBRARY", so lookups by label or unique ID find it.
@@ -27,10 +27,10 @@ public final class LADSPAProvider: ComponentProvider {
     /// Rebuild the catalog cache from scratch the first time it is read (`auhost list --refresh`).
     nonisolated(unsafe) public static var refreshCache = false
 
-    /// A provider over `ladspaPath`, else `LADSPA_PATH`, else the default path. Reads nothing until
-    /// its components are asked for. Thread: setup.
-    public init(ladspaPath: String? = nil, childPath: String = LV2Sweep.defaultChildPath()) {
-        searchPath = LADSPASearchPath(ladspaPath: ladspaPath)
+    /// A provider over `ladspaPath` and `dssiPath`, else `LADSPA_PATH` and `DSSI_PATH`, else the
+    /// default paths. Reads nothing until its components are asked for. Thread: setup.
+    public init(ladspaPath: String? = nil, dssiPath: String? = nil, childPath: String = LV2Sweep.defaultChildPath()) {
+        searchPath = LADSPASearchPath(ladspaPath: ladspaPath, dssiPath: dssiPath)
         self.childPath = childPath
         Self.providersLock.withLock { Self.providers.append(self) }
     }

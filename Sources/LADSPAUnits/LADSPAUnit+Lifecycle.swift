@@ -2,6 +2,7 @@ import AUHostCore
 import CLADSPA
 import Foundation
 import LADSPAHost
+import Synchronization
 
 /// Initialize / Uninitialize: the plug-in is instantiated at the unit's rate, every port is
 /// connected (LADSPA requires it before run), and the render state is built in plain memory.
@@ -19,9 +20,10 @@ extension LADSPAUnit {
         do { instance = try LADSPAInstance(plugin: plugin, sampleRate: rate) } catch let error as LADSPAHostError {
             throw AudioError(error.status, error.message)
         }
-        guard instance.descriptor.pointee.run != nil else {
+        guard instance.descriptor.pointee.run != nil || instance.dssi?.pointee.run_synth != nil else {
             throw AudioError(
-                kAudioUnitErr_FailedInitialization, "LADSPA plug-in \(plugin.label) has no run function (a DSSI synth: not supported yet).")
+                kAudioUnitErr_FailedInitialization,
+                "LADSPA plug-in \(plugin.label) has neither run nor run_synth (only run_multiple_synths, which AUHost does not call).")
         }
         let r = makeRenderState(instance)
         renderState = r
@@ -86,6 +88,12 @@ extension LADSPAUnit {
             else { return -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude }
             return d.minValue...d.maxValue
         }
+        // As many events as the MIDI queue holds: a cycle never has more to deliver.
+        let eventCapacity = 512
+        let events = UnsafeMutablePointer<snd_seq_event_t>.allocate(capacity: eventCapacity)
+        events.initialize(repeating: snd_seq_event_t(), count: eventCapacity)
+        let requested = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
+        requested.initialize(to: Atomic(programIndex))
         let state = UnsafeMutablePointer<LADSPAUnitRenderState>.allocate(capacity: 1)
         state.initialize(
             to: LADSPAUnitRenderState(
@@ -102,7 +110,12 @@ extension LADSPAUnit {
                 meterSlots: array(meters.map(slot)), meterPorts: array(meters.map { storage + $0 }),
                 meterMinimum: array(meters.map { range($0).lowerBound }), meterMaximum: array(meters.map { range($0).upperBound }),
                 meterIndices: array(meters), meterCount: meters.count,
-                controlStorage: storage, inPlaceBroken: plugin.isInPlaceBroken, producedNonFinite: false))
+                controlStorage: storage, inPlaceBroken: plugin.isInPlaceBroken,
+                dssi: plugin.isDSSISynth && instance.dssi?.pointee.run_synth != nil ? instance.dssi : nil,
+                events: events, eventCapacity: eventCapacity,
+                programBanks: array(plugin.programs.map(\.bank)), programNumbers: array(plugin.programs.map(\.program)),
+                programCount: plugin.programs.count, requestedProgram: requested, selectedProgram: -1,
+                producedNonFinite: false))
         return state
     }
 
@@ -121,6 +134,11 @@ extension LADSPAUnit {
         ] {
             pointer.deallocate()
         }
+        s.events.deallocate()
+        s.programBanks.deallocate()
+        s.programNumbers.deallocate()
+        s.requestedProgram.deinitialize(count: 1)
+        s.requestedProgram.deallocate()
         r.deinitialize(count: 1)
         r.deallocate()
     }

@@ -1,5 +1,6 @@
 import AUHostCore
 import CLADSPA
+import Synchronization
 
 // Everything the render thread touches for a LADSPA unit, in one file: plain memory built at
 // initialize, and the render itself. A cycle pulls the input element, points the audio ports at
@@ -40,6 +41,17 @@ struct LADSPAUnitRenderState {
     /// One float per port: what control ports are connected to.
     var controlStorage: UnsafeMutablePointer<Float>
     var inPlaceBroken: Bool
+    /// DSSI synth: run_synth with the MIDI queue's events as ALSA sequencer events (room for
+    /// `eventCapacity`), and the program asked for (an index into the plug-in's programs, -1 none)
+    /// against the one selected last.
+    var dssi: UnsafePointer<DSSI_Descriptor>?
+    var events: UnsafeMutablePointer<snd_seq_event_t>
+    var eventCapacity: Int
+    var programBanks: UnsafeMutablePointer<UInt>
+    var programNumbers: UnsafeMutablePointer<UInt>
+    var programCount: Int
+    var requestedProgram: UnsafeMutablePointer<Atomic<Int>>
+    var selectedProgram: Int
     /// Set when a cycle's output held NaN or infinity (and was silenced); read on setup threads.
     var producedNonFinite: Bool
 }
@@ -47,7 +59,8 @@ struct LADSPAUnitRenderState {
 /// Renders the output element for one AudioUnitRender call. Thread: render.
 @_noAllocation @_noLocks
 func ladspaUnitRender(
-    _ r: UnsafeMutablePointer<LADSPAUnitRenderState>, _ au: UnsafeMutablePointer<RenderState>,
+    _ r: UnsafeMutablePointer<LADSPAUnitRenderState>, _ midi: UnsafeMutablePointer<RenderEventQueue>,
+    _ au: UnsafeMutablePointer<RenderState>,
     flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
     frames: UInt32, output: UnsafeMutablePointer<AudioBufferList>
 ) -> OSStatus {
@@ -61,7 +74,13 @@ func ladspaUnitRender(
     let status = ladspaUnitPullInput(r, au, flags: flags, timeStamp: timeStamp, frames: frames)
     guard status == noErr else { return status }
     if r.pointee.inPlaceBroken { ladspaUnitSeparateBuffers(r, frames: n) }
+    let synth = r.pointee.dssi != nil
+    if synth {
+        midi.pointee.takeArrivals()
+        ladspaUnitSelectProgram(r)
+    }
     var position = 0
+    var nextEvent = 0
     let scheduled = au.pointee.hasScheduledEvents()
     while position < n {
         let slice = scheduled ? min(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, n - position) : n
@@ -69,12 +88,47 @@ func ladspaUnitRender(
         ladspaUnitConnect(r, from: position)
         // The plug-in's own code: outside what the performance checker can see, real-time by its
         // LADSPA contract (LADSPA_PROPERTY_HARD_RT_CAPABLE says how far).
-        _unsafePerformance { r.pointee.descriptor.pointee.run?(r.pointee.handle, UInt(slice)) }
+        if synth {
+            let count = ladspaUnitCollectEvents(r, midi, from: position, frames: slice, next: &nextEvent)
+            _unsafePerformance { r.pointee.dssi!.pointee.run_synth?(r.pointee.handle, UInt(slice), r.pointee.events, UInt(count)) }
+        } else {
+            _unsafePerformance { r.pointee.descriptor.pointee.run?(r.pointee.handle, UInt(slice)) }
+        }
         position += slice
     }
     if scheduled { _unsafePerformance { au.pointee.carryEvents(past: n) } }
+    if synth && midi.pointee.pendingCount > 0 { midi.pointee.carry(from: nextEvent, past: n) }
     ladspaUnitReportMeters(r)
     return ladspaUnitCheckFinite(r, frames: n)
+}
+
+/// Selects the program asked for since the last cycle (DSSI: select_program belongs to the audio
+/// thread, between run_synth calls).
+@_noAllocation @_noLocks
+private func ladspaUnitSelectProgram(_ r: UnsafeMutablePointer<LADSPAUnitRenderState>) {
+    let wanted = r.pointee.requestedProgram.pointee.load(ordering: .acquiring)
+    guard wanted != r.pointee.selectedProgram, wanted >= 0, wanted < r.pointee.programCount else { return }
+    r.pointee.selectedProgram = wanted
+    let bank = r.pointee.programBanks[wanted], number = r.pointee.programNumbers[wanted]
+    _unsafePerformance { r.pointee.dssi!.pointee.select_program?(r.pointee.handle, bank, number) }
+}
+
+/// Converts the queued MIDI events due in `from ..< from + frames` into `events`, at their frame
+/// within the slice; returns how many. Events that do not fit wait for the next slice.
+@_noAllocation @_noLocks
+private func ladspaUnitCollectEvents(
+    _ r: UnsafeMutablePointer<LADSPAUnitRenderState>, _ midi: UnsafeMutablePointer<RenderEventQueue>,
+    from start: Int, frames: Int, next: inout Int
+) -> Int {
+    var count = 0
+    while next < midi.pointee.pendingCount && midi.pointee.pending[next].offset < start + frames && count < r.pointee.eventCapacity {
+        let e = midi.pointee.pending[next]
+        let frame = UInt32(min(max(e.offset - start, 0), frames - 1))
+        // A C function (a memset and a switch): no allocation, no locks.
+        count += Int(_unsafePerformance { auhost_dssi_event_from_midi(r.pointee.events + count, frame, e.status, e.data1, e.data2) })
+        next += 1
+    }
+    return count
 }
 
 /// Pulls input element 0 (an effect's input must be connected) and points `inputData` at it.

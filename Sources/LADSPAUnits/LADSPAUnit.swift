@@ -11,6 +11,8 @@ import LADSPAHost
 /// - AudioUnitInitialize loads the library and instantiates and activates the plug-in at the
 ///   unit's rate; Uninitialize deactivates and cleans it up; Reset deactivates and activates it.
 /// - INPLACE_BROKEN plug-ins never get an output buffer that is also an input buffer.
+/// - DSSI synths ('aumu'): MusicDeviceMIDIEvent reaches run_synth as ALSA sequencer events at their
+///   offsets; programs are the factory presets, selected on the render thread between runs.
 ///
 /// ```swift
 /// let unit = try AudioUnitInstance(LADSPAProvider.component(label: "amp_mono")!.description)
@@ -20,11 +22,16 @@ public final class LADSPAUnit: AUBase {
     /// The running plug-in while initialized.
     public internal(set) var ladspaInstance: LADSPAInstance?
     var renderState: UnsafeMutablePointer<LADSPAUnitRenderState>?
+    /// MIDI for a DSSI synth: any thread pushes, the render cycle takes the arrivals.
+    let midiQueue: UnsafeMutablePointer<RenderEventQueue>
+    /// The program (index into `plugin.programs`) to select, kept across Uninitialize.
+    var programIndex = -1
 
     /// Lays out elements and parameters from the catalog's description; runs no plug-in code.
     /// Thread: setup.
     public init(plugin: LADSPAPluginInfo, description: AudioComponentDescription) throws {
         self.plugin = plugin
+        midiQueue = RenderEventQueue.allocate(capacity: 512)
         let sampleRate = 44_100.0
         let inputs = plugin.audioInputs.count, outputs = plugin.audioOutputs.count
         super.init(
@@ -32,6 +39,10 @@ public final class LADSPAUnit: AUBase {
             sampleRate: sampleRate, parameters: LADSPAUnitParameters.definitions(plugin, sampleRate: sampleRate))
         if inputs > 0 { try setFormat(.canonical(sampleRate: sampleRate, channels: UInt32(inputs)), kAudioUnitScope_Input, 0) }
         if outputs > 0 { try setFormat(.canonical(sampleRate: sampleRate, channels: UInt32(outputs)), kAudioUnitScope_Output, 0) }
+    }
+
+    deinit {
+        RenderEventQueue.deallocate(midiQueue)
     }
 
     /// Canonical Float32 with exactly the element's channel count (LADSPA ports are fixed).
@@ -72,11 +83,40 @@ public final class LADSPAUnit: AUBase {
         return "LADSPA plug-in \(plugin.label) (\(plugin.library)) produced NaN or infinite samples; its output was silenced."
     }
 
+    public override var acceptsMIDI: Bool { plugin.isDSSISynth }
+
+    /// A DSSI plug-in's programs, in its order.
+    public override var factoryPresets: [(number: Int32, name: String)] {
+        plugin.programs.enumerated().map { (Int32($0.offset), $0.element.name) }
+    }
+
+    /// Selects program `number` at the start of the next render cycle (or at Initialize).
+    /// Thread: setup.
+    public override func applyFactoryPreset(_ number: Int32) throws {
+        guard number >= 0, Int(number) < plugin.programs.count else {
+            throw AudioError(kAudio_ParamError, "LADSPA plug-in \(plugin.label) has no program \(number).")
+        }
+        programIndex = Int(number)
+        renderState?.pointee.requestedProgram.pointee.store(programIndex, ordering: .releasing)
+    }
+
+    /// Queues a channel message for a DSSI synth at `offset` frames into the next render call.
+    /// Thread: any (lock-free).
+    public override func midiEvent(status: UInt32, data1: UInt32, data2: UInt32, offset: UInt32) -> OSStatus {
+        guard plugin.isDSSISynth else { return kAudio_UnimplementedError }
+        guard status >= 0x80, status <= 0xEF else { return kAudio_ParamError }
+        let event = RenderEvent.midi(
+            status: UInt8(status), data1: UInt8(truncatingIfNeeded: data1 & 0x7F), data2: UInt8(truncatingIfNeeded: data2 & 0x7F),
+            offset: Int(offset))
+        return midiQueue.pointee.push(event) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
+    }
+
     public override func allocateRenderResources() throws { try startPlugin() }
     public override func deallocateRenderResources() { stopPlugin() }
     public override func resetState() {
         ladspaInstance?.deactivate()
         ladspaInstance?.activate()
+        midiQueue.pointee.clear()
     }
 
     /// Thread: render.
@@ -87,6 +127,6 @@ public final class LADSPAUnit: AUBase {
         output: UnsafeMutablePointer<AudioBufferList>
     ) -> OSStatus {
         guard let r = renderState else { return kAudioUnitErr_Uninitialized }
-        return ladspaUnitRender(r, renderState(), flags: flags, timeStamp: timeStamp, frames: frames, output: output)
+        return ladspaUnitRender(r, midiQueue, renderState(), flags: flags, timeStamp: timeStamp, frames: frames, output: output)
     }
 }

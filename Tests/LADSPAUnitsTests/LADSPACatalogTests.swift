@@ -17,10 +17,14 @@ final class LADSPACatalogTests: XCTestCase {
         let cache = LADSPATestSupport.scratch + "/two-cache.txt"
         try? FileManager.default.removeItem(atPath: cache)
         var warnings: [String] = []
-        let cold = LADSPACatalogStore.load(path: LADSPASearchPath(ladspaPath: folder), cacheFile: cache) { warnings.append($0) }
+        let cold = LADSPACatalogStore.load(
+            path: LADSPASearchPath(ladspaPath: folder, dssiPath: LADSPATestSupport.scratch + "/no-dssi"), cacheFile: cache
+        ) { warnings.append($0) }
         XCTAssertEqual(cold.librariesDescribed, 2)
         XCTAssertEqual(warnings, [])
-        let warm = LADSPACatalogStore.load(path: LADSPASearchPath(ladspaPath: folder), cacheFile: cache) { warnings.append($0) }
+        let warm = LADSPACatalogStore.load(
+            path: LADSPASearchPath(ladspaPath: folder, dssiPath: LADSPATestSupport.scratch + "/no-dssi"), cacheFile: cache
+        ) { warnings.append($0) }
         XCTAssertEqual(warm.librariesDescribed, 0, "a current cache describes nothing again")
         XCTAssertEqual(warm.plugins, cold.plugins)
         XCTAssertEqual(warm.catalog.entries, cold.catalog.entries)
@@ -74,7 +78,8 @@ final class LADSPACatalogTests: XCTestCase {
         for _ in 0..<2 {
             var seen: [String] = []
             let snapshot = LADSPACatalogStore.load(
-                path: LADSPASearchPath(ladspaPath: folder), cacheFile: cache, timeoutSeconds: 2
+                path: LADSPASearchPath(ladspaPath: folder, dssiPath: LADSPATestSupport.scratch + "/no-dssi"), cacheFile: cache,
+                timeoutSeconds: 2
             ) { seen.append($0) }
             XCTAssertEqual(seen.count, 4, seen.joined(separator: "\n"))
             XCTAssertTrue(snapshot.plugins.contains { $0.label == "hpf" })

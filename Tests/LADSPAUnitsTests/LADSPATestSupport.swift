@@ -27,10 +27,18 @@ enum LADSPATestSupport {
         return out
     }()
 
-    /// A provider over the fixed path with a cache file of this test process.
+    /// A DSSI_PATH of hexter alone.
+    static let fixedDSSIPath: String = {
+        let out = scratch + "/dssi"
+        try? FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(atPath: out + "/hexter.so", withDestinationPath: "/usr/lib/dssi/hexter.so")
+        return out
+    }()
+
+    /// A provider over the fixed paths with a cache file of this test process.
     nonisolated(unsafe) static let provider: LADSPAProvider = {
         setenv("XDG_CACHE_HOME", scratch + "/cache", 1)
-        let provider = LADSPAProvider(ladspaPath: fixedPath)
+        let provider = LADSPAProvider(ladspaPath: fixedPath, dssiPath: fixedDSSIPath)
         // Installed, so that its components' handles are ones AudioComponentInstanceNew knows.
         ComponentRegistry.shared.install(provider)
         return provider
@@ -38,6 +46,12 @@ enum LADSPATestSupport {
 
     static func component(_ label: String) throws -> Component {
         try XCTUnwrap(provider.component(label: label), "no LADSPA plug-in \(label) on the fixed path")
+    }
+
+    /// The environment a CLI run needs to see the same plug-ins (and reuse the provider's cache).
+    static var cliEnvironment: [String: String] {
+        _ = provider
+        return ["LADSPA_PATH": fixedPath, "DSSI_PATH": fixedDSSIPath, "XDG_CACHE_HOME": scratch + "/cache"]
     }
 
     /// Runs `executable` with `arguments`; its status and standard output + error.

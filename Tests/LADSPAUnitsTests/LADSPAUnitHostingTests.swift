@@ -26,8 +26,7 @@ final class LADSPAUnitHostingTests: XCTestCase {
             "/usr/bin/sox", ["-n", "-r", "44100", "-b", "16", "-c", "1", input, "synth", "0.5", "sine", "300", "vol", "0.5"])
         XCTAssertEqual(sox.status, 0, sox.output)
         // The provider's cache (same path): the CLI need not describe the libraries again.
-        _ = LADSPATestSupport.provider
-        let environment = ["LADSPA_PATH": LADSPATestSupport.fixedPath, "XDG_CACHE_HOME": LADSPATestSupport.scratch + "/cache"]
+        let environment = LADSPATestSupport.cliEnvironment
         let auhost = LADSPATestSupport.products + "/auhost"
         var outputs: [Data] = []
         for isolate in [false, true] {

@@ -112,7 +112,7 @@ final class LADSPAUnitRenderTests: XCTestCase {
         let result = LADSPATestSupport.run(
             LADSPATestSupport.root.path + "/scripts/ladspa-sweep.py",
             ["--bin", LADSPATestSupport.products, "--out", out, "--labels", labels.joined(separator: ",")],
-            environment: ["LADSPA_PATH": LADSPATestSupport.fixedPath, "XDG_CACHE_HOME": out + "/cache"])
+            environment: LADSPATestSupport.cliEnvironment)
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertFalse(result.output.contains("FAILED"), result.output)
         XCTAssertTrue(result.output.contains("summary: \(labels.count) plug-ins"), result.output)
