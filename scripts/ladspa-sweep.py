@@ -125,7 +125,7 @@ def sweep_one(p, opt, env, work):
 
     if ins == 0:
         return "not-comparable", "-", "generator: `auhost render` applies a unit to a file; compared by LADSPAUnitsTests instead"
-    code, out, err = run([opt.auhost, "render", "-i", inf, "-o", base + ".auf.wav", "--block", str(BLOCK), "--tail", "0", label] + params, env)
+    code, out, err = run([opt.auhost, "render", "-i", inf, "-o", base + ".auf.wav", "--block", str(BLOCK), "--tail", "0", p["triple"]] + params, env)
     if code != 0:
         if not ref_finite:
             return "plug-in-nonfinite", "plug-in", "its output holds NaN/inf (the reference host's too); auhost silenced it: " + last_line(err)
@@ -148,7 +148,7 @@ def sweep_one(p, opt, env, work):
     code, out, err = run(["applyplugin", in16, base + ".app16.wav", library, label] + values, env)
     if code != 0:
         return verdict[0], verdict[1], verdict[2] + "; applyplugin cannot run it: " + last_line(err + out)
-    code, out, err = run([opt.auhost, "render", "-i", in16, "-o", base + ".au16.wav", "--block", str(BLOCK), "--tail", "0", label] + params, env)
+    code, out, err = run([opt.auhost, "render", "-i", in16, "-o", base + ".au16.wav", "--block", str(BLOCK), "--tail", "0", p["triple"]] + params, env)
     if code != 0:
         return "FAILED", "host", "auhost render (16-bit) failed: " + last_line(err + out)
     _, app = read_wav(base + ".app16.wav")
@@ -194,7 +194,10 @@ def main():
     plugins = []
     for row in json.loads(out):
         if row["origin"].startswith("ladspa "):
-            plugins.append({"label": row["label"], "library": row["origin"].split(" ", 3)[3]})
+            # The triple names the unit unambiguously (a label may also be another unit's name:
+            # swh's LADSPA "gate" and LV2 "Gate").
+            triple = " ".join([row["type"], row["subtype"], row["manufacturer"]])
+            plugins.append({"label": row["label"], "library": row["origin"].split(" ", 3)[3], "triple": triple})
     wanted = [l for l in opt.labels.split(",") if l]
     if wanted:
         missing = set(wanted) - {p["label"] for p in plugins}

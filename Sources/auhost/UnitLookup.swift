@@ -5,7 +5,8 @@ import LV2Units
 
 /// Turns the UNIT argument of `info`, `render`, `validate` and `bench` into a component: a triple
 /// of four-character codes ("aufx dely AUHs", no wildcards needed but allowed), an LV2 URI, a
-/// LADSPA label ("amp_mono") or unique ID ("1048"), or a fragment of the name that only one unit has. Unknown units are refused with the nearest names.
+/// LADSPA label ("amp_mono", or "ladspa:gate" where another unit is called that) or unique ID
+/// ("1048"), or a fragment of the name that only one unit has. Unknown units are refused with the nearest names.
 enum UnitLookup {
     /// The component `text` names.
     ///
@@ -19,6 +20,14 @@ enum UnitLookup {
             )
         }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("ladspa:") {
+            // "ladspa:LABEL" names a LADSPA/DSSI plug-in by label even when another unit has that name.
+            let label = String(trimmed.dropFirst("ladspa:".count))
+            if let c = LADSPAProvider.component(label: label) { return c }
+            throw AudioError(
+                kAudioComponentErr_UnsupportedType,
+                "No LADSPA or DSSI plug-in is labelled \"\(Self.shown(label))\"; `auhost list` shows them with their labels.")
+        }
         if trimmed.contains(":") && !trimmed.contains(" "), let c = LV2Provider.component(uri: trimmed) { return c }
         if let search = triple(trimmed) {
             guard let found = ComponentRegistry.shared.findNext(after: nil, matching: search) else {

@@ -40,4 +40,18 @@ final class LADSPAUnitHostingTests: XCTestCase {
         XCTAssertEqual(outputs[0], outputs[1])
         XCTAssertGreaterThan(outputs[0].count, 44_100)
     }
+
+    /// `auhost info` by label, by unique ID, and by "ladspa:LABEL" where an LV2 unit has the same
+    /// name (swh's LADSPA "gate" and its LV2 "Gate").
+    func testCLIFindsUnitsByLabelUniqueIDAndPrefixedLabel() throws {
+        let auhost = LADSPATestSupport.products + "/auhost"
+        for (unit, origin) in [("hpf", "ladspa hpf 1052 "), ("1052", "ladspa hpf 1052 "), ("ladspa:gate", "ladspa gate 1410 ")] {
+            let result = LADSPATestSupport.run(auhost, ["info", unit], environment: LADSPATestSupport.cliEnvironment)
+            XCTAssertEqual(result.status, 0, result.output)
+            XCTAssertTrue(result.output.contains("origin:      " + origin), result.output)
+        }
+        let missing = LADSPATestSupport.run(auhost, ["info", "ladspa:no-such-label"], environment: LADSPATestSupport.cliEnvironment)
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.output.contains("No LADSPA or DSSI plug-in is labelled"), missing.output)
+    }
 }
