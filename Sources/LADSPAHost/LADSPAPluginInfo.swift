@@ -32,7 +32,8 @@ public struct LADSPAPluginInfo: Equatable, Sendable {
         self.isDSSI = isDSSI; self.isDSSISynth = isDSSISynth; self.programs = programs
     }
 
-    /// INPLACE_BROKEN: an output buffer must never be one of the input buffers.
+    /// INPLACE_BROKEN: an output buffer must never be one of the input buffers. Thread: any (as
+    /// the port lists below).
     public var isInPlaceBroken: Bool { properties & LADSPA_PROPERTY_INPLACE_BROKEN != 0 }
     /// Port indices of the audio inputs and outputs, in port order (the channels of its buses).
     public var audioInputs: [Int] { ports.indices.filter { ports[$0].isAudio && ports[$0].isInput } }

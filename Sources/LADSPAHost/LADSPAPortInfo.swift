@@ -18,6 +18,7 @@ public struct LADSPAPortInfo: Equatable, Sendable {
         self.lowerBound = lowerBound; self.upperBound = upperBound; self.name = name
     }
 
+    // The port's kind and hints, from its flags (Thread: any, all of them).
     public var isInput: Bool { descriptor & LADSPA_PORT_INPUT != 0 }
     public var isOutput: Bool { descriptor & LADSPA_PORT_OUTPUT != 0 }
     public var isAudio: Bool { descriptor & LADSPA_PORT_AUDIO != 0 }

@@ -46,6 +46,7 @@ public final class LADSPAUnit: AUBase {
     }
 
     /// Canonical Float32 with exactly the element's channel count (LADSPA ports are fixed).
+    /// Thread: setup.
     public override func accepts(format: AudioStreamBasicDescription, scope: AudioUnitScope, element: AudioUnitElement) -> Bool {
         guard format.isCanonical, format.isValidLinearPCM, element == 0 else { return false }
         let channels = scope == kAudioUnitScope_Input ? plugin.audioInputs.count : plugin.audioOutputs.count
@@ -53,6 +54,7 @@ public final class LADSPAUnit: AUBase {
     }
 
     /// The "latency" control output's frames (0 when there is none), as the plug-in last wrote it.
+    /// Thread: any.
     public override var latency: Double {
         guard let port = plugin.ports.firstIndex(where: \.reportsLatency), let r = renderState,
             let k = (0..<r.pointee.meterCount).first(where: { r.pointee.meterIndices[$0] == port })
@@ -83,9 +85,10 @@ public final class LADSPAUnit: AUBase {
         return "LADSPA plug-in \(plugin.label) (\(plugin.library)) produced NaN or infinite samples; its output was silenced."
     }
 
+    /// A DSSI synth takes MIDI. Thread: any.
     public override var acceptsMIDI: Bool { plugin.isDSSISynth }
 
-    /// A DSSI plug-in's programs, in its order.
+    /// A DSSI plug-in's programs, in its order. Thread: setup.
     public override var factoryPresets: [(number: Int32, name: String)] {
         plugin.programs.enumerated().map { (Int32($0.offset), $0.element.name) }
     }
@@ -111,8 +114,11 @@ public final class LADSPAUnit: AUBase {
         return midiQueue.pointee.push(event) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
     }
 
+    /// Initialize / Uninitialize / Reset (LADSPAUnit+Lifecycle.swift). Thread: setup.
     public override func allocateRenderResources() throws { try startPlugin() }
+    /// Thread: setup.
     public override func deallocateRenderResources() { stopPlugin() }
+    /// Deactivate and activate: LADSPA's reset. Thread: setup.
     public override func resetState() {
         ladspaInstance?.deactivate()
         ladspaInstance?.activate()
