@@ -86,7 +86,8 @@ enum LADSPATestSupport {
         let frames = input[0].count
         var interleaved = [Float](repeating: 0, count: frames * input.count)
         for (c, channel) in input.enumerated() { for i in 0..<frames { interleaved[i * input.count + c] = channel[i] } }
-        let inFile = scratch + "/ref-\(label).in", outFile = scratch + "/ref-\(label).out"
+        let name = label.replacingOccurrences(of: "/", with: "_")
+        let inFile = scratch + "/ref-\(name).in", outFile = scratch + "/ref-\(name).out"
         try interleaved.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: inFile))
         let result = run(
             products + "/ladspa-reference-host",
