@@ -54,11 +54,14 @@ final class LADSPAUnitRenderTests: XCTestCase {
     /// 1.8e-7, with or without subnormals flushed in the reference and whatever its buffers'
     /// alignment: open, docs/LADSPA.md).
     func testLSPCompressorMatchesTheReferenceHostBitForBit() throws {
-        try assertMatchesReference("http://lsp-plug.in/plugins/ladspa/compressor_mono", channels: 1) { _, _ in }
+        try assertMatchesReference("http://lsp-plug.in/plugins/ladspa/compressor_mono", channels: 1, frames: 44_100, block: 2048) {
+            _, _ in
+        }
     }
 
     private func assertMatchesReference(
-        _ label: String, channels: Int, file: StaticString = #filePath, line: UInt = #line, set: (LADSPAUnitRig, LADSPAPluginInfo) -> Void
+        _ label: String, channels: Int, frames: Int = 6000, block: Int = 1000, file: StaticString = #filePath, line: UInt = #line,
+        set: (LADSPAUnitRig, LADSPAPluginInfo) -> Void
     ) throws {
         let component = try LADSPATestSupport.component(label)
         let plugin = try XCTUnwrap(LADSPAUnitTestAccess.plugin(of: component))
@@ -66,11 +69,11 @@ final class LADSPAUnitRenderTests: XCTestCase {
         try rig.initialize()
         set(rig, plugin)
         let controls = plugin.controlInputs.map { rig.parameter(AudioUnitParameterID($0)) }
-        let input = (0..<channels).map { LADSPATestSupport.signal(6000, seed: 11 + UInt32($0)) }
+        let input = (0..<channels).map { LADSPATestSupport.signal(frames, seed: 11 + UInt32($0)) }
         rig.input = input
-        let output = rig.render(frames: 6000, block: 1000)
+        let output = rig.render(frames: frames, block: block)
         let reference = try LADSPATestSupport.reference(
-            library: plugin.library, label: label, rate: 44_100, block: 1000, input: input, controls: controls)
+            library: plugin.library, label: label, rate: 44_100, block: block, input: input, controls: controls)
         XCTAssertEqual(output.map { $0.map(\.bitPattern) }, reference.map { $0.map(\.bitPattern) }, file: file, line: line)
     }
 
