@@ -8,7 +8,7 @@ SWIFT_LIB := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))/../lib/sw
 BUILD_DIR := .build/$(CONFIG)
 C_CHECK_DIR := .build/c-host-check
 
-.PHONY: all deps build demo test test-swift check-c check-dependent check-python install bench clean sweep format format-check tsan fuzz
+.PHONY: all deps build demo test test-swift check-c check-dependent check-python install bench clean sweep sweep-ladspa format format-check tsan fuzz
 
 all: build
 
@@ -21,12 +21,12 @@ build: deps
 demo: deps
 	$(SWIFT) run auhost demo
 
-## test: every test, LV2 tests over a fixed LV2_PATH (the project's Debian plug-in packages and its
+## test: every test, LV2 and LADSPA tests over a fixed LV2_PATH and LADSPA_PATH (the project's Debian plug-in packages and its
 ## fixtures only), so the verdict does not depend on what else is installed.
 test: deps
 	$(SWIFT) build --build-tests
 	@scripts/reset-jack-state.sh
-	LV2_PATH=$$(scripts/test-lv2-path.sh) $(SWIFT) test
+	LV2_PATH=$$(scripts/test-lv2-path.sh) LADSPA_PATH=$$(scripts/test-ladspa-path.sh) DSSI_PATH=$$(scripts/test-ladspa-path.sh --dssi) $(SWIFT) test
 	$(MAKE) check-c
 	$(MAKE) examples
 	$(MAKE) check-dependent
@@ -132,6 +132,14 @@ bench-lv2-export: deps
 sweep: deps
 	scripts/lv2-large-sweep.sh $(SWEEP_DIR)
 SWEEP_DIR ?= /tmp/lv2-large-sweep
+
+## sweep-ladspa: every LADSPA plug-in of the six packages (scripts/test-ladspa-path.sh) through
+## `auhost render` against applyplugin (16-bit, ±1 LSB) and the tests' float reference host
+## (bit-identical); writes $(LADSPA_SWEEP_DIR)/ladspa-sweep.tsv and fails only for host faults.
+sweep-ladspa: deps
+	swift build --product auhost && swift build --product lv2-sweep-child && swift build --product ladspa-reference-host
+	LADSPA_PATH=$$(scripts/test-ladspa-path.sh) DSSI_PATH=$$(scripts/test-ladspa-path.sh --dssi) scripts/ladspa-sweep.py --bin .build/debug --out $(LADSPA_SWEEP_DIR)
+LADSPA_SWEEP_DIR ?= /tmp/ladspa-sweep
 
 ## format: swift-format (the toolchain's) over every Swift file, layout only (.swift-format: 4 spaces,
 ## 140 columns, no rewriting rules); format-check lists the files it would change and fails if any.

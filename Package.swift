@@ -61,6 +61,8 @@ let cShims: [Target] = [
     .target(name: "CAUHostFloatMode"),
     /// The NaN/inf scan of plug-in output, in C for the machine's widest vectors.
     .target(name: "CLV2SampleScan"),
+    /// ladspa.h (ladspa-sdk) for Swift: the LADSPA plug-in interface.
+    .target(name: "CLADSPA"),
     /// Out-of-process units' OS layer: shared block, futexes, spawn.
     .target(name: "CUnitIsolation"),
     /// The plug-in ABI header shared with SDK/ (its name is the SDK's, so it keeps it).
@@ -87,6 +89,8 @@ let layers: [Target] = [
     .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"]),
     /// LV2 hosting over lilv: discovery, component codes, instances.
     .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox", "CLV2SampleScan"]),
+    /// LADSPA hosting: discovery in a child, the catalog cache (codes as LV2's), instances.
+    .target(name: "LADSPAHost", dependencies: ["CLADSPA", "AudioToolbox", "LV2Host"]),
     /// The unit model every unit shares (AUBase, AUEffectBase, the plug-in ABI face).
     .target(name: "AudioUnitBase", dependencies: ["AudioTypes", "CAUHostAtomics"]),
     /// Registry, instances, the C API implementation, the Swift API.
@@ -113,6 +117,8 @@ let providers: [Target] = [
     .target(name: "JACKIOUnit", dependencies: ["AUHostCore", "CJACK", "CAUHostAtomics"]),
     /// LV2 plug-ins as units: the provider and the AUBase subclass over LV2Instance.
     .target(name: "LV2Units", dependencies: ["AUHostCore", "LV2Host"]),
+    /// LADSPA plug-ins as units: the provider and the AUBase subclass over LADSPAInstance.
+    .target(name: "LADSPAUnits", dependencies: ["AUHostCore", "LADSPAHost", "CLADSPA"]),
     /// SDK plug-ins: listed from manifests, opened with dlopen on instantiation.
     .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI"]),
     /// Units out of process: the proxy unit and its protocol.
@@ -137,9 +143,9 @@ let providers: [Target] = [
     .target(
         name: "AUHost",
         dependencies: [
-            "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "PlugInLoader", "MusicPlayerServices",
-            "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices", "UnitIsolation",
-            "SystemSoundServices", "AudioFormatServices", "AudioSessionServices",
+            "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "LADSPAUnits", "PlugInLoader",
+            "MusicPlayerServices", "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices",
+            "UnitIsolation", "SystemSoundServices", "AudioFormatServices", "AudioSessionServices",
         ]),
     /// `import AVFAudio`: AVAudioEngine and the classes around it, as Swift classes over AUGraph and units.
     .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units"]),
@@ -156,21 +162,26 @@ let executables: [Target] = [
     .executableTarget(
         name: "auhost",
         dependencies: [
-            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "GraphFileFormat", "JACKMIDIInput", "JACKIOUnit", "DSPKernels",
+            "AUHost", "CSndFile", "ExtAudioFile", "AudioFiles", "LV2Units", "LADSPAUnits", "GraphFileFormat", "JACKMIDIInput", "JACKIOUnit",
+            "DSPKernels",
             "LV2Host", "CAUHostFloatMode",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     /// The child process of out-of-process units.
     .executableTarget(
         name: "auhost-unit-host",
-        dependencies: ["AUHost", "UnitIsolation", "CUnitIsolation", "CAUHostFloatMode", "LV2Units", "LV2Host", "PlugInLoader"],
+        dependencies: [
+            "AUHost", "UnitIsolation", "CUnitIsolation", "CAUHostFloatMode", "LV2Units", "LV2Host", "LADSPAUnits", "LADSPAHost",
+            "PlugInLoader",
+        ],
         path: "Sources/UnitHostChild"),
     /// The child process that shows one LV2 plug-in UI through suil (AUHostLV2UI.h), in C.
     .executableTarget(
         name: "auhost-ui-host", dependencies: ["CSuil"], path: "Sources/UIHostChild", cSettings: cSettings,
         linkerSettings: [.linkedLibrary("X11")]),
     /// The crash-isolating child of the LV2 sweep.
-    .executableTarget(name: "lv2-sweep-child", dependencies: ["LV2Host", "LV2Units", "AUHost"], path: "Sources/LV2SweepChild"),
+    .executableTarget(
+        name: "lv2-sweep-child", dependencies: ["LV2Host", "LV2Units", "LADSPAHost", "AUHost"], path: "Sources/LV2SweepChild"),
 ]
 
 // MARK: - Tests: support targets, fuzzing, then the test targets
@@ -200,6 +211,8 @@ let testSupport: [Target] = [
             "AudioConverterServices", "UnitIsolation",
         ],
         path: "Tests/Fuzz/Harnesses"),
+    /// The LADSPA tests' float reference host: dlopen, instantiate, run; nothing else (C).
+    .executableTarget(name: "ladspa-reference-host", path: "Tests/LADSPAReferenceHost", linkerSettings: [.linkedLibrary("dl")]),
     .executableTarget(name: "auhost-fuzz", dependencies: ["FuzzHarnesses"], path: "Tests/Fuzz/Driver"),
 ]
 
@@ -217,6 +230,11 @@ let tests: [Target] = [
     .testTarget(
         name: "ALSAIOUnitTests", dependencies: ["AUHost", "TestSupport", "ALSATestSupport", "CSoxr", "VoiceTestSupport"],
         resources: [.copy("Fixtures")]),
+    .testTarget(
+        name: "LADSPAUnitsTests",
+        dependencies: [
+            "LADSPAUnits", "LADSPAHost", "CLADSPA", "AUHost", "lv2-sweep-child", "auhost", "auhost-unit-host", "ladspa-reference-host",
+        ]),
     .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"]),
     .testTarget(
         name: "LV2UITests", dependencies: ["LV2Units", "LV2Host", "TestSupport", "auhost-ui-host", "auhost", "auhost-unit-host"],

@@ -3,10 +3,11 @@ import BuiltInUnits
 import PlugInLoader
 import ALSAIOUnit
 import LV2Units
+import LADSPAUnits
 import VoiceProcessing
 import UnitIsolation
 
-/// Installs every provider this build links, in a fixed order (built-in units, SDK plug-ins, LV2).
+/// Installs every provider this build links, in a fixed order (built-in units, SDK plug-ins, LV2, LADSPA).
 /// The registry calls it the first time it is used; the core finds it by name so that it never
 /// imports a provider. Providers join here as their modules land.
 ///
@@ -19,5 +20,5 @@ public func installDefaultProviders() {
 
 /// The providers of this build.
 func defaultProviders() -> [ComponentProvider] {
-    [BuiltInProvider(), ALSAProvider(), VoiceProcessingProvider(), PlugInProvider(), LV2Provider()]
+    [BuiltInProvider(), ALSAProvider(), VoiceProcessingProvider(), PlugInProvider(), LV2Provider(), LADSPAProvider()]
 }

@@ -134,9 +134,11 @@ public enum LV2CatalogCacheFile {
         }
     }
 
-    static func join(_ fields: [String]) -> String { fields.map(escape).joined(separator: "\t") }
+    /// Fields joined by tabs, each escaped; the LADSPA catalog shares this format. Thread: any.
+    public static func join(_ fields: [String]) -> String { fields.map(escape).joined(separator: "\t") }
 
-    static func escape(_ s: String) -> String {
+    /// `\`, tab, newline and return escaped. Thread: any.
+    public static func escape(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return s }
         var out = String.UnicodeScalarView()
         for c in s.unicodeScalars {
@@ -151,7 +153,8 @@ public enum LV2CatalogCacheFile {
         return String(out)
     }
 
-    static func unescape(_ s: Substring) -> String {
+    /// The inverse of ``escape(_:)``. Thread: any.
+    public static func unescape(_ s: Substring) -> String {
         guard s.contains("\\") else { return String(s) }
         var out = String.UnicodeScalarView()
         var escaping = false
@@ -168,7 +171,8 @@ public enum LV2CatalogCacheFile {
         return String(out)
     }
 
-    static func fnv1a64<S: StringProtocol>(_ s: S, seed: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
+    /// FNV-1a, 64-bit, over the UTF-8 bytes (the cache files' checksum). Thread: any.
+    public static func fnv1a64<S: StringProtocol>(_ s: S, seed: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
         var hash = seed
         for byte in s.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return hash

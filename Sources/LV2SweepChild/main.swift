@@ -4,10 +4,16 @@
 // or "FAILED <message>". A crash ends the process on its signal, which the parent reports; an
 // alarm bounds hangs.
 //
+// lv2-sweep-child --ladspa-describe <timeout-seconds> <library>...: describes LADSPA libraries for
+// LADSPAScan (the host never runs a LADSPA library's code to list it).
+// lv2-sweep-child --ladspa-defaults <rate> <library> <label>: a plug-in's control defaults for the
+// LADSPA sweep (LADSPADefaultsReport).
+//
 // lv2-sweep-child --catalog <lv2-path>: loads the catalog of that path through the cache
 // (LV2CatalogStore) and prints "CATALOG <plug-ins> plug-ins, <read> bundles read"; the cache tests
 // start several at once.
 import AUHost
+import LADSPAHost
 import LV2Host
 import LV2Units
 #if canImport(Glibc)
@@ -15,6 +21,8 @@ import Glibc
 #endif
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == LADSPAScan.childFlag { LADSPAScan.childMain(arguments: Array(arguments.dropFirst())) }
+if arguments.first == LADSPADefaultsReport.childFlag { LADSPADefaultsReport.childMain(arguments: Array(arguments.dropFirst())) }
 if arguments.count == 2, arguments[0] == "--catalog" {
     let snapshot = LV2CatalogStore.load(path: LV2SearchPath(lv2Path: arguments[1])) { _ in }
     print("CATALOG \(snapshot.catalog.entries.count) plug-ins, \(snapshot.bundlesRead) bundles read")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AUHost
 import Foundation
+import LADSPAUnits
 import LV2Units
 
 /// `auhost list [TYPE [SUBTYPE [MANUFACTURER]]]`: every unit, one line each, as `auval -a` prints:
@@ -26,6 +27,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         LV2Provider.refreshCache = refresh
+        LADSPAProvider.refreshCache = refresh
         var parts = codes.map { $0 == "0" ? 0 : FourCC.code($0)! }
         while parts.count < 3 { parts.append(0) }
         let found = ComponentRegistry.shared.find(AudioComponentDescription(type: parts[0], subType: parts[1], manufacturer: parts[2]))
@@ -36,6 +38,10 @@ struct ListCommand: ParsableCommand {
                     "manufacturer": FourCC.string(c.description.componentManufacturer), "name": c.name, "origin": c.origin,
                 ]
                 if c.origin.hasPrefix("lv2 ") { row["uri"] = String(c.origin.split(separator: " ")[1]) }
+                if c.origin.hasPrefix("ladspa ") {
+                    let fields = c.origin.split(separator: " ", maxSplits: 3)
+                    (row["label"], row["uniqueID"]) = (String(fields[1]), String(fields[2]))
+                }
                 return row
             }
             let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])

@@ -1,10 +1,12 @@
 import AUHost
 import Foundation
+import LADSPAUnits
 import LV2Units
 
 /// Turns the UNIT argument of `info`, `render`, `validate` and `bench` into a component: a triple
-/// of four-character codes ("aufx dely AUHs", no wildcards needed but allowed), an LV2 URI, or a
-/// fragment of the name that only one unit has. Unknown units are refused with the nearest names.
+/// of four-character codes ("aufx dely AUHs", no wildcards needed but allowed), an LV2 URI, a
+/// LADSPA label ("amp_mono", or "ladspa:gate" where another unit is called that) or unique ID
+/// ("1048"), or a fragment of the name that only one unit has. Unknown units are refused with the nearest names.
 enum UnitLookup {
     /// The component `text` names.
     ///
@@ -18,6 +20,14 @@ enum UnitLookup {
             )
         }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("ladspa:") {
+            // "ladspa:LABEL" names a LADSPA/DSSI plug-in by label even when another unit has that name.
+            let label = String(trimmed.dropFirst("ladspa:".count))
+            if let c = LADSPAProvider.component(label: label) { return c }
+            throw AudioError(
+                kAudioComponentErr_UnsupportedType,
+                "No LADSPA or DSSI plug-in is labelled \"\(Self.shown(label))\"; `auhost list` shows them with their labels.")
+        }
         if trimmed.contains(":") && !trimmed.contains(" "), let c = LV2Provider.component(uri: trimmed) { return c }
         if let search = triple(trimmed) {
             guard let found = ComponentRegistry.shared.findNext(after: nil, matching: search) else {
@@ -30,6 +40,10 @@ enum UnitLookup {
         let all = ComponentRegistry.shared.all
         let needle = trimmed.lowercased()
         if let exact = all.first(where: { $0.name.lowercased() == needle || shortName($0) == needle }) { return exact }
+        if !trimmed.contains(" ") {
+            if let id = UInt(trimmed), let c = LADSPAProvider.component(uniqueID: id) { return c }
+            if let c = LADSPAProvider.component(label: trimmed) { return c }
+        }
         let matches = all.filter { $0.name.lowercased().contains(needle) || $0.origin.lowercased().contains(needle) }
         if matches.count == 1 { return matches[0] }
         if matches.count > 1 {

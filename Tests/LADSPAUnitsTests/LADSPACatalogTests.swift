@@ -1,0 +1,88 @@
+import Foundation
+import LADSPAHost
+import LV2Host
+import XCTest
+
+/// Discovery: described in a child, cached by fingerprint, codes derived and stable, and a broken
+/// library on the path costs exactly one warning naming it.
+final class LADSPACatalogTests: XCTestCase {
+    func testCatalogIsCachedAndItsCodesAreStable() throws {
+        let folder = LADSPATestSupport.scratch + "/two"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in ["cmt.so", "tap_deesser.so"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: folder + "/" + name, withDestinationPath: LADSPATestSupport.fixedPath + "/" + name)
+        }
+        let cache = LADSPATestSupport.scratch + "/two-cache.txt"
+        try? FileManager.default.removeItem(atPath: cache)
+        var warnings: [String] = []
+        let cold = LADSPACatalogStore.load(
+            path: LADSPASearchPath(ladspaPath: folder, dssiPath: LADSPATestSupport.scratch + "/no-dssi"), cacheFile: cache
+        ) { warnings.append($0) }
+        XCTAssertEqual(cold.librariesDescribed, 2)
+        XCTAssertEqual(warnings, [])
+        let warm = LADSPACatalogStore.load(
+            path: LADSPASearchPath(ladspaPath: folder, dssiPath: LADSPATestSupport.scratch + "/no-dssi"), cacheFile: cache
+        ) { warnings.append($0) }
+        XCTAssertEqual(warm.librariesDescribed, 0, "a current cache describes nothing again")
+        XCTAssertEqual(warm.plugins, cold.plugins)
+        XCTAssertEqual(warm.catalog.entries, cold.catalog.entries)
+        let hpf = try XCTUnwrap(warm.catalog.entry(uri: "hpf"))
+        // FNV-1a of the label and of the maker: the same on every machine and run.
+        XCTAssertEqual(LV2ComponentCode.string(hpf.description.componentType), "aufx")
+        XCTAssertEqual(LV2ComponentCode.string(hpf.description.componentSubType), "fuvr")
+        XCTAssertEqual(LV2ComponentCode.string(hpf.description.componentManufacturer), "Xte2")
+        let sine = try XCTUnwrap(warm.catalog.entry(uri: "sine_fcac"))
+        XCTAssertEqual(LV2ComponentCode.string(sine.description.componentType), "augn", "audio out and no audio in: a generator")
+        let plugin = try XCTUnwrap(warm.plugins.first { $0.label == "hpf" })
+        XCTAssertEqual(plugin.uniqueID, 1052)
+        XCTAssertEqual(plugin.ports.count, 3)
+        XCTAssertTrue(cold.plugins.contains { $0.label == "tap_deesser" })
+    }
+
+    /// Not ELF, crashing in ladspa_descriptor, hanging in it, and no ladspa_descriptor at all:
+    /// one warning each, naming the library; the good library beside them is described.
+    func testBrokenLibrariesCostOneWarningEach() throws {
+        let folder = LADSPATestSupport.scratch + "/broken"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "this is not a shared object\n".write(toFile: folder + "/a-not-elf.so", atomically: true, encoding: .utf8)
+        try LADSPATestSupport.compileLibrary(
+            "#include <stddef.h>\nconst void *ladspa_descriptor(unsigned long i) { return *(void * volatile *)NULL; }\n",
+            to: folder + "/b-crashes.so")
+        try LADSPATestSupport.compileLibrary(
+            "const void *ladspa_descriptor(unsigned long i) { for (;;) {} }\n", to: folder + "/c-hangs.so")
+        try LADSPATestSupport.compileLibrary("int not_ladspa(void) { return 0; }\n", to: folder + "/d-no-descriptor.so")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/e-cmt.so", withDestinationPath: LADSPATestSupport.fixedPath + "/cmt.so")
+        let outcomes = LADSPAScan.describe(
+            ["a-not-elf.so", "b-crashes.so", "c-hangs.so", "d-no-descriptor.so", "e-cmt.so"].map { folder + "/" + $0 }, timeoutSeconds: 2)
+        var warnings: [String] = []
+        for (library, outcome) in outcomes {
+            if case .skipped(let warning) = outcome {
+                XCTAssertTrue(warning.contains(library), warning)
+                warnings.append(warning)
+            }
+        }
+        XCTAssertEqual(warnings.count, 4, warnings.joined(separator: "\n"))
+        guard case .described(let plugins) = outcomes[folder + "/e-cmt.so"] else { return XCTFail("cmt.so was not described") }
+        XCTAssertTrue(plugins.contains { $0.label == "hpf" })
+        XCTAssertTrue(outcomes[folder + "/b-crashes.so"].map { "\($0)".contains("crashed") } ?? false)
+        XCTAssertTrue(outcomes[folder + "/c-hangs.so"].map { "\($0)".contains("timed out") } ?? false)
+        XCTAssertTrue(outcomes[folder + "/a-not-elf.so"].map { "\($0)".contains("cannot load") } ?? false)
+
+        // Through the store: the same four warnings once per load, also when read from the cache.
+        let cache = LADSPATestSupport.scratch + "/broken-cache.txt"
+        try? FileManager.default.removeItem(atPath: cache)
+        for _ in 0..<2 {
+            var seen: [String] = []
+            let snapshot = LADSPACatalogStore.load(
+                path: LADSPASearchPath(ladspaPath: folder, dssiPath: LADSPATestSupport.scratch + "/no-dssi"), cacheFile: cache,
+                timeoutSeconds: 2
+            ) { seen.append($0) }
+            XCTAssertEqual(seen.count, 4, seen.joined(separator: "\n"))
+            XCTAssertTrue(snapshot.plugins.contains { $0.label == "hpf" })
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import AUHost
+import Foundation
+import LADSPAUnits
+import XCTest
+
+/// LADSPA units reached the ways every unit is: AudioComponentFindNext by triple, `auhost render`
+/// by label, and out of process (`--isolate`, the unit-host child describes its library itself).
+final class LADSPAUnitHostingTests: XCTestCase {
+    func testFindNextFindsALADSPAUnitByItsTriple() throws {
+        let hpf = try LADSPATestSupport.component("hpf")
+        var search = hpf.description
+        search.componentFlags = 0
+        search.componentFlagsMask = 0
+        let found = AudioComponentFindNext(nil, &search)
+        XCTAssertEqual(found.map { UnsafeRawPointer($0) }, UnsafeRawPointer(hpf.handle))
+        var name: Unmanaged<CFString>?
+        XCTAssertEqual(AudioComponentCopyName(hpf.handle, &name), noErr)
+    }
+
+    /// The same file through the unit in process and out of process: the same bytes.
+    func testIsolatedRenderEqualsTheInProcessRender() throws {
+        let folder = LADSPATestSupport.scratch + "/isolate"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let input = folder + "/in.wav"
+        let sox = LADSPATestSupport.run(
+            "/usr/bin/sox", ["-n", "-r", "44100", "-b", "16", "-c", "1", input, "synth", "0.5", "sine", "300", "vol", "0.5"])
+        XCTAssertEqual(sox.status, 0, sox.output)
+        // The provider's cache (same path): the CLI need not describe the libraries again.
+        let environment = LADSPATestSupport.cliEnvironment
+        let auhost = LADSPATestSupport.products + "/auhost"
+        var outputs: [Data] = []
+        for isolate in [false, true] {
+            let output = folder + (isolate ? "/isolated.wav" : "/plain.wav")
+            let result = LADSPATestSupport.run(
+                auhost, ["render", "-i", input, "-o", output, "tap_deesser", "-p", "0=-30"] + (isolate ? ["--isolate"] : []),
+                environment: environment)
+            XCTAssertEqual(result.status, 0, result.output)
+            outputs.append(try Data(contentsOf: URL(fileURLWithPath: output)))
+        }
+        XCTAssertEqual(outputs[0], outputs[1])
+        XCTAssertGreaterThan(outputs[0].count, 44_100)
+    }
+
+    /// `auhost info` by label, by unique ID, and by "ladspa:LABEL" where an LV2 unit has the same
+    /// name (swh's LADSPA "gate" and its LV2 "Gate").
+    func testCLIFindsUnitsByLabelUniqueIDAndPrefixedLabel() throws {
+        let auhost = LADSPATestSupport.products + "/auhost"
+        for (unit, origin) in [("hpf", "ladspa hpf 1052 "), ("1052", "ladspa hpf 1052 "), ("ladspa:gate", "ladspa gate 1410 ")] {
+            let result = LADSPATestSupport.run(auhost, ["info", unit], environment: LADSPATestSupport.cliEnvironment)
+            XCTAssertEqual(result.status, 0, result.output)
+            XCTAssertTrue(result.output.contains("origin:      " + origin), result.output)
+        }
+        let missing = LADSPATestSupport.run(auhost, ["info", "ladspa:no-such-label"], environment: LADSPATestSupport.cliEnvironment)
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.output.contains("No LADSPA or DSSI plug-in is labelled"), missing.output)
+    }
+}
