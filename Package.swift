@@ -88,9 +88,9 @@ let layers: [Target] = [
     /// ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
     .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"]),
     /// LV2 hosting over lilv: discovery, component codes, instances.
-    .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox", "CLV2SampleScan"]),
+    .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox", "CLV2SampleScan", "CAUHostFloatMode"]),
     /// LADSPA hosting: discovery in a child, the catalog cache (codes as LV2's), instances.
-    .target(name: "LADSPAHost", dependencies: ["CLADSPA", "AudioToolbox", "LV2Host"]),
+    .target(name: "LADSPAHost", dependencies: ["CLADSPA", "AudioToolbox", "LV2Host", "CAUHostFloatMode"]),
     /// The unit model every unit shares (AUBase, AUEffectBase, the plug-in ABI face).
     .target(name: "AudioUnitBase", dependencies: ["AudioTypes", "CAUHostAtomics"]),
     /// Registry, instances, the C API implementation, the Swift API.
@@ -120,7 +120,7 @@ let providers: [Target] = [
     /// LADSPA plug-ins as units: the provider and the AUBase subclass over LADSPAInstance.
     .target(name: "LADSPAUnits", dependencies: ["AUHostCore", "LADSPAHost", "CLADSPA"]),
     /// SDK plug-ins: listed from manifests, opened with dlopen on instantiation.
-    .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI"]),
+    .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI", "CAUHostFloatMode"]),
     /// Units out of process: the proxy unit and its protocol.
     .target(name: "UnitIsolation", dependencies: ["AUHostCore", "CUnitIsolation"]),
     /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.

@@ -41,3 +41,28 @@ int auhost_float_mode_keeps_subnormals(void) {
     volatile float quarter = smallest_normal * 0.25f;
     return quarter != 0.0f;
 }
+
+unsigned int auhost_float_mode_save(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return _mm_getcsr() & (AUHOST_MXCSR_FTZ | AUHOST_MXCSR_DAZ);
+#elif defined(__aarch64__)
+    unsigned long fpcr;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    return (unsigned int)(fpcr & (1ul << 24));
+#else
+    return 0;
+#endif
+}
+
+void auhost_float_mode_restore(unsigned int saved) {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr((_mm_getcsr() & ~(AUHOST_MXCSR_FTZ | AUHOST_MXCSR_DAZ)) | saved);
+#elif defined(__aarch64__)
+    unsigned long fpcr;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    fpcr = (fpcr & ~(1ul << 24)) | saved;
+    __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
+#else
+    (void)saved;
+#endif
+}

@@ -1,4 +1,5 @@
 import AudioToolbox
+import CAUHostFloatMode
 import CLADSPA
 import Foundation
 
@@ -30,7 +31,11 @@ public final class LADSPALibrary: @unchecked Sendable {
     public static func open(_ path: String) throws -> LADSPALibrary {
         try lock.withLock {
             if let library = opened[path] { return library }
-            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            // A -ffast-math library's constructor would change this thread's float mode.
+            let floatMode = auhost_float_mode_save()
+            let loaded = dlopen(path, RTLD_NOW | RTLD_LOCAL)
+            auhost_float_mode_restore(floatMode)
+            guard let handle = loaded else {
                 let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
                 throw LADSPAHostError(
                     OSStatus(kAudio_FileNotFoundError), "ladspa: cannot load \(path): \(reason). Reinstall the package that owns it.")

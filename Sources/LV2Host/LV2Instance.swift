@@ -1,4 +1,5 @@
 import AudioToolbox
+import CAUHostFloatMode
 import CLilv
 #if canImport(Glibc)
 import Glibc
@@ -63,7 +64,11 @@ public final class LV2Instance {
             requirements: requirements, scratchDirectory: scratchDirectory)
         features = provided
         try Self.checkRequiredFeatures(plugin, offered: provided.providedURIs)
-        guard let instance = lilv_plugin_instantiate(plugin.plugin, configuration.sampleRate, features.features) else {
+        // Loading the library may run a -ffast-math constructor that changes this thread's float mode.
+        let floatMode = auhost_float_mode_save()
+        let loaded = lilv_plugin_instantiate(plugin.plugin, configuration.sampleRate, features.features)
+        auhost_float_mode_restore(floatMode)
+        guard let instance = loaded else {
             throw LV2HostError(
                 LV2Status.failedInitialization,
                 "LV2 plug-in <\(plugin.uri)> could not be instantiated from \(plugin.binaryPath ?? "its binary"): "
@@ -223,6 +228,8 @@ public final class LV2Instance {
     private static func whyInstantiateFailed(_ plugin: LV2PluginDescriptor) -> String {
         guard let binary = plugin.binaryPath else { return "its data names no binary." }
         _ = dlerror()
+        let floatMode = auhost_float_mode_save()
+        defer { auhost_float_mode_restore(floatMode) }
         if let handle = dlopen(binary, RTLD_NOW | RTLD_LOCAL) {
             dlclose(handle)
             return "the library loads, but exports no descriptor for this URI or its instantiate failed; "

@@ -1,5 +1,6 @@
 import AUHostCore
 import AUHostPlugInABI
+import CAUHostFloatMode
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -45,7 +46,11 @@ final class PlugInBinary {
                 "plug-in \(path) does not exist (named by manifest \(manifest)); build or install the plug-in, or correct the manifest's \"binary\"."
             )
         }
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+        // A -ffast-math library's constructor would change this thread's float mode.
+        let floatMode = auhost_float_mode_save()
+        let loaded = dlopen(path, RTLD_NOW | RTLD_LOCAL)
+        auhost_float_mode_restore(floatMode)
+        guard let handle = loaded else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
             throw AudioError(kAudioUnitErr_InvalidFile, "plug-in \(path) cannot be loaded: \(reason).")
         }

@@ -9,4 +9,11 @@ int auhost_float_mode_keeps_subnormals(void);
    inherit the mode), as audio hosts do for their render threads. [any thread] */
 void auhost_float_mode_flush_subnormals(void);
 
+/* The calling thread's flush-to-zero / denormals-are-zero bits, to put back with
+   auhost_float_mode_restore after opening plug-in code: a library built with -ffast-math links
+   crtfastmath.o, whose constructor sets both on the thread that dlopens it (Debian's caps and
+   zam-plugins do), changing how every later computation on that thread rounds. [any thread] */
+unsigned int auhost_float_mode_save(void);
+void auhost_float_mode_restore(unsigned int saved);
+
 #endif
