@@ -243,13 +243,9 @@ func feedInput(
         let rendered =
             output.pointee.renderedCycle == cycle && output.pointee.renderedSampleTime == sampleTime
             && output.pointee.renderedFrames == frames
-        if !rendered, input.pointee.direct, hasBuffers(ioData) {
-            var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
-            let render = node.pointee.render, me = node.pointee.renderSelf, bus = UInt32(input.pointee.sourceBus)
-            let buffers = audioBuffers(ioData)
-            for b in 0..<Int(ioData.pointee.mNumberBuffers) { buffers[b].mDataByteSize = frames * output.pointee.bytesPerFrame }
-            // The source unit's render is a render-thread call by contract.
-            return _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, ioData) }
+        if !rendered, input.pointee.direct, hasBuffers(ioData), let render = input.pointee.sourceRender {
+            // Not rendered by a worker: the source renders straight into the consumer's buffers.
+            return pullDirect(input, render, output, timeStamp, frames, ioData)
         }
         if !rendered { renderMemo(node, bus: input.pointee.sourceBus, cycle: cycle, timeStamp, frames) }
         guard output.pointee.status == noErr else { return output.pointee.status }
