@@ -194,13 +194,11 @@ static AudioUnit handChain(AURenderCallback pull, int direct) {
     AudioUnit units[CHAIN];
     for (int i = 0; i < CHAIN; i++) {
         check(AudioComponentInstanceNew(component, &units[i]), "AudioComponentInstanceNew");
-        Gain *self = created[createdCount - 1];
         AURenderCallbackStruct input = {FillCallback, NULL};
         if (i > 0) input = (AURenderCallbackStruct){pull, direct ? (void *)created[createdCount - 2] : (void *)units[i - 1]};
         check(AudioUnitSetProperty(units[i], kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &input,
                                    sizeof input), "SetRenderCallback");
         check(AudioUnitInitialize(units[i]), "AudioUnitInitialize");
-        (void)self;
     }
     return units[CHAIN - 1];
 }
