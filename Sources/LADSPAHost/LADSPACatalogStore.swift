@@ -57,8 +57,9 @@ public struct LADSPACatalogSnapshot: Sendable {
 public enum LADSPACatalogStore {
     /// The catalog of `path`: libraries whose fingerprint (size, mtime) matches the cache are
     /// taken from it; the others are described in a child (``LADSPAScan``), and the cache is
-    /// rewritten; `timeoutSeconds` bounds each library's description. `warn` receives each skipped library's warning, each duplicate label, and one
-    /// warning if the cache cannot be written. Thread: setup.
+    /// rewritten; `timeoutSeconds` bounds each library's description. `warn` receives each skipped
+    /// library's warning, each duplicate label when the cache is rewritten (libraries added,
+    /// removed or changed), and one warning if the cache cannot be written. Thread: setup.
     public static func load(
         path: LADSPASearchPath, refresh: Bool = false, cacheFile: String? = nil,
         childPath: String = LV2Sweep.defaultChildPath(), timeoutSeconds: UInt32 = 10, warn: (String) -> Void
@@ -89,8 +90,11 @@ public enum LADSPACatalogStore {
         }
         let snapshot = LADSPACatalogSnapshot(records: records, librariesDescribed: stale.count)
         for record in records { if let warning = record.warning { warn(warning) } }
-        snapshot.duplicateWarnings.forEach(warn)
         if !stale.isEmpty || Set(cached.keys) != Set(records.map(\.path)) {
+            // A label shadowed by an earlier library is the path's order working as meant (ladspa-sdk's
+            // examples and CMT share labels on every Debian machine with both): said when the set of
+            // libraries changes, not on every run. A broken library above is said every run.
+            snapshot.duplicateWarnings.forEach(warn)
             do { try LADSPACatalogCacheFile.write(records, to: file) } catch {
                 warn(
                     "ladspa: cannot write the plug-in catalog cache \(file) (\(error.localizedDescription)); "

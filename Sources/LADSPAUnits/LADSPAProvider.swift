@@ -36,8 +36,9 @@ public final class LADSPAProvider: ComponentProvider {
     }
 
     /// One component per plug-in (a label given twice: the first library on the path), codes from
-    /// ``LADSPACatalogSnapshot``; skipped libraries, duplicate labels and code collisions are
-    /// reported on standard error. Runs no plug-in code in this process. Thread: setup.
+    /// ``LADSPACatalogSnapshot``; skipped libraries and code collisions are reported on standard
+    /// error, labels shadowed by an earlier library only when the cache is rebuilt. Runs no
+    /// plug-in code in this process. Thread: setup.
     public func components() -> [Component] {
         lock.lock()
         defer { lock.unlock() }

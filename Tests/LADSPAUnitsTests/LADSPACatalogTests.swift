@@ -41,6 +41,40 @@ final class LADSPACatalogTests: XCTestCase {
         XCTAssertTrue(cold.plugins.contains { $0.label == "tap_deesser" })
     }
 
+    /// ladspa-sdk's amp.so and CMT both have amp_mono and amp_stereo (other unique IDs): the first
+    /// library on the path stands for the label, said once when the catalog is built, not on every
+    /// warm run, and again when the set of libraries changes.
+    func testAShadowedLabelIsSaidWhenTheCatalogIsBuiltNotOnEveryRun() throws {
+        let folder = LADSPATestSupport.scratch + "/shadowed"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/amp.so", withDestinationPath: "/usr/lib/ladspa/amp.so")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/cmt.so", withDestinationPath: LADSPATestSupport.fixedPath + "/cmt.so")
+        let cache = LADSPATestSupport.scratch + "/shadowed-cache.txt"
+        try? FileManager.default.removeItem(atPath: cache)
+        let path = LADSPASearchPath(ladspaPath: folder, dssiPath: LADSPATestSupport.scratch + "/no-dssi")
+        func load() -> (LADSPACatalogSnapshot, [String]) {
+            var warnings: [String] = []
+            let snapshot = LADSPACatalogStore.load(path: path, cacheFile: cache) { warnings.append($0) }
+            return (snapshot, warnings)
+        }
+
+        let (cold, coldWarnings) = load()
+        XCTAssertEqual(
+            coldWarnings.sorted(),
+            ["amp_mono", "amp_stereo"].map { "ladspa: ignoring plug-in \($0) in \(folder)/cmt.so: \(folder)/amp.so also has that label and stands for it." })
+        XCTAssertEqual(cold.plugins.first { $0.label == "amp_mono" }?.library, folder + "/amp.so")
+        let (warm, warmWarnings) = load()
+        XCTAssertEqual(warm.librariesDescribed, 0)
+        XCTAssertEqual(warmWarnings, [], "a warm catalog repeats no shadowed label")
+        XCTAssertEqual(warm.plugins.first { $0.label == "amp_mono" }?.library, folder + "/amp.so")
+
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/tap_deesser.so", withDestinationPath: LADSPATestSupport.fixedPath + "/tap_deesser.so")
+        XCTAssertEqual(load().1.count, 2, "a changed set of libraries says them again")
+    }
+
     /// Not ELF, crashing in ladspa_descriptor, hanging in it, and no ladspa_descriptor at all:
     /// one warning each, naming the library; the good library beside them is described.
     func testBrokenLibrariesCostOneWarningEach() throws {
