@@ -63,7 +63,9 @@ final class LADSPACatalogTests: XCTestCase {
         let (cold, coldWarnings) = load()
         XCTAssertEqual(
             coldWarnings.sorted(),
-            ["amp_mono", "amp_stereo"].map { "ladspa: ignoring plug-in \($0) in \(folder)/cmt.so: \(folder)/amp.so also has that label and stands for it." })
+            ["amp_mono", "amp_stereo"].map {
+                "ladspa: ignoring plug-in \($0) in \(folder)/cmt.so: \(folder)/amp.so also has that label and stands for it."
+            })
         XCTAssertEqual(cold.plugins.first { $0.label == "amp_mono" }?.library, folder + "/amp.so")
         let (warm, warmWarnings) = load()
         XCTAssertEqual(warm.librariesDescribed, 0)
