@@ -20,7 +20,8 @@
 #     unit in series, equal to the graph of two SDK builds;
 #   - the binaries need no LD_LIBRARY_PATH (RUNPATH has the toolchain's lib/swift/linux);
 #   - auhost validate passes each LV2 build that has no latency port;
-#   - jalv runs each bundle 10 s headless on a private jackd (dummy backend, -p 64).
+#   - jalv runs each bundle 10 s headless on a private jackd (dummy backend, -p 64);
+#   - an effect declaring 1 in → 2 out gets no bundle, and the reason names the configuration.
 # A negative control makes sure the comparison can fail. Prints PASS/FAIL per check; exits 1 on
 # any failure. Thread class: n/a (build tooling).
 set -uo pipefail
@@ -286,6 +287,20 @@ for entry in "${effects[@]}" "$synth"; do
         fail "$name: jalv (status $status): $(tail -n 3 "$work/out/$name-jalv.log" | tr '\n' ' ') ($ports JACK ports)"
     fi
 done
+
+# Last, since it rebuilds the template: an effect declaring 1 in → 2 out has no N → N port
+# layout (the SDK's kernels process as many channels out as in); its bundle is refused, naming it.
+(
+    cd "$author/Brightener"
+    sed -i 's|public enum Param: AudioUnitParameterID { case level, invert }|&\n    public static var channelCapabilities: [AUChannelInfo] { [AUChannelInfo(inChannels: 1, outChannels: 2)] }|' \
+        Sources/Brightener/Brightener.swift
+    make >"$author/one-to-two.log" 2>&1
+)
+if [ $? -ne 0 ] && grep -q "first channel configuration (1 → 2) has no N in = N out" "$author/one-to-two.log"; then
+    pass "an effect declaring 1 → 2: the bundle is refused, naming the configuration"
+else
+    fail "an effect declaring 1 → 2: expected the bundle to be refused with the configuration named (see $author/one-to-two.log)"
+fi
 
 echo
 if [ "$failures" -eq 0 ]; then echo "check-lv2-export: every check passed"; else echo "check-lv2-export: $failures failed"; fi

@@ -30,7 +30,7 @@ final class LV2Instance {
         guard sampleRate > 0, sampleRate.isFinite else { return nil }
         if factory.isInstrument && features.map == nil { return nil }
         let unit = factory.make()
-        let layout = LV2PortLayout(unit: unit, isInstrument: factory.isInstrument)
+        guard let layout = try? LV2PortLayout(unit: unit, isInstrument: factory.isInstrument) else { return nil }
         // maxBlockLength when offered (bounded), else a default; longer runs are split.
         let maxFrames = min(features.maxBlockLength ?? defaultMaxFrames, largestMaxFrames)
         do {

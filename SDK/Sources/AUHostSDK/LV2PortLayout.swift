@@ -8,13 +8,14 @@ import AudioUnitBase
 /// report latency).
 ///
 /// Channels: an LV2 plug-in has fixed ports, an Audio Unit channel configurations
-/// (SupportedNumChannels). The first configuration decides, and an effect runs in place, so it
-/// gets as many outputs as inputs: any (−1) becomes 2 → 2 (stereo, what every LV2 host
-/// connects); an explicit count is kept (1 → 1 gives a mono plug-in); "up to N" (−N) becomes
-/// min(N, 2). A configuration with different counts (1 → 2) is not mapped yet: its input count is
-/// used on both sides. An instrument (no input) gets two outputs unless it declares a count.
-/// Further configurations are not exported (one LV2 plug-in per unit); lv2apply feeds a mono
-/// file to both inputs of a stereo plug-in.
+/// (SupportedNumChannels). The first configuration decides. An SDK effect's kernel processes N
+/// channels in and the same N out, so the plug-in gets N inputs and N outputs: 2 when the
+/// configuration allows stereo on both sides (−1 → −1, what every LV2 host connects; "up to N"
+/// is −N), else the count it names on both sides (1 → 1 gives a mono plug-in). A configuration
+/// that allows no N in = N out (1 → 2) is refused when the bundle is made, naming it. An
+/// instrument (no input) gets two outputs unless it declares a count. Further configurations are
+/// not exported (one LV2 plug-in per unit); lv2apply feeds a mono file to both inputs of a stereo
+/// plug-in.
 ///
 /// Thread: setup.
 struct LV2PortLayout {
@@ -30,15 +31,20 @@ struct LV2PortLayout {
     let hasEnabled: Bool
     let hasLatency: Bool
 
-    init(unit: AUBase, isInstrument: Bool) {
+    init(unit: AUBase, isInstrument: Bool) throws {
         let first = unit.channelCapabilities.first ?? AUChannelInfo(inChannels: -1, outChannels: -1)
-        func count(_ n: Int16, default d: Int) -> Int { n > 0 ? Int(n) : n < -1 ? min(-Int(n), d) : d }
         if isInstrument {
             audioInputs = 0
-            audioOutputs = count(first.outChannels, default: 2)
+            audioOutputs = first.outChannels > 0 ? Int(first.outChannels) : first.outChannels < -1 ? min(-Int(first.outChannels), 2) : 2
         } else {
-            audioInputs = first.inChannels == -1 ? count(first.outChannels, default: 2) : count(first.inChannels, default: 2)
-            audioOutputs = audioInputs
+            guard let n = Self.effectChannels(first) else {
+                throw AudioError(
+                    kAudioUnitErr_FormatNotSupported,
+                    "The unit's first channel configuration (\(first.inChannels) → \(first.outChannels)) has no N in = N out: "
+                        + "an SDK effect's kernel processes as many channels out as in, so it has no LV2 port layout.")
+            }
+            audioInputs = n
+            audioOutputs = n
         }
         hasMIDI = isInstrument
         var used: Set<String> = ["enabled", "latency", "midi_in"]
@@ -50,6 +56,13 @@ struct LV2PortLayout {
         }
         hasEnabled = unit.supportsBypass
         hasLatency = unit.latency > 0
+    }
+
+    /// The N of an effect's N → N plug-in under configuration `c`: 2 if allowed, else the count
+    /// `c` names, if that fits both sides; nil when none does. Thread: any.
+    static func effectChannels(_ c: AUChannelInfo) -> Int? {
+        func fits(_ declared: Int16, _ n: Int) -> Bool { declared == -1 || (declared < -1 ? n <= -Int(declared) : n == Int(declared)) }
+        return [2, Int(c.inChannels), Int(c.outChannels), 1].first { $0 > 0 && fits(c.inChannels, $0) && fits(c.outChannels, $0) }
     }
 
     var midiIndex: Int { audioInputs + audioOutputs }

@@ -37,7 +37,7 @@ struct LV2Turtle {
     /// The files of the bundle, by name.
     func files() throws -> [(name: String, text: String)] {
         let unit = factory.make()
-        let layout = LV2PortLayout(unit: unit, isInstrument: factory.isInstrument)
+        let layout = try LV2PortLayout(unit: unit, isInstrument: factory.isInstrument)
         let presets = try presetValues(layout)
         var out = [(name: "manifest.ttl", text: manifest(presets.map(\.name))), (name: ttlName, text: plugin(unit, layout))]
         if !presets.isEmpty { out.append((name: "presets.ttl", text: presetsTurtle(presets))) }
