@@ -292,6 +292,7 @@ done
 # layout (the SDK's kernels process as many channels out as in); its bundle is refused, naming it.
 (
     cd "$author/Brightener"
+    export AUHOST_SDK="$root/SDK"
     sed -i 's|public enum Param: AudioUnitParameterID { case level, invert }|&\n    public static var channelCapabilities: [AUChannelInfo] { [AUChannelInfo(inChannels: 1, outChannels: 2)] }|' \
         Sources/Brightener/Brightener.swift
     make >"$author/one-to-two.log" 2>&1
