@@ -60,11 +60,14 @@ extension LV2PluginDescriptor {
 }
 
 extension LV2PluginUIDescriptor {
-    /// Whether AUHost can show it: the UI child puts UIs in X11 windows, and suil does that for
-    /// X11 UIs only (Gtk and Qt UIs need a Gtk or Qt container process; external UIs, kx:Widget,
-    /// are not suil's); and a UI that needs the plug-in instance in its own process cannot have
-    /// it in the child. Thread: any.
-    public var isSupported: Bool { kindURI == "http://lv2plug.in/ns/extensions/ui#X11UI" && instanceFeature == nil }
+    /// Whether AUHost can show it: the UI child puts X11 UIs in an X11 window and Gtk2 UIs in a
+    /// Gtk2 window, Qt5 UIs too through suil's qt5_in_gtk2 module (Gtk3 UIs have no suil module
+    /// for either; external UIs, kx:Widget, are not suil's); and a UI that needs the plug-in
+    /// instance in its own process cannot have it in the child. Thread: any.
+    public var isSupported: Bool { Self.shownKinds.contains(kindURI) && instanceFeature == nil }
+
+    static let shownKinds = Set(["X11UI", "GtkUI", "Qt5UI"].map { "http://lv2plug.in/ns/extensions/ui#" + $0 })
+
 
     /// The instance-access or data-access feature the UI requires, if any: the plug-in's handle,
     /// which only a UI in the plug-in's own process can use. Thread: any.

@@ -1,5 +1,7 @@
 /* auhost-ui-host: shows one LV2 UI (through suil) for a host in another process; see
-   include/ui_host_child.h for the protocol. The host spawns it with:
+   include/ui_host_child.h for the protocol. X11 UIs go in an X11 window of the child's own; Gtk2
+   UIs, and Qt5 UIs through suil's qt5_in_gtk2 module, in a Gtk2 window (gtk_window.c). The host
+   spawns it with:
      auhost-ui-host PLUGIN_URI UI_URI UI_TYPE_URI BUNDLE_PATH BINARY_PATH PARENT_XID TITLE [symbol=index ...]
    PARENT_XID 0 makes a top-level window; any other value embeds the UI in that X11 window.
    Thread: the process's one thread. */
@@ -25,6 +27,7 @@ typedef struct {
     Atom delete_window;
     SuilInstance *instance;
     const LV2UI_Idle_Interface *idle;
+    bool gtk; /* the UI lives in a Gtk2 window: `widget` is that window's XID */
 } Child;
 
 static void write_port(SuilController controller, uint32_t port, uint32_t size, uint32_t protocol, const void *buffer) {
@@ -52,6 +55,10 @@ static void touch(SuilController controller, uint32_t port, bool grabbed) {
 static int ui_resize(LV2UI_Feature_Handle handle, int width, int height) {
     Child *child = handle;
     if (width <= 0 || height <= 0) return 1;
+    if (child->gtk) {
+        gtk_window_resize(width, height);
+        return 0;
+    }
     XResizeWindow(child->display, child->toplevel ? child->toplevel : child->widget, (unsigned)width, (unsigned)height);
     XFlush(child->display);
     return 0;
@@ -96,6 +103,10 @@ static void fit_toplevel(Child *child, unsigned *width, unsigned *height) {
 }
 
 static void show(Child *child, bool visible) {
+    if (child->gtk) {
+        gtk_window_show(visible);
+        return;
+    }
     Window window = child->toplevel ? child->toplevel : child->widget;
     if (visible) XMapRaised(child->display, window);
     else XUnmapWindow(child->display, window);
@@ -173,12 +184,19 @@ int main(int argc, char **argv) {
     suil_init(&argc, &argv, SUIL_ARG_NONE);
     XSetErrorHandler(x_error);
 
-    if (!suil_ui_supported(LV2_UI__X11UI, ui_type)) {
-        char text[512];
-        snprintf(text, sizeof text, "suil cannot show a %s UI in an X11 window", ui_type);
-        fail("unsupported", text);
-    }
     Child child = {0};
+    const char *container_type = LV2_UI__X11UI;
+    if (!suil_ui_supported(LV2_UI__X11UI, ui_type)) {
+        if (!suil_ui_supported(LV2_UI__GtkUI, ui_type)) {
+            char text[512];
+            snprintf(text, sizeof text, "suil cannot show a %s UI in an X11 or a Gtk2 window", ui_type);
+            fail("unsupported", text);
+        }
+        const char *why = gtk_window_load();
+        if (why) fail("unsupported", why);
+        container_type = LV2_UI__GtkUI;
+        child.gtk = true;
+    }
     child.display = XOpenDisplay(NULL);
     if (!child.display) {
         char text[512];
@@ -186,35 +204,40 @@ int main(int argc, char **argv) {
         fail("no-display", text);
     }
     if (parent) child.container = parent;
-    else make_toplevel(&child, argv[7]);
+    else if (!child.gtk) make_toplevel(&child, argv[7]);
 
     LV2UI_Resize resize = {&child, ui_resize};
     const LV2_Feature features[] = {
         {LV2_URID__map, urid_map_feature()},
         {LV2_URID__unmap, urid_unmap_feature()},
-        {LV2_UI__parent, (void *)(uintptr_t)child.container},
         {LV2_UI__resize, &resize},
         {LV2_UI__idleInterface, NULL},
+        {LV2_UI__parent, (void *)(uintptr_t)child.container},
     };
-    const LV2_Feature *feature_list[] = {&features[0], &features[1], &features[2], &features[3], &features[4], NULL};
+    /* A Gtk UI's parent would be a Gtk container: it gets none, and is added to the window. */
+    const LV2_Feature *feature_list[] = {&features[0], &features[1], &features[2], &features[3], child.gtk ? NULL : &features[4], NULL};
 
     SuilHost *host = suil_host_new(write_port, port_index, subscribe, subscribe);
     suil_host_set_touch_func(host, touch);
-    child.instance = suil_instance_new(host, &child, LV2_UI__X11UI, plugin_uri, ui_uri, ui_type, bundle, binary, feature_list);
+    child.instance = suil_instance_new(host, &child, container_type, plugin_uri, ui_uri, ui_type, bundle, binary, feature_list);
     if (!child.instance) fail("load-failed", "suil could not instantiate the UI (its own message is on stderr)");
-    child.widget = (Window)(uintptr_t)suil_instance_get_widget(child.instance);
     child.idle = suil_instance_extension_data(child.instance, LV2_UI__idleInterface);
-
     unsigned width, height;
-    fit_toplevel(&child, &width, &height);
+    if (child.gtk) {
+        child.widget = gtk_window_open(parent, argv[7], suil_instance_get_widget(child.instance), &width, &height);
+    } else {
+        child.widget = (Window)(uintptr_t)suil_instance_get_widget(child.instance);
+        fit_toplevel(&child, &width, &height);
+    }
     protocol_send("window %lu %u %u", child.toplevel ? child.toplevel : child.widget, width, height);
     protocol_send("ready");
 
     struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {ConnectionNumber(child.display), POLLIN, 0}};
     for (;;) {
-        /* 30 ms: the idle rate jalv uses; UIs animate meters from their idle callback. */
-        if (poll(fds, 2, 30) > 0 && (fds[0].revents & (POLLIN | POLLHUP)) && !read_host(&child)) break;
-        if (!handle_x_events(&child)) {
+        /* 30 ms: the idle rate jalv uses; UIs animate meters from their idle callback. Gtk's
+           events arrive on its own connection, which this poll does not see: 10 ms. */
+        if (poll(fds, 2, child.gtk ? 10 : 30) > 0 && (fds[0].revents & (POLLIN | POLLHUP)) && !read_host(&child)) break;
+        if (!handle_x_events(&child) || (child.gtk && !gtk_window_iterate())) {
             protocol_send("closed");
             break;
         }

@@ -6,9 +6,10 @@ import XCTest
 
 /// LV2 plug-in UIs through suil in the auhost-ui-host child, on a private Xvfb: the fixture
 /// (Tests/LV2UITests/Fixtures) is a gain whose X11 UI draws the gain as a bar and sets it where
-/// clicked, the same UI that segfaults when clicked, and a Gtk2 UI.
+/// clicked, the same UI that segfaults when clicked, the bar as a Gtk2 UI, and UIs that cannot open.
 final class LV2PluginUITests: XCTestCase {
-    static let x11UI = 3, crashUI = 0, gtkUI = 1, instanceUI = 2  // lilv lists UIs by URI: #crash, #gtk, #needs-instance, #x11
+    // lilv lists UIs by URI: #crash, #gtk, #gtk3, #needs-instance, #x11
+    static let x11UI = 4, crashUI = 0, gtkUI = 1, gtk3UI = 2, instanceUI = 3
     static let gain: AudioUnitParameterID = 2
 
     /// The fixture bundle's folder (scripts/build-lv2-ui-fixtures.sh), built once per run.
@@ -55,20 +56,20 @@ final class LV2PluginUITests: XCTestCase {
     func testListsTheUIsAndTheirKinds() throws {
         let unit = try makeUnit()
         let uis = unit.lv2UIs
-        XCTAssertEqual(uis.map(\.uri), ["#crash", "#gtk", "#needs-instance", "#x11"].map { "urn:auhost:fixture:ui-gain" + $0 })
-        XCTAssertEqual(uis.map(\.kindName), ["X11UI", "GtkUI", "X11UI", "X11UI"])
-        XCTAssertEqual(uis.map(\.isSupported), [true, false, false, true])
+        XCTAssertEqual(uis.map(\.uri), ["#crash", "#gtk", "#gtk3", "#needs-instance", "#x11"].map { "urn:auhost:fixture:ui-gain" + $0 })
+        XCTAssertEqual(uis.map(\.kindName), ["X11UI", "GtkUI", "Gtk3UI", "X11UI", "X11UI"])
+        XCTAssertEqual(uis.map(\.isSupported), [true, true, false, false, true])
 
         var count: UInt32 = 0
         XCTAssertEqual(AUHostLV2UIGetCount(unit.handle, &count), noErr)
-        XCTAssertEqual(count, 4)
+        XCTAssertEqual(count, 5)
         var uri: Unmanaged<CFString>?, kind: Unmanaged<CFString>?
-        var supported: DarwinBoolean = false
-        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 1, &uri, &kind, &supported), noErr)
-        XCTAssertEqual(String(cfString: kind?.takeRetainedValue()), "http://lv2plug.in/ns/extensions/ui#GtkUI")
-        XCTAssertEqual(String(cfString: uri?.takeRetainedValue()), "urn:auhost:fixture:ui-gain#gtk")
+        var supported: DarwinBoolean = true
+        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, UInt32(Self.gtk3UI), &uri, &kind, &supported), noErr)
+        XCTAssertEqual(String(cfString: kind?.takeRetainedValue()), "http://lv2plug.in/ns/extensions/ui#Gtk3UI")
+        XCTAssertEqual(String(cfString: uri?.takeRetainedValue()), "urn:auhost:fixture:ui-gain#gtk3")
         XCTAssertFalse(supported.boolValue)
-        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 4, nil, nil, nil), kAUHostLV2UIErr_UnknownUI)
+        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 5, nil, nil, nil), kAUHostLV2UIErr_UnknownUI)
     }
 
     func testAClickOnTheUISetsTheParameterWithAGesture() throws {
@@ -85,6 +86,36 @@ final class LV2PluginUITests: XCTestCase {
         try display.click(window: ui.window, x: 150, y: 30)
         XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.75 }, "the click did not reach the parameter")
         XCTAssertEqual(events, [.beginGesture(Self.gain), .valueChange(Self.gain, 0.75), .endGesture(Self.gain)])
+    }
+
+    /// The same bar as a Gtk2 widget, in the child's Gtk2 window: it draws, a click sets the
+    /// parameter with a gesture, a SetParameter from the host redraws it, and the host process
+    /// still loads no toolkit.
+    func testAGtk2UIShowsTakesClicksAndFollowsTheHost() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        try unit.setParameter(Self.gain, 0.1)
+        let ui = try unit.openLV2UI(index: Self.gtkUI, display: display.name)
+        defer { ui.close() }
+        var events: [LV2PluginUI.Event] = []
+        ui.onEvent = { events.append($0) }
+        var before: [UInt8] = []
+        XCTAssertTrue(
+            try idle(ui) {
+                before = (try? display.screenshot(window: ui.window)) ?? []
+                return Self.barPixels(before) == 20 * 60
+            }, "the Gtk2 UI does not show the gain 0.1 as a 20-pixel bar")
+
+        try unit.setParameter(Self.gain, 0.9)
+        XCTAssertTrue(
+            try idle(ui) { Self.barPixels((try? display.screenshot(window: ui.window)) ?? []) == 180 * 60 },
+            "the Gtk2 UI does not follow the host's gain")
+
+        try display.click(window: ui.window, x: 150, y: 30)
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.75 }, "the click did not reach the parameter")
+        XCTAssertEqual(events, [.beginGesture(Self.gain), .valueChange(Self.gain, 0.75), .endGesture(Self.gain)])
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        XCTAssertFalse(maps.contains("libgtk"), "Gtk is loaded in the host process")
     }
 
     func testTheHostProcessLoadsNeitherSuilNorAToolkit() throws {
@@ -127,7 +158,7 @@ final class LV2PluginUITests: XCTestCase {
         let component = try XCTUnwrap(Self.fixtures.component(uri: "urn:auhost:fixture:ui-gain"))
         let unit = try AudioUnitInstance(component, outOfProcess: true)
         try unit.initialize()
-        XCTAssertEqual(unit.lv2UIs.count, 4)
+        XCTAssertEqual(unit.lv2UIs.count, 5)
         let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
         defer { ui.close() }
         try display.click(window: ui.window, x: 150, y: 30)
@@ -173,9 +204,9 @@ final class LV2PluginUITests: XCTestCase {
 
     func testUIsThatCannotOpenSayWhy() throws {
         let unit = try makeUnit()
-        XCTAssertThrowsError(try unit.openLV2UI(index: Self.gtkUI, display: ":0")) { error in
+        XCTAssertThrowsError(try unit.openLV2UI(index: Self.gtk3UI, display: ":0")) { error in
             XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_UnsupportedKind, "\(error)")
-            XCTAssertTrue("\(error)".contains("GtkUI"), "\(error)")
+            XCTAssertTrue("\(error)".contains("Gtk3UI"), "\(error)")
         }
         XCTAssertThrowsError(try unit.openLV2UI(index: Self.instanceUI, display: ":0")) { error in
             XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_NeedsInstanceAccess, "\(error)")

@@ -39,4 +39,14 @@ uint32_t port_symbols_index(const char *symbol);
 /* Writes `window`'s pixels to `path` as a binary PPM; false if it is not viewable or not written. */
 bool screenshot_write(Display *display, Window window, const char *path);
 
+/* A Gtk2 window holding a Gtk (or suil-wrapped Qt5) UI's widget; Gtk2 is dlopened by
+   gtk_window_load, which answers NULL or why it cannot. gtk_window_open puts `widget` in a
+   top-level titled `title`, or in `parent` when it is not 0, and answers the window's XID and
+   size; gtk_window_iterate runs Gtk's pending events and answers false once the window was closed. */
+const char *gtk_window_load(void);
+Window gtk_window_open(Window parent, const char *title, void *widget, unsigned *width, unsigned *height);
+bool gtk_window_iterate(void);
+void gtk_window_show(bool visible);
+void gtk_window_resize(int width, int height);
+
 #endif
