@@ -62,11 +62,12 @@ extension LV2PluginDescriptor {
 extension LV2PluginUIDescriptor {
     /// Whether AUHost can show it: the UI child puts X11 UIs in an X11 window and Gtk2 UIs in a
     /// Gtk2 window, Qt5 UIs too through suil's qt5_in_gtk2 module (Gtk3 UIs have no suil module
-    /// for either; external UIs, kx:Widget, are not suil's); and a UI that needs the plug-in
+    /// for either), and runs external UIs (kx:Widget) itself; a UI that needs the plug-in
     /// instance in its own process cannot have it in the child. Thread: any.
     public var isSupported: Bool { Self.shownKinds.contains(kindURI) && instanceFeature == nil }
 
-    static let shownKinds = Set(["X11UI", "GtkUI", "Qt5UI"].map { "http://lv2plug.in/ns/extensions/ui#" + $0 })
+    static let shownKinds = Set(
+        ["X11UI", "GtkUI", "Qt5UI"].map { "http://lv2plug.in/ns/extensions/ui#" + $0 } + ["http://kxstudio.sf.net/ns/lv2ext/external-ui#Widget"])
 
 
     /// The instance-access or data-access feature the UI requires, if any: the plug-in's handle,

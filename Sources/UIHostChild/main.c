@@ -1,6 +1,7 @@
 /* auhost-ui-host: shows one LV2 UI (through suil) for a host in another process; see
    include/ui_host_child.h for the protocol. X11 UIs go in an X11 window of the child's own; Gtk2
-   UIs, and Qt5 UIs through suil's qt5_in_gtk2 module, in a Gtk2 window (gtk_window.c). The host
+   UIs, and Qt5 UIs through suil's qt5_in_gtk2 module, in a Gtk2 window (gtk_window.c); external
+   UIs (kx:Widget) make their own window and are loaded without suil (external_ui.c). The host
    spawns it with:
      auhost-ui-host PLUGIN_URI UI_URI UI_TYPE_URI BUNDLE_PATH BINARY_PATH PARENT_XID TITLE [symbol=index ...]
    PARENT_XID 0 makes a top-level window; any other value embeds the UI in that X11 window.
@@ -28,7 +29,10 @@ typedef struct {
     SuilInstance *instance;
     const LV2UI_Idle_Interface *idle;
     bool gtk; /* the UI lives in a Gtk2 window: `widget` is that window's XID */
+    ExternalUI *external; /* a kx:Widget UI (no suil instance): `toplevel` is the window it made */
 } Child;
+
+#define KX_WIDGET "http://kxstudio.sf.net/ns/lv2ext/external-ui#Widget"
 
 static void write_port(SuilController controller, uint32_t port, uint32_t size, uint32_t protocol, const void *buffer) {
     (void)controller;
@@ -103,6 +107,10 @@ static void fit_toplevel(Child *child, unsigned *width, unsigned *height) {
 }
 
 static void show(Child *child, bool visible) {
+    if (child->external) {
+        external_ui_show(child->external, visible);
+        return;
+    }
     if (child->gtk) {
         gtk_window_show(visible);
         return;
@@ -117,7 +125,8 @@ static void handle_line(Child *child, char *line) {
     unsigned port, width, height;
     float value;
     if (sscanf(line, "p %u %f", &port, &value) == 2) {
-        suil_instance_port_event(child->instance, port, sizeof value, 0, &value);
+        if (child->external) external_ui_port_event(child->external, port, value);
+        else suil_instance_port_event(child->instance, port, sizeof value, 0, &value);
     } else if (!strcmp(line, "show")) {
         show(child, true);
     } else if (!strcmp(line, "hide")) {
@@ -129,7 +138,8 @@ static void handle_line(Child *child, char *line) {
         bool written = screenshot_write(child->display, child->toplevel ? child->toplevel : child->widget, line + 5);
         protocol_send("shot %s", written ? "ok" : "failed");
     } else if (!strcmp(line, "quit")) {
-        suil_instance_free(child->instance);
+        if (child->external) external_ui_close(child->external);
+        else suil_instance_free(child->instance);
         exit(0);
     }
 }
@@ -169,12 +179,42 @@ static bool handle_x_events(Child *child) {
     return true;
 }
 
+/* The external UI's own window appears once it has run: wait for it (5 s at most). It is
+   watched as our own top-level is: destroyed by someone else, the UI is closed. */
+static void open_external(Child *child, const char *plugin_uri, const char *ui_uri, const char *bundle, const char *binary,
+                          const char *title, const LV2_Feature *const *features) {
+    Window root_return, parent_return, *before = NULL;
+    unsigned before_count = 0;
+    XQueryTree(child->display, DefaultRootWindow(child->display), &root_return, &parent_return, &before, &before_count);
+    char error[512];
+    child->external = external_ui_open(plugin_uri, ui_uri, bundle, binary, title, write_port, features, error, sizeof error);
+    if (!child->external) fail("load-failed", error);
+    for (int tries = 0; tries < 500 && !child->toplevel; tries++) {
+        if (!external_ui_run(child->external)) break;
+        XSync(child->display, False);
+        child->toplevel = external_ui_find_window(child->display, before, before_count);
+        if (!child->toplevel) usleep(10000);
+    }
+    if (before) XFree(before);
+    if (child->toplevel) XSelectInput(child->display, child->toplevel, StructureNotifyMask);
+}
+
+/* ui:touch and ui:portMap for an external UI (suil provides them to the others). */
+static void external_touch(LV2UI_Feature_Handle handle, uint32_t port, bool grabbed) {
+    touch(handle, port, grabbed);
+}
+
+static uint32_t external_port_index(LV2UI_Feature_Handle handle, const char *symbol) {
+    return port_index(handle, symbol);
+}
+
 int main(int argc, char **argv) {
     /* Protocol messages get their own descriptor; stdout goes to stderr, since UIs print to it. */
     protocol_open(dup(STDOUT_FILENO));
     dup2(STDERR_FILENO, STDOUT_FILENO);
     if (argc < 8) fail("load-failed", "usage: auhost-ui-host PLUGIN UI UI_TYPE BUNDLE BINARY PARENT TITLE [symbol=index ...]");
     const char *plugin_uri = argv[1], *ui_uri = argv[2], *ui_type = argv[3], *bundle = argv[4], *binary = argv[5];
+    const char *title = argv[7];
     Window parent = (Window)strtoull(argv[6], NULL, 0);
     port_symbols_set(argv + 8, argc - 8);
 
@@ -185,8 +225,9 @@ int main(int argc, char **argv) {
     XSetErrorHandler(x_error);
 
     Child child = {0};
+    bool external = !strcmp(ui_type, KX_WIDGET);
     const char *container_type = LV2_UI__X11UI;
-    if (!suil_ui_supported(LV2_UI__X11UI, ui_type)) {
+    if (!external && !suil_ui_supported(LV2_UI__X11UI, ui_type)) {
         if (!suil_ui_supported(LV2_UI__GtkUI, ui_type)) {
             char text[512];
             snprintf(text, sizeof text, "suil cannot show a %s UI in an X11 or a Gtk2 window", ui_type);
@@ -204,9 +245,11 @@ int main(int argc, char **argv) {
         fail("no-display", text);
     }
     if (parent) child.container = parent;
-    else if (!child.gtk) make_toplevel(&child, argv[7]);
+    else if (!child.gtk && !external) make_toplevel(&child, title);
 
     LV2UI_Resize resize = {&child, ui_resize};
+    LV2UI_Touch touch_feature = {&child, external_touch};
+    LV2UI_Port_Map port_map = {&child, external_port_index};
     const LV2_Feature features[] = {
         {LV2_URID__map, urid_map_feature()},
         {LV2_URID__unmap, urid_unmap_feature()},
@@ -214,20 +257,31 @@ int main(int argc, char **argv) {
         {LV2_UI__idleInterface, NULL},
         {LV2_UI__parent, (void *)(uintptr_t)child.container},
     };
-    /* A Gtk UI's parent would be a Gtk container: it gets none, and is added to the window. */
-    const LV2_Feature *feature_list[] = {&features[0], &features[1], &features[2], &features[3], child.gtk ? NULL : &features[4], NULL};
+    /* A Gtk UI's parent would be a Gtk container, an external UI has none: they get no ui:parent. */
+    const LV2_Feature *feature_list[] = {&features[0], &features[1], &features[2], &features[3], child.gtk || external ? NULL : &features[4], NULL};
 
-    SuilHost *host = suil_host_new(write_port, port_index, subscribe, subscribe);
-    suil_host_set_touch_func(host, touch);
-    child.instance = suil_instance_new(host, &child, container_type, plugin_uri, ui_uri, ui_type, bundle, binary, feature_list);
-    if (!child.instance) fail("load-failed", "suil could not instantiate the UI (its own message is on stderr)");
-    child.idle = suil_instance_extension_data(child.instance, LV2_UI__idleInterface);
-    unsigned width, height;
-    if (child.gtk) {
-        child.widget = gtk_window_open(parent, argv[7], suil_instance_get_widget(child.instance), &width, &height);
+    unsigned width = 0, height = 0;
+    SuilHost *host = NULL;
+    if (external) {
+        const LV2_Feature more[] = {{LV2_UI__touch, &touch_feature}, {LV2_UI__portMap, &port_map}};
+        const LV2_Feature *external_features[] = {&features[0], &features[1], &more[0], &more[1], NULL};
+        open_external(&child, plugin_uri, ui_uri, bundle, binary, title, external_features);
+        XWindowAttributes attributes;
+        if (child.toplevel && XGetWindowAttributes(child.display, child.toplevel, &attributes)) {
+            width = (unsigned)attributes.width, height = (unsigned)attributes.height;
+        }
     } else {
-        child.widget = (Window)(uintptr_t)suil_instance_get_widget(child.instance);
-        fit_toplevel(&child, &width, &height);
+        host = suil_host_new(write_port, port_index, subscribe, subscribe);
+        suil_host_set_touch_func(host, touch);
+        child.instance = suil_instance_new(host, &child, container_type, plugin_uri, ui_uri, ui_type, bundle, binary, feature_list);
+        if (!child.instance) fail("load-failed", "suil could not instantiate the UI (its own message is on stderr)");
+        child.idle = suil_instance_extension_data(child.instance, LV2_UI__idleInterface);
+        if (child.gtk) {
+            child.widget = gtk_window_open(parent, title, suil_instance_get_widget(child.instance), &width, &height);
+        } else {
+            child.widget = (Window)(uintptr_t)suil_instance_get_widget(child.instance);
+            fit_toplevel(&child, &width, &height);
+        }
     }
     protocol_send("window %lu %u %u", child.toplevel ? child.toplevel : child.widget, width, height);
     protocol_send("ready");
@@ -237,16 +291,17 @@ int main(int argc, char **argv) {
         /* 30 ms: the idle rate jalv uses; UIs animate meters from their idle callback. Gtk's
            events arrive on its own connection, which this poll does not see: 10 ms. */
         if (poll(fds, 2, child.gtk ? 10 : 30) > 0 && (fds[0].revents & (POLLIN | POLLHUP)) && !read_host(&child)) break;
-        if (!handle_x_events(&child) || (child.gtk && !gtk_window_iterate())) {
-            protocol_send("closed");
-            break;
-        }
-        if (child.idle && child.idle->idle(suil_instance_get_handle(child.instance))) {
+        bool open = handle_x_events(&child);
+        if (child.gtk) open = open && gtk_window_iterate();
+        if (child.external) open = open && external_ui_run(child.external);
+        if (child.idle) open = open && !child.idle->idle(suil_instance_get_handle(child.instance));
+        if (!open) {
             protocol_send("closed");
             break;
         }
     }
-    suil_instance_free(child.instance);
-    suil_host_free(host);
+    if (child.external) external_ui_close(child.external);
+    else suil_instance_free(child.instance);
+    if (host) suil_host_free(host);
     return 0;
 }

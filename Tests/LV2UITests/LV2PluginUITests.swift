@@ -6,10 +6,11 @@ import XCTest
 
 /// LV2 plug-in UIs through suil in the auhost-ui-host child, on a private Xvfb: the fixture
 /// (Tests/LV2UITests/Fixtures) is a gain whose X11 UI draws the gain as a bar and sets it where
-/// clicked, the same UI that segfaults when clicked, the bar as a Gtk2 UI, and UIs that cannot open.
+/// clicked, the same UI that segfaults when clicked, the bar as an external UI and as a Gtk2 UI, and
+/// UIs that cannot open.
 final class LV2PluginUITests: XCTestCase {
-    // lilv lists UIs by URI: #crash, #gtk, #gtk3, #needs-instance, #x11
-    static let x11UI = 4, crashUI = 0, gtkUI = 1, gtk3UI = 2, instanceUI = 3
+    // lilv lists UIs by URI: #crash, #external, #gtk, #gtk3, #needs-instance, #x11
+    static let x11UI = 5, crashUI = 0, externalUI = 1, gtkUI = 2, gtk3UI = 3, instanceUI = 4
     static let gain: AudioUnitParameterID = 2
 
     /// The fixture bundle's folder (scripts/build-lv2-ui-fixtures.sh), built once per run.
@@ -56,20 +57,21 @@ final class LV2PluginUITests: XCTestCase {
     func testListsTheUIsAndTheirKinds() throws {
         let unit = try makeUnit()
         let uis = unit.lv2UIs
-        XCTAssertEqual(uis.map(\.uri), ["#crash", "#gtk", "#gtk3", "#needs-instance", "#x11"].map { "urn:auhost:fixture:ui-gain" + $0 })
-        XCTAssertEqual(uis.map(\.kindName), ["X11UI", "GtkUI", "Gtk3UI", "X11UI", "X11UI"])
-        XCTAssertEqual(uis.map(\.isSupported), [true, true, false, false, true])
+        XCTAssertEqual(
+            uis.map(\.uri), ["#crash", "#external", "#gtk", "#gtk3", "#needs-instance", "#x11"].map { "urn:auhost:fixture:ui-gain" + $0 })
+        XCTAssertEqual(uis.map(\.kindName), ["X11UI", "Widget", "GtkUI", "Gtk3UI", "X11UI", "X11UI"])
+        XCTAssertEqual(uis.map(\.isSupported), [true, true, true, false, false, true])
 
         var count: UInt32 = 0
         XCTAssertEqual(AUHostLV2UIGetCount(unit.handle, &count), noErr)
-        XCTAssertEqual(count, 5)
+        XCTAssertEqual(count, 6)
         var uri: Unmanaged<CFString>?, kind: Unmanaged<CFString>?
         var supported: DarwinBoolean = true
         XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, UInt32(Self.gtk3UI), &uri, &kind, &supported), noErr)
         XCTAssertEqual(String(cfString: kind?.takeRetainedValue()), "http://lv2plug.in/ns/extensions/ui#Gtk3UI")
         XCTAssertEqual(String(cfString: uri?.takeRetainedValue()), "urn:auhost:fixture:ui-gain#gtk3")
         XCTAssertFalse(supported.boolValue)
-        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 5, nil, nil, nil), kAUHostLV2UIErr_UnknownUI)
+        XCTAssertEqual(AUHostLV2UICopyInfo(unit.handle, 6, nil, nil, nil), kAUHostLV2UIErr_UnknownUI)
     }
 
     func testAClickOnTheUISetsTheParameterWithAGesture() throws {
@@ -118,6 +120,33 @@ final class LV2PluginUITests: XCTestCase {
         XCTAssertFalse(maps.contains("libgtk"), "Gtk is loaded in the host process")
     }
 
+    /// The bar as an external UI (kx:Widget): the child finds the top-level it made, which
+    /// draws, follows the host, takes a click with a gesture, and closing it is `.closed`.
+    func testAnExternalUIRunsInItsOwnWindow() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        try unit.setParameter(Self.gain, 0.1)
+        let ui = try unit.openLV2UI(index: Self.externalUI, display: display.name)
+        defer { ui.close() }
+        XCTAssertNotEqual(ui.window, 0, "the external UI's window was not found")
+        var events: [LV2PluginUI.Event] = []
+        ui.onEvent = { events.append($0) }
+        XCTAssertTrue(
+            try idle(ui) { Self.barPixels((try? display.screenshot(window: ui.window)) ?? []) == 20 * 60 },
+            "the external UI does not show the gain 0.1 as a 20-pixel bar")
+        try unit.setParameter(Self.gain, 0.9)
+        XCTAssertTrue(
+            try idle(ui) { Self.barPixels((try? display.screenshot(window: ui.window)) ?? []) == 180 * 60 },
+            "the external UI does not follow the host's gain")
+
+        try display.click(window: ui.window, x: 150, y: 30)
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.75 }, "the click did not reach the parameter")
+        XCTAssertEqual(events, [.beginGesture(Self.gain), .valueChange(Self.gain, 0.75), .endGesture(Self.gain)])
+
+        try display.close(window: ui.window)
+        XCTAssertTrue(try idle(ui) { (try? ui.idle()) == .closed }, "closing the external UI's window did not close it")
+    }
+
     func testTheHostProcessLoadsNeitherSuilNorAToolkit() throws {
         let display = try XvfbDisplay.shared()
         let unit = try makeUnit()
@@ -158,7 +187,7 @@ final class LV2PluginUITests: XCTestCase {
         let component = try XCTUnwrap(Self.fixtures.component(uri: "urn:auhost:fixture:ui-gain"))
         let unit = try AudioUnitInstance(component, outOfProcess: true)
         try unit.initialize()
-        XCTAssertEqual(unit.lv2UIs.count, 5)
+        XCTAssertEqual(unit.lv2UIs.count, 6)
         let ui = try unit.openLV2UI(index: Self.x11UI, display: display.name)
         defer { ui.close() }
         try display.click(window: ui.window, x: 150, y: 30)

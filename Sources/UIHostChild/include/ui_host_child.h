@@ -21,7 +21,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <X11/Xlib.h>
+#include <lv2/ui/ui.h>
 #include <lv2/urid/urid.h>
 
 /* Messages to the host, written to the protocol descriptor (never stdout: UIs print there). */
@@ -48,5 +50,20 @@ Window gtk_window_open(Window parent, const char *title, void *widget, unsigned 
 bool gtk_window_iterate(void);
 void gtk_window_show(bool visible);
 void gtk_window_resize(int width, int height);
+
+/* An external UI (kx:Widget), loaded and instantiated by the child itself (suil does not know
+   the kind) with `features` and the external-UI host feature; shown at once. external_ui_open
+   answers NULL with the reason in `error`; external_ui_run runs the UI's own loop once and
+   answers false once the user closed it; external_ui_find_window finds the top-level it made
+   (one not among `before`, viewable), or 0. */
+typedef struct ExternalUI ExternalUI;
+ExternalUI *external_ui_open(const char *plugin_uri, const char *ui_uri, const char *bundle, const char *binary,
+                             const char *title, LV2UI_Write_Function write, const LV2_Feature *const *features,
+                             char *error, size_t error_size);
+void external_ui_port_event(ExternalUI *ui, uint32_t port, float value);
+void external_ui_show(ExternalUI *ui, bool visible);
+bool external_ui_run(ExternalUI *ui);
+void external_ui_close(ExternalUI *ui);
+Window external_ui_find_window(Display *display, const Window *before, unsigned before_count);
 
 #endif

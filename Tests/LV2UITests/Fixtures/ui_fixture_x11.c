@@ -1,17 +1,32 @@
-/* The UI fixture's two X11 UIs, written against Xlib alone (no toolkit):
- *   #x11    a bar whose filled width is the gain; a click at x sets the gain to x / width
- *           (wrapped in ui:touch begin/end when the host offers touch).
- *   #crash  the same bar, which dereferences NULL when clicked: the host must survive it.
- * Both draw in a child window of ui:parent and are driven by the host's idle calls
+/* The UI fixture's Xlib UIs (no toolkit):
+ *   #x11       a bar whose filled width is the gain; a click at x sets the gain to x / width
+ *              (wrapped in ui:touch begin/end when the host offers touch).
+ *   #crash     the same bar, which dereferences NULL when clicked: the host must survive it.
+ *   #external  the same bar as an external UI (kx:Widget): a top-level window of its own, shown,
+ *              hidden and run through the widget the host gets; closing it calls ui_closed.
+ * The first two draw in a child window of ui:parent and are driven by the host's idle calls
  * (ui:idleInterface). Thread: the UI thread of whatever process hosts them. */
 #include <lv2/ui/ui.h>
 #include <X11/Xlib.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { WIDTH = 200, HEIGHT = 60, GAIN_PORT = 2 };
+
+/* KXStudio's external-UI extension (lv2_external_ui.h): the widget a host runs, and its host. */
+typedef struct KXWidget {
+    void (*run)(struct KXWidget *self);
+    void (*show)(struct KXWidget *self);
+    void (*hide)(struct KXWidget *self);
+} KXWidget;
+
+typedef struct {
+    void (*ui_closed)(LV2UI_Controller controller);
+    const char *plugin_human_id;
+} KXHost;
 
 typedef struct {
     Display *display;
@@ -23,6 +38,9 @@ typedef struct {
     LV2UI_Write_Function write;
     LV2UI_Controller controller;
     const LV2UI_Touch *touch;
+    KXWidget widget; /* #external only */
+    const KXHost *host;
+    Atom delete_window;
 } BarUI;
 
 static void draw(BarUI *ui) {
@@ -42,16 +60,42 @@ static unsigned long color(Display *display, unsigned short r, unsigned short g,
     return c.pixel;
 }
 
+static int idle(LV2UI_Handle handle);
+
+static BarUI *from_widget(KXWidget *widget) {
+    return (BarUI *)((char *)widget - offsetof(BarUI, widget));
+}
+
+static void external_run(KXWidget *widget) {
+    idle(from_widget(widget));
+}
+
+static void external_show(KXWidget *widget) {
+    BarUI *ui = from_widget(widget);
+    XMapRaised(ui->display, ui->window);
+    XFlush(ui->display);
+}
+
+static void external_hide(KXWidget *widget) {
+    BarUI *ui = from_widget(widget);
+    XUnmapWindow(ui->display, ui->window);
+    XFlush(ui->display);
+}
+
 static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *plugin_uri, const char *bundle_path,
                                 LV2UI_Write_Function write_function, LV2UI_Controller controller,
                                 LV2UI_Widget *widget, const LV2_Feature *const *features) {
     (void)plugin_uri; (void)bundle_path;
     Window parent = 0;
     const LV2UI_Touch *touch = NULL;
+    const KXHost *host = NULL;
     for (int i = 0; features && features[i]; i++) {
         if (!strcmp(features[i]->URI, LV2_UI__parent)) parent = (Window)(uintptr_t)features[i]->data;
         if (!strcmp(features[i]->URI, LV2_UI__touch)) touch = features[i]->data;
+        if (!strcmp(features[i]->URI, "http://kxstudio.sf.net/ns/lv2ext/external-ui#Host")) host = features[i]->data;
     }
+    bool external = strstr(descriptor->URI, "#external") != NULL;
+    if (external && !host) return NULL;
     Display *display = XOpenDisplay(NULL);
     if (!display) return NULL;
     if (!parent) parent = DefaultRootWindow(display);
@@ -67,6 +111,15 @@ static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *
     ui->window = XCreateSimpleWindow(display, parent, 0, 0, WIDTH, HEIGHT, 0, 0, ui->background);
     XSelectInput(display, ui->window, ExposureMask | ButtonPressMask | StructureNotifyMask);
     ui->gc = XCreateGC(display, ui->window, 0, NULL);
+    if (external) {
+        ui->host = host;
+        ui->widget = (KXWidget){external_run, external_show, external_hide};
+        XStoreName(display, ui->window, host->plugin_human_id);
+        ui->delete_window = XInternAtom(display, "WM_DELETE_WINDOW", False);
+        XSetWMProtocols(display, ui->window, &ui->delete_window, 1);
+        *widget = &ui->widget;
+        return ui;
+    }
     XMapWindow(display, ui->window);
     XFlush(display);
     *widget = (LV2UI_Widget)(uintptr_t)ui->window;
@@ -110,6 +163,10 @@ static int idle(LV2UI_Handle handle) {
         XNextEvent(ui->display, &event);
         if (event.type == Expose && event.xexpose.count == 0) draw(ui);
         if (event.type == ButtonPress) clicked(ui, event.xbutton.x);
+        if (event.type == ClientMessage && ui->host && (Atom)event.xclient.data.l[0] == ui->delete_window) {
+            XUnmapWindow(ui->display, ui->window);
+            ui->host->ui_closed(ui->controller);
+        }
     }
     return 0;
 }
@@ -123,8 +180,9 @@ static const void *extension_data(const char *uri) {
 static const LV2UI_Descriptor descriptors[] = {
     {"urn:auhost:fixture:ui-gain#x11", instantiate, cleanup, port_event, extension_data},
     {"urn:auhost:fixture:ui-gain#crash", instantiate, cleanup, port_event, extension_data},
+    {"urn:auhost:fixture:ui-gain#external", instantiate, cleanup, port_event, NULL},
 };
 
 LV2_SYMBOL_EXPORT const LV2UI_Descriptor *lv2ui_descriptor(uint32_t index) {
-    return index < 2 ? &descriptors[index] : NULL;
+    return index < 3 ? &descriptors[index] : NULL;
 }
