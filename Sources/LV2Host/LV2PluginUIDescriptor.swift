@@ -67,8 +67,9 @@ extension LV2PluginUIDescriptor {
     public var isSupported: Bool { Self.shownKinds.contains(kindURI) && instanceFeature == nil }
 
     static let shownKinds = Set(
-        ["X11UI", "GtkUI", "Qt5UI"].map { "http://lv2plug.in/ns/extensions/ui#" + $0 } + ["http://kxstudio.sf.net/ns/lv2ext/external-ui#Widget"])
-
+        ["X11UI", "GtkUI", "Qt5UI"].map { "http://lv2plug.in/ns/extensions/ui#" + $0 } + [
+            "http://kxstudio.sf.net/ns/lv2ext/external-ui#Widget"
+        ])
 
     /// The instance-access or data-access feature the UI requires, if any: the plug-in's handle,
     /// which only a UI in the plug-in's own process can use. Thread: any.
