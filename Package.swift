@@ -237,7 +237,8 @@ let tests: [Target] = [
         ]),
     .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"]),
     .testTarget(
-        name: "LV2UITests", dependencies: ["LV2Units", "LV2Host", "TestSupport", "auhost-ui-host", "auhost", "auhost-unit-host"],
+        name: "LV2UITests",
+        dependencies: ["LV2Units", "LV2Host", "TestSupport", "ALSATestSupport", "auhost-ui-host", "auhost", "auhost-unit-host"],
         exclude: ["Fixtures"]),
     .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"]),
     .testTarget(

@@ -46,11 +46,18 @@ struct PlayCommand: ParsableCommand {
     )
     var threads: Int?
 
+    @Flag(help: "Show UNIT's plug-in UI while it plays; closing the window stops playback.")
+    var ui = false
+
+    @Option(help: "The X display for --ui (default: $DISPLAY).")
+    var display: String?
+
     @OptionGroup var time: TempoOptions
 
     func validate() throws {
         if let threads, !(0...64).contains(threads) { throw ValidationError("--threads must be 0…64, not \(threads).") }
         if midi != nil {
+            if ui { throw ValidationError("--ui shows the UI of a UNIT a FILE plays through, not with --midi.") }
             if jack || device.map({ JACKDevice.clientName($0) != nil }) == true {
                 throw ValidationError("--midi plays on an ALSA device; JACK plays audio files and graphs.")
             }
@@ -61,6 +68,7 @@ struct PlayCommand: ParsableCommand {
             return
         }
         guard (unit == nil) != (graph == nil) else { throw ValidationError("Name one UNIT or one --graph FILE.") }
+        if ui && graph != nil { throw ValidationError("--ui shows UNIT's UI; for a node of a graph: auhost run GRAPH --ui NODE.") }
         if graph != nil && (!parameters.isEmpty || preset != nil) {
             throw ValidationError("-p and --preset apply to a UNIT; a graph file sets its nodes' parameters and presets itself.")
         }
@@ -102,7 +110,8 @@ struct PlayCommand: ParsableCommand {
         let liveInputs = try GraphMIDIInputs(built)
         let midi = try spec.midi.map { try GraphMIDISource(built, $0) }
         let frames = try GraphRunLength.frames(spec, seconds: nil, input: input, midiSeconds: midi?.seconds, built: built)
-        try GraphRunLength.perform(built, frames: frames, input: input, midi: midi, what: file)
+        let window = try ui ? NodeUIWindow(built, node: "input", display: display) : nil
+        try GraphRunLength.perform(built, frames: frames, input: input, midi: midi, ui: window, what: file)
         withExtendedLifetime(liveInputs) {}
     }
 }

@@ -48,7 +48,7 @@ struct UICommand: ParsableCommand {
                     ui.isSupported
                     ? ""
                     : ui.instanceFeature != nil
-                        ? " (not supported: needs instance-access)" : " (not supported: suil cannot show it in an X11 window)"
+                        ? " (not supported: needs instance-access)" : " (not supported: neither an X11 nor a Gtk2 window can show it)"
                 print("\(index)  \(ui.kindName)\(why)  \(ui.uri)")
             }
             return

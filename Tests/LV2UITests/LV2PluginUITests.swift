@@ -1,3 +1,4 @@
+import ALSATestSupport
 import Foundation
 import LV2Host
 import LV2Units
@@ -272,39 +273,95 @@ final class LV2PluginUITests: XCTestCase {
 
     func testClosingTheWindowEndsAuhostUICleanly() throws {
         let display = try XvfbDisplay.shared()
-        let auhost = URL(fileURLWithPath: LV2UIChildPath.beside("auhost"))
+        let (status, text) = try runAuhost(
+            ["ui", "urn:auhost:fixture:ui-gain", "--ui", "urn:auhost:fixture:ui-gain#x11", "--display", display.name]
+        ) { window in
+            try display.click(window: window, x: 150, y: 30)
+            try display.close(window: window)
+        }
+        XCTAssertEqual(status, 0, text)
+        XCTAssertTrue(text.contains("parameter 2 = 0.75"), text)
+        XCTAssertTrue(text.contains("The UI was closed."), text)
+    }
+
+    /// `auhost play FILE UNIT --ui` on a paced device (JACK's dummy backend): the first UI AUHost
+    /// can show (the fixture's #crash, which is not clicked) shows while the file plays, and
+    /// closing the window stops playback there, long before the file's 60 s, with exit status 0.
+    func testPlayWithTheUIStopsWhenItsWindowIsClosed() throws {
+        let display = try XvfbDisplay.shared()
+        let server = try DummyJACKServer.ready(name: "auhost-ui-play-test", periodFrames: 256)
+        defer { server.interrupt() }
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-play-\(getpid()).wav").path
+        defer { unlink(input) }
+        let sox = Process()
+        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
+        sox.arguments = ["-n", "-r", "48000", "-c", "1", "-b", "16", input, "synth", "60", "sine", "440"]
+        try sox.run()
+        sox.waitUntilExit()
+        XCTAssertEqual(sox.terminationStatus, 0, "sox could not write the input")
+        let (status, text) = try runAuhost(
+            ["play", input, "urn:auhost:fixture:ui-gain", "--ui", "--jack", "--display", display.name],
+            environment: ["JACK_DEFAULT_SERVER": "auhost-ui-play-test"]
+        ) { window in
+            try display.close(window: window)
+        }
+        XCTAssertEqual(status, 0, text)
+        XCTAssertTrue(text.contains("Showing urn:auhost:fixture:ui-gain#crash (X11UI) of node input in window 0x"), text)
+        XCTAssertTrue(text.contains("The UI was closed; playback stopped there."), text)
+        let played = try XCTUnwrap(text.range(of: "Played ").map { Int(text[$0.upperBound...].prefix { $0.isNumber }) } ?? nil, text)
+        XCTAssertLessThan(played, 60 * 48_000, "playback went on after the window was closed")
+    }
+
+    func testRunRefusesAUIForAGraphThatRendersIntoAFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-run-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+        {"channels": 1, "seconds": 1, "nodes": [{"name": "gain", "unit": "urn:auhost:fixture:ui-gain"}],
+         "connections": [{"from": "gain", "to": "output"}], "output": {"file": "\(folder)/out.wav"}}
+        """.write(toFile: folder + "/g.json", atomically: true, encoding: .utf8)
+        let (status, text) = try runAuhost(["run", folder + "/g.json", "--ui", "gain"], showsWindow: false)
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(text.contains("renders into a file"), text)
+    }
+
+    /// Runs the auhost binary over the fixture bundle; when `showsWindow`, waits for its
+    /// "… window 0x…" line and hands the window to `whileShowing`. Its status and output
+    /// (standard output and error).
+    func runAuhost(
+        _ arguments: [String], environment extra: [String: String] = [:], showsWindow: Bool = true,
+        whileShowing: (UInt64) throws -> Void = { _ in }
+    ) throws -> (status: Int32, text: String) {
         let process = Process()
         let output = Pipe()
-        process.executableURL = auhost
-        process.arguments = ["ui", "urn:auhost:fixture:ui-gain", "--ui", "urn:auhost:fixture:ui-gain#x11", "--display", display.name]
+        process.executableURL = URL(fileURLWithPath: LV2UIChildPath.beside("auhost"))
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LV2_PATH"] = Self.fixtureDirectory
         environment["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("lv2ui-cache-\(getpid())").path
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         process.standardOutput = output
+        process.standardError = output
         try process.run()
         // A stuck command fails the test instead of hanging it (a deadline, not a timing).
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
         defer { watchdog.cancel() }
-        // "Showing … in window 0x…." once the UI is up.
         var text = ""
-        while !text.contains("window 0x") || !text.hasSuffix("\n") {
+        while showsWindow && !(text.contains("window 0x") && text.hasSuffix("\n")) {
             let data = output.fileHandleForReading.availableData
-            XCTAssertFalse(data.isEmpty, "auhost ui ended before showing the UI: \(text)")
-            if data.isEmpty { return }
+            if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
         }
-        let hex = try XCTUnwrap(text.split(separator: " ").last { $0.hasPrefix("0x") }).dropFirst(2).trimmingCharacters(
-            in: .punctuationCharacters.union(.whitespacesAndNewlines))
-        let window = try XCTUnwrap(UInt64(hex, radix: 16))
-        try display.click(window: window, x: 150, y: 30)
-        try display.close(window: window)
+        if showsWindow, let word = text.split(separator: " ").last(where: { $0.hasPrefix("0x") }) {
+            let hex = word.dropFirst(2).trimmingCharacters(in: .punctuationCharacters.union(.whitespacesAndNewlines))
+            try whileShowing(try XCTUnwrap(UInt64(hex, radix: 16)))
+        } else if showsWindow {
+            XCTFail("auhost ended before showing the UI: \(text)")
+        }
         process.waitUntilExit()
         text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 0, text)
-        XCTAssertTrue(text.contains("parameter 2 = 0.75"), text)
-        XCTAssertTrue(text.contains("The UI was closed."), text)
+        return (process.terminationStatus, text)
     }
 
     func testAScreenshotIsTheWindowAsAPPM() throws {

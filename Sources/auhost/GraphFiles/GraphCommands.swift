@@ -55,6 +55,12 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Play on JACK (the JACK I/O unit, client \"auhost\", ports connected to the system's) instead of the graph's output.")
     var jack = false
 
+    @Option(help: "Show node NODE's plug-in UI while the graph plays on its device; closing the window stops playback.")
+    var ui: String?
+
+    @Option(help: "The X display for --ui (default: $DISPLAY).")
+    var display: String?
+
     @OptionGroup var time: TempoOptions
 
     func validate() throws {
@@ -88,7 +94,8 @@ struct RunCommand: ParsableCommand {
         let liveInputs = try GraphMIDIInputs(built)
         let midi = try file.midi.map { try GraphMIDISource(built, $0) }
         let frames = try GraphRunLength.frames(file, seconds: seconds, input: input, midiSeconds: midi?.seconds, built: built)
-        try GraphRunLength.perform(built, frames: frames, input: input, midi: midi, what: graph)
+        let window = try ui.map { try NodeUIWindow(built, node: $0, display: display) }
+        try GraphRunLength.perform(built, frames: frames, input: input, midi: midi, ui: window, what: graph)
         withExtendedLifetime(liveInputs) {}
     }
 }
@@ -114,7 +121,9 @@ enum GraphRunLength {
     /// Renders to the output file or plays on the device, and says what it did.
     ///
     /// Thread: setup.
-    static func perform(_ built: BuiltGraph, frames: Int, input: LoadedAudio?, midi: GraphMIDISource? = nil, what: String) throws {
+    static func perform(
+        _ built: BuiltGraph, frames: Int, input: LoadedAudio?, midi: GraphMIDISource? = nil, ui: NodeUIWindow? = nil, what: String
+    ) throws {
         let file = built.file
         defer { midi?.dispose() }
         switch file.head {
@@ -125,11 +134,17 @@ enum GraphRunLength {
                 "Rendered \(frames) frames of \(what) into \(path) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz;"
                     + " latency \(latency) frames compensated).")
         case .device(let name):
+            var closed = false
             let result = try GraphDevicePlayer.play(
-                built, frames: frames, start: midi.map { m in { try m.start() } }, beforeClose: { midi?.dispose() })
+                built, frames: frames, start: midi.map { m in { try m.start() } }, beforeClose: { midi?.dispose() },
+                idle: {
+                    closed = ui?.idle() == false
+                    return !closed
+                })
             print(
                 "Played \(result.played) frames of \(what) on \(name) (\(built.outputChannels) ch, \(Int(file.sampleRate)) Hz; \(result.xruns) xruns)."
             )
+            if closed { print("The UI was closed; playback stopped there.") }
         }
     }
 }

@@ -9,11 +9,13 @@ enum GraphDevicePlayer {
     /// Plays `frames` frames; returns how many the device took and the xruns it recovered.
     /// `start` starts the graph (a graph file's MIDI player does it with MusicPlayerStart, so that
     /// its first cycle is the sequence's beat 0); `beforeClose` runs once the device stopped,
-    /// before the units go (the player is disposed there).
+    /// before the units go (the player is disposed there). `idle` runs in the waiting loop (a
+    /// node's UI); when it answers false playback stops there.
     ///
     /// Thread: setup.
     static func play(
-        _ built: BuiltGraph, frames: Int, start: (() throws -> Void)? = nil, beforeClose: () -> Void = {}
+        _ built: BuiltGraph, frames: Int, start: (() throws -> Void)? = nil, beforeClose: () -> Void = {},
+        idle: () throws -> Bool = { true }
     ) throws -> (played: Int, xruns: UInt32) {
         let counter = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         counter.initialize(to: 0)
@@ -35,6 +37,7 @@ enum GraphDevicePlayer {
         // seconds to receive as many frames as were played.
         var grace = 1_000
         while !interrupt.happened && built.graph.isRunning {
+            if try !idle() { break }
             if Int(auhost_atomic_load_u64(counter)) >= frames {
                 guard let recorder, recorder.recordedFrames < frames, grace > 0 else { break }
                 grace -= 1
