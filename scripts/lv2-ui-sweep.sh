@@ -3,7 +3,7 @@
 # `auhost ui` on a private Xvfb, and tabulates UI kind x outcome:
 #   drew        opened, and its window was not uniform 2 s later (within 5 s of the start)
 #   blank       opened, but its window was one colour
-#   unsupported a kind suil cannot put in an X11 window (Gtk, Qt, external UIs)
+#   unsupported a kind the child cannot show (suil has no module for an X11 or Gtk2 host: Gtk3)
 #   needs-instance  requires instance-access/data-access, which a UI in a child cannot have
 #   failed      the UI (or its unit) did not load: the reason is the plug-in's or suil's
 #   crashed     the UI's process died; auhost (the host) reported it and exited normally
