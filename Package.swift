@@ -235,7 +235,7 @@ let tests: [Target] = [
         dependencies: [
             "LADSPAUnits", "LADSPAHost", "CLADSPA", "AUHost", "lv2-sweep-child", "auhost", "auhost-unit-host", "ladspa-reference-host",
         ]),
-    .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "lv2-sweep-child"]),
+    .testTarget(name: "LV2UnitsTests", dependencies: ["LV2Units", "AUHost", "TestSupport", "CAUHostFloatMode", "lv2-sweep-child"]),
     .testTarget(
         name: "LV2UITests",
         dependencies: ["LV2Units", "LV2Host", "TestSupport", "ALSATestSupport", "auhost-ui-host", "auhost", "auhost-unit-host"],
