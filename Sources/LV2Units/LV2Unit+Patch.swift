@@ -8,8 +8,10 @@ import Synchronization
 // control ports (`patch:writable`). Numbers and switches are Audio Unit parameters from
 // kLV2UnitPatchParameterBase; paths and strings are kLV2UnitProperty_PatchText. Changed values
 // are sent as patch:Set at frame 0 of the next run (a number changed by a scheduled parameter
-// event, at the run that starts there). Read-back (patch:Put/Set on the notify output) is not
-// taken in: a plug-in's own changes show in its saved state.
+// event, at the run that starts there). The first run after the plug-in starts also asks it for
+// every value (patch:Get); what it reports on its event outputs (patch:Set, patch:Put: replies,
+// and its own changes, such as a sampler's file after loading it) is read back: a number into
+// its parameter (not sent back), a path or string into kLV2UnitProperty_PatchText.
 
 // kLV2UnitPatchParameterBase and kLV2UnitProperty_PatchText are declared in AUHostLV2.h.
 
@@ -23,11 +25,21 @@ struct LV2UnitPatchState {
     var sent: UnsafeMutablePointer<UInt64>?
     var textCount = 0
     var mailboxes: UnsafeMutablePointer<LV2PatchMailbox>?
+    /// The text values the plug-in reported, on their way from the render thread to setup.
+    var replies: UnsafeMutablePointer<LV2PatchMailbox>?
+    /// Set until patch:Get was queued for the plug-in's first run.
+    var askForValues = false
+    /// Per number, then per text: sent in the run under way. A reply in the same run may predate
+    /// the value sent (eg-sampler answers patch:Get with its gain before the patch:Set ahead of
+    /// it took effect), so the value sent stands.
+    var sentThisRun: UnsafeMutablePointer<Bool>?
 }
 
 /// One text value on its way from a setup thread to the next run. The setup side writes while
 /// the box is empty or holds an unsent value (replacing it); the render side takes a ready value
-/// and never waits (a box being written is taken at the next run).
+/// and never waits (a box being written is taken at the next run). A reply box works the other
+/// way round: the render thread writes a reported value when the box is not being read (else that
+/// report is dropped: the plug-in reports its value again on the next patch:Get), setup takes it.
 struct LV2PatchMailbox {
     /// A path of up to 4095 bytes (PATH_MAX) and its NUL.
     static let capacity = 4_096
@@ -80,14 +92,21 @@ extension LV2Unit {
         let types = instance.renderContext.patchURIDs
         state.textCount = texts.count
         state.mailboxes = .allocate(capacity: max(texts.count, 1))
+        state.replies = .allocate(capacity: max(texts.count, 1))
         for (k, p) in texts.enumerated() {
-            let box = UnsafeMutablePointer<Atomic<UInt8>>.allocate(capacity: 1)
-            box.initialize(to: Atomic(LV2PatchMailbox.State.empty.rawValue))
-            (state.mailboxes! + k).initialize(
-                to: LV2PatchMailbox(
-                    state: box, bytes: .allocate(capacity: LV2PatchMailbox.capacity), urid: map.map(p.uri), type: types.type(of: p.kind)))
+            for boxes in [state.mailboxes!, state.replies!] {
+                let box = UnsafeMutablePointer<Atomic<UInt8>>.allocate(capacity: 1)
+                box.initialize(to: Atomic(LV2PatchMailbox.State.empty.rawValue))
+                (boxes + k).initialize(
+                    to: LV2PatchMailbox(
+                        state: box, bytes: .allocate(capacity: LV2PatchMailbox.capacity), urid: map.map(p.uri),
+                        type: types.type(of: p.kind)))
+            }
             if let text = patchText[p.uri] { post(text, to: state.mailboxes! + k) }
         }
+        state.askForValues = !patchParameters.isEmpty
+        state.sentThisRun = .allocate(capacity: max(numbers.count + texts.count, 1))
+        state.sentThisRun!.initialize(repeating: false, count: max(numbers.count + texts.count, 1))
         return state
     }
 
@@ -96,11 +115,14 @@ extension LV2Unit {
         [state.slots.map(UnsafeMutableRawPointer.init), state.urids.map(UnsafeMutableRawPointer.init)].forEach { $0?.deallocate() }
         state.kinds?.deallocate()
         state.sent?.deallocate()
-        for k in 0..<state.textCount {
-            state.mailboxes![k].state.deallocate()
-            state.mailboxes![k].bytes.deallocate()
+        state.sentThisRun?.deallocate()
+        for boxes in [state.mailboxes, state.replies] {
+            for k in 0..<state.textCount {
+                boxes![k].state.deallocate()
+                boxes![k].bytes.deallocate()
+            }
+            boxes?.deallocate()
         }
-        state.mailboxes?.deallocate()
     }
 
     /// Hands `text` to the render thread through `box`, replacing a value not yet sent.
@@ -122,6 +144,21 @@ extension LV2Unit {
         box.pointee.bytes[utf8.count] = 0
         box.pointee.length = utf8.count + 1
         state.pointee.store(LV2PatchMailbox.State.ready.rawValue, ordering: .releasing)
+    }
+
+    /// Takes in the text values the plug-in reported since the last call (kLV2UnitProperty_PatchText
+    /// reads them). Thread: setup.
+    func takePatchTextReplies() {
+        guard let r = renderState, let replies = r.pointee.patch.replies else { return }
+        let ready = LV2PatchMailbox.State.ready.rawValue, reading = LV2PatchMailbox.State.reading.rawValue
+        for (k, p) in textPatchParameters.enumerated() where k < r.pointee.patch.textCount {
+            let box = replies + k
+            guard box.pointee.state.pointee.compareExchange(expected: ready, desired: reading, ordering: .acquiring).exchanged else {
+                continue
+            }
+            patchText[p.uri] = String(decoding: UnsafeBufferPointer(start: box.pointee.bytes, count: box.pointee.length), as: UTF8.self)
+            box.pointee.state.pointee.store(LV2PatchMailbox.State.empty.rawValue, ordering: .releasing)
+        }
     }
 
     /// kLV2UnitProperty_PatchText's set: each key must name a writable text parameter. Thread: setup.
@@ -182,8 +219,12 @@ func lv2UnitDeliverPatch(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
         let queued = withUnsafePointer(to: &word) {
             lv2QueuePatchSet(context, property: urids[k], type: types.type(of: kind), value: $0, size: size)
         }
-        if queued { sent[k] = bits }
+        if queued {
+            sent[k] = bits
+            p.sentThisRun![k] = true
+        }
     }
+    if p.askForValues && lv2QueuePatchGet(context) { r.pointee.patch.askForValues = false }
     guard let mailboxes = p.mailboxes else { return }
     let ready = LV2PatchMailbox.State.ready.rawValue, reading = LV2PatchMailbox.State.reading.rawValue
     for k in 0..<p.textCount {
@@ -193,6 +234,7 @@ func lv2UnitDeliverPatch(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
             context, property: box.pointee.urid, type: box.pointee.type, value: box.pointee.bytes, size: box.pointee.length)
         // A full buffer keeps the value for the next run.
         box.pointee.state.pointee.store(queued ? LV2PatchMailbox.State.empty.rawValue : ready, ordering: .releasing)
+        if queued { p.sentThisRun![p.count + k] = true }
     }
 }
 
@@ -201,4 +243,54 @@ func lv2UnitDeliverPatch(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
 private func lv2UnitWhole(_ value: Float) -> Int32 {
     guard value.isFinite else { return 0 }
     return Int32(max(min(value + (value < 0 ? -0.5 : 0.5), 2_147_483_520), -2_147_483_520))
+}
+
+/// Takes in what the last run reported of the patch parameters: a number is stored in its
+/// parameter and counted as sent (so it is not sent back), a path or string goes to its reply box.
+///
+/// Thread: render.
+@_noAllocation @_noLocks
+func lv2UnitTakePatchReplies(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
+    let p = r.pointee.patch
+    guard p.count + p.textCount > 0, let sentThisRun = p.sentThisRun else { return }
+    defer { sentThisRun.update(repeating: false, count: p.count + p.textCount) }
+    let types = r.pointee.context.patchURIDs
+    var replies = LV2PatchReplies(r.pointee.context)
+    while let (property, atom) = replies.next() {
+        let type = atom.pointee.type, size = Int(atom.pointee.size)
+        let bytes = UnsafeRawPointer(atom + 1)
+        for k in 0..<p.count where p.urids![k] == property && !sentThisRun[k] {
+            let value: Float
+            if type == types.type(of: .float) && size >= 4 {
+                value = bytes.load(as: Float.self)
+            } else if type == types.type(of: .double) && size >= 8 {
+                value = Float(bytes.load(as: Double.self))
+            } else if (type == types.type(of: .int) || type == types.type(of: .bool)) && size >= 4 {
+                value = Float(bytes.load(as: Int32.self))
+            } else if type == types.type(of: .long) && size >= 8 {
+                value = Float(bytes.load(as: Int64.self))
+            } else {
+                continue
+            }
+            p.slots![k].pointee = value
+            p.sent![k] = UInt64(value.bitPattern)
+        }
+        guard type == types.type(of: .path) || type == types.type(of: .string), let replyBoxes = p.replies else { continue }
+        for k in 0..<p.textCount where replyBoxes[k].urid == property && !sentThisRun[p.count + k] {
+            let box = replyBoxes + k
+            let empty = LV2PatchMailbox.State.empty.rawValue, ready = LV2PatchMailbox.State.ready.rawValue
+            let writing = LV2PatchMailbox.State.writing.rawValue
+            guard
+                box.pointee.state.pointee.compareExchange(expected: empty, desired: writing, ordering: .acquiring).exchanged
+                    || box.pointee.state.pointee.compareExchange(expected: ready, desired: writing, ordering: .acquiring).exchanged
+            else { continue }
+            // The atom's bytes up to its NUL (or its end), kept to the box.
+            var length = 0
+            let text = bytes.assumingMemoryBound(to: UInt8.self)
+            while length < size && length < LV2PatchMailbox.capacity - 1 && text[length] != 0 { length += 1 }
+            UnsafeMutableRawPointer(box.pointee.bytes).copyMemory(from: text, byteCount: length)
+            box.pointee.length = length
+            box.pointee.state.pointee.store(ready, ordering: .releasing)
+        }
+    }
 }

@@ -298,7 +298,7 @@ private func lv2UnitRunPiece(
     lv2UnitDeliverTime(r)
     lv2UnitDeliverPatch(r)
     lv2UnitDeliverMIDI(r, midi, before: start + frames, blockStart: start, blockFrames: frames, next: &next)
-    return lv2UnitRunStatus(lv2Run(context, frames: UInt32(frames)))
+    return lv2UnitRunStatus(lv2UnitRun(r, frames: frames))
 }
 
 /// Queues the events with offset below `end` into the plug-in's MIDI input, at their frame
@@ -354,12 +354,20 @@ private func lv2UnitRunFIFO(
             lv2UnitDeliverTime(r)
             lv2UnitDeliverPatch(r)
             lv2UnitDeliverMIDI(r, midi, before: position, blockStart: position - block, blockFrames: block, next: &next)
-            let status = lv2UnitRunStatus(lv2Run(r.pointee.context, frames: UInt32(block)))
+            let status = lv2UnitRunStatus(lv2UnitRun(r, frames: block))
             guard status == noErr else { return status }
             r.pointee.fifoFill = 0
         }
     }
     return noErr
+}
+
+/// The plug-in's run, then what it reported of its patch properties taken in.
+@_noAllocation @_noLocks
+private func lv2UnitRun(_ r: UnsafeMutablePointer<LV2UnitRenderState>, frames: Int) -> LV2RunStatus {
+    let status = lv2Run(r.pointee.context, frames: UInt32(frames))
+    if case .ok = status { lv2UnitTakePatchReplies(r) }
+    return status
 }
 
 @_noAllocation @_noLocks

@@ -63,6 +63,7 @@ extension LV2Unit {
             data.storeBytes(of: takeRenderProblem().map { CFBridge.string($0).toOpaque() }, as: UnsafeMutableRawPointer?.self)
         case kLV2UnitProperty_LiveWorker: data.storeBytes(of: UInt32(liveWorker ? 1 : 0), as: UInt32.self)
         case kLV2UnitProperty_PatchText:
+            takePatchTextReplies()
             let values = PropertyListValue.dictionary(patchText.mapValues { .string($0) })
             data.storeBytes(of: CFBridge.propertyList(values).toOpaque(), as: UnsafeMutableRawPointer.self)
         default: break

@@ -64,6 +64,7 @@ final class LV2PatchParameterTests: XCTestCase {
         // loop overwrites the last sample (sampler.c, render()): 299 of the 300 frames sound.
         let expected = [Float](repeating: 0, count: 100) + ramp.dropLast().map { $0 * gain } + [Float](repeating: 0, count: 1_024 - 399)
         XCTAssertEqual(out.map(\.bitPattern), expected.map(\.bitPattern), "the note plays the file times -6 dB")
+        XCTAssertEqual(rig.parameter(kLV2UnitPatchParameterBase), -6, "the plug-in's answer to patch:Get did not undo the value sent")
 
         // State saved with ClassInfo and restored into a new unit renders the same.
         var classInfo: Unmanaged<CFPropertyList>?
@@ -75,6 +76,35 @@ final class LV2PatchParameterTests: XCTestCase {
             AudioUnitSetProperty(restored.unit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &classInfo, classSize), noErr)
         classInfo?.release()
         XCTAssertEqual(playNote(restored).map(\.bitPattern), expected.map(\.bitPattern), "restored state plays the same")
+    }
+
+    func readText(_ unit: AudioUnit) throws -> PropertyListValue? {
+        var value: UnsafeRawPointer?
+        var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+        XCTAssertEqual(AudioUnitGetProperty(unit, kLV2UnitProperty_PatchText, kAudioUnitScope_Global, 0, &value, &size), noErr)
+        defer { value.map { Unmanaged<AnyObject>.fromOpaque($0).release() } }
+        return CFBridge.value(value)
+    }
+
+    /// What the plug-in reports is read back: asked with patch:Get at its first run, eg-sampler
+    /// answers with the sample it loaded at instantiation (its bundle's click.wav), which nobody
+    /// set here; after the host sets another file, the plug-in's report of it is what reads back.
+    func testThePluginsReportedValuesAreReadBack() throws {
+        let rig = try LV2UnitRig(component: LV2UnitTestSupport.component(sampler), maxFrames: 512)
+        XCTAssertEqual(try readText(rig.unit), .dictionary([:]), "nothing set, nothing run: nothing known yet")
+        _ = rig.render(frames: 1_024, block: 512)
+        let plugin = try LV2UnitTestSupport.world.plugin(uri: sampler)
+        let bundle = try XCTUnwrap(plugin.binaryPath.map { ($0 as NSString).deletingLastPathComponent })
+        XCTAssertEqual(try readText(rig.unit), .dictionary([sampler + "#sample": .string(bundle + "/click.wav")]))
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("patch-readback-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("ramp.wav").path
+        try writeWAV(ramp, to: file)
+        XCTAssertEqual(setText(["sample": .string(file)], on: rig.unit), noErr)
+        _ = rig.render(frames: 1_024, block: 512)
+        XCTAssertEqual(try readText(rig.unit), .dictionary([sampler + "#sample": .string(file)]))
     }
 
     func testUnknownNamesAndNonStringValuesAreRefusedNamingThem() throws {
