@@ -107,6 +107,22 @@ final class LV2PatchParameterTests: XCTestCase {
         XCTAssertEqual(try readText(rig.unit), .dictionary([sampler + "#sample": .string(file)]))
     }
 
+    /// The fixture patch-reporter (Tests/LV2HostTests/Fixtures/patch_reporter.c) answers patch:Get
+    /// with one patch:Put of its file and level, and in its third run turns its level to 0.25 by
+    /// itself and says so: the file nobody set reads back from the Put, and the level it chose is
+    /// the parameter's value and what it renders with, not overwritten by the host.
+    func testAPutAnswerAndTheUnitsOwnChangeAreReadBack() throws {
+        let component = try XCTUnwrap(LV2UnitTestSupport.fixtures.component(uri: "urn:auhost:fixture:patch-reporter"))
+        let rig = try LV2UnitRig(component: component, maxFrames: 256)
+        rig.inputs = [[[Float](repeating: 0.5, count: 1_024)]]
+        XCTAssertEqual(rig.render(frames: 256, block: 256)[0][0].last, 0.25, "run 1 at the default level 0.5")
+        XCTAssertEqual(try readText(rig.unit), .dictionary(["urn:auhost:fixture:patch-reporter#file": .string("/fixture/default.wav")]))
+        XCTAssertEqual(rig.parameter(kLV2UnitPatchParameterBase), 0.5)
+        _ = rig.render(frames: 512, block: 256)  // runs 2 and 3: the level becomes 0.25
+        XCTAssertEqual(rig.parameter(kLV2UnitPatchParameterBase), 0.25, "the level the plug-in reported")
+        XCTAssertEqual(rig.render(frames: 256, block: 256)[0][0].last, 0.125, "run 4 still at 0.25: not set back to 0.5")
+    }
+
     func testUnknownNamesAndNonStringValuesAreRefusedNamingThem() throws {
         let rig = try LV2UnitRig(component: LV2UnitTestSupport.component(sampler), maxFrames: 512)
         XCTAssertEqual(setText(["impulse": .string("/tmp/x.wav")], on: rig.unit), kAudioUnitErr_InvalidPropertyValue)

@@ -1,0 +1,122 @@
+/* urn:auhost:fixture:patch-reporter: a gain whose settings are patch properties and which says
+ * what they are, as samplers and convolvers do. out = in x level. On its control input it takes
+ * patch:Set of #level (atom:Float) and #file (atom:Path), and answers patch:Get with one patch:Put
+ * of both; in its third run it changes its level to 0.25 by itself and says so with patch:Set.
+ * Thread: LV2's classes (run: audio). */
+#include <lv2/atom/forge.h>
+#include <lv2/atom/util.h>
+#include <lv2/core/lv2.h>
+#include <lv2/patch/patch.h>
+#include <lv2/urid/urid.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PLUGIN_URI "urn:auhost:fixture:patch-reporter"
+
+typedef struct {
+    const float *in;
+    float *out;
+    const LV2_Atom_Sequence *control;
+    LV2_Atom_Sequence *notify;
+    LV2_Atom_Forge forge;
+    LV2_URID object, get, set, put, body, property, value, level_key, file_key, float_type, path_type;
+    float level;
+    char file[256];
+    unsigned runs;
+} Reporter;
+
+static LV2_Handle instantiate(const LV2_Descriptor *d, double rate, const char *bundle, const LV2_Feature *const *features) {
+    (void)d, (void)rate, (void)bundle;
+    LV2_URID_Map *map = NULL;
+    for (int i = 0; features[i]; i++) {
+        if (!strcmp(features[i]->URI, LV2_URID__map)) map = features[i]->data;
+    }
+    if (!map) return NULL;
+    Reporter *r = calloc(1, sizeof *r);
+    lv2_atom_forge_init(&r->forge, map);
+    r->object = map->map(map->handle, LV2_ATOM__Object);
+    r->get = map->map(map->handle, LV2_PATCH__Get);
+    r->set = map->map(map->handle, LV2_PATCH__Set);
+    r->put = map->map(map->handle, LV2_PATCH__Put);
+    r->body = map->map(map->handle, LV2_PATCH__body);
+    r->property = map->map(map->handle, LV2_PATCH__property);
+    r->value = map->map(map->handle, LV2_PATCH__value);
+    r->level_key = map->map(map->handle, PLUGIN_URI "#level");
+    r->file_key = map->map(map->handle, PLUGIN_URI "#file");
+    r->float_type = map->map(map->handle, LV2_ATOM__Float);
+    r->path_type = map->map(map->handle, LV2_ATOM__Path);
+    r->level = 0.5f;
+    strcpy(r->file, "/fixture/default.wav");
+    return r;
+}
+
+static void connect(LV2_Handle h, uint32_t port, void *data) {
+    Reporter *r = h;
+    switch (port) {
+    case 0: r->in = data; break;
+    case 1: r->out = data; break;
+    case 2: r->control = data; break;
+    case 3: r->notify = data; break;
+    }
+}
+
+static void take_set(Reporter *r, const LV2_Atom_Object *set) {
+    const LV2_Atom *property = NULL, *value = NULL;
+    lv2_atom_object_get(set, r->property, &property, r->value, &value, 0);
+    if (!property || !value || property->type != r->forge.URID) return;
+    LV2_URID key = ((const LV2_Atom_URID *)property)->body;
+    if (key == r->level_key && value->type == r->float_type) r->level = ((const LV2_Atom_Float *)value)->body;
+    if (key == r->file_key && value->type == r->path_type && value->size < sizeof r->file) {
+        memcpy(r->file, LV2_ATOM_BODY_CONST(value), value->size);
+        r->file[value->size] = 0;
+    }
+}
+
+static void run(LV2_Handle h, uint32_t frames) {
+    Reporter *r = h;
+    const uint32_t capacity = r->notify->atom.size;
+    lv2_atom_forge_set_buffer(&r->forge, (uint8_t *)r->notify, capacity);
+    LV2_Atom_Forge_Frame sequence;
+    lv2_atom_forge_sequence_head(&r->forge, &sequence, 0);
+    LV2_ATOM_SEQUENCE_FOREACH(r->control, event) {
+        if (event->body.type != r->object) continue;
+        const LV2_Atom_Object *message = (const LV2_Atom_Object *)&event->body;
+        if (message->body.otype == r->set) take_set(r, message);
+        if (message->body.otype == r->get) {
+            LV2_Atom_Forge_Frame put, body;
+            lv2_atom_forge_frame_time(&r->forge, 0);
+            lv2_atom_forge_object(&r->forge, &put, 0, r->put);
+            lv2_atom_forge_key(&r->forge, r->body);
+            lv2_atom_forge_object(&r->forge, &body, 0, 0);
+            lv2_atom_forge_key(&r->forge, r->file_key);
+            lv2_atom_forge_path(&r->forge, r->file, (uint32_t)strlen(r->file));
+            lv2_atom_forge_key(&r->forge, r->level_key);
+            lv2_atom_forge_float(&r->forge, r->level);
+            lv2_atom_forge_pop(&r->forge, &body);
+            lv2_atom_forge_pop(&r->forge, &put);
+        }
+    }
+    if (++r->runs == 3) {
+        r->level = 0.25f;
+        LV2_Atom_Forge_Frame set;
+        lv2_atom_forge_frame_time(&r->forge, 0);
+        lv2_atom_forge_object(&r->forge, &set, 0, r->set);
+        lv2_atom_forge_key(&r->forge, r->property);
+        lv2_atom_forge_urid(&r->forge, r->level_key);
+        lv2_atom_forge_key(&r->forge, r->value);
+        lv2_atom_forge_float(&r->forge, r->level);
+        lv2_atom_forge_pop(&r->forge, &set);
+    }
+    lv2_atom_forge_pop(&r->forge, &sequence);
+    for (uint32_t i = 0; i < frames; i++) r->out[i] = r->in[i] * r->level;
+}
+
+static void cleanup(LV2_Handle h) {
+    free(h);
+}
+
+static const LV2_Descriptor descriptor = {PLUGIN_URI, instantiate, connect, NULL, run, NULL, cleanup, NULL};
+
+LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {
+    return index == 0 ? &descriptor : NULL;
+}
