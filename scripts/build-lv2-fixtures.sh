@@ -8,5 +8,5 @@ out=${1:-$(mktemp -d /tmp/lv2-fixtures-XXXXXX)}
 mkdir -p "$out"
 cp -R "$fixtures/auhost-broken.lv2" "$out/"
 cc -shared -fPIC -O1 -o "$out/auhost-broken.lv2/broken.so" "$fixtures/broken_plugins.c" -lm
-cc -shared -fPIC -O1 -Wall -Werror -o "$out/auhost-broken.lv2/patch_reporter.so" "$fixtures/patch_reporter.c"
+cc -shared -fPIC -O1 -Wall -Werror -o "$out/auhost-broken.lv2/patch_reporter.so" "$fixtures/patch_reporter.c" -lm
 echo "$out"

@@ -5,8 +5,9 @@ import LV2Host
 import Synchronization
 
 // Patch parameters (issue 31): settings a plug-in takes through patch:Set messages instead of
-// control ports (`patch:writable`). Numbers and switches are Audio Unit parameters from
-// kLV2UnitPatchParameterBase; paths and strings are kLV2UnitProperty_PatchText. Changed values
+// control ports (`patch:writable`), and values it only reports (`patch:readable`). Numbers and
+// switches are Audio Unit parameters from kLV2UnitPatchParameterBase (the writable ones first,
+// then the read-only ones, each in URI order); paths and strings are kLV2UnitProperty_PatchText. Changed values
 // are sent as patch:Set at frame 0 of the next run (a number changed by a scheduled parameter
 // event, at the run that starts there). The first run after the plug-in starts also asks it for
 // every value (patch:Get); what it reports on its event outputs (patch:Set, patch:Put: replies,
@@ -18,7 +19,9 @@ import Synchronization
 /// What the render thread sends: the numbers' slots, URIDs, kinds and the bits last sent; one
 /// mailbox per text parameter.
 struct LV2UnitPatchState {
+    /// Numbers: the writable ones (sent) are the first `writableCount` of `count`.
     var count = 0
+    var writableCount = 0
     var slots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     var urids: UnsafeMutablePointer<UInt32>?
     var kinds: UnsafeMutablePointer<LV2PatchParameter.Kind>?
@@ -52,30 +55,34 @@ struct LV2PatchMailbox {
 }
 
 extension LV2Unit {
-    /// The parameters of the plug-in's numbers and switches (`patch:writable`). Thread: setup.
+    /// The parameters of the plug-in's numbers and switches: writable, or read-only as a meter is
+    /// (`patch:readable` only). Thread: setup.
     static func patchDefinitions(_ parameters: [LV2PatchParameter]) -> [ParameterDefinition] {
-        parameters.filter { $0.isWritable && $0.kind.isNumeric }.enumerated().map { k, p in
+        parameters.filter { $0.kind.isNumeric }.enumerated().map { k, p in
             let isSwitch = p.kind == .bool
             let isWhole = p.kind == .int || p.kind == .long
-            return ParameterDefinition(
+            var definition = ParameterDefinition(
                 id: kLV2UnitPatchParameterBase + AudioUnitParameterID(k), name: p.label,
                 unit: isSwitch
                     ? kAudioUnitParameterUnit_Boolean : isWhole ? kAudioUnitParameterUnit_Indexed : LV2UnitLayout.unitCode(p.unit),
                 min: p.minimum, max: p.maximum, default: isSwitch ? (p.defaultValue > 0 ? 1 : 0) : p.defaultValue,
                 flags: isSwitch || isWhole ? [] : .flag_CanRamp)
+            if !p.isWritable { definition.flags = [.flag_IsReadable, .flag_MeterReadOnly] }
+            return definition
         }
     }
 
-    /// The writable text parameters (paths, strings), in the mailbox order.
-    var textPatchParameters: [LV2PatchParameter] { patchParameters.filter { $0.isWritable && !$0.kind.isNumeric } }
+    /// The text parameters (paths, strings), writable first, in the mailbox order.
+    var textPatchParameters: [LV2PatchParameter] { patchParameters.filter { !$0.kind.isNumeric } }
 
     /// Builds the render side's patch state for `instance`, posting the text values set so far.
     /// Thread: setup.
     func makePatchState(_ instance: LV2Instance) -> LV2UnitPatchState {
-        let numbers = patchParameters.filter { $0.isWritable && $0.kind.isNumeric }
+        let numbers = patchParameters.filter { $0.kind.isNumeric }
         let map = plugin.world.uridMap
         var state = LV2UnitPatchState()
         state.count = numbers.count
+        state.writableCount = numbers.filter(\.isWritable).count
         state.slots = .allocate(capacity: max(numbers.count, 1))
         state.urids = .allocate(capacity: max(numbers.count, 1))
         state.kinds = .allocate(capacity: max(numbers.count, 1))
@@ -102,7 +109,7 @@ extension LV2Unit {
                         state: box, bytes: .allocate(capacity: LV2PatchMailbox.capacity), urid: map.map(p.uri),
                         type: types.type(of: p.kind)))
             }
-            if let text = patchText[p.uri] { post(text, to: state.mailboxes! + k) }
+            if p.isWritable, let text = patchText[p.uri] { post(text, to: state.mailboxes! + k) }
         }
         state.askForValues = !patchParameters.isEmpty
         state.sentThisRun = .allocate(capacity: max(numbers.count + texts.count, 1))
@@ -161,16 +168,22 @@ extension LV2Unit {
         }
     }
 
-    /// kLV2UnitProperty_PatchText's set: each key must name a writable text parameter. Thread: setup.
+    /// kLV2UnitProperty_PatchText's set: each key must name a writable text parameter (a read-only
+    /// one is refused by name). Thread: setup.
     func setPatchText(_ values: [String: String]) throws {
         let texts = textPatchParameters
         var resolved: [(Int, String, String)] = []
         for (key, value) in values {
             guard let k = texts.firstIndex(where: { $0.uri == key || $0.label == key }) else {
-                let known = texts.map { "\"\($0.label)\" (\($0.uri))" }.joined(separator: ", ")
+                let known = texts.filter(\.isWritable).map { "\"\($0.label)\" (\($0.uri))" }.joined(separator: ", ")
                 throw AudioError(
                     kAudioUnitErr_InvalidPropertyValue,
                     "LV2 plug-in <\(plugin.uri)> has no writable path or string \"\(key)\"; it has \(known.isEmpty ? "none" : known).")
+            }
+            guard texts[k].isWritable else {
+                throw AudioError(
+                    kAudioUnitErr_InvalidPropertyValue,
+                    "\"\(key)\" of LV2 plug-in <\(plugin.uri)> is read-only (patch:readable): the plug-in reports it, nobody sets it.")
             }
             guard value.utf8.count < LV2PatchMailbox.capacity else {
                 throw AudioError(
@@ -197,7 +210,7 @@ func lv2UnitDeliverPatch(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
     guard p.count + p.textCount > 0, let slots = p.slots, let sent = p.sent, let urids = p.urids, let kinds = p.kinds else { return }
     let context = r.pointee.context
     let types = context.patchURIDs
-    for k in 0..<p.count {
+    for k in 0..<p.writableCount {
         let value = slots[k].pointee
         let bits = UInt64(value.bitPattern)
         if bits == sent[k] { continue }

@@ -108,19 +108,31 @@ final class LV2PatchParameterTests: XCTestCase {
     }
 
     /// The fixture patch-reporter (Tests/LV2HostTests/Fixtures/patch_reporter.c) answers patch:Get
-    /// with one patch:Put of its file and level, and in its third run turns its level to 0.25 by
-    /// itself and says so: the file nobody set reads back from the Put, and the level it chose is
-    /// the parameter's value and what it renders with, not overwritten by the host.
+    /// with one patch:Put of its file, level and read-only status, reports its read-only peak every
+    /// run, and in its third run turns its level to 0.25 by itself and says so: the file nobody set
+    /// and the status read back from the Put, the peak is a read-only parameter, and the level it
+    /// chose is the parameter's value and what it renders with, not overwritten by the host.
     func testAPutAnswerAndTheUnitsOwnChangeAreReadBack() throws {
         let component = try XCTUnwrap(LV2UnitTestSupport.fixtures.component(uri: "urn:auhost:fixture:patch-reporter"))
         let rig = try LV2UnitRig(component: component, maxFrames: 256)
-        rig.inputs = [[[Float](repeating: 0.5, count: 1_024)]]
-        XCTAssertEqual(rig.render(frames: 256, block: 256)[0][0].last, 0.25, "run 1 at the default level 0.5")
-        XCTAssertEqual(try readText(rig.unit), .dictionary(["urn:auhost:fixture:patch-reporter#file": .string("/fixture/default.wav")]))
+        rig.inputs = [[[Float](repeating: 0.75, count: 1_024)]]
+        XCTAssertEqual(rig.render(frames: 256, block: 256)[0][0].last, 0.375, "run 1 at the default level 0.5")
+        let prefix = "urn:auhost:fixture:patch-reporter#"
+        XCTAssertEqual(
+            try readText(rig.unit), .dictionary([prefix + "file": .string("/fixture/default.wav"), prefix + "status": .string("ready")]))
         XCTAssertEqual(rig.parameter(kLV2UnitPatchParameterBase), 0.5)
+        XCTAssertEqual(rig.parameter(kLV2UnitPatchParameterBase + 1), 0.75, "the peak of an input of 0.75")
+        var info = AudioUnitParameterInfo()
+        var size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
+        XCTAssertEqual(
+            AudioUnitGetProperty(
+                rig.unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, kLV2UnitPatchParameterBase + 1, &info, &size),
+            noErr)
+        XCTAssertFalse(info.flags.contains(.flag_IsWritable), "patch:readable only: a read-only parameter")
+        XCTAssertEqual(setText(["status": .string("busy")], on: rig.unit), kAudioUnitErr_InvalidPropertyValue)
         _ = rig.render(frames: 512, block: 256)  // runs 2 and 3: the level becomes 0.25
         XCTAssertEqual(rig.parameter(kLV2UnitPatchParameterBase), 0.25, "the level the plug-in reported")
-        XCTAssertEqual(rig.render(frames: 256, block: 256)[0][0].last, 0.125, "run 4 still at 0.25: not set back to 0.5")
+        XCTAssertEqual(rig.render(frames: 256, block: 256)[0][0].last, 0.1875, "run 4 still at 0.25: not set back to 0.5")
     }
 
     func testUnknownNamesAndNonStringValuesAreRefusedNamingThem() throws {

@@ -1,13 +1,16 @@
 /* urn:auhost:fixture:patch-reporter: a gain whose settings are patch properties and which says
  * what they are, as samplers and convolvers do. out = in x level. On its control input it takes
  * patch:Set of #level (atom:Float) and #file (atom:Path), and answers patch:Get with one patch:Put
- * of both; in its third run it changes its level to 0.25 by itself and says so with patch:Set.
+ * of those and of its read-only #status (atom:String, "ready"); in its third run it changes its
+ * level to 0.25 by itself and says so with patch:Set. Every run it reports its read-only #peak
+ * (atom:Float): the largest |in| of the run.
  * Thread: LV2's classes (run: audio). */
 #include <lv2/atom/forge.h>
 #include <lv2/atom/util.h>
 #include <lv2/core/lv2.h>
 #include <lv2/patch/patch.h>
 #include <lv2/urid/urid.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +22,7 @@ typedef struct {
     const LV2_Atom_Sequence *control;
     LV2_Atom_Sequence *notify;
     LV2_Atom_Forge forge;
-    LV2_URID object, get, set, put, body, property, value, level_key, file_key, float_type, path_type;
+    LV2_URID object, get, set, put, body, property, value, level_key, file_key, peak_key, status_key, float_type, path_type;
     float level;
     char file[256];
     unsigned runs;
@@ -43,6 +46,8 @@ static LV2_Handle instantiate(const LV2_Descriptor *d, double rate, const char *
     r->value = map->map(map->handle, LV2_PATCH__value);
     r->level_key = map->map(map->handle, PLUGIN_URI "#level");
     r->file_key = map->map(map->handle, PLUGIN_URI "#file");
+    r->peak_key = map->map(map->handle, PLUGIN_URI "#peak");
+    r->status_key = map->map(map->handle, PLUGIN_URI "#status");
     r->float_type = map->map(map->handle, LV2_ATOM__Float);
     r->path_type = map->map(map->handle, LV2_ATOM__Path);
     r->level = 0.5f;
@@ -72,6 +77,18 @@ static void take_set(Reporter *r, const LV2_Atom_Object *set) {
     }
 }
 
+/* patch:Set of a float property, at frame 0. */
+static void set_float(Reporter *r, LV2_URID key, float value) {
+    LV2_Atom_Forge_Frame set;
+    lv2_atom_forge_frame_time(&r->forge, 0);
+    lv2_atom_forge_object(&r->forge, &set, 0, r->set);
+    lv2_atom_forge_key(&r->forge, r->property);
+    lv2_atom_forge_urid(&r->forge, key);
+    lv2_atom_forge_key(&r->forge, r->value);
+    lv2_atom_forge_float(&r->forge, value);
+    lv2_atom_forge_pop(&r->forge, &set);
+}
+
 static void run(LV2_Handle h, uint32_t frames) {
     Reporter *r = h;
     const uint32_t capacity = r->notify->atom.size;
@@ -92,23 +109,23 @@ static void run(LV2_Handle h, uint32_t frames) {
             lv2_atom_forge_path(&r->forge, r->file, (uint32_t)strlen(r->file));
             lv2_atom_forge_key(&r->forge, r->level_key);
             lv2_atom_forge_float(&r->forge, r->level);
+            lv2_atom_forge_key(&r->forge, r->status_key);
+            lv2_atom_forge_string(&r->forge, "ready", 5);
             lv2_atom_forge_pop(&r->forge, &body);
             lv2_atom_forge_pop(&r->forge, &put);
         }
     }
     if (++r->runs == 3) {
         r->level = 0.25f;
-        LV2_Atom_Forge_Frame set;
-        lv2_atom_forge_frame_time(&r->forge, 0);
-        lv2_atom_forge_object(&r->forge, &set, 0, r->set);
-        lv2_atom_forge_key(&r->forge, r->property);
-        lv2_atom_forge_urid(&r->forge, r->level_key);
-        lv2_atom_forge_key(&r->forge, r->value);
-        lv2_atom_forge_float(&r->forge, r->level);
-        lv2_atom_forge_pop(&r->forge, &set);
+        set_float(r, r->level_key, r->level);
     }
+    float peak = 0;
+    for (uint32_t i = 0; i < frames; i++) {
+        r->out[i] = r->in[i] * r->level;
+        peak = fabsf(r->in[i]) > peak ? fabsf(r->in[i]) : peak;
+    }
+    set_float(r, r->peak_key, peak);
     lv2_atom_forge_pop(&r->forge, &sequence);
-    for (uint32_t i = 0; i < frames; i++) r->out[i] = r->in[i] * r->level;
 }
 
 static void cleanup(LV2_Handle h) {

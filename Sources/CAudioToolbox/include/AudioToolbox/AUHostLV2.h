@@ -9,14 +9,18 @@
 AUHOST_EXTERN_C_BEGIN
 AU_ASSUME_NONNULL_BEGIN
 
-/* Settings an LV2 plug-in takes through patch messages (patch:writable parameters), not ports.
-   Numbers and switches are parameters (global scope): the k-th the plug-in declares (in URI
+/* Settings an LV2 plug-in takes through patch messages (patch:writable parameters), not ports,
+   and values it only reports (patch:readable). Numbers and switches are parameters (global
+   scope): the k-th the plug-in declares (writable ones first, then read-only ones, each in URI
    order) has ID kLV2UnitPatchParameterBase + k, with the range and default of its data; a changed
-   value reaches the plug-in as patch:Set before the next run. Paths and strings are the property
+   writable value reaches the plug-in as patch:Set before the next run; read-only ones are flagged
+   as meters (kAudioUnitParameterFlag_MeterReadOnly). Paths and strings are the property
    kLV2UnitProperty_PatchText (global, read/write): a CFDictionaryRef from label or URI to
    CFString (a relative path is made absolute against the current directory); setting sends
    them before the next run (or the first after AudioUnitInitialize), reading gives the values
-   set, keyed by URI. An unknown key or a value that is not a string is
+   set or reported, keyed by URI. The plug-in is asked for its values (patch:Get) at its first
+   run, and what it reports (patch:Set, patch:Put) is what the parameters and PatchText read from
+   then on. An unknown or read-only key or a value that is not a string is
    kAudioUnitErr_InvalidPropertyValue, naming it. */
 AU_ENUM(AudioUnitParameterID) {
     kLV2UnitPatchParameterBase = 0x50000000
