@@ -91,61 +91,44 @@ final class LV2PluginUITests: XCTestCase {
         XCTAssertEqual(events, [.beginGesture(Self.gain), .valueChange(Self.gain, 0.75), .endGesture(Self.gain)])
     }
 
-    /// The same bar as a Gtk2 widget, in the child's Gtk2 window: it draws, a click sets the
-    /// parameter with a gesture, a SetParameter from the host redraws it, and the host process
-    /// still loads no toolkit.
+    /// The same bar as a Gtk2 widget, in the child's Gtk2 window: it draws, follows the host and
+    /// takes a click (assertBarUI), and the host process still loads no toolkit.
     func testAGtk2UIShowsTakesClicksAndFollowsTheHost() throws {
         let display = try XvfbDisplay.shared()
-        let unit = try makeUnit()
-        try unit.setParameter(Self.gain, 0.1)
-        let ui = try unit.openLV2UI(index: Self.gtkUI, display: display.name)
-        defer { ui.close() }
-        var events: [LV2PluginUI.Event] = []
-        ui.onEvent = { events.append($0) }
-        var before: [UInt8] = []
-        XCTAssertTrue(
-            try idle(ui) {
-                before = (try? display.screenshot(window: ui.window)) ?? []
-                return Self.barPixels(before) == 20 * 60
-            }, "the Gtk2 UI does not show the gain 0.1 as a 20-pixel bar")
-
-        try unit.setParameter(Self.gain, 0.9)
-        XCTAssertTrue(
-            try idle(ui) { Self.barPixels((try? display.screenshot(window: ui.window)) ?? []) == 180 * 60 },
-            "the Gtk2 UI does not follow the host's gain")
-
-        try display.click(window: ui.window, x: 150, y: 30)
-        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.75 }, "the click did not reach the parameter")
-        XCTAssertEqual(events, [.beginGesture(Self.gain), .valueChange(Self.gain, 0.75), .endGesture(Self.gain)])
+        let (unit, ui) = try assertBarUI(Self.gtkUI, on: display, kind: "Gtk2")
+        defer { withExtendedLifetime(unit) { ui.close() } }
         let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
         XCTAssertFalse(maps.contains("libgtk"), "Gtk is loaded in the host process")
     }
 
-    /// The bar as an external UI (kx:Widget): the child finds the top-level it made, which
-    /// draws, follows the host, takes a click with a gesture, and closing it is `.closed`.
+    /// The bar as an external UI (kx:Widget): the child finds the top-level it made, which draws,
+    /// follows the host and takes a click (assertBarUI), and destroying it is `.closed`.
     func testAnExternalUIRunsInItsOwnWindow() throws {
         let display = try XvfbDisplay.shared()
-        let unit = try makeUnit()
-        try unit.setParameter(Self.gain, 0.1)
-        let ui = try unit.openLV2UI(index: Self.externalUI, display: display.name)
-        defer { ui.close() }
-        XCTAssertNotEqual(ui.window, 0, "the external UI's window was not found")
-        var events: [LV2PluginUI.Event] = []
-        ui.onEvent = { events.append($0) }
-        XCTAssertTrue(
-            try idle(ui) { Self.barPixels((try? display.screenshot(window: ui.window)) ?? []) == 20 * 60 },
-            "the external UI does not show the gain 0.1 as a 20-pixel bar")
-        try unit.setParameter(Self.gain, 0.9)
-        XCTAssertTrue(
-            try idle(ui) { Self.barPixels((try? display.screenshot(window: ui.window)) ?? []) == 180 * 60 },
-            "the external UI does not follow the host's gain")
-
-        try display.click(window: ui.window, x: 150, y: 30)
-        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.75 }, "the click did not reach the parameter")
-        XCTAssertEqual(events, [.beginGesture(Self.gain), .valueChange(Self.gain, 0.75), .endGesture(Self.gain)])
-
+        let (unit, ui) = try assertBarUI(Self.externalUI, on: display, kind: "external")
+        defer { withExtendedLifetime(unit) { ui.close() } }
         try display.close(window: ui.window)
         XCTAssertTrue(try idle(ui) { (try? ui.idle()) == .closed }, "closing the external UI's window did not close it")
+    }
+
+    /// Opens the fixture's bar UI `index` with the gain at 0.1 and checks what every kind of it
+    /// must do: a 20-pixel bar, 180 pixels after SetParameter 0.9, and a click at x = 150 setting
+    /// 0.75 with begin/value/end gesture events. Returns the unit and its open UI.
+    func assertBarUI(_ index: Int, on display: XvfbDisplay, kind: String, line: UInt = #line) throws -> (AudioUnitInstance, LV2PluginUI) {
+        let unit = try makeUnit()
+        try unit.setParameter(Self.gain, 0.1)
+        let ui = try unit.openLV2UI(index: index, display: display.name)
+        XCTAssertNotEqual(ui.window, 0, "the \(kind) UI's window was not found", line: line)
+        var events: [LV2PluginUI.Event] = []
+        ui.onEvent = { events.append($0) }
+        func bar() -> Int { Self.barPixels((try? display.screenshot(window: ui.window)) ?? []) }
+        XCTAssertTrue(try idle(ui) { bar() == 20 * 60 }, "the \(kind) UI does not show the gain 0.1 as a 20-pixel bar", line: line)
+        try unit.setParameter(Self.gain, 0.9)
+        XCTAssertTrue(try idle(ui) { bar() == 180 * 60 }, "the \(kind) UI does not follow the host's gain", line: line)
+        try display.click(window: ui.window, x: 150, y: 30)
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.gain)) == 0.75 }, "the click did not reach the parameter", line: line)
+        XCTAssertEqual(events, [.beginGesture(Self.gain), .valueChange(Self.gain, 0.75), .endGesture(Self.gain)], line: line)
+        return (unit, ui)
     }
 
     func testTheHostProcessLoadsNeitherSuilNorAToolkit() throws {
