@@ -148,7 +148,7 @@ let providers: [Target] = [
             "UnitIsolation", "SystemSoundServices", "AudioFormatServices", "AudioSessionServices",
         ]),
     /// `import AVFAudio`: AVAudioEngine and the classes around it, as Swift classes over AUGraph and units.
-    .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units"]),
+    .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units", "AudioSessionServices"]),
     /// `import AVFoundation` for audio: re-exports AVFAudio, as Apple's AVFoundation does.
     .target(name: "AVFoundation", dependencies: ["AVFAudio"]),
     /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).
@@ -276,7 +276,7 @@ let tests: [Target] = [
     .testTarget(name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus"),
     /// Swift written after Apple's AVFAudio documentation (the corpus files import only AVFAudio and
     /// Foundation; AVFAudioCorpusTests checks the imports and the samples).
-    .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio"]),
+    .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "CALSA"]),
     .testTarget(name: "AVFAudioCorpusTests", dependencies: ["AVFAudio", "AVFoundation"], path: "Tests/AVFAudioCorpus"),
     .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses", "AUHost"], path: "Tests/Fuzz/ReplayTests"),
     .testTarget(name: "auhostTests", dependencies: ["auhost", "TestSupport", "ALSATestSupport"]),

@@ -1,3 +1,4 @@
+import AudioSessionServices
 import AudioToolbox
 import Foundation
 
@@ -54,9 +55,25 @@ public final class AVAudioSession {
         public static let notifyOthersOnDeactivation = SetActiveOptions(rawValue: 1)
     }
 
-    /// Apple's notification names (never posted here).
+    /// Apple's name; never posted here (nothing on Linux takes a device from a program).
     public static let interruptionNotification = Notification.Name("AVAudioSessionInterruptionNotification")
+    /// Posted on NotificationCenter.default, from the session's watcher thread (Apple posts it on
+    /// a secondary thread too), while the session is active: when the ALSA "default" PCM gains a
+    /// playback or capture side (userInfo's AVAudioSessionRouteChangeReasonKey: newDeviceAvailable)
+    /// or loses one (oldDeviceUnavailable), and when the category changes (categoryChange).
     public static let routeChangeNotification = Notification.Name("AVAudioSessionRouteChangeNotification")
+
+    /// Why the route changed (Apple's AVAudioSession.RouteChangeReason, same raw values).
+    public enum RouteChangeReason: UInt, Sendable {
+        case unknown = 0
+        case newDeviceAvailable = 1
+        case oldDeviceUnavailable = 2
+        case categoryChange = 3
+        case override = 4
+        case wakeFromSleep = 6
+        case noSuitableRouteForCategory = 7
+        case routeConfigurationChange = 8
+    }
 
     nonisolated(unsafe) private static let shared = AVAudioSession()
     private let lock = NSLock()
@@ -68,6 +85,8 @@ public final class AVAudioSession {
     private var active = false
     /// What the last started device granted (rate, period frames).
     private var granted: (rate: Double, frames: UInt32)?
+    /// Bumped by each activation and deactivation: a watcher runs while the number it started with is current.
+    private var watchGeneration = 0
 
     /// The session.
     ///
@@ -91,7 +110,11 @@ public final class AVAudioSession {
     ///
     /// Thread: any.
     public func setCategory(_ category: Category, mode: Mode = .default, options: CategoryOptions = []) throws {
-        locked { (category_, mode_, options_) = (category, mode, options) }
+        let changed = locked {
+            defer { (category_, mode_, options_) = (category, mode, options) }
+            return active && category != category_
+        }
+        if changed { postRouteChange(.categoryChange) }
     }
 
     /// Thread: any.
@@ -102,17 +125,48 @@ public final class AVAudioSession {
     /// Thread: any.
     public func setMode(_ mode: Mode) throws { locked { mode_ = mode } }
 
-    /// Marks the session active (ALSA devices open when an engine starts, not here).
+    /// Marks the session active (ALSA devices open when an engine starts, not here) and, while it
+    /// is, watches the "default" PCM for route changes: every quarter second it looks whether a
+    /// card or an ALSA configuration file changed, and if so opens the PCM again (ALSA sends no
+    /// notice when a PCM appears or goes).
     ///
     /// Thread: any.
-    public func setActive(_ active: Bool, options: SetActiveOptions = []) throws { locked { self.active = active } }
+    public func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
+        let generation: Int? = locked {
+            guard active != self.active else { return nil }
+            self.active = active
+            watchGeneration += 1
+            return active ? watchGeneration : nil
+        }
+        if let generation { Thread.detachNewThread { [self] in watchRoute(generation) } }
+    }
 
-    /// Whether the machine has a capture PCM (a "capture" line in /proc/asound/pcm).
+    /// Whether the ALSA PCM "default" has a capture side (as kAudioSessionProperty_AudioInputAvailable).
     ///
     /// Thread: any.
-    public var isInputAvailable: Bool {
-        guard let text = try? String(contentsOfFile: "/proc/asound/pcm", encoding: .utf8) else { return false }
-        return text.contains("capture")
+    public var isInputAvailable: Bool { DefaultDevice.hasCapture() }
+
+    /// Thread: the session's watcher thread.
+    private func watchRoute(_ generation: Int) {
+        var fingerprint = DefaultDevice.configurationFingerprint()
+        var sides = (DefaultDevice.hasPlayback(), DefaultDevice.hasCapture())
+        while locked({ watchGeneration == generation }) {
+            Thread.sleep(forTimeInterval: 0.25)
+            // The PCM is opened again only when a card or a configuration file changed.
+            let current = DefaultDevice.configurationFingerprint()
+            guard current != fingerprint else { continue }
+            fingerprint = current
+            let now = (DefaultDevice.hasPlayback(), DefaultDevice.hasCapture())
+            guard now != sides, locked({ watchGeneration == generation }) else { continue }
+            let gained = (now.0 && !sides.0) || (now.1 && !sides.1)
+            sides = now
+            postRouteChange(gained ? .newDeviceAvailable : .oldDeviceUnavailable)
+        }
+    }
+
+    private func postRouteChange(_ reason: RouteChangeReason) {
+        NotificationCenter.default.post(
+            name: Self.routeChangeNotification, object: self, userInfo: [AVAudioSessionRouteChangeReasonKey: reason.rawValue])
     }
 
     /// The rate asked of devices (0: each engine's own format).
@@ -182,3 +236,6 @@ public final class AVAudioSession {
         if rate > 0 { locked { granted = (rate, frames) } }
     }
 }
+
+/// The userInfo key of a route change's reason (a RouteChangeReason raw value, as on Apple).
+public let AVAudioSessionRouteChangeReasonKey = "AVAudioSessionRouteChangeReasonKey"
