@@ -14,6 +14,7 @@
 #include <AudioToolbox/MacTypes.h>
 #include <AudioToolbox/CoreFoundationLite.h>
 #include <AudioToolbox/CoreAudioTypes.h>
+#include <AudioToolbox/HostTime.h>
 #include <AudioToolbox/AudioComponent.h>
 #include <AudioToolbox/AUComponent.h>
 #include <AudioToolbox/AudioUnitProperties.h>
