@@ -50,6 +50,10 @@ public final class JACKMIDIBackend: MIDIBackend {
     /// Thread: setup.
     public static func start() -> JACKMIDIBackend? {
         var status = jack_status_t(0)
+        // Every MIDIClientCreate looks for a server while none runs: libjack's "cannot connect"
+        // lines are silenced for that look, and JACK's errors go to standard error again after.
+        jack_set_error_function { _ in }
+        defer { jack_set_error_function { message in if let message { fputs(String(cString: message) + "\n", stderr) } } }
         guard let client = auhost_jack_client_open("auhost-coremidi", JackNoStartServer, &status) else { return nil }
         let backend = JACKMIDIBackend(client: client)
         guard jack_activate(client) == 0 else {
@@ -67,6 +71,9 @@ public final class JACKMIDIBackend: MIDIBackend {
         shared = JACKMIDIShared.allocate()
         shared.pointee.clockOffset = Int64(bitPattern: AudioGetCurrentHostTime()) - Int64(jack_get_time()) * 1000
         shared.pointee.client = client
+        let rate = Double(jack_get_sample_rate(client))
+        shared.pointee.clock.rate = rate
+        shared.pointee.clock.limitNs = max(20_000_000, Int64(2 * Double(jack_get_buffer_size(client)) * 1e9 / rate))
         let me = Unmanaged.passUnretained(self).toOpaque()
         jack_set_process_callback(client, jackMIDIProcess, UnsafeMutableRawPointer(shared))
         jack_set_port_registration_callback(
@@ -83,8 +90,23 @@ public final class JACKMIDIBackend: MIDIBackend {
             }, me)
     }
 
-    /// Host time minus JACK time in nanoseconds (what the timestamps are converted with).
-    public var clockOffset: Int64 { shared.pointee.clockOffset }
+    /// The JACK frame a MIDITimeStamp maps to, and the timestamp of a frame (JACKMIDIClock.swift);
+    /// nil before the first cycle. `generation` changes when the line is re-anchored.
+    ///
+    /// Thread: any non-real-time.
+    public func frame(ofHostTime time: UInt64) -> (frame: UInt32, generation: UInt64)? {
+        let clock = readClock(&shared.pointee.clock)
+        guard clock.generation > 0 else { return nil }
+        return (UInt32(truncatingIfNeeded: Int64(clock.frame) + clock.framesFromAnchor(time)), clock.generation)
+    }
+
+    /// The MIDITimeStamp of JACK frame `frame` (see frame(ofHostTime:)). Thread: any non-real-time.
+    public func hostTime(ofFrame frame: UInt32) -> (time: UInt64, generation: UInt64)? {
+        let clock = readClock(&shared.pointee.clock)
+        guard clock.generation > 0 else { return nil }
+        let frames = Int64(Int32(bitPattern: frame &- UInt32(truncatingIfNeeded: clock.frame)))
+        return (clock.hostTime(framesFromAnchor: frames), clock.generation)
+    }
 
     // MARK: Slots
 

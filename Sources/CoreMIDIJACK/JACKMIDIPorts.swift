@@ -38,6 +38,8 @@ struct JACKMIDIShared {
     var clockOffset: Int64
     /// Process cycles run (a closing slot waits for two before its port is unregistered).
     var cycles: UInt64 = 0
+    /// The line between host time and frames (JACKMIDIClock.swift).
+    var clock = JACKMIDIClock()
 
     static func allocate() -> UnsafeMutablePointer<JACKMIDIShared> {
         let slots = UnsafeMutablePointer<JACKMIDISlot>.allocate(capacity: slotCount)
@@ -61,7 +63,8 @@ let jackMIDIProcess: JackProcessCallback = { frames, arg in
     let shared = arg!.assumingMemoryBound(to: JACKMIDIShared.self)
     guard let client = shared.pointee.client else { return 0 }
     let cycleStart = jack_last_frame_time(client)
-    let offsetNs = shared.pointee.clockOffset
+    withUnsafeMutablePointer(to: &shared.pointee.clock) { updateClock($0, client, cycleStart, shared.pointee.clockOffset) }
+    let clock = shared.pointee.clock
     for pass in 0..<2 {
         for i in 0..<JACKMIDIShared.slotCount {
             let slot = shared.pointee.slots + i
@@ -69,9 +72,9 @@ let jackMIDIProcess: JackProcessCallback = { frames, arg in
             let isOutput = auhost_atomic_load_u64(&slot.pointee.isOutput) != 0
             guard isOutput == (pass == 0), let buffer = jack_port_get_buffer(OpaquePointer(port), frames) else { continue }
             if isOutput {
-                writeOutput(slot, buffer, client, cycleStart, frames, offsetNs)
+                writeOutput(slot, buffer, clock, cycleStart, frames)
             } else {
-                readInput(slot, buffer, client, cycleStart, offsetNs)
+                readInput(slot, buffer, clock, cycleStart)
             }
         }
     }
@@ -80,12 +83,13 @@ let jackMIDIProcess: JackProcessCallback = { frames, arg in
 }
 
 /// The slot's messages due in this cycle into the port's buffer, at the frames their timestamps
-/// map to (jack_time_to_frames); earlier ones at frame 0, later ones wait. Thread: JACK's.
+/// map to (JACKMIDIClock); earlier ones at frame 0, later ones wait. Thread: JACK's.
 @inline(__always)
 private func writeOutput(
-    _ slot: UnsafeMutablePointer<JACKMIDISlot>, _ buffer: UnsafeMutableRawPointer, _ client: OpaquePointer, _ cycleStart: jack_nframes_t,
-    _ frames: jack_nframes_t, _ offsetNs: Int64
+    _ slot: UnsafeMutablePointer<JACKMIDISlot>, _ buffer: UnsafeMutableRawPointer, _ clock: JACKMIDIClock, _ cycleStart: jack_nframes_t,
+    _ frames: jack_nframes_t
 ) {
+    let cycleFromAnchor = Int64(Int32(bitPattern: cycleStart &- jack_nframes_t(truncatingIfNeeded: clock.frame)))
     jack_midi_clear_buffer(buffer)
     let written = auhost_atomic_load_u64(&slot.pointee.written)
     var read = auhost_atomic_load_u64(&slot.pointee.read)
@@ -98,13 +102,9 @@ private func writeOutput(
         var event = slot.pointee.events[Int(read % JACKMIDISlot.capacity)]
         var offset: UInt32 = 0
         if event.time != 0 {
-            let jackMicros = (Int64(bitPattern: event.time) - offsetNs) / 1000
-            if jackMicros > 0 {
-                let frame = jack_time_to_frames(client, jack_time_t(jackMicros))
-                let delta = Int32(bitPattern: frame &- cycleStart)
-                if delta >= Int32(frames) { break }  // a later cycle's
-                offset = delta > 0 ? UInt32(delta) : 0
-            }
+            let delta = clock.framesFromAnchor(event.time) - cycleFromAnchor
+            if delta >= Int64(frames) { break }  // a later cycle's
+            offset = delta > 0 ? UInt32(delta) : 0
         }
         offset = max(offset, lastOffset)  // JACK takes events in time order
         withUnsafeBytes(of: &event.bytes) { bytes in
@@ -117,12 +117,12 @@ private func writeOutput(
 }
 
 /// The port's events into the slot's ring, each timestamped with the host time of its frame
-/// (jack_frames_to_time). Thread: JACK's.
+/// (JACKMIDIClock). Thread: JACK's.
 @inline(__always)
 private func readInput(
-    _ slot: UnsafeMutablePointer<JACKMIDISlot>, _ buffer: UnsafeMutableRawPointer, _ client: OpaquePointer, _ cycleStart: jack_nframes_t,
-    _ offsetNs: Int64
+    _ slot: UnsafeMutablePointer<JACKMIDISlot>, _ buffer: UnsafeMutableRawPointer, _ clock: JACKMIDIClock, _ cycleStart: jack_nframes_t
 ) {
+    let cycleFromAnchor = Int64(Int32(bitPattern: cycleStart &- jack_nframes_t(truncatingIfNeeded: clock.frame)))
     var jackEvent = jack_midi_event_t()
     for i in 0..<jack_midi_get_event_count(buffer) {
         guard jack_midi_event_get(&jackEvent, buffer, i) == 0, let data = jackEvent.buffer, jackEvent.size > 0 else { continue }
@@ -132,8 +132,7 @@ private func readInput(
             continue
         }
         var event = JACKMIDIEvent()
-        let micros = jack_frames_to_time(client, cycleStart &+ jackEvent.time)
-        event.time = UInt64(bitPattern: Int64(micros) * 1000 + offsetNs)
+        event.time = clock.hostTime(framesFromAnchor: cycleFromAnchor + Int64(jackEvent.time))
         event.length = UInt32(jackEvent.size)
         withUnsafeMutableBytes(of: &event.bytes) { $0.baseAddress!.copyMemory(from: data, byteCount: jackEvent.size) }
         slot.pointee.events[Int(written % JACKMIDISlot.capacity)] = event
