@@ -265,7 +265,9 @@ let tests: [Target] = [
         dependencies: ["AUHost", "AudioSessionServices", "ALSATestSupport", "AudioToolbox", "AudioTypes"]),
     .testTarget(
         name: "CoreMIDITests",
-        dependencies: ["CoreMIDI", "CoreMIDIServices", "CoreMIDIJACK", "AUHost", "TestSupport", "CJACK", "ALSATestSupport", "CAUHostAtomics"]),
+        dependencies: [
+            "CoreMIDI", "CoreMIDIServices", "CoreMIDIJACK", "AUHost", "TestSupport", "CJACK", "ALSATestSupport", "CAUHostAtomics",
+        ]),
     .testTarget(name: "AudioFormatServicesTests", dependencies: ["AUHost", "AudioFormatServices", "AudioToolbox", "AudioTypes"]),
     .testTarget(
         name: "SystemSoundServicesTests", dependencies: ["AUHost", "SystemSoundServices", "ALSATestSupport", "AudioTypes"],

@@ -5,6 +5,7 @@
 @_exported import CAudioToolbox
 
 /// Core MIDI's property keys (C has them as CFSTR macros; Swift sees them as constants, as on Apple).
+/// Thread: any.
 public let kMIDIPropertyName: CFString = AUHostConstantString("name").takeUnretainedValue()
 public let kMIDIPropertyManufacturer: CFString = AUHostConstantString("manufacturer").takeUnretainedValue()
 public let kMIDIPropertyModel: CFString = AUHostConstantString("model").takeUnretainedValue()
@@ -26,9 +27,9 @@ public let kMIDIPropertyAdvanceScheduleTimeMuSec: CFString = AUHostConstantStrin
 public func MIDIPacketNext(_ packet: UnsafePointer<MIDIPacket>) -> UnsafeMutablePointer<MIDIPacket> {
     let end = UnsafeRawPointer(packet) + 10 + Int(packet.pointee.length)
     #if arch(arm) || arch(arm64)
-        let aligned = (UInt(bitPattern: end) + 3) & ~UInt(3)
-        return UnsafeMutablePointer(bitPattern: aligned)!
+    let aligned = (UInt(bitPattern: end) + 3) & ~UInt(3)
+    return UnsafeMutablePointer(bitPattern: aligned)!
     #else
-        return UnsafeMutableRawPointer(mutating: end).assumingMemoryBound(to: MIDIPacket.self)
+    return UnsafeMutableRawPointer(mutating: end).assumingMemoryBound(to: MIDIPacket.self)
     #endif
 }

@@ -37,6 +37,7 @@ public final class JACKMIDIBackend: MIDIBackend {
 
     let client: OpaquePointer
     let shared: UnsafeMutablePointer<JACKMIDIShared>
+    /// The JACK client's name as the server granted it. Thread: any.
     public let clientName: String
     private let lock = NSLock()
     private var uses: [Int: Use] = [:]
@@ -149,18 +150,24 @@ public final class JACKMIDIBackend: MIDIBackend {
 
     // MARK: MIDIBackend
 
+    /// A virtual endpoint's port of ours (MIDIBackend). Thread: setup.
     public func publish(_ endpoint: MIDIEndpoint) {
         let use: Use = endpoint.isSource ? .publishedSource(endpoint.ref) : .publishedDestination(endpoint.ref)
-        guard let slot = openSlot(named: endpoint.name.isEmpty ? "midi" : endpoint.name, output: endpoint.isSource, use: use) else { return }
+        guard let slot = openSlot(named: endpoint.name.isEmpty ? "midi" : endpoint.name, output: endpoint.isSource, use: use) else {
+            return
+        }
         endpoint.backendHandle = PortHandle(fullName: nil, slot: slot)
     }
 
+    /// Thread: setup.
     public func unpublish(_ endpoint: MIDIEndpoint) {
         guard let handle = endpoint.backendHandle as? PortHandle, handle.fullName == nil, let slot = handle.slot else { return }
         closeSlot(slot)
         endpoint.backendHandle = nil
     }
 
+    /// Queues the messages for the process callback (up to 1024 waiting per port; longer than 16
+    /// bytes: dropped, kMIDIMessageSendErr). Thread: setup.
     public func send(_ list: UnsafePointer<MIDIPacketList>, through endpoint: MIDIEndpoint) -> OSStatus {
         guard let handle = endpoint.backendHandle as? PortHandle else { return kMIDINoConnection }
         if handle.slot == nil, let target = handle.fullName {
@@ -191,6 +198,7 @@ public final class JACKMIDIBackend: MIDIBackend {
         return status
     }
 
+    /// Thread: setup.
     public func listen(to source: MIDIEndpoint) {
         guard let handle = source.backendHandle as? PortHandle, handle.slot == nil, let target = handle.fullName else { return }
         guard let slot = openSlot(named: "from " + source.name, output: false, use: .fromSource(source.ref)) else { return }
@@ -198,6 +206,7 @@ public final class JACKMIDIBackend: MIDIBackend {
         handle.slot = slot
     }
 
+    /// Thread: setup.
     public func flush(_ endpoint: MIDIEndpoint?) {
         let slots: [Int]
         if let endpoint {
@@ -208,6 +217,7 @@ public final class JACKMIDIBackend: MIDIBackend {
         for index in slots { auhost_atomic_store_u64(&shared.pointee.slots[index].flush, 1) }
     }
 
+    /// Thread: setup (the backend's queue, or MIDIRestart's caller).
     /// Every other client's MIDI ports, as devices (one per client), added or replaced where they changed.
     public func rescan() {
         guard lock.withLock({ running }) else { return }
@@ -233,7 +243,9 @@ public final class JACKMIDIBackend: MIDIBackend {
         }
         for (name, ports) in byClient.sorted(by: { $0.key < $1.key }) where lock.withLock({ devicesByClient[name] == nil }) {
             func endpoints(_ output: Bool) -> [(String, AnyObject)] {
-                ports.filter { $0.output == output }.map { (String($0.name.split(separator: ":", maxSplits: 1).last ?? ""), PortHandle(fullName: $0.name, slot: nil)) }
+                ports.filter { $0.output == output }.map {
+                    (String($0.name.split(separator: ":", maxSplits: 1).last ?? ""), PortHandle(fullName: $0.name, slot: nil))
+                }
             }
             let made = server.addDevice(name: name, manufacturer: "JACK", sources: endpoints(true), destinations: endpoints(false))
             for endpoint in made {
@@ -264,7 +276,11 @@ public final class JACKMIDIBackend: MIDIBackend {
 
     /// Every input slot's messages as one packet list per slot, to Core MIDI. Thread: the pump's.
     private func drainInputs(_ storage: inout [UInt8]) {
-        let inputs = lock.withLock { uses.filter { if case .publishedSource = $0.value { return false }; if case .toDestination = $0.value { return false }; return true } }
+        let inputs = lock.withLock {
+            uses.filter {
+                if case .publishedSource = $0.value { return false }; if case .toDestination = $0.value { return false }; return true
+            }
+        }
         for (index, use) in inputs {
             let slot = shared.pointee.slots + index
             let written = auhost_atomic_load_u64(&slot.pointee.written)
@@ -276,7 +292,8 @@ public final class JACKMIDIBackend: MIDIBackend {
                 while read < written, let current = packet {
                     var event = slot.pointee.events[Int(read % JACKMIDISlot.capacity)]
                     let added = withUnsafeBytes(of: &event.bytes) {
-                        MIDIPacketListAdd(list, raw.count, current, event.time, Int(event.length), $0.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                        MIDIPacketListAdd(
+                            list, raw.count, current, event.time, Int(event.length), $0.baseAddress!.assumingMemoryBound(to: UInt8.self))
                     }
                     guard let added else { break }  // full: the rest goes in the next list
                     packet = added

@@ -12,7 +12,8 @@ func string(_ ref: UnsafeRawPointer?) -> String {
 /// Thread: setup. The notify proc runs on the run loop current now, when its thread runs it.
 @_cdecl("MIDIClientCreate")
 public func _MIDIClientCreate(
-    _ name: UnsafeRawPointer?, _ notifyProc: MIDINotifyProc?, _ refCon: UnsafeMutableRawPointer?, _ outClient: UnsafeMutablePointer<MIDIClientRef>?
+    _ name: UnsafeRawPointer?, _ notifyProc: MIDINotifyProc?, _ refCon: UnsafeMutableRawPointer?,
+    _ outClient: UnsafeMutablePointer<MIDIClientRef>?
 ) -> OSStatus {
     LastErrorMessage.status {
         guard let outClient else { throw AudioError(kAudio_ParamError, "MIDIClientCreate needs outClient.") }
@@ -35,7 +36,11 @@ public func _MIDIClientDispose(_ ref: MIDIClientRef) -> OSStatus {
             server.objects.values.filter { ($0 as? MIDIPort)?.client === client || ($0 as? MIDIEndpoint)?.owner === client }
         }
         for object in owned {
-            if let endpoint = object as? MIDIEndpoint { try disposeEndpoint(endpoint) } else { server.lock.withLock { server.objects[object.ref] = nil } }
+            if let endpoint = object as? MIDIEndpoint {
+                try disposeEndpoint(endpoint)
+            } else {
+                server.lock.withLock { server.objects[object.ref] = nil }
+            }
         }
         server.lock.withLock { server.objects[ref] = nil }
         client.notifications?.cancel()

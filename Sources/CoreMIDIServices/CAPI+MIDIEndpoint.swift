@@ -9,18 +9,23 @@ import Foundation
 /// Removes a virtual endpoint (and its backend port).
 func disposeEndpoint(_ endpoint: MIDIEndpoint) throws {
     guard endpoint.isVirtual else {
-        throw AudioError(kMIDINotPermitted, "Endpoint \(endpoint.ref) (\(endpoint.name)) belongs to another program; only virtual endpoints are disposed.")
+        throw AudioError(
+            kMIDINotPermitted,
+            "Endpoint \(endpoint.ref) (\(endpoint.name)) belongs to another program; only virtual endpoints are disposed.")
     }
     let server = MIDIServer.shared
     server.backend?.unpublish(endpoint)
     server.unregister(endpoint)
 }
 
-func createVirtual(_ clientRef: MIDIClientRef, _ name: UnsafeRawPointer?, isSource: Bool, _ readProc: MIDIReadProc?,
-                   _ refCon: UnsafeMutableRawPointer?) throws -> MIDIEndpoint {
+func createVirtual(
+    _ clientRef: MIDIClientRef, _ name: UnsafeRawPointer?, isSource: Bool, _ readProc: MIDIReadProc?,
+    _ refCon: UnsafeMutableRawPointer?
+) throws -> MIDIEndpoint {
     let server = MIDIServer.shared
     let client = try server.client(clientRef)
-    let endpoint = MIDIEndpoint(ref: server.newRef(), isSource: isSource, name: string(name), owner: client, readProc: readProc, refCon: refCon)
+    let endpoint = MIDIEndpoint(
+        ref: server.newRef(), isSource: isSource, name: string(name), owner: client, readProc: readProc, refCon: refCon)
     server.register(endpoint)
     server.backend?.publish(endpoint)
     return endpoint
@@ -28,7 +33,9 @@ func createVirtual(_ clientRef: MIDIClientRef, _ name: UnsafeRawPointer?, isSour
 
 /// Thread: setup.
 @_cdecl("MIDISourceCreate")
-public func _MIDISourceCreate(_ client: MIDIClientRef, _ name: UnsafeRawPointer?, _ outSrc: UnsafeMutablePointer<MIDIEndpointRef>?) -> OSStatus {
+public func _MIDISourceCreate(_ client: MIDIClientRef, _ name: UnsafeRawPointer?, _ outSrc: UnsafeMutablePointer<MIDIEndpointRef>?)
+    -> OSStatus
+{
     LastErrorMessage.status {
         guard let outSrc else { throw AudioError(kAudio_ParamError, "MIDISourceCreate needs outSrc.") }
         outSrc.pointee = try createVirtual(client, name, isSource: true, nil, nil).ref
@@ -67,7 +74,9 @@ public func _MIDIGetNumberOfSources() -> Int { visible(MIDIServer.shared.lock.wi
 
 /// Thread: setup.
 @_cdecl("MIDIGetSource")
-public func _MIDIGetSource(_ index: Int) -> MIDIEndpointRef { element(visible(MIDIServer.shared.lock.withLock { MIDIServer.shared.sources }), index) }
+public func _MIDIGetSource(_ index: Int) -> MIDIEndpointRef {
+    element(visible(MIDIServer.shared.lock.withLock { MIDIServer.shared.sources }), index)
+}
 
 /// Thread: setup.
 @_cdecl("MIDIGetNumberOfDestinations")
@@ -104,7 +113,9 @@ public func _MIDIDeviceGetEntity(_ device: MIDIDeviceRef, _ index: Int) -> MIDIE
 
 /// Thread: setup.
 @_cdecl("MIDIEntityGetNumberOfSources")
-public func _MIDIEntityGetNumberOfSources(_ ref: MIDIEntityRef) -> Int { MIDIServer.shared.lock.withLock { entity(ref)?.sources.count ?? 0 } }
+public func _MIDIEntityGetNumberOfSources(_ ref: MIDIEntityRef) -> Int {
+    MIDIServer.shared.lock.withLock { entity(ref)?.sources.count ?? 0 }
+}
 
 /// Thread: setup.
 @_cdecl("MIDIEntityGetSource")

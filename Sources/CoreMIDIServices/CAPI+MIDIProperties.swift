@@ -6,8 +6,10 @@ import Foundation
 // Strings: name, manufacturer, model, displayName (name when unset) and any set one; integers:
 // uniqueID, offline, private, and any set one. Objects of other programs are read-only.
 
-private let integerKeys: Set<String> = ["uniqueID", "offline", "private", "deviceID", "receiveChannels", "transmitChannels",
-                                        "embedded", "advanceScheduleTimeMuSec"]
+private let integerKeys: Set<String> = [
+    "uniqueID", "offline", "private", "deviceID", "receiveChannels", "transmitChannels",
+    "embedded", "advanceScheduleTimeMuSec",
+]
 private let stringKeys: Set<String> = ["name", "manufacturer", "model", "displayName", "driver"]
 
 private func found(_ ref: MIDIObjectRef) throws -> MIDIObject {
@@ -53,7 +55,9 @@ public func _MIDIObjectSetStringProperty(_ ref: MIDIObjectRef, _ property: Unsaf
         let object = try found(ref)
         let name = try key(property)
         guard !integerKeys.contains(name) else { throw AudioError(kMIDIWrongPropertyType, "Property \(name) is an integer.") }
-        guard object.ownedHere else { throw AudioError(kMIDINotPermitted, "\(object.name) belongs to another program; its properties are read-only.") }
+        guard object.ownedHere else {
+            throw AudioError(kMIDINotPermitted, "\(object.name) belongs to another program; its properties are read-only.")
+        }
         guard value != nil else { throw AudioError(kAudio_ParamError, "MIDIObjectSetStringProperty needs a string.") }
         MIDIServer.shared.lock.withLock { object.strings[name] = string(value) }
         MIDIServer.shared.notifyPropertyChanged(object, name)
@@ -62,7 +66,9 @@ public func _MIDIObjectSetStringProperty(_ ref: MIDIObjectRef, _ property: Unsaf
 
 /// Thread: setup.
 @_cdecl("MIDIObjectGetIntegerProperty")
-public func _MIDIObjectGetIntegerProperty(_ ref: MIDIObjectRef, _ property: UnsafeRawPointer?, _ out: UnsafeMutablePointer<Int32>?) -> OSStatus {
+public func _MIDIObjectGetIntegerProperty(_ ref: MIDIObjectRef, _ property: UnsafeRawPointer?, _ out: UnsafeMutablePointer<Int32>?)
+    -> OSStatus
+{
     LastErrorMessage.status {
         let object = try found(ref)
         let name = try key(property)
@@ -88,7 +94,9 @@ public func _MIDIObjectSetIntegerProperty(_ ref: MIDIObjectRef, _ property: Unsa
         let object = try found(ref)
         let name = try key(property)
         guard !stringKeys.contains(name) else { throw AudioError(kMIDIWrongPropertyType, "Property \(name) is a string.") }
-        guard object.ownedHere else { throw AudioError(kMIDINotPermitted, "\(object.name) belongs to another program; its properties are read-only.") }
+        guard object.ownedHere else {
+            throw AudioError(kMIDINotPermitted, "\(object.name) belongs to another program; its properties are read-only.")
+        }
         try server.lock.withLock {
             if name == "uniqueID", server.objects.values.contains(where: { $0 !== object && $0.integers["uniqueID"] == value }) {
                 throw AudioError(kMIDIIDNotUnique, "Another Core MIDI object has the unique ID \(value).")
@@ -106,7 +114,8 @@ public func _MIDIObjectFindByUniqueID(
 ) -> OSStatus {
     LastErrorMessage.status {
         let server = MIDIServer.shared
-        guard id != kMIDIInvalidUniqueID, let object = server.lock.withLock({ server.objects.values.first { $0.integers["uniqueID"] == id } })
+        guard id != kMIDIInvalidUniqueID,
+            let object = server.lock.withLock({ server.objects.values.first { $0.integers["uniqueID"] == id } })
         else { throw AudioError(kMIDIObjectNotFound, "No Core MIDI object has the unique ID \(id).") }
         outObject?.pointee = object.ref
         outType?.pointee = object.type

@@ -22,7 +22,9 @@ public func _MIDISend(_ portRef: MIDIPortRef, _ dest: MIDIEndpointRef, _ list: U
         let port = try server.port(portRef)
         guard !port.isInput else { throw AudioError(kMIDIInvalidPort, "Port \(portRef) is an input port; send through an output port.") }
         let endpoint = try server.endpoint(dest)
-        guard !endpoint.isSource else { throw AudioError(kMIDIWrongEndpointType, "Endpoint \(dest) is a source; MIDISend goes to destinations.") }
+        guard !endpoint.isSource else {
+            throw AudioError(kMIDIWrongEndpointType, "Endpoint \(dest) is a source; MIDISend goes to destinations.")
+        }
         let (list, size) = try checkedSize(list)
         if let owner = endpoint.owner, let readProc = endpoint.readProc {
             let refCon = endpoint.refCon

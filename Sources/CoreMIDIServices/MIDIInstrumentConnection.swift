@@ -37,6 +37,7 @@ public final class MIDIInstrumentConnection {
 
     private let shared: UnsafeMutablePointer<Shared>
     private var client: MIDIClientRef = 0
+    /// The instrument. Thread: any.
     public let unit: AudioUnit
 
     /// Connects `source` to `instrument` (an initialized unit; its output element 0's sample rate

@@ -8,6 +8,7 @@ import Foundation
 
 /// Any Core MIDI object: its number, type and properties.
 public class MIDIObject {
+    /// Its MIDIObjectRef and type. Thread: any.
     public let ref: MIDIObjectRef
     public let type: MIDIObjectType
     var strings: [String: String] = [:]
@@ -87,6 +88,7 @@ public final class MIDIEndpoint: MIDIObject {
         super.init(ref: ref, type: isSource ? MIDIObjectType.source : MIDIObjectType.destination, name: name, ownedHere: owner != nil)
     }
 
+    /// A source (else a destination), and whether a client of this process made it. Thread: any.
     public var isSource: Bool { type == MIDIObjectType.source }
     public var isVirtual: Bool { owner != nil }
 }

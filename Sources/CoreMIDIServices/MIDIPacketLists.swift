@@ -14,9 +14,9 @@ let packetHeaderBytes = 10
 @inline(__always)
 func alignedPacketOffset(_ offset: Int) -> Int {
     #if arch(arm) || arch(arm64)
-        return (offset + 3) & ~3
+    return (offset + 3) & ~3
     #else
-        return offset
+    return offset
     #endif
 }
 
@@ -77,6 +77,7 @@ private func writePacket(_ packet: UnsafeMutablePointer<MIDIPacket>, _ time: MID
 
 /// One packet of a list, read in place.
 public struct MIDIPacketView {
+    /// Its timestamp and bytes (valid while the list is). Thread: any.
     public let timeStamp: MIDITimeStamp
     public let bytes: UnsafeRawBufferPointer
 }

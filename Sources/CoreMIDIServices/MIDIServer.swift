@@ -28,6 +28,7 @@ public protocol MIDIBackend: AnyObject {
 ///
 /// Thread: setup and the MIDI threads (every method takes the lock).
 public final class MIDIServer: @unchecked Sendable {
+    /// The process's one Core MIDI. Thread: any.
     public static let shared = MIDIServer()
 
     let lock = NSRecursiveLock()
@@ -135,7 +136,8 @@ public final class MIDIServer: @unchecked Sendable {
             destinations.removeAll { $0 == endpoint.ref }
             for case let port as MIDIPort in objects.values { port.connections[endpoint.ref] = nil }
         }
-        notifyAddedOrRemoved(MIDINotificationMessageID.msgObjectRemoved, parent: endpoint.entity, parentType: MIDIObjectType.entity, child: endpoint)
+        notifyAddedOrRemoved(
+            MIDINotificationMessageID.msgObjectRemoved, parent: endpoint.entity, parentType: MIDIObjectType.entity, child: endpoint)
     }
 
     /// A device of the backend's with one entity holding `sources` and `destinations` (names and
@@ -167,7 +169,8 @@ public final class MIDIServer: @unchecked Sendable {
             entity.destinations = made.filter { !$0.isSource }.map(\.ref)
             devices.append(device.ref)
         }
-        notifyAddedOrRemoved(MIDINotificationMessageID.msgObjectAdded, parent: 0, parentType: MIDIObjectType.other, child: device, setupChanged: false)
+        notifyAddedOrRemoved(
+            MIDINotificationMessageID.msgObjectAdded, parent: 0, parentType: MIDIObjectType.other, child: device, setupChanged: false)
         for endpoint in made { register(endpoint) }
         return made
     }
@@ -218,7 +221,8 @@ public final class MIDIServer: @unchecked Sendable {
                     parentType: parentType, child: childRef, childType: childType)
                 withUnsafePointer(to: &message) { $0.withMemoryRebound(to: MIDINotification.self, capacity: 1) { proc($0, refCon) } }
                 if setupChanged {
-                    var changed = MIDINotification(messageID: MIDINotificationMessageID.msgSetupChanged, messageSize: UInt32(MemoryLayout<MIDINotification>.size))
+                    var changed = MIDINotification(
+                        messageID: MIDINotificationMessageID.msgSetupChanged, messageSize: UInt32(MemoryLayout<MIDINotification>.size))
                     proc(&changed, refCon)
                 }
             }
@@ -237,7 +241,8 @@ public final class MIDIServer: @unchecked Sendable {
                 let name = CFBridge.string(property)
                 defer { name.release() }
                 var message = MIDIObjectPropertyChangeNotification(
-                    messageID: MIDINotificationMessageID.msgPropertyChanged, messageSize: UInt32(MemoryLayout<MIDIObjectPropertyChangeNotification>.size),
+                    messageID: MIDINotificationMessageID.msgPropertyChanged,
+                    messageSize: UInt32(MemoryLayout<MIDIObjectPropertyChangeNotification>.size),
                     object: ref, objectType: type, propertyName: name)
                 withUnsafePointer(to: &message) { $0.withMemoryRebound(to: MIDINotification.self, capacity: 1) { proc($0, refCon) } }
             }
@@ -263,7 +268,9 @@ public final class MIDIServer: @unchecked Sendable {
     ///
     /// Thread: the backend's non-real-time thread.
     public func deliver(_ list: UnsafePointer<MIDIPacketList>, byteCount: Int, toDestination ref: MIDIEndpointRef) {
-        guard let endpoint = object(ref, as: MIDIEndpoint.self), let owner = endpoint.owner, let readProc = endpoint.readProc else { return }
+        guard let endpoint = object(ref, as: MIDIEndpoint.self), let owner = endpoint.owner, let readProc = endpoint.readProc else {
+            return
+        }
         let refCon = endpoint.refCon
         deliver(list, byteCount: byteCount, on: owner) { readProc($0, refCon, nil) }
     }
@@ -275,7 +282,8 @@ public final class MIDIServer: @unchecked Sendable {
 
     /// Runs `call` with a copy of the list on `client`'s MIDI thread.
     func deliver(
-        _ list: UnsafePointer<MIDIPacketList>, byteCount: Int, on client: MIDIClient, _ call: @escaping (UnsafePointer<MIDIPacketList>) -> Void
+        _ list: UnsafePointer<MIDIPacketList>, byteCount: Int, on client: MIDIClient,
+        _ call: @escaping (UnsafePointer<MIDIPacketList>) -> Void
     ) {
         let copy = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, MemoryLayout<MIDIPacketList>.size), alignment: 8)
         copy.copyMemory(from: list, byteCount: byteCount)

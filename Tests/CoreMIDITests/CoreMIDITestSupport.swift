@@ -12,7 +12,9 @@ func packetList(_ messages: [(time: MIDITimeStamp, bytes: [UInt8])]) -> [UInt8] 
         let list = raw.baseAddress!.assumingMemoryBound(to: MIDIPacketList.self)
         var packet = MIDIPacketListInit(list)
         for message in messages {
-            packet = message.bytes.withUnsafeBufferPointer { MIDIPacketListAdd(list, 1024, packet, message.time, message.bytes.count, $0.baseAddress!) }!
+            packet = message.bytes.withUnsafeBufferPointer {
+                MIDIPacketListAdd(list, 1024, packet, message.time, message.bytes.count, $0.baseAddress!)
+            }!
         }
     }
     return storage

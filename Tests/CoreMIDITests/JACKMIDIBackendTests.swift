@@ -44,7 +44,9 @@ final class JACKMIDIBackendTests: XCTestCase {
                     for i in 0..<jack_midi_get_event_count(buffer) where jack_midi_event_get(&event, buffer, i) == 0 {
                         let n = auhost_atomic_load_u64(&state.pointee.count)
                         guard n < 4 else { break }
-                        withUnsafeMutableBytes(of: &state.pointee.frames) { $0.storeBytes(of: start + UInt64(event.time), toByteOffset: Int(n) * 8, as: UInt64.self) }
+                        withUnsafeMutableBytes(of: &state.pointee.frames) {
+                            $0.storeBytes(of: start + UInt64(event.time), toByteOffset: Int(n) * 8, as: UInt64.self)
+                        }
                         auhost_atomic_store_u64(&state.pointee.count, n + 1)
                     }
                     return 0
@@ -104,7 +106,8 @@ final class JACKMIDIBackendTests: XCTestCase {
         let on = AudioGetCurrentHostTime() + 100_000_000
         let off = hostTime(on, frame: 480)
         var list = packetList([(on, [0x90, 60, 100]), (off, [0x80, 60, 0])])
-        XCTAssertEqual(list.withUnsafeMutableBytes { MIDIReceived(source, $0.baseAddress!.assumingMemoryBound(to: MIDIPacketList.self)) }, noErr)
+        XCTAssertEqual(
+            list.withUnsafeMutableBytes { MIDIReceived(source, $0.baseAddress!.assumingMemoryBound(to: MIDIPacketList.self)) }, noErr)
         XCTAssertTrue(eventually { connection.received == 2 && probe.count == 2 }, "JACK carried both messages")
         let frames = probe.frames
         guard frames.count == 2 else { return XCTFail("the probe saw \(frames)") }
@@ -124,7 +127,8 @@ final class JACKMIDIBackendTests: XCTestCase {
             generations.insert(mapped.generation)
             return mapped.time
         }
-        XCTAssertEqual(generations.count, 1, "JACK's clock left the line during the test (a cycle over 20 ms late); see JACKMIDIClock.swift")
+        XCTAssertEqual(
+            generations.count, 1, "JACK's clock left the line during the test (a cycle over 20 ms late); see JACKMIDIClock.swift")
         XCTAssertEqual(edges(output).map(\.0), [Int(frames[0]) - Int(origin), Int(frames[1]) - Int(origin)])
         XCTAssertEqual(connection.dropped, 0)
     }

@@ -104,11 +104,13 @@ final class MIDIObjectTests: XCTestCase {
         var input: MIDIPortRef = 0
         XCTAssertEqual(
             MIDIInputPortCreate(
-                watcher, cf("in"), { _, refCon, _ in Unmanaged<Seen>.fromOpaque(refCon!).takeUnretainedValue().readThread = pthread_self() },
+                watcher, cf("in"),
+                { _, refCon, _ in Unmanaged<Seen>.fromOpaque(refCon!).takeUnretainedValue().readThread = pthread_self() },
                 refCon, &input), noErr)
         XCTAssertEqual(MIDIPortConnectSource(input, source, nil), noErr)
         var list = packetList([(0, [0xF8])])
-        XCTAssertEqual(list.withUnsafeMutableBytes { MIDIReceived(source, $0.baseAddress!.assumingMemoryBound(to: MIDIPacketList.self)) }, noErr)
+        XCTAssertEqual(
+            list.withUnsafeMutableBytes { MIDIReceived(source, $0.baseAddress!.assumingMemoryBound(to: MIDIPacketList.self)) }, noErr)
         XCTAssertTrue(eventually { seen.readThread != nil })
         XCTAssertEqual(MIDIClientDispose(watcher), noErr)  // waits for the read proc
         XCTAssertNotEqual(seen.readThread.map { pthread_equal($0, pthread_self()) }, 1, "off the caller's thread")

@@ -32,15 +32,15 @@ final class MIDIPacketListTests: XCTestCase {
         let first = try XCTUnwrap(add(MIDIPacketListInit(list), 100, [0xC0, 5]))
         let second = try XCTUnwrap(add(first, 200, [0x90, 60, 1]))
         #if arch(arm) || arch(arm64)
-            XCTAssertEqual(UnsafeMutableRawPointer(second) - storage, 16, "4 + 10 + 2, already aligned")
+        XCTAssertEqual(UnsafeMutableRawPointer(second) - storage, 16, "4 + 10 + 2, already aligned")
         #else
-            XCTAssertEqual(UnsafeMutableRawPointer(second) - storage, 16, "4 + 10 + 2")
+        XCTAssertEqual(UnsafeMutableRawPointer(second) - storage, 16, "4 + 10 + 2")
         #endif
         let third = try XCTUnwrap(add(second, 300, [0x90, 61, 1]))
         #if arch(arm) || arch(arm64)
-            XCTAssertEqual(UnsafeMutableRawPointer(third) - storage, 32, "16 + 13 rounded up to 4")
+        XCTAssertEqual(UnsafeMutableRawPointer(third) - storage, 32, "16 + 13 rounded up to 4")
         #else
-            XCTAssertEqual(UnsafeMutableRawPointer(third) - storage, 29, "16 + 13, unaligned as Apple packs on x86-64")
+        XCTAssertEqual(UnsafeMutableRawPointer(third) - storage, 29, "16 + 13, unaligned as Apple packs on x86-64")
         #endif
         XCTAssertEqual(list.pointee.numPackets, 3)
         XCTAssertEqual(MIDIPacketNext(first), second)

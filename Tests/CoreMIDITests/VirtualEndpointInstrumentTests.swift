@@ -21,7 +21,8 @@ final class VirtualEndpointInstrumentTests: XCTestCase {
 
         let origin: UInt64 = 5_000_000_000_000
         var list = packetList([(hostTime(origin, frame: 300), [0x90, 60, 100]), (hostTime(origin, frame: 700), [0x80, 60, 0])])
-        XCTAssertEqual(list.withUnsafeMutableBytes { MIDIReceived(source, $0.baseAddress!.assumingMemoryBound(to: MIDIPacketList.self)) }, noErr)
+        XCTAssertEqual(
+            list.withUnsafeMutableBytes { MIDIReceived(source, $0.baseAddress!.assumingMemoryBound(to: MIDIPacketList.self)) }, noErr)
         XCTAssertTrue(eventually { connection.received == 2 }, "the read proc got both messages")
 
         let output = try instrument.render(cycles: 4, frames: 256) { hostTime(origin, frame: $0) }
@@ -48,7 +49,10 @@ final class VirtualEndpointInstrumentTests: XCTestCase {
 
         let origin: UInt64 = 7_000_000_000_000
         var list = packetList([(0, [0x90, 64, 90]), (hostTime(origin, frame: 1000), [0x90, 64, 0])])
-        XCTAssertEqual(list.withUnsafeMutableBytes { MIDISend(port, connection.destination, $0.baseAddress!.assumingMemoryBound(to: MIDIPacketList.self)) }, noErr)
+        XCTAssertEqual(
+            list.withUnsafeMutableBytes {
+                MIDISend(port, connection.destination, $0.baseAddress!.assumingMemoryBound(to: MIDIPacketList.self))
+            }, noErr)
         XCTAssertTrue(eventually { connection.received == 2 })
         let output = try instrument.render(cycles: 5, frames: 256) { hostTime(origin, frame: $0) }
         XCTAssertEqual(edges(output).map(\.0), [0, 1000], "on at once, off (velocity 0) at frame 1000")
