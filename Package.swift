@@ -126,7 +126,7 @@ let providers: [Target] = [
     /// Units out of process: the proxy unit and its protocol.
     .target(name: "UnitIsolation", dependencies: ["AUHostCore", "CUnitIsolation"]),
     /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
-    .target(name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "CAUHostAtomics"]),
+    .target(name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "CAUHostAtomics", "CoreMIDIServices"]),
     /// Audio Converter Services (AudioConverter.h): PCM through ConverterKernel, codecs through their libraries.
     .target(name: "AudioConverterServices", dependencies: ["AudioTypes", "DSPKernels", "CCodecs"]),
     /// Audio File Stream Services (AudioFileStream.h).
