@@ -91,6 +91,12 @@ public final class JACKMIDIBackend: MIDIBackend {
             }, me)
     }
 
+    /// Closes the client (if still open) and frees what the process callback shared.
+    deinit {
+        stop()
+        JACKMIDIShared.free(shared)
+    }
+
     /// The JACK frame a MIDITimeStamp maps to, and the timestamp of a frame (JACKMIDIClock.swift);
     /// nil before the first cycle. `generation` changes when the line is re-anchored.
     ///

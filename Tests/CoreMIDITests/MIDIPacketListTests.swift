@@ -78,4 +78,37 @@ final class MIDIPacketListTests: XCTestCase {
         XCTAssertEqual(MIDISourceCreate(client, cf("big"), &source), noErr)
         XCTAssertEqual(MIDIReceived(source, list), kMIDIMessageSendErr)
     }
+
+    /// Random bytes as packet lists and packet data: sizes stay within 65536 bytes or are refused,
+    /// and the message splitter stays inside its bytes (seeded, so a failure repeats).
+    func testRandomListsAreMeasuredOrRefusedAndMessagesStayInTheirBytes() {
+        var generator = SplitMix64(seed: 33)
+        for _ in 0..<2_000 {
+            for i in 0..<4_096 { storage.storeBytes(of: UInt8.random(in: 0...255, using: &generator), toByteOffset: i, as: UInt8.self) }
+            list.pointee.numPackets = UInt32.random(in: 0...300, using: &generator)
+            if let size = packetListByteCount(list) { XCTAssertLessThanOrEqual(size, 65_536) }
+            let bytes = UnsafeRawBufferPointer(start: storage, count: Int.random(in: 0...64, using: &generator))
+            var covered = 0
+            forEachMessage(bytes) { message in
+                XCTAssertGreaterThan(message.count, 0)
+                XCTAssertGreaterThanOrEqual(message.baseAddress!, bytes.baseAddress!)
+                XCTAssertLessThanOrEqual(message.baseAddress! + message.count, bytes.baseAddress! + bytes.count)
+                covered += message.count
+            }
+            XCTAssertLessThanOrEqual(covered, bytes.count)
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so the random test repeats exactly.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
