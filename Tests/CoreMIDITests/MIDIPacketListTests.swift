@@ -49,6 +49,18 @@ final class MIDIPacketListTests: XCTestCase {
         XCTAssertEqual(packetListByteCount(list), Int(UnsafeMutableRawPointer(third) - storage) + 13)
     }
 
+    /// Apple's Swift walk: `for packet in list.unsafeSequence()` (timestamps and lengths of each).
+    func testUnsafeSequenceWalksThePacketsAsApplesOverlayDoes() throws {
+        let first = try XCTUnwrap(add(MIDIPacketListInit(list), 100, [0xC0, 5]))
+        let second = try XCTUnwrap(add(first, 200, [0x90, 60, 1]))
+        _ = try XCTUnwrap(add(second, 300, [0xF0, 1, 2, 3, 0xF7]))
+        let packets = UnsafePointer(list).unsafeSequence().map { ($0.pointee.timeStamp, $0.pointee.length) }
+        XCTAssertEqual(packets.map(\.0), [100, 200, 300])
+        XCTAssertEqual(packets.map(\.1), [2, 3, 5])
+        list.pointee.numPackets = 0
+        XCTAssertEqual(Array(list.unsafeSequence()).count, 0)
+    }
+
     func testSystemExclusiveIsNeverMerged() throws {
         let first = try XCTUnwrap(add(MIDIPacketListInit(list), 100, [0x90, 60, 1]))
         let sysex = try XCTUnwrap(add(first, 100, [0xF0, 0x7E, 0x7F, 0xF7]))
