@@ -81,23 +81,17 @@ public final class MIDIInstrumentConnection {
         guard format.mSampleRate > 0 else { throw AudioError(kAudioUnitErr_FormatNotSupported, "The instrument has no sample rate.") }
         shared = .allocate(capacity: 1)
         shared.initialize(to: Shared(events: .allocate(capacity: Int(Shared.capacity)), sampleRate: format.mSampleRate, unit: instrument))
-        do {
-            try AudioError.check(
-                MIDIClientCreate(AUHostConstantString("AUHost instrument input").takeUnretainedValue(), nil, nil, &client),
-                LastErrorMessage.current ?? "MIDIClientCreate")
-            destination = try attach(client, UnsafeMutableRawPointer(shared))
-            try AudioError.check(
-                AudioUnitAddRenderNotify(instrument, midiInstrumentDrain, UnsafeMutableRawPointer(shared)), "AudioUnitAddRenderNotify")
-        } catch {
-            if client != 0 { MIDIClientDispose(client) }
-            shared.pointee.events.deallocate()
-            shared.deallocate()
-            throw error
-        }
+        // From here a throw runs deinit (every stored property is set), which undoes what was done.
+        try AudioError.check(
+            MIDIClientCreate(AUHostConstantString("AUHost instrument input").takeUnretainedValue(), nil, nil, &client),
+            LastErrorMessage.current ?? "MIDIClientCreate")
+        destination = try attach(client, UnsafeMutableRawPointer(shared))
+        try AudioError.check(
+            AudioUnitAddRenderNotify(instrument, midiInstrumentDrain, UnsafeMutableRawPointer(shared)), "AudioUnitAddRenderNotify")
     }
 
     deinit {
-        MIDIClientDispose(client)  // no read proc runs after this
+        if client != 0 { MIDIClientDispose(client) }  // no read proc runs after this
         AudioUnitRemoveRenderNotify(unit, midiInstrumentDrain, UnsafeMutableRawPointer(shared))  // nor a drain
         shared.pointee.events.deallocate()
         shared.deallocate()

@@ -54,20 +54,13 @@ final class EndpointSender {
         ring = .allocate(capacity: 1)
         ring.initialize(to: EndpointRing(messages: .allocate(capacity: Int(EndpointRing.capacity))))
         running.initialize(to: 1)
-        do {
-            try AudioError.check(
-                MIDIClientCreate(AUHostConstantString("MusicPlayer").takeUnretainedValue(), nil, nil, &client),
-                LastErrorMessage.current ?? "MIDIClientCreate")
-            try AudioError.check(
-                MIDIOutputPortCreate(client, AUHostConstantString("out").takeUnretainedValue(), &port),
-                LastErrorMessage.current ?? "MIDIOutputPortCreate")
-        } catch {
-            if client != 0 { MIDIClientDispose(client) }
-            ring.pointee.messages.deallocate()
-            ring.deallocate()
-            running.deallocate()
-            throw error
-        }
+        // From here a throw runs deinit (every stored property is set), which frees what was made.
+        try AudioError.check(
+            MIDIClientCreate(AUHostConstantString("MusicPlayer").takeUnretainedValue(), nil, nil, &client),
+            LastErrorMessage.current ?? "MIDIClientCreate")
+        try AudioError.check(
+            MIDIOutputPortCreate(client, AUHostConstantString("out").takeUnretainedValue(), &port),
+            LastErrorMessage.current ?? "MIDIOutputPortCreate")
         // The thread's pointers as addresses: it owns no part of them (deinit waits for it).
         let ringAddress = Int(bitPattern: ring), runningAddress = Int(bitPattern: running), port = self.port
         let thread = Thread {
@@ -89,7 +82,7 @@ final class EndpointSender {
     deinit {
         auhost_atomic_store_u64(running, 0)
         while thread?.isFinished == false { usleep(1_000) }
-        MIDIClientDispose(client)
+        if client != 0 { MIDIClientDispose(client) }
         ring.pointee.messages.deallocate()
         ring.deallocate()
         running.deallocate()

@@ -58,3 +58,37 @@ final class VirtualEndpointInstrumentTests: XCTestCase {
         XCTAssertEqual(edges(output).map(\.0), [0, 1000], "on at once, off (velocity 0) at frame 1000")
     }
 }
+
+/// AUHostMIDI.h: the same connection from C's side.
+final class InstrumentConnectionCAPITests: XCTestCase {
+    func testTheCFunctionsPlayTheInstrumentAndRefuseBadHandles() throws {
+        let instrument = try OnsetInstrument()
+        var destination: MIDIEndpointRef = 0
+        var connection: AUHostMIDIInstrumentConnectionRef?
+        XCTAssertEqual(AUHostMIDIInstrumentDestinationCreate(cf("c synth"), instrument.unit, &destination, &connection), noErr)
+        var client: MIDIClientRef = 0
+        XCTAssertEqual(MIDIClientCreate(cf("c sender"), nil, nil, &client), noErr)
+        defer { MIDIClientDispose(client) }
+        var port: MIDIPortRef = 0
+        XCTAssertEqual(MIDIOutputPortCreate(client, cf("out"), &port), noErr)
+        let origin: UInt64 = 11_000_000_000_000
+        var list = packetList([(hostTime(origin, frame: 123), [0x90, 60, 1])])
+        XCTAssertEqual(
+            list.withUnsafeMutableBytes { MIDISend(port, destination, $0.baseAddress!.assumingMemoryBound(to: MIDIPacketList.self)) }, noErr
+        )
+        var output: [Float] = []
+        XCTAssertTrue(
+            eventually {
+                output = (try? instrument.render(cycles: 1, frames: 256) { hostTime(origin, frame: $0) }) ?? []
+                return output.contains(1)
+            })
+        XCTAssertEqual(edges(output).map(\.0), [123])
+
+        var other: AUHostMIDIInstrumentConnectionRef?
+        XCTAssertEqual(AUHostMIDIInstrumentConnectSource(destination, instrument.unit, &other), kMIDIWrongEndpointType)
+        XCTAssertEqual(AUHostMIDIInstrumentConnectionDispose(connection!), noErr)
+        XCTAssertEqual(AUHostMIDIInstrumentConnectionDispose(connection!), kAudio_ParamError, "disposed once")
+        XCTAssertEqual(
+            MIDIObjectGetIntegerProperty(destination, kMIDIPropertyOffline, &client), kMIDIObjectNotFound, "the destination went too")
+    }
+}

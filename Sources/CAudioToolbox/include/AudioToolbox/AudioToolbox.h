@@ -38,5 +38,6 @@
 #include <AudioToolbox/AUHostIsolation.h>
 #include <AudioToolbox/AUHostLV2.h>
 #include <AudioToolbox/AUHostLV2UI.h>
+#include <AudioToolbox/AUHostMIDI.h>
 
 #endif
