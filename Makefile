@@ -52,13 +52,18 @@ tsan: deps
 ## install: headers, libauhost.so and auhost.pc under PREFIX (C hosts: cc prog.c $$(pkg-config --cflags --libs auhost)).
 ## <CoreFoundation/CoreFoundation.h> is AUHost's: the toolchain's own CoreFoundation under clang
 ## -fblocks (auhost.pc puts the toolchain's header folder last, -idirafter), a declared subset elsewhere.
+## <CoreMIDI/CoreMIDI.h> is libauhost's Core MIDI (in process; JACK MIDI is the Swift CoreMIDI product's);
+## <OpenAL/al.h> and <OpenAL/alc.h> bring OpenAL Soft's headers under the Mac path (link -lopenal).
 install: deps
 	$(SWIFT) build -c $(CONFIG) --product auhost-capi
-	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include/AudioToolbox $(PREFIX)/include/CoreFoundation
+	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include/AudioToolbox $(PREFIX)/include/CoreFoundation $(PREFIX)/include/CoreMIDI \
+		$(PREFIX)/include/OpenAL
 	install -m 644 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/libauhost-capi.so $(PREFIX)/lib/
 	ln -sf libauhost-capi.so $(PREFIX)/lib/libauhost.so
 	install -m 644 Sources/CAudioToolbox/include/AudioToolbox/*.h $(PREFIX)/include/AudioToolbox/
 	install -m 644 Sources/CAudioToolbox/include/CoreFoundation/*.h $(PREFIX)/include/CoreFoundation/
+	install -m 644 Sources/CAudioToolbox/include/CoreMIDI/*.h $(PREFIX)/include/CoreMIDI/
+	install -m 644 Sources/CAudioToolbox/include/OpenAL/*.h $(PREFIX)/include/OpenAL/
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@SWIFT_LIB@|$(SWIFT_LIB)|' -e 's|@VERSION@|$(VERSION)|' \
 		scripts/auhost.pc.in > $(PREFIX)/lib/pkgconfig/auhost.pc
 
@@ -103,6 +108,8 @@ check-c: examples-build
 			Examples/Sources/SystemSoundListing/main.c Examples/Sources/ListingProbe/ListingProbe.c -o $$bin/system-sound-listing $$pc \
 			-Wl,--wrap=AudioServicesDisposeSystemSoundID,--wrap=CFRunLoopStop; \
 		names="$$names system-sound-listing"; \
+		$$cc -std=c17 -Wall -Werror Examples/Sources/OpenALPositional/main.c -o $$bin/openal-positional $$pc -lopenal -lm; \
+		names="$$names openal-positional"; \
 		echo "C examples built with $$cc against the release install:"; \
 		EXAMPLES_BIN=$$bin $(EXAMPLES_BUILD)/debug/examples-check $$names; \
 	done
@@ -180,6 +187,9 @@ C_EXAMPLES += audio-queue-play:AudioQueuePlay audio-queue-record:AudioQueueRecor
 ## AUHost's extensions from C (out of process: check-c finds the child the release install put in
 ## PREFIX/libexec/auhost; `make examples` points AUHOST_UNIT_HOST at this package's debug build).
 C_EXAMPLES += isolated-parallel:IsolatedParallel
+
+## Core MIDI from C (issue 33): virtual endpoints, packet lists, read procs and notifications.
+C_EXAMPLES += core-midi-virtual:CoreMIDIVirtual
 
 ## Out-of-process units (issue 19, AUHostIsolation.h). install-unit-host puts the child where an
 ## installed libauhost finds it (PREFIX/libexec/auhost); `make install` does it too.

@@ -76,6 +76,8 @@ let appleAPIs: [Target] = [
     .target(name: "AudioToolbox", dependencies: ["CAudioToolbox"]),
     /// Swift value types over the C types: FourCC, descriptions, ASBDs, buffer storage, errors, the CF bridge.
     .target(name: "AudioTypes", dependencies: ["AudioToolbox"]),
+    /// `import CoreMIDI`: Core MIDI's C declarations (<CoreMIDI/CoreMIDI.h>) re-exported, as on Apple.
+    .target(name: "CoreMIDI", dependencies: ["CAudioToolbox"]),
 ]
 
 // MARK: - Internal layers: DSP, files, devices, LV2, the unit model, the host core, graphs
@@ -124,7 +126,7 @@ let providers: [Target] = [
     /// Units out of process: the proxy unit and its protocol.
     .target(name: "UnitIsolation", dependencies: ["AUHostCore", "CUnitIsolation"]),
     /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
-    .target(name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "CAUHostAtomics"]),
+    .target(name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "CAUHostAtomics", "CoreMIDIServices"]),
     /// Audio Converter Services (AudioConverter.h): PCM through ConverterKernel, codecs through their libraries.
     .target(name: "AudioConverterServices", dependencies: ["AudioTypes", "DSPKernels", "CCodecs"]),
     /// Audio File Stream Services (AudioFileStream.h).
@@ -139,13 +141,17 @@ let providers: [Target] = [
     .target(name: "AudioFormatServices", dependencies: ["AudioTypes"]),
     /// Audio Session Services (AudioSession.h): the session over the ALSA PCM "default".
     .target(name: "AudioSessionServices", dependencies: ["AudioTypes", "CALSA"]),
+    /// Core MIDI (MIDIServices.h): clients, ports, virtual endpoints in process, the backend interface.
+    .target(name: "CoreMIDIServices", dependencies: ["CoreMIDI", "AudioTypes", "AUHostCore", "CAUHostHooks", "CAUHostAtomics"]),
+    /// Core MIDI over JACK MIDI (links libjack, so kept out of libauhost; the CoreMIDI product links it).
+    .target(name: "CoreMIDIJACK", dependencies: ["CoreMIDIServices", "CJACK", "CAUHostAtomics"]),
     /// Composition: every provider registered; what `import AUHost` gives.
     .target(
         name: "AUHost",
         dependencies: [
             "AUHostCore", "ProcessingGraph", "BuiltInUnits", "ALSAIOUnit", "LV2Units", "LADSPAUnits", "PlugInLoader",
             "MusicPlayerServices", "VoiceProcessing", "AudioQueueServices", "AudioConverterServices", "AudioFileStreamServices",
-            "UnitIsolation", "SystemSoundServices", "AudioFormatServices", "AudioSessionServices",
+            "UnitIsolation", "SystemSoundServices", "AudioFormatServices", "AudioSessionServices", "CoreMIDIServices",
         ]),
     /// `import AVFAudio`: AVAudioEngine and the classes around it, as Swift classes over AUGraph and units.
     .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units", "AudioSessionServices"]),
@@ -258,6 +264,11 @@ let tests: [Target] = [
     .testTarget(
         name: "AudioSessionServicesTests",
         dependencies: ["AUHost", "AudioSessionServices", "ALSATestSupport", "AudioToolbox", "AudioTypes"]),
+    .testTarget(
+        name: "CoreMIDITests",
+        dependencies: [
+            "CoreMIDI", "CoreMIDIServices", "CoreMIDIJACK", "AUHost", "TestSupport", "CJACK", "ALSATestSupport", "CAUHostAtomics",
+        ]),
     .testTarget(name: "AudioFormatServicesTests", dependencies: ["AUHost", "AudioFormatServices", "AudioToolbox", "AudioTypes"]),
     .testTarget(
         name: "SystemSoundServicesTests", dependencies: ["AUHost", "SystemSoundServices", "ALSATestSupport", "AudioTypes"],
@@ -289,6 +300,8 @@ let package = Package(
     products: [
         /// `import AudioToolbox` for ported code (C API) plus every provider, linked in.
         .library(name: "AudioToolbox", targets: ["AudioToolbox", "AUHost"]),
+        /// `import CoreMIDI`: Core MIDI with its JACK MIDI backend (links libjack).
+        .library(name: "CoreMIDI", targets: ["CoreMIDI", "CoreMIDIServices", "CoreMIDIJACK"]),
         /// `import AVFAudio` (and `import AVFoundation` for audio): AVAudioEngine and its classes.
         .library(name: "AVFAudio", targets: ["AVFAudio", "AVFoundation"]),
         /// The shared library `make install` ships for C hosts (libauhost-capi.so, linked as -lauhost).

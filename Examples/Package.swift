@@ -63,6 +63,12 @@ let package = Package(
         cExample("audio-session-listing", "AudioSessionListing"),
         /// AUHost's extensions from C: a unit out of process, a graph on two threads.
         cExample("isolated-parallel", "IsolatedParallel"),
+        /// Core MIDI from C (issue 33): virtual endpoints, packet lists, read procs, notifications on the run loop.
+        cExample("core-midi-virtual", "CoreMIDIVirtual"),
+        /// OpenAL as Mac code includes it (<OpenAL/al.h>), built against OpenAL Soft: a positioned source.
+        .executableTarget(
+            name: "openal-positional", dependencies: [audioToolbox], path: "Sources/OpenALPositional", cSettings: cFlags,
+            linkerSettings: [.linkedLibrary("openal"), .linkedLibrary("m")]),
         /// Runs every example in a scratch HOME with an asoundrc of file PCMs and checks its output.
         .executableTarget(name: "examples-check", path: "Sources/ExamplesCheck", swiftSettings: swiftFlags),
     ],

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that every function the installed headers declare is a defined dynamic symbol of the
+# Checks that every function the installed headers (AudioToolbox, CoreMIDI) declare is a defined dynamic symbol of the
 # shipped library (CoreFoundation functions: of the toolchain's libFoundation, which auhost.pc
 # links). Prints each missing function and fails when any is missing.
 #
@@ -17,7 +17,8 @@ clang=${CLANG:-clang}
 declared=$(mktemp)
 defined=$(mktemp)
 trap 'rm -f "$declared" "$defined"' EXIT
-"$clang" -x c -std=c17 -fsyntax-only -Xclang -ast-dump=json -I "$prefix/include" "$headers/AudioToolbox.h" \
+printf '#include <AudioToolbox/AudioToolbox.h>\n#include <CoreMIDI/CoreMIDI.h>\n' \
+  | "$clang" -x c -std=c17 -fsyntax-only -Xclang -ast-dump=json -I "$prefix/include" - \
   | python3 -c '
 import json, sys
 root = json.load(sys.stdin)
@@ -25,7 +26,7 @@ names, file = set(), ""
 for node in root.get("inner", []):
     loc = node.get("loc", {})
     file = loc.get("file", file)          # clang names the file only when it changes
-    if node.get("kind") != "FunctionDecl" or "/AudioToolbox/" not in file:
+    if node.get("kind") != "FunctionDecl" or not ("/AudioToolbox/" in file or "/CoreMIDI/" in file):
         continue
     if node.get("storageClass") == "static" or node.get("inline") or node.get("isImplicit"):
         continue

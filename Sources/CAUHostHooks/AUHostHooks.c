@@ -8,3 +8,12 @@ int AUHostCallInstallDefaultProviders(void) {
     AUHostInstallDefaultProviders();
     return 1;
 }
+
+/* Weak: libauhost has Core MIDI without JACK (it links no libjack); the CoreMIDI product adds it. */
+extern void AUHostCoreMIDIInstallJACKBackend(void) __attribute__((weak));
+
+int AUHostCoreMIDICallInstallBackends(void) {
+    if (!AUHostCoreMIDIInstallJACKBackend) return 0;
+    AUHostCoreMIDIInstallJACKBackend();
+    return 1;
+}

@@ -24,6 +24,8 @@ struct ScheduledEvent {
     var dataLength: Int = 0
     var beat: Double = 0
     var track: MusicTrack?
+    /// A Core MIDI destination instead of `unit` (0: none).
+    var endpoint: MIDIEndpointRef = 0
 }
 
 /// A schedule as the render thread sees it: plain memory, immutable once published.
@@ -37,6 +39,8 @@ struct ScheduleView {
     var sequence: MusicSequence?
     var userCallback: MusicSequenceUserCallback?
     var userClientData: UnsafeMutableRawPointer?
+    /// The player's ring for endpoint tracks (nil when the schedule has none).
+    var endpointRing: UnsafeMutablePointer<EndpointRing>?
     /// Beat and tempo for the host callbacks.
     var timeline: ScheduleTimeline
 }
@@ -60,6 +64,8 @@ struct PlayerRenderState {
     /// the host callbacks answer while the graph's units render this cycle.
     var cycleStart: Int64 = 0
     var adoptedThisCycle = false
+    /// The host time of the cycle in progress (endpoint tracks' timestamps start from it).
+    var cycleHostTime: UInt64 = 0
 
     static func make() -> UnsafeMutablePointer<PlayerRenderState> {
         let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 3)
@@ -91,6 +97,9 @@ func releaseSoundingNotes(_ view: UnsafeMutablePointer<ScheduleView>, cursor: In
     var i = 0
     while i < cursor {
         let e = entries[i]
+        if e.pairedOff >= Int32(truncatingIfNeeded: cursor), e.endpoint != 0, let ring = view.pointee.endpointRing {
+            pushEndpointMessage(ring, e.endpoint, 0x80 | (e.status & 0x0F), e.data1, 0, 0)
+        }
         if e.pairedOff >= Int32(truncatingIfNeeded: cursor), let unit = e.unit {
             // The unit's MIDI queue is render-safe by MusicDeviceMIDIEvent's contract.
             _ = _unsafePerformance { MusicDeviceMIDIEvent(unit, UInt32(0x80 | (e.status & 0x0F)), UInt32(e.data1), 0, 0) }
@@ -103,9 +112,12 @@ func releaseSoundingNotes(_ view: UnsafeMutablePointer<ScheduleView>, cursor: In
 /// event whose sample falls in this cycle's [position, position + frames) at its offset.
 ///
 /// Thread: render.
-let musicPlayerRenderNotify: AURenderCallback = { refCon, flags, _, _, frames, _ in
+let musicPlayerRenderNotify: AURenderCallback = { refCon, flags, timeStamp, _, frames, _ in
     guard flags.pointee.contains(.unitRenderAction_PreRender) else { return noErr }
-    musicPlayerCycle(refCon.assumingMemoryBound(to: PlayerRenderState.self), frames)
+    let state = refCon.assumingMemoryBound(to: PlayerRenderState.self)
+    let hostTimeValid = timeStamp.pointee.mFlags.rawValue & AudioTimeStampFlags.hostTimeValid.rawValue != 0
+    state.pointee.cycleHostTime = hostTimeValid ? timeStamp.pointee.mHostTime : AudioGetCurrentHostTime()
+    musicPlayerCycle(state, frames)
     return noErr
 }
 
@@ -131,6 +143,10 @@ func musicPlayerCycle(_ state: UnsafeMutablePointer<PlayerRenderState>, _ frames
     while cursor < count, entries[cursor].sample < end {
         let e = entries[cursor]
         let offset = UInt32(truncatingIfNeeded: max(0, e.sample - position))
+        if e.endpoint != 0, e.kind == .midi, let ring = view.pointee.endpointRing {
+            let nanoseconds = Double(offset) * 1e9 / view.pointee.timeline.sampleRate + 0.5  // rounded (offset ≥ 0)
+            pushEndpointMessage(ring, e.endpoint, e.status, e.data1, e.data2, state.pointee.cycleHostTime &+ UInt64(nanoseconds))
+        }
         if let unit = e.unit {
             switch e.kind {
             case .midi:

@@ -40,10 +40,11 @@ final class PlaybackSchedule {
     }
 
     /// Every event of `sequence`'s playing tracks at or after `startBeat`.
-    /// `destination` gives each track's unit (throws when a track with events has none).
+    /// `destination` gives each track's unit (throws when a track with events has none); tracks
+    /// with a MIDI endpoint play to it through `endpointRing` instead.
     init(
         sequence: SequenceModel, startBeat: MusicTimeStamp, sampleRate: Double, rate: Double, generation: UInt64,
-        destination: (SequenceTrack) throws -> AudioUnit
+        endpointRing: UnsafeMutablePointer<EndpointRing>? = nil, destination: (SequenceTrack) throws -> AudioUnit
     ) throws {
         let map = sequence.tempoMap
         let startSeconds = map.seconds(forBeats: startBeat)
@@ -52,7 +53,8 @@ final class PlaybackSchedule {
         var pool: [UInt8] = []
         let soloing = sequence.tracks.contains { $0.soloed }
         for track in sequence.tracks where !track.muted && (!soloing || track.soloed) && !track.events.isEmpty {
-            let unit = try destination(track)
+            let endpoint = endpointRing == nil ? 0 : track.destEndpoint
+            let unit: AudioUnit? = endpoint != 0 ? nil : try destination(track)
             let length = track.length
             let loop = track.loopInfo
             let loopStart = length - loop.loopDuration
@@ -71,6 +73,7 @@ final class PlaybackSchedule {
                     guard beat >= startBeat else { continue }
                     let order = entries.count
                     var e = ScheduledEvent(sample: sample(beat), unit: unit, kind: .midi)
+                    e.endpoint = endpoint
                     e.beat = beat
                     if let n = event.note {
                         e.status = 0x90 | n.channel
@@ -79,6 +82,7 @@ final class PlaybackSchedule {
                         let offSample = sample(beat + Double(n.duration))
                         entries.append((e, 1, order, order + 1))
                         var off = ScheduledEvent(sample: offSample, unit: unit, kind: .midi)
+                        off.endpoint = endpoint
                         off.status = 0x80 | n.channel
                         off.data1 = n.note
                         off.data2 = n.releaseVelocity
@@ -134,7 +138,7 @@ final class PlaybackSchedule {
         view.initialize(
             to: ScheduleView(
                 entries: buffer, count: entries.count, pool: poolMemory, generation: generation, sequence: sequence.handle,
-                userCallback: sequence.userCallback, userClientData: sequence.userClientData,
+                userCallback: sequence.userCallback, userClientData: sequence.userClientData, endpointRing: endpointRing,
                 timeline: .make(map, startBeat: startBeat, sampleRate: sampleRate, rate: rate, playing: true)))
         self.startBeat = startBeat
         self.startSeconds = startSeconds

@@ -23,6 +23,8 @@ final class PlayerModel {
     /// Published schedules the render thread may still read, by generation.
     private var live: [UInt64: PlaybackSchedule] = [:]
     private var generation: UInt64 = 0
+    /// The Core MIDI sender of endpoint tracks (MusicTrackSetDestMIDIEndpoint), made when first needed.
+    private var endpointSender: EndpointSender?
     /// The schedule last published (nil before the first Start).
     private var latest: PlaybackSchedule?
 
@@ -176,8 +178,10 @@ final class PlayerModel {
         -> PlaybackSchedule
     {
         let nodes = try GraphNodes(graph)
+        if endpointSender == nil, sequence.tracks.contains(where: { $0.destEndpoint != 0 }) { endpointSender = try EndpointSender() }
         return try PlaybackSchedule(
-            sequence: sequence, startBeat: beat, sampleRate: nodes.sampleRate, rate: rate, generation: generation
+            sequence: sequence, startBeat: beat, sampleRate: nodes.sampleRate, rate: rate, generation: generation,
+            endpointRing: endpointSender?.ring
         ) { track in try nodes.unit(for: track) }
     }
 }

@@ -19,6 +19,8 @@ final class SequenceTrack {
     var destNode: AUNode?
     /// MusicTrackSetDestAudioUnit's unit (wins over `destNode`).
     var destUnit: AudioUnit?
+    /// A Core MIDI destination the track plays to instead of a unit (0: none).
+    var destEndpoint: MIDIEndpointRef = 0
 
     init(sequence: SequenceModel, isTempoTrack: Bool) {
         self.sequence = sequence

@@ -6,4 +6,8 @@
    links it; does nothing otherwise. Returns whether it was linked. Thread class: setup. */
 int AUHostCallInstallDefaultProviders(void);
 
+/* Calls AUHostCoreMIDIInstallJACKBackend (defined by the CoreMIDIJACK module) when this program
+   links it: Core MIDI then reaches JACK MIDI. Returns whether it was linked. Thread class: setup. */
+int AUHostCoreMIDICallInstallBackends(void);
+
 #endif

@@ -14,6 +14,7 @@
 #include <AudioToolbox/MacTypes.h>
 #include <AudioToolbox/CoreFoundationLite.h>
 #include <AudioToolbox/CoreAudioTypes.h>
+#include <AudioToolbox/HostTime.h>
 #include <AudioToolbox/AudioComponent.h>
 #include <AudioToolbox/AUComponent.h>
 #include <AudioToolbox/AudioUnitProperties.h>
@@ -37,5 +38,6 @@
 #include <AudioToolbox/AUHostIsolation.h>
 #include <AudioToolbox/AUHostLV2.h>
 #include <AudioToolbox/AUHostLV2UI.h>
+#include <AudioToolbox/AUHostMIDI.h>
 
 #endif

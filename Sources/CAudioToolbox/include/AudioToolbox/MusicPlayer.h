@@ -20,6 +20,7 @@
 #include <float.h>
 #include <AudioToolbox/MusicDevice.h>
 #include <AudioToolbox/AUGraph.h>
+#include <CoreMIDI/MIDIServices.h>
 
 AUHOST_EXTERN_C_BEGIN
 AU_ASSUME_NONNULL_BEGIN
@@ -202,6 +203,8 @@ OSStatus MusicSequenceGetTempoTrack(MusicSequence inSequence, MusicTrack _Nullab
 OSStatus MusicSequenceSetAUGraph(MusicSequence inSequence, AUGraph _Nullable inGraph);
 /* NULL when none was set (AUHost creates no default graph). */
 OSStatus MusicSequenceGetAUGraph(MusicSequence inSequence, AUGraph _Nullable *_Nonnull outGraph);
+/* Every track but the tempo track plays to `inEndpoint` (MusicTrackSetDestMIDIEndpoint). */
+OSStatus MusicSequenceSetMIDIEndpoint(MusicSequence inSequence, MIDIEndpointRef inEndpoint);
 OSStatus MusicSequenceSetSequenceType(MusicSequence inSequence, MusicSequenceType inType);
 OSStatus MusicSequenceGetSequenceType(MusicSequence inSequence, MusicSequenceType *outType);
 /* Replaces the sequence's tracks with the file's. A malformed file fails with
@@ -237,6 +240,13 @@ OSStatus MusicTrackGetDestNode(MusicTrack inTrack, AUNode *outNode);
    graph's first instrument. A unit that takes no MIDI: kAudioToolboxErr_IllegalTrackDestination. */
 OSStatus MusicTrackSetDestAudioUnit(MusicTrack inTrack, AudioUnit _Nullable inUnit);
 OSStatus MusicTrackGetDestAudioUnit(MusicTrack inTrack, AudioUnit _Nullable *_Nonnull outUnit);
+/* A track's channel messages and notes go to a Core MIDI destination (MIDISend) instead of a unit,
+   each timestamped with the host time of its sample: the render cycle's mHostTime (or the clock at
+   the cycle, when the head gives none) plus its offset at the head's rate. The player still follows
+   the graph's head. 0 plays to units again. Errors: kMIDIUnknownEndpoint, kMIDIWrongEndpointType. */
+OSStatus MusicTrackSetDestMIDIEndpoint(MusicTrack inTrack, MIDIEndpointRef inEndpoint);
+/* kAudioToolboxError_NoTrackDestination when the track plays to units. */
+OSStatus MusicTrackGetDestMIDIEndpoint(MusicTrack inTrack, MIDIEndpointRef *outEndpoint);
 OSStatus MusicTrackSetProperty(MusicTrack inTrack, UInt32 inPropertyID, void *inData, UInt32 inLength);
 /* outData NULL: *ioLength receives the size. */
 OSStatus MusicTrackGetProperty(MusicTrack inTrack, UInt32 inPropertyID, void *_Nullable outData, UInt32 *ioLength);
