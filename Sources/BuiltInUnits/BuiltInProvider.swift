@@ -18,6 +18,7 @@ public final class BuiltInProvider: ComponentProvider {
             unit(FormatConverterUnit.identity, "Format Converter") { FormatConverterUnit($0) },
             unit(Mixer3DUnit.identity, "3D Mixer") { Mixer3DUnit($0) },
             unit(AudioFilePlayerUnit.identity, "Audio File Player") { AudioFilePlayerUnit($0) },
+            unit(ReverbUnit.identity, "Reverb 2") { ReverbUnit($0) },
         ]
     }
 
