@@ -19,6 +19,7 @@ public final class BuiltInProvider: ComponentProvider {
             unit(Mixer3DUnit.identity, "3D Mixer") { Mixer3DUnit($0) },
             unit(AudioFilePlayerUnit.identity, "Audio File Player") { AudioFilePlayerUnit($0) },
             unit(ReverbUnit.identity, "Reverb 2") { ReverbUnit($0) },
+            unit(DistortionUnit.identity, "Distortion") { DistortionUnit($0) },
         ]
     }
 
