@@ -20,6 +20,7 @@ public final class BuiltInProvider: ComponentProvider {
             unit(AudioFilePlayerUnit.identity, "Audio File Player") { AudioFilePlayerUnit($0) },
             unit(ReverbUnit.identity, "Reverb 2") { ReverbUnit($0) },
             unit(DistortionUnit.identity, "Distortion") { DistortionUnit($0) },
+            unit(NewTimePitchUnit.identity, "New Time Pitch") { NewTimePitchUnit($0) },
         ]
     }
 
