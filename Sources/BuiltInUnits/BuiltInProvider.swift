@@ -21,6 +21,7 @@ public final class BuiltInProvider: ComponentProvider {
             unit(ReverbUnit.identity, "Reverb 2") { ReverbUnit($0) },
             unit(DistortionUnit.identity, "Distortion") { DistortionUnit($0) },
             unit(NewTimePitchUnit.identity, "New Time Pitch") { NewTimePitchUnit($0) },
+            unit(VarispeedUnit.identity, "Varispeed") { VarispeedUnit($0) },
         ]
     }
 

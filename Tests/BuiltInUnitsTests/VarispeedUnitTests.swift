@@ -1,0 +1,49 @@
+import Foundation
+import XCTest
+import TestSupport
+
+final class VarispeedUnitTests: XCTestCase {
+    private func varispeed(_ input: [Float]) throws -> UnitHarness {
+        let h = try UnitHarness(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_Varispeed)
+        try h.feed(bus: 0, [input, input])
+        return h
+    }
+
+    /// Rate 1: a step of exactly 1 reads every input sample as it is: exact, no latency.
+    func testRateOnePassesTheInputExactly() throws {
+        let x = sine(1234, frames: 8192)
+        let h = try varispeed(x)
+        try h.initialize()
+        let out = try h.render(frames: 8192, channels: 2)
+        XCTAssertEqual(out[0], x)
+        XCTAssertEqual(out[1], x)
+    }
+
+    /// Rate 2 (and, the same, PlaybackCents +1200): 441 Hz comes out at 882 Hz (within 0.1 %) and
+    /// a one-second tone lasts half a second (within 2 frames); output frame n is input 2n exactly.
+    func testRateTwoDoublesTheFrequencyAndHalvesTheLength() throws {
+        let x = sine(441, frames: 44_100)
+        for (id, value) in [(kVarispeedParam_PlaybackRate, Float(2)), (kVarispeedParam_PlaybackCents, 1200)] {
+            let h = try varispeed(x)
+            try h.set(id, value)
+            try h.initialize()
+            let out = try h.render(frames: 44_100, channels: 2)[0]
+            let span = try XCTUnwrap(soundingSpan(out, threshold: 1e-3))
+            XCTAssertEqual(Double(span.last - span.first), 22_050, accuracy: 2, "\(span)")
+            XCTAssertEqual(zeroCrossingFrequency(out, from: 100, to: 22_000, sampleRate: 44_100), 882, accuracy: 0.882)
+            for n in stride(from: 0, to: 22_000, by: 97) { XCTAssertEqual(out[n], x[2 * n], "frame \(n)") }
+        }
+    }
+
+    /// Rate 0.5: an octave down, twice as long; between input samples the cubic interpolation is
+    /// within 10⁻³ of the sine it samples.
+    func testRateHalfInterpolatesTheSlowedSine() throws {
+        let x = sine(441, frames: 44_100)
+        let h = try varispeed(x)
+        try h.set(kVarispeedParam_PlaybackRate, 0.5)
+        try h.initialize()
+        let out = try h.render(frames: 44_100, channels: 2)[0]
+        let expected = sine(220.5, frames: 44_100)
+        for n in 4..<44_100 { XCTAssertEqual(out[n], expected[n], accuracy: 1e-3, "frame \(n)") }
+    }
+}
