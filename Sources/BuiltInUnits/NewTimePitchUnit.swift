@@ -43,7 +43,7 @@ public final class NewTimePitchUnit: AUBase {
     }
 
     deinit {
-        stretch?.free()
+        // AUBase's deinit frees what an initialized unit holds (deallocateRenderResources).
         inputTime.deallocate()
     }
 

@@ -43,7 +43,7 @@ public final class VarispeedUnit: AUBase {
     }
 
     deinit {
-        freeVoices()
+        // AUBase's deinit frees what an initialized unit holds (deallocateRenderResources).
         inputTime.deallocate()
     }
 
