@@ -46,4 +46,16 @@ final class VarispeedUnitTests: XCTestCase {
         let expected = sine(220.5, frames: 44_100)
         for n in 4..<44_100 { XCTAssertEqual(out[n], expected[n], accuracy: 1e-3, "frame \(n)") }
     }
+
+    /// A rate change scheduled at frame 256 of a render call applies at that frame: frames before
+    /// it read input n, frames after it input 256 + 2k, exactly.
+    func testAScheduledRateChangeAppliesAtItsFrame() throws {
+        let x = (0..<4096).map { Float($0) / 4096 }
+        let h = try varispeed(x)
+        try h.initialize()
+        XCTAssertEqual(AudioUnitSetParameter(h.unit, kVarispeedParam_PlaybackRate, kAudioUnitScope_Global, 0, 2, 256), noErr)
+        let out = try h.render(frames: 512, channels: 2)[0]
+        XCTAssertEqual(Array(out[..<256]), Array(x[..<256]))
+        XCTAssertEqual(Array(out[256...]), (0..<256).map { x[256 + 2 * $0] })
+    }
 }
