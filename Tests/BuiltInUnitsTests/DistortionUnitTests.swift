@@ -109,6 +109,24 @@ final class DistortionUnitTests: XCTestCase {
         XCTAssertEqual(out[440], 0)
     }
 
+    /// Ring modulation of a constant 0.5 by (1 − b)·sin 2πf₁t + b·sin 2πf₂t (b = 25 %, 1 and 3 kHz),
+    /// then the clip at 0 dB: within 10⁻⁶ of the formula over 8192 frames (the oscillators are
+    /// rotating phasors in Double).
+    func testRingModulatorMultipliesByTheBalancedCarriers() throws {
+        let h = try distortion(channels: [[Float](repeating: 0.5, count: 8192)])
+        try h.set(kDistortionParam_RingModFreq1, 1000)
+        try h.set(kDistortionParam_RingModFreq2, 3000)
+        try h.set(kDistortionParam_RingModBalance, 25)
+        try h.set(kDistortionParam_RingModMix, 100)
+        try h.initialize()
+        let out = try h.render(frames: 8192, channels: 2)[0]
+        for n in 0..<8192 {
+            let t = 2 * Double.pi * Double(n) / 44_100
+            let carrier = 0.75 * sin(1000 * t) + 0.25 * sin(3000 * t)
+            XCTAssertEqual(out[n], Float(tanh(0.5 * carrier)), accuracy: 1e-6, "frame \(n)")
+        }
+    }
+
     func testFactoryPresetsSetParametersAndKeepTheMix() throws {
         let h = try UnitHarness(type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Distortion)
         try h.set(kDistortionParam_FinalMix, 30)
