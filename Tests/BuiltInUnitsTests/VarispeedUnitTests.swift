@@ -9,7 +9,8 @@ final class VarispeedUnitTests: XCTestCase {
         return h
     }
 
-    /// Rate 1: a step of exactly 1 reads every input sample as it is: exact, no latency.
+    /// Rate 1: a step of exactly 1 reads every input sample as it is: exact, no latency, and pulls
+    /// exactly the frames it renders.
     func testRateOnePassesTheInputExactly() throws {
         let x = sine(1234, frames: 8192)
         let h = try varispeed(x)
@@ -17,6 +18,7 @@ final class VarispeedUnitTests: XCTestCase {
         let out = try h.render(frames: 8192, channels: 2)
         XCTAssertEqual(out[0], x)
         XCTAssertEqual(out[1], x)
+        XCTAssertEqual(h.sources[0].position, 8192, "no look-ahead at a whole step: one input frame per output frame")
     }
 
     /// Rate 2 (and, the same, PlaybackCents +1200): 441 Hz comes out at 882 Hz (within 0.1 %) and
