@@ -90,4 +90,32 @@ final class TimePitchUnitTests: XCTestCase {
         try h.initialize()
         XCTAssertEqual(try h.render(frames: 4096, channels: 2)[0], x)
     }
+
+    /// The corners of the ranges (rate 1/32 and 32, pitch ±2400 cents), in mono or six channels, in
+    /// slices of 4096: every call succeeds and the output is finite and bounded; at rate 32 a
+    /// call after the first pulls about 32 × its frames (the first pulls 43 776 frames more: SoundTouch's
+    /// windows at that tempo).
+    func testExtremeSettingsRenderFiniteAudio() throws {
+        let cases: [(Int, Float, Float)] = [(1, 1.0 / 32, -2400), (6, 32, 2400), (1, 32, -2400), (6, 1.0 / 32, 2400)]
+        for (channels, rate, pitch) in cases {
+            let x = sine(440, frames: 300_000)
+            let h = try UnitHarness(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_NewTimePitch, slice: 4096)
+            try h.setFormat(.canonical(sampleRate: 44_100, channels: UInt32(channels)), scope: kAudioUnitScope_Input)
+            try h.setFormat(.canonical(sampleRate: 44_100, channels: UInt32(channels)), scope: kAudioUnitScope_Output)
+            try h.feed(bus: 0, [x])
+            try h.set(kNewTimePitchParam_Rate, rate)
+            try h.set(kNewTimePitchParam_Pitch, pitch)
+            try h.initialize()
+            let first = try h.render(frames: 4096, channels: channels)
+            let startUp = h.sources[0].position
+            let second = try h.render(frames: 4096, channels: channels)
+            XCTAssertTrue(
+                (first + second).allSatisfy { $0.allSatisfy { $0.isFinite && abs($0) < 4 } }, "\(channels) ch, rate \(rate), pitch \(pitch)"
+            )
+            // Past SoundTouch's start-up (its first call pulls what its windows need first).
+            if rate == 32 {
+                XCTAssertEqual(Double(h.sources[0].position - startUp), 32 * 4096, accuracy: 8192, "input pulled at rate 32")
+            }
+        }
+    }
 }
