@@ -1,4 +1,5 @@
 import AUHostCore
+import DSPKernels
 import Foundation
 
 /// The varispeed ('aufc' 'vari', AUVarispeed's parameters): plays its input faster or slower,
@@ -6,6 +7,9 @@ import Foundation
 /// step = (input rate / output rate) × PlaybackRate × 2^(PlaybackCents/1200) (the product clamped
 /// to 0.25…4), with 4-point cubic (Catmull-Rom) interpolation per channel (VarispeedVoice, as the
 /// 3D mixer's playback rate). At a step of exactly 1 the input passes unchanged with no latency.
+/// Above 1 (reading faster) the input first passes an anti-alias low pass, four 2nd-order
+/// Butterworth sections at 0.45 × input rate / step (−12 dB there), so what would fold back past
+/// the output's Nyquist is removed; at or below 1 nothing filters.
 /// A time effect: it pulls about step × frames input frames per call, in pulls of at most
 /// MaximumFramesPerSlice, with time stamps of its own that count input frames.
 ///
@@ -25,6 +29,13 @@ public final class VarispeedUnit: AUBase {
     var sliceFrames = 1
     var appliedCents: Float = 0
     var centsFactor = 1.0
+    /// Anti-alias sections, four per channel (channel-major), and one channel's filtered pull.
+    var filters: UnsafeMutablePointer<BiquadFilter>?
+    var filtered: UnsafeMutablePointer<Float>?
+    /// The step the sections are designed for, and whether they ran in the last slice.
+    var designedStep = 1.0
+    var filtering = false
+    var inputRate = 44_100.0
 
     /// Thread: setup.
     public init(_ description: AudioComponentDescription = VarispeedUnit.identity) {
@@ -76,6 +87,14 @@ public final class VarispeedUnit: AUBase {
         voices = made
         voiceCount = channels
         baseStep = base
+        let sections = UnsafeMutablePointer<BiquadFilter>.allocate(capacity: channels * 4)
+        sections.initialize(repeating: BiquadFilter(), count: channels * 4)
+        filters = sections
+        filtered = .allocate(capacity: frames)
+        filtered?.initialize(repeating: 0, count: frames)
+        designedStep = 1
+        filtering = false
+        inputRate = input.mSampleRate
         sliceFrames = frames
         values = parameters.values
         appliedCents = 0
@@ -84,6 +103,11 @@ public final class VarispeedUnit: AUBase {
     }
 
     private func freeVoices() {
+        filters?.deinitialize(count: voiceCount * 4)
+        filters?.deallocate()
+        filters = nil
+        filtered?.deallocate()
+        filtered = nil
         guard let voices else { return }
         for c in 0..<voiceCount { voices[c].free() }
         voices.deinitialize(count: voiceCount)
@@ -95,8 +119,9 @@ public final class VarispeedUnit: AUBase {
     public override func deallocateRenderResources() { freeVoices() }
 
     public override func resetState() {
-        guard let voices else { return }
+        guard let voices, let filters else { return }
         for c in 0..<voiceCount { voices[c].reset() }
+        for k in 0..<voiceCount * 4 { filters[k].reset() }
         inputTime.pointee.mSampleTime = 0
     }
 
@@ -114,7 +139,7 @@ public final class VarispeedUnit: AUBase {
         timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
         output: UnsafeMutablePointer<AudioBufferList>
     ) -> OSStatus {
-        guard let voices, let values else { return kAudioUnitErr_Uninitialized }
+        guard let voices, let values, filters != nil, filtered != nil else { return kAudioUnitErr_Uninitialized }
         if renderState().pointee.bypass { return pullInput(0, flags, timeStamp, frames, into: output) }
         let n = Int(frames)
         var position = 0
@@ -144,6 +169,21 @@ public final class VarispeedUnit: AUBase {
         let rate = Double(values[0]) * centsFactor
         let step = baseStep * min(max(rate, 0.25), 4)
         let count = voiceCount, chunk = sliceFrames
+        guard let filters, let filtered else { return kAudioUnitErr_Uninitialized }
+        let antiAlias = step > 1, lastDesign = designedStep, wasFiltering = filtering
+        if antiAlias && step != lastDesign {
+            designedStep = step
+            let rate = inputRate, cutoff = 0.45 * inputRate / step
+            // libm inside the design (no allocation, no lock); the cutoff lies below Nyquist.
+            let design = _unsafePerformance {
+                (try? BiquadCoefficients(type: .butterworthLowPass, frequency: cutoff, gain: 0, bandwidth: 1, sampleRate: rate)) ?? .identity
+            }
+            for k in 0..<count * 4 { filters[k].coefficients = design }
+        }
+        if antiAlias && !wasFiltering {
+            for k in 0..<count * 4 { filters[k].reset() }
+        }
+        filtering = antiAlias
         var need = voices[0].samplesNeeded(frames: frames, step: step)
         while need > 0 {
             let pull = min(need, chunk)
@@ -152,7 +192,14 @@ public final class VarispeedUnit: AUBase {
             let ins = audioBuffers(list)
             for c in 0..<min(count, Int(list.pointee.mNumberBuffers)) {
                 guard let x = ins[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
-                voices[c].append(x, pull)
+                if antiAlias {
+                    // Into scratch: the pulled buffers may be the upstream unit's own.
+                    filters[c * 4].process(x, filtered, frameCount: pull)
+                    for k in 1..<4 { filters[c * 4 + k].process(filtered, filtered, frameCount: pull) }
+                    voices[c].append(filtered, pull)
+                } else {
+                    voices[c].append(x, pull)
+                }
             }
             inputTime.pointee.mSampleTime += Double(pull)
             need -= pull

@@ -110,16 +110,17 @@ final class EffectUnitTests: XCTestCase {
         XCTAssertEqual(out, (0..<2_000).map(ramp))
     }
 
-    /// Varispeed rate 1 passes exactly; rate 2 reads input 2n for output n, exactly (an octave up).
-    func testVarispeedRateOneIsExactAndRateTwoReadsEverySecondFrame() throws {
+    /// Varispeed rate 1 passes exactly; rate 2 plays 480 Hz at 960 Hz (within 0.1 %) and pulls
+    /// two source frames per rendered frame (within 512).
+    func testVarispeedRateOneIsExactAndRateTwoIsAnOctaveUp() throws {
         let unity = AVAudioUnitVarispeed()
         XCTAssertTrue((unity as AVAudioUnit) is AVAudioUnitTimeEffect)
         XCTAssertEqual(unity.rate, 1)
         XCTAssertEqual(try run(unity, frames: 2_000, source: ramp).out, (0..<2_000).map(ramp))
         let double = AVAudioUnitVarispeed()
         double.rate = 2
-        let (out, pulled) = try run(double, frames: 2_000, source: ramp)
-        XCTAssertEqual(out, (0..<2_000).map { ramp(2 * $0) })
-        XCTAssertEqual(pulled, 4_000, accuracy: 512)
+        let (out, pulled) = try run(double, frames: 24_000, source: { 0.5 * Float(sin(2 * Double.pi * 480 * Double($0) / 48_000)) })
+        XCTAssertEqual(zeroCrossingFrequency(out[1_000..<23_000], sampleRate: 48_000), 960, accuracy: 0.96)
+        XCTAssertEqual(pulled, 48_000, accuracy: 512)
     }
 }
