@@ -109,7 +109,7 @@ let providers: [Target] = [
     /// Extended Audio File Services (the C API, @_cdecl) and its Swift face, over AudioFiles.
     .target(name: "ExtAudioFile", dependencies: ["AudioTypes", "AudioFiles", "DSPKernels"]),
     /// AUHost's own units.
-    .target(name: "BuiltInUnits", dependencies: ["AUHostCore", "DSPKernels", "ExtAudioFile"]),
+    .target(name: "BuiltInUnits", dependencies: ["AUHostCore", "DSPKernels", "ExtAudioFile", "CSoundTouch"]),
     /// Voice processing: the chunking kernel over webrtc and the offline unit.
     .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "CAUHostAtomics", "CWebRTCProcessing"]),
     /// The ALSA I/O unit (RemoteIO / HALOutput on Linux) and its provider.

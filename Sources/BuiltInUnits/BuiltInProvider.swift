@@ -18,6 +18,10 @@ public final class BuiltInProvider: ComponentProvider {
             unit(FormatConverterUnit.identity, "Format Converter") { FormatConverterUnit($0) },
             unit(Mixer3DUnit.identity, "3D Mixer") { Mixer3DUnit($0) },
             unit(AudioFilePlayerUnit.identity, "Audio File Player") { AudioFilePlayerUnit($0) },
+            unit(ReverbUnit.identity, "Reverb 2") { ReverbUnit($0) },
+            unit(DistortionUnit.identity, "Distortion") { DistortionUnit($0) },
+            unit(NewTimePitchUnit.identity, "New Time Pitch") { NewTimePitchUnit($0) },
+            unit(VarispeedUnit.identity, "Varispeed") { VarispeedUnit($0) },
         ]
     }
 

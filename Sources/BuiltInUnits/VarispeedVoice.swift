@@ -35,12 +35,16 @@ struct VarispeedVoice {
         position = 1
     }
 
-    /// Input samples to append before `frames` output frames can be read at `step`.
+    /// Input samples to append before `frames` output frames can be read at `step`. When the
+    /// position and the step are whole numbers every read lands on a sample and needs no
+    /// look-ahead, so at a step of 1 the voice pulls exactly `frames` samples per call (as the
+    /// unit's caller asked, however it slices); otherwise two samples past the last read.
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
     func samplesNeeded(frames: Int, step: Double) -> Int {
-        let last = Int(position + Double(frames - 1) * step) + 2
+        let whole = Double(Int(step)) == step && Double(Int(position)) == position
+        let last = Int(position + Double(frames - 1) * step) + (whole ? 0 : 2)
         return min(max(last + 1 - count, 0), capacity - count)
     }
 

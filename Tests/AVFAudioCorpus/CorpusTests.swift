@@ -111,6 +111,52 @@ final class AVFAudioCorpusTests: XCTestCase {
         assertSamplesEqual(samples, expected, "rendered file")
     }
 
+    // MARK: Engine: player → reverb → time-pitch → mixer → output, offline
+
+    /// A dry reverb and the time-pitch at +1200 cents: a one-second 441 Hz tone comes out at
+    /// 882 Hz (within 1 %, zero crossings of the file read back with ExtAudioFile) and still lasts
+    /// one second (within 1024 frames).
+    func testOfflineRenderingThroughReverbAndTimePitchShiftsAnOctaveKeepingTheLength() throws {
+        let source = directory + "/tone.wav", output = directory + "/octave.wav"
+        let length = 2 * 44_100
+        writeFloatWAV(
+            source, (0..<length).map { $0 < 44_100 ? 0.5 * Float(sin(2 * Double.pi * 441 * Double($0) / 44_100)) : 0 }, sampleRate: 44_100)
+        try OfflineReverbTimePitchRenderer().render(
+            sourceURL: URL(fileURLWithPath: source), outputURL: URL(fileURLWithPath: output), preset: .mediumHall, wetDryMix: 0,
+            rate: 1, pitch: 1200)
+        let (samples, format) = readMonoFloat(output)
+        XCTAssertEqual(format.mSampleRate, 44_100)
+        XCTAssertEqual(samples.count, length)
+        let first = try XCTUnwrap(samples.firstIndex { abs($0) > 0.05 }), last = try XCTUnwrap(samples.lastIndex { abs($0) > 0.05 })
+        XCTAssertEqual(Double(last - first), 44_100, accuracy: 1024)
+        var crossings: [Double] = []
+        for i in (first + 2048)..<(last - 2048) where samples[i - 1] < 0 && samples[i] >= 0 {
+            crossings.append(Double(i - 1) + Double(-samples[i - 1] / (samples[i] - samples[i - 1])))
+        }
+        let frequency = Double(crossings.count - 1) / (crossings.last! - crossings.first!) * 44_100
+        XCTAssertEqual(frequency, 882, accuracy: 8.82)
+    }
+
+    /// A fully wet large hall with the time-pitch at rate 1, pitch 0 (exact pass-through): the
+    /// impulse response's RT60 (Schroeder backward integration, T30 × 2, computed here) lies
+    /// between the preset's decay times at Nyquist and at 0 Hz (this project's Large Hall: 1.1 and
+    /// 2.4 s).
+    func testOfflineRenderingOfAnImpulseThroughALargeHallRingsForItsDecayTime() throws {
+        let source = directory + "/impulse.wav", output = directory + "/hall.wav"
+        let length = 4 * 44_100
+        writeFloatWAV(source, (0..<length).map { $0 == 0 ? 1 : 0 }, sampleRate: 44_100)
+        try OfflineReverbTimePitchRenderer().render(
+            sourceURL: URL(fileURLWithPath: source), outputURL: URL(fileURLWithPath: output), preset: .largeHall, wetDryMix: 100,
+            rate: 1, pitch: 0)
+        let (samples, _) = readMonoFloat(output)
+        var remaining = [Double](repeating: 0, count: samples.count + 1)
+        for i in stride(from: samples.count - 1, through: 0, by: -1) { remaining[i] = remaining[i + 1] + Double(samples[i] * samples[i]) }
+        func crossing(_ dB: Double) -> Double { Double(remaining.firstIndex { $0 < remaining[0] * pow(10, dB / 10) } ?? 0) / 44_100 }
+        let rt60 = 2 * (crossing(-35) - crossing(-5))
+        XCTAssertGreaterThan(rt60, 1.1)
+        XCTAssertLessThan(rt60, 2.4)
+    }
+
     // MARK: Taps
 
     func testTapOnTheMainMixerDeliversExactlyWhatWasRenderedInBuffersOfItsSizeWithTheirTimes() throws {

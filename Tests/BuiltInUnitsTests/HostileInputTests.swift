@@ -12,6 +12,8 @@ final class HostileInputTests: XCTestCase {
         (kAudioUnitType_Effect, kAudioUnitSubType_AUiPodEQ), (kAudioUnitType_Effect, kAudioUnitSubType_NBandEQ),
         (kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer), (kAudioUnitType_FormatConverter, kAudioUnitSubType_AUConverter),
         (kAudioUnitType_Mixer, kAudioUnitSubType_AU3DMixerEmbedded), (kAudioUnitType_Generator, kAudioUnitSubType_AudioFilePlayer),
+        (kAudioUnitType_Effect, kAudioUnitSubType_Reverb2), (kAudioUnitType_Effect, kAudioUnitSubType_Distortion),
+        (kAudioUnitType_FormatConverter, kAudioUnitSubType_NewTimePitch), (kAudioUnitType_FormatConverter, kAudioUnitSubType_Varispeed),
     ]
 
     // MARK: A. Stream formats checked at the boundary

@@ -137,6 +137,39 @@ let benchmarks: @Sendable () -> Void = {
                 }
             })
     }
+    measure("Reverb2 (stereo, Large Hall, fully wet)") {
+        UnitRig(
+            kAudioUnitType_Effect, kAudioUnitSubType_Reverb2,
+            afterInitialize: { unit in
+                var preset = AUPreset(presetNumber: 4, presetName: nil)
+                AudioUnitSetProperty(
+                    unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size))
+            })
+    }
+    measure("Distortion (stereo, every stage mixed in)") {
+        UnitRig(
+            kAudioUnitType_Effect, kAudioUnitSubType_Distortion,
+            configure: { unit in
+                setParameter(unit, kDistortionParam_Delay, 20)
+                setParameter(unit, kDistortionParam_Rounding, 30)
+                setParameter(unit, kDistortionParam_SquaredTerm, 2)
+                setParameter(unit, kDistortionParam_CubicTerm, 2)
+                setParameter(unit, kDistortionParam_RingModMix, 50)
+            })
+    }
+    measure("NewTimePitch (stereo, rate 1.5, pitch +300 cents)") {
+        UnitRig(
+            kAudioUnitType_FormatConverter, kAudioUnitSubType_NewTimePitch,
+            configure: { unit in
+                setParameter(unit, kNewTimePitchParam_Rate, 1.5)
+                setParameter(unit, kNewTimePitchParam_Pitch, 300)
+            })
+    }
+    measure("Varispeed (stereo, rate 1.5)") {
+        UnitRig(
+            kAudioUnitType_FormatConverter, kAudioUnitSubType_Varispeed,
+            configure: { unit in setParameter(unit, kVarispeedParam_PlaybackRate, 1.5) })
+    }
     measure("Multichannel mixer (4 stereo buses, metering on)") {
         UnitRig(
             kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer, inputs: 4,
