@@ -6,11 +6,12 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 typedef void *Widget;
 
 static struct {
-    void (*init)(int *, char ***);
+    int (*init_check)(int *, char ***);
     Widget (*window_new)(int);
     Widget (*plug_new)(unsigned long);
     void (*window_set_title)(Widget, const char *);
@@ -53,7 +54,7 @@ const char *gtk_window_load(void) {
         return error;
     }
     struct { void **slot; const char *name; } symbols[] = {
-        {(void **)&gtk.init, "gtk_init"},
+        {(void **)&gtk.init_check, "gtk_init_check"},
         {(void **)&gtk.window_new, "gtk_window_new"},
         {(void **)&gtk.plug_new, "gtk_plug_new"},
         {(void **)&gtk.window_set_title, "gtk_window_set_title"},
@@ -79,7 +80,11 @@ const char *gtk_window_load(void) {
     }
     int argc = 0;
     char **argv = NULL;
-    gtk.init(&argc, &argv);
+    /* gtk_init would end the process on a display it cannot open; the caller opened it already. */
+    if (!gtk.init_check(&argc, &argv)) {
+        snprintf(error, sizeof error, "Gtk2 could not start on the X display \"%s\"", getenv("DISPLAY") ? getenv("DISPLAY") : "");
+        return error;
+    }
     return NULL;
 }
 

@@ -233,8 +233,6 @@ int main(int argc, char **argv) {
             snprintf(text, sizeof text, "suil cannot show a %s UI in an X11 or a Gtk2 window", ui_type);
             fail("unsupported", text);
         }
-        const char *why = gtk_window_load();
-        if (why) fail("unsupported", why);
         container_type = LV2_UI__GtkUI;
         child.gtk = true;
     }
@@ -243,6 +241,10 @@ int main(int argc, char **argv) {
         char text[512];
         snprintf(text, sizeof text, "cannot open the X display \"%s\"", getenv("DISPLAY") ? getenv("DISPLAY") : "");
         fail("no-display", text);
+    }
+    if (child.gtk) {
+        const char *why = gtk_window_load();
+        if (why) fail("unsupported", why);
     }
     if (parent) child.container = parent;
     else if (!child.gtk && !external) make_toplevel(&child, title);

@@ -225,9 +225,11 @@ final class LV2PluginUITests: XCTestCase {
             XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_NeedsInstanceAccess, "\(error)")
             XCTAssertTrue("\(error)".contains("instance-access"), "\(error)")
         }
-        // A display nobody serves (the highest number X allows).
-        XCTAssertThrowsError(try unit.openLV2UI(index: Self.x11UI, display: ":65535")) { error in
-            XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_NoDisplay, "\(error)")
+        // A display nobody serves (the highest number X allows), for each kind of window.
+        for index in [Self.x11UI, Self.gtkUI, Self.externalUI] {
+            XCTAssertThrowsError(try unit.openLV2UI(index: index, display: ":65535")) { error in
+                XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_NoDisplay, "UI \(index): \(error)")
+            }
         }
         XCTAssertThrowsError(try unit.openLV2UI(index: 7)) { error in
             XCTAssertEqual((error as? AudioError)?.status, kAUHostLV2UIErr_UnknownUI)
