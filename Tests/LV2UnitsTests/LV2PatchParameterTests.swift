@@ -135,6 +135,19 @@ final class LV2PatchParameterTests: XCTestCase {
         XCTAssertEqual(rig.render(frames: 256, block: 256)[0][0].last, 0.1875, "run 4 still at 0.25: not set back to 0.5")
     }
 
+    /// patch-garbage writes replies whose sizes lie (a sequence longer than its buffer, a
+    /// patch:body claiming a million bytes inside a 40-byte object, with a level of 0.9 planted
+    /// just past the object): the unit reads nothing past them, renders exactly, and takes in no
+    /// value.
+    func testRepliesWhoseSizesLieAreNotReadPast() throws {
+        let component = try XCTUnwrap(LV2UnitTestSupport.fixtures.component(uri: "urn:auhost:fixture:patch-garbage"))
+        let rig = try LV2UnitRig(component: component, maxFrames: 256)
+        rig.inputs = [[[Float](repeating: 0.75, count: 1_024)]]
+        XCTAssertEqual(rig.render(frames: 1_024, block: 256)[0][0], [Float](repeating: 0.375, count: 1_024))
+        XCTAssertEqual(try readText(rig.unit), .dictionary([:]))
+        XCTAssertEqual(rig.parameter(kLV2UnitPatchParameterBase), 0.5)
+    }
+
     func testUnknownNamesAndNonStringValuesAreRefusedNamingThem() throws {
         let rig = try LV2UnitRig(component: LV2UnitTestSupport.component(sampler), maxFrames: 512)
         XCTAssertEqual(setText(["impulse": .string("/tmp/x.wav")], on: rig.unit), kAudioUnitErr_InvalidPropertyValue)

@@ -132,8 +132,35 @@ static void cleanup(LV2_Handle h) {
     free(h);
 }
 
-static const LV2_Descriptor descriptor = {PLUGIN_URI, instantiate, connect, NULL, run, NULL, cleanup, NULL};
+/* urn:auhost:fixture:patch-garbage: the same gain, writing broken patch replies a host must not
+ * read past: a sequence claiming 4 KiB more than its buffer, holding a 40-byte patch:Put whose
+ * patch:body claims a million bytes. Right after the object lies what a reader going past it would
+ * take for a property of that body, level = 0.9 (and, read as the next event, a size of about
+ * 1 GiB). */
+static void run_garbage(LV2_Handle h, uint32_t frames) {
+    Reporter *r = h;
+    const uint32_t capacity = r->notify->atom.size;
+    uint32_t *w = (uint32_t *)((uint8_t *)r->notify + sizeof(LV2_Atom_Sequence));
+    if (capacity >= 96) {
+        const float lure = 0.9f;
+        w[0] = w[1] = 0;                                                 /* frame 0 */
+        w[2] = 40, w[3] = r->object, w[4] = 0, w[5] = r->put;            /* the 40-byte patch:Put */
+        w[6] = r->body, w[7] = 0, w[8] = 1000000, w[9] = r->object;     /* patch:body claims 1 MB */
+        w[10] = 0, w[11] = 0;                                            /* the body's id and otype */
+        w[12] = r->level_key, w[13] = 0, w[14] = 4, w[15] = r->float_type; /* past the object */
+        memcpy(&w[16], &lure, sizeof lure);
+        w[17] = 0;
+    }
+    r->notify->atom.type = r->forge.Sequence;
+    r->notify->atom.size = capacity + 4096;
+    for (uint32_t i = 0; i < frames; i++) r->out[i] = r->in[i] * r->level;
+}
+
+static const LV2_Descriptor descriptors[] = {
+    {PLUGIN_URI, instantiate, connect, NULL, run, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:patch-garbage", instantiate, connect, NULL, run_garbage, NULL, cleanup, NULL},
+};
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {
-    return index == 0 ? &descriptor : NULL;
+    return index < 2 ? &descriptors[index] : NULL;
 }
