@@ -171,8 +171,9 @@ static PyObject *graph_process(GraphObject *self, PyObject *args) {
     OSStatus status;
     UInt64 bad = 0;
     Py_BEGIN_ALLOW_THREADS
-    bad = inCount ? count_non_finite(inPointers, inCount, inFrames) : 0;
-    status = bad ? kAudio_ParamError : render_blocks(self->headUnit, &self->feed, outPointers, outCount, outFrames, block, &self->time, NULL, NULL, 0);
+    status = render_blocks(self->headUnit, &self->feed, outPointers, outCount, outFrames, block, &self->time, NULL, NULL, 0);
+    /* The board resets its nodes when this raises (they may have rendered blocks before it). */
+    if (self->feed.nonFinite) bad = count_non_finite(inPointers, inCount, inFrames);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->feed = (Feed){0};

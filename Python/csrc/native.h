@@ -29,6 +29,9 @@ typedef struct {
     UInt64 position;
     float *scratch;            /* lent to units that pass mData == NULL: count * block floats */
     UInt32 scratch_channels;
+    int checkInFeed;           /* the callback checks what it copies (one thread pulls: a unit) */
+    UInt64 checked;            /* with checkInFeed: frames before this one are checked */
+    int nonFinite;             /* set when a block held NaN or infinity */
 } Feed;
 
 /* AURenderCallback over a Feed. [render] */
@@ -43,12 +46,21 @@ typedef struct {
 
 /* Renders `frames` frames of `unit` (an effect fed by `feed`, an instrument, or a graph's head)
    into `out` (`outCount` channel pointers), `block` frames a call, sending `events` (sorted by
-   frame) to `midiUnit` at their offsets. Advances *time. Returns the first failing status.
-   [render: called with the GIL released] */
+   frame) to `midiUnit` at their offsets. Advances *time. Returns the first failing status
+   (kAudio_ParamError with feed->nonFinite set for NaN or infinite input). [render: called with
+   the GIL released] */
 OSStatus render_blocks(AudioUnit unit, Feed *feed, float *const *out, UInt32 outCount, UInt64 frames, UInt32 block,
                        AudioTimeStamp *time, AudioUnit midiUnit, const MIDIEventAt *events, Py_ssize_t eventCount);
 
-/* How many samples are NaN or infinite (exponent all ones). [any thread; no Python objects] */
+/* Whether frames [position, position + n) of the feed's input (clipped to it) hold NaN or
+   infinity. render_blocks checks each block before the unit reads it (in feed_callback as it
+   copies when checkInFeed, else before pulling: a graph's parallel branches pull the same feed
+   from several threads) and stops with kAudio_ParamError and feed->nonFinite set at the first
+   such block: the unit may have rendered the blocks before it, so callers reset it. [render] */
+int feed_block_non_finite(const Feed *feed, UInt64 position, UInt64 n);
+
+/* How many samples are NaN or infinite (exponent all ones), for the refusal's message.
+   [any thread; no Python objects] */
 UInt64 count_non_finite(float *const *channels, UInt32 count, UInt64 frames);
 
 /* Raises ValueError for `bad` non-finite input samples. Returns NULL. [setup: holds the GIL] */

@@ -4,13 +4,48 @@
  */
 #include "native.h"
 
+typedef uint32_t Lanes __attribute__((vector_size(16)));
+#define EXPONENT 0x7f800000u /* all ones in a float's exponent: NaN or infinity */
+#define CARRY 0x00800000u    /* (bits & EXPONENT) + CARRY reaches bit 31 only when the exponent is all ones */
+
+/* Copies n floats (to may be NULL: only checks) and answers whether any was NaN or infinite, four
+   lanes at a time with and/add/or only (no compare, so it vectorizes everywhere): one read of the
+   caller's array does both. */
+static int copy_non_finite(float *to, const float *from, UInt64 n) {
+    const Lanes exponent = {EXPONENT, EXPONENT, EXPONENT, EXPONENT}, carry = {CARRY, CARRY, CARRY, CARRY};
+    Lanes seen = {0};
+    UInt64 i = 0;
+    for (; i + 4 <= n; i += 4) {
+        Lanes bits;
+        memcpy(&bits, from + i, sizeof bits);
+        if (to) memcpy(to + i, &bits, sizeof bits);
+        seen |= (bits & exponent) + carry;
+    }
+    uint32_t any = seen[0] | seen[1] | seen[2] | seen[3];
+    for (; i < n; i++) {
+        uint32_t bits;
+        memcpy(&bits, from + i, sizeof bits);
+        if (to) memcpy(to + i, &bits, sizeof bits);
+        any |= (bits & EXPONENT) + CARRY;
+    }
+    return (any & 0x80000000u) != 0;
+}
+
+int feed_block_non_finite(const Feed *feed, UInt64 position, UInt64 n) {
+    if (position >= feed->frames) return 0;
+    if (n > feed->frames - position) n = feed->frames - position;
+    for (UInt32 c = 0; c < feed->count; c++)
+        if (copy_non_finite(NULL, feed->channels[c] + position, n)) return 1;
+    return 0;
+}
+
 OSStatus feed_callback(void *inRefCon, AudioUnitRenderActionFlags *ioActionFlags, const AudioTimeStamp *inTimeStamp,
                        UInt32 inBusNumber, UInt32 inNumberFrames, AudioBufferList *ioData) {
     (void)ioActionFlags; (void)inTimeStamp; (void)inBusNumber;
     Feed *feed = inRefCon;
     if (ioData == NULL) return kAudio_ParamError;
     UInt64 available = feed->position < feed->frames ? feed->frames - feed->position : 0;
-    UInt32 copied = available < inNumberFrames ? (UInt32)available : inNumberFrames;
+    UInt32 copied = feed->count == 0 ? 0 : available < inNumberFrames ? (UInt32)available : inNumberFrames;
     for (UInt32 b = 0; b < ioData->mNumberBuffers; b++) {
         AudioBuffer *buffer = &ioData->mBuffers[b];
         if (buffer->mData == NULL) {
@@ -19,12 +54,21 @@ OSStatus feed_callback(void *inRefCon, AudioUnitRenderActionFlags *ioActionFlags
             buffer->mData = feed->scratch + (size_t)b * inNumberFrames;
         }
         float *to = buffer->mData;
-        if (feed->count > 0 && copied > 0) memcpy(to, feed->channels[b % feed->count] + feed->position, copied * sizeof(float));
-        else copied = 0;
+        const float *from = copied ? feed->channels[b % feed->count] + feed->position : NULL;
+        if (!feed->checkInFeed) {
+            if (copied) memcpy(to, from, copied * sizeof(float));
+        } else if (copied && copy_non_finite(to, from, copied)) {
+            feed->nonFinite = 1;
+            return kAudio_ParamError;
+        }
         if (copied < inNumberFrames) memset(to + copied, 0, (inNumberFrames - copied) * sizeof(float));
         buffer->mDataByteSize = inNumberFrames * sizeof(float);
         buffer->mNumberChannels = 1;
     }
+    /* Every channel of these frames went through the check (the feed's position is the start of
+       the block, never past what was checked). */
+    if (feed->checkInFeed && ioData->mNumberBuffers >= feed->count && feed->position + copied > feed->checked)
+        feed->checked = feed->position + copied;
     return noErr;
 }
 
@@ -35,6 +79,10 @@ OSStatus render_blocks(AudioUnit unit, Feed *feed, float *const *out, UInt32 out
                        AudioTimeStamp *time, AudioUnit midiUnit, const MIDIEventAt *events, Py_ssize_t eventCount) {
     unsigned int mode = denormals_flush_begin();
     OSStatus status = render_loop(unit, feed, out, outCount, frames, block, time, midiUnit, events, eventCount);
+    if (status == noErr && feed && feed->frames > frames && feed_block_non_finite(feed, frames, feed->frames - frames)) {
+        feed->nonFinite = 1;  /* input past the rendered frames was never read: refused all the same */
+        status = kAudio_ParamError;
+    }
     denormals_flush_end(mode);
     return status;
 }
@@ -48,7 +96,16 @@ static OSStatus render_loop(AudioUnit unit, Feed *feed, float *const *out, UInt3
     Py_ssize_t nextEvent = 0;
     for (UInt64 position = 0; position < frames;) {
         UInt32 n = frames - position < block ? (UInt32)(frames - position) : block;
-        if (feed) feed->position = position;
+        if (feed) {
+            feed->position = position;
+            /* A block is checked before a unit reads it, by the feed as it copies (checkInFeed) or
+               here (it then stays in cache for that copy): a pass over the whole input first cost
+               more time than the unit. */
+            if (!feed->checkInFeed && feed_block_non_finite(feed, position, n)) {
+                feed->nonFinite = 1;
+                return kAudio_ParamError;
+            }
+        }
         while (nextEvent < eventCount && events[nextEvent].frame < position + n) {
             const MIDIEventAt *e = &events[nextEvent++];
             UInt32 offset = e->frame > position ? (UInt32)(e->frame - position) : 0;
@@ -64,6 +121,14 @@ static OSStatus render_loop(AudioUnit unit, Feed *feed, float *const *out, UInt3
         AudioUnitRenderActionFlags flags = 0;
         OSStatus status = AudioUnitRender(unit, &flags, time, 0, n, (AudioBufferList *)&list);
         if (status != noErr) return status;
+        if (feed && feed->checkInFeed && feed->checked < position + n) {
+            /* Frames the unit did not pull (or channels it did not take) are refused all the same. */
+            if (feed_block_non_finite(feed, feed->checked, position + n - feed->checked)) {
+                feed->nonFinite = 1;
+                return kAudio_ParamError;
+            }
+            feed->checked = position + n;
+        }
         for (UInt32 c = 0; c < outCount; c++) {
             /* A unit may answer with its own buffers instead of filling ours. */
             if (list.mBuffers[c].mData != out[c] + position && list.mBuffers[c].mData != NULL)

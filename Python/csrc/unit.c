@@ -354,6 +354,15 @@ static MIDIEventAt *parse_events(PyObject *events, Py_ssize_t *count) {
     return out;
 }
 
+/* After a render stopped at NaN or infinite input: the unit may have rendered the blocks before
+   it, so it starts over (reset, time 0) as a refused call must leave no half-processed stream.
+   Answers how many samples were bad, for the message. [setup: GIL released] */
+static UInt64 refuse_non_finite(UnitObject *self, float *const *channels, UInt32 count, UInt64 frames) {
+    AudioUnitReset(self->unit, kAudioUnitScope_Global, 0);
+    self->time.mSampleTime = 0;
+    return count_non_finite(channels, count, frames);
+}
+
 /* process(input or None, output, block, events=None): renders output.shape[1] frames into
    `output` (C-contiguous float32 (channels, frames)), feeding input bus 0 from `input`.
    Releases the GIL while rendering. [setup: one thread per unit at a time] */
@@ -385,14 +394,14 @@ static PyObject *unit_process(UnitObject *self, PyObject *args) {
         PyBuffer_Release(&out);
         return NULL;
     }
-    self->feed = (Feed){(const float *const *)inPointers, inCount, inFrames, 0, scratch, AUHOST_PY_MAX_CHANNELS};
+    self->feed = (Feed){.channels = (const float *const *)inPointers, .count = inCount, .frames = inFrames, .scratch = scratch,
+                        .scratch_channels = AUHOST_PY_MAX_CHANNELS, .checkInFeed = 1};
     self->busy = 2;
     OSStatus status;
     UInt64 bad = 0;
     Py_BEGIN_ALLOW_THREADS
-    bad = inCount ? count_non_finite(inPointers, inCount, inFrames) : 0;
-    status = bad ? kAudio_ParamError : render_blocks(self->unit, &self->feed, outPointers, outCount, outFrames, block, &self->time, self->unit, parsed,
-                           eventCount);
+    status = render_blocks(self->unit, &self->feed, outPointers, outCount, outFrames, block, &self->time, self->unit, parsed, eventCount);
+    if (self->feed.nonFinite) bad = refuse_non_finite(self, inPointers, inCount, inFrames);
     Py_END_ALLOW_THREADS
     self->busy = claimed;
     self->feed = (Feed){0};
@@ -484,15 +493,15 @@ static PyObject *unit_fast(UnitObject *self, PyObject *const *args, Py_ssize_t n
         return NULL;
     }
     Py_INCREF(audio);  /* the array stays alive (and its data put) while the GIL is released */
-    self->feed = (Feed){(const float *const *)inPointers, (UInt32)channels, (UInt64)frames, 0, scratch, AUHOST_PY_MAX_CHANNELS};
+    self->feed = (Feed){.channels = (const float *const *)inPointers, .count = (UInt32)channels, .frames = (UInt64)frames,
+                        .scratch = scratch, .scratch_channels = AUHOST_PY_MAX_CHANNELS, .checkInFeed = 1};
     self->busy = 2;
     OSStatus status;
     UInt64 bad = 0;
     Py_BEGIN_ALLOW_THREADS
-    bad = count_non_finite(inPointers, (UInt32)channels, (UInt64)frames);
-    status = bad ? kAudio_ParamError
-                 : render_blocks(self->unit, &self->feed, outPointers, outCount, (UInt64)rendered, (UInt32)block, &self->time, self->unit, NULL, 0);
-    if (!bad && status == noErr && latency) {
+    status = render_blocks(self->unit, &self->feed, outPointers, outCount, (UInt64)rendered, (UInt32)block, &self->time, self->unit, NULL, 0);
+    if (self->feed.nonFinite) bad = refuse_non_finite(self, inPointers, (UInt32)channels, (UInt64)frames);
+    if (status == noErr && latency) {
         for (UInt32 c = 0; c < outCount; c++) memmove(outBase + c * frames, outBase + c * rendered + latency, (size_t)frames * sizeof(float));
     }
     Py_END_ALLOW_THREADS

@@ -122,3 +122,37 @@ def test_one_plugin_on_two_threads_at_once_is_refused():
             errors.append(str(e))
     worker.join()
     assert errors and "another thread" in errors[0]
+
+
+def _short_delay():
+    delay = auhost.load_plugin("delay")
+    delay.delay_time, delay.feedback = 0.01, 50.0
+    return delay
+
+
+@pytest.mark.parametrize("board", [False, True], ids=["plugin", "board"])
+def test_non_finite_anywhere_is_refused_and_counted(noise, board):
+    """Blocks are checked as they are fed (the unit's) or before they are pulled (the board's):
+    a bad sample in the first, a middle or the last, partial block is found, and all are counted."""
+    unit = auhost.Pedalboard([_short_delay()]) if board else _short_delay()
+    for places in ([(0, 0)], [(1, 700)], [(0, 14_399), (1, 14_398), (0, 5)]):
+        audio = noise.copy()
+        for channel, frame in places:
+            audio[channel, frame] = np.nan
+        with pytest.raises(ValueError, match=f"{len(places)} NaN or infinite samples"):
+            unit.process(audio, 48000, buffer_size=512)
+
+
+@pytest.mark.parametrize("board", [False, True], ids=["plugin", "board"])
+def test_a_refused_call_leaves_a_stream_as_after_reset(noise, board):
+    """The unit may have rendered the blocks before the bad one: it is reset, so the next chunk of
+    a stream (reset=False) comes out as from a fresh unit, not from half a refused chunk."""
+    make = (lambda: auhost.Pedalboard([_short_delay()])) if board else _short_delay
+    streamed, fresh = make(), make()
+    first, bad, following = noise[:, :4800], noise[:, 4800:9600].copy(), noise[:, 9600:]
+    bad[:, -1] = np.inf
+    streamed.process(first, 48000, buffer_size=512, reset=False)
+    with pytest.raises(ValueError, match="2 NaN or infinite samples"):
+        streamed.process(bad, 48000, buffer_size=512, reset=False)
+    after = streamed.process(np.ascontiguousarray(following), 48000, buffer_size=512, reset=False)
+    assert np.array_equal(after, fresh.process(np.ascontiguousarray(following), 48000, buffer_size=512))

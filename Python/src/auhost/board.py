@@ -129,7 +129,11 @@ class _Group(MutableSequence):
             built.graph.rewind()
             latency = _frames(built.graph.latency(), rate)
         output = np.empty((built.out_channels, samples.shape[1] + latency), dtype=np.float32)
-        built.graph.process(samples, output, block)
+        try:
+            built.graph.process(samples, output, block)
+        except ValueError:  # NaN or infinity: the nodes may have rendered the blocks before it
+            self.reset()
+            raise
         self._check_faults(built)
         if latency:
             output = np.ascontiguousarray(output[:, latency:])

@@ -215,8 +215,8 @@ class Plugin:
         buffer_size frames are rendered a call. reset=True clears the unit first and compensates
         its latency (the output lines up with the input, same length); reset=False continues
         from the last call (streaming): no reset and no latency compensation, so chunks in a row
-        give the samples of one call. NaN or infinite input raises ValueError. Thread class:
-        setup (the GIL is released while rendering).
+        give the samples of one call. NaN or infinite input raises ValueError and resets the
+        unit. Thread class: setup (the GIL is released while rendering).
         """
         out = self._unit.fast(audio, sample_rate, buffer_size, reset)  # the plain case, all in C
         if out is not NotImplemented:
