@@ -58,8 +58,10 @@ public struct SampleFormatConverter: Sendable {
                 continue
             }
             if isNativeInt32 {
+                // Float(x) * 2^-31 rounds exactly as Float(Double(x) * 2^-31) (a power of two scales
+                // without rounding), without the Double conversions that were half of this loop.
                 for i in 0..<frameCount {
-                    out[i] = Float(Double(base.loadUnaligned(fromByteOffset: i * frameStride, as: Int32.self)) * (1 / 2_147_483_648))
+                    out[i] = Float(base.loadUnaligned(fromByteOffset: i * frameStride, as: Int32.self)) * (1 / 2_147_483_648)
                 }
                 continue
             }
@@ -108,7 +110,7 @@ public struct SampleFormatConverter: Sendable {
             }
             if isNativeInt32 {
                 for i in 0..<frameCount {
-                    out[i] = Float(Double(base.loadUnaligned(fromByteOffset: i * frameStride, as: Int32.self)) * (1 / 2_147_483_648))
+                    out[i] = Float(base.loadUnaligned(fromByteOffset: i * frameStride, as: Int32.self)) * (1 / 2_147_483_648)
                 }
                 continue
             }
