@@ -54,7 +54,6 @@ def auhost_render(uri, settings, audio):
     ids = {p.id: p.python_name for p in plugin.parameters.values()}
     for index, value in settings.items():
         setattr(plugin, ids[index], value)
-    plugin(audio[:, :BLOCK], RATE, buffer_size=BLOCK)
     return lambda: plugin(audio, RATE, buffer_size=BLOCK)
 
 
@@ -79,7 +78,10 @@ def main():
         except Exception as error:  # DawDreamer cannot load every LV2 plug-in
             print(f"{uri:<52} DawDreamer could not load it: {error}")
             continue
-        out_dd = theirs_run()  # the first render: later ones start with the last one's delay lines
+        # Outputs are compared on each host's first render of a fresh instance: sc4 and mda Delay
+        # keep state across LV2's deactivate/activate (their activate should clear it), so any
+        # later render of either host starts from what the one before left.
+        out_dd = theirs_run()
         t_dd, _ = best(theirs_run)
         ours = auhost_render(uri, settings, audio)
         out_us = ours()
