@@ -10,9 +10,11 @@
 # `lv2bench -b 512 -n FRAMES URI` prints its run loop's total time; `auhost bench TRIPLE --block 512
 # --frames FRAMES` its "timed run" (each block timed, the times summed: two clock reads per block
 # more than lv2bench's one loop). The two are run in turn, RUNS times each, and the best of each is
-# kept (the machine is shared: the minimum is the least disturbed). lv2bench feeds separate input and
-# output buffers (the LV2 side copies the input onto the output, then processes in place); auhost
-# pulls the input into the output buffers through a render callback. The load and the busiest
+# kept (the machine is shared: the minimum is the least disturbed). All three feed silence, as
+# lv2bench does (`auhost bench --silence`): a kernel such as the Saturator's costs what its input
+# makes it cost. lv2bench connects separate input and output buffers (the LV2 side copies the input
+# onto the output, then processes in place); auhost pulls the input into the output buffers through
+# a render callback. The load and the busiest
 # processes are printed first, for the record. Thread class: n/a (a benchmark script).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,7 +49,7 @@ for entry in "Gain|urn:auhost:aufx:gain:AUSd|aufx gain AUSd" "Tremolo|urn:auhost
     lv2_total="" au_total="" lv2_median="" au_median="" lv2_min="" au_min=""
     for _ in $(seq "$runs"); do
         t=$(lv2bench -b 512 -n "$frames" "$uri" | awk -v u="$uri" '$NF == u && NF == 2 {print $1}')
-        report=$("$auhost" bench "$triple" --block 512 --frames "$frames")
+        report=$("$auhost" bench "$triple" --silence --block 512 --frames "$frames")
         a=$(echo "$report" | sed -n 's/^timed run: \([0-9.]*\) s.*/\1/p')
         read -r am amin < <(echo "$report" | sed -n 's/^time per block: min \([0-9.]*\) µs, median \([0-9.]*\) µs.*/\2 \1/p')
         read -r lm lmin < <("$host" bench "$uri" "$blocks" --block 512 | sed -n 's/^time per block: min \([0-9.]*\) µs, median \([0-9.]*\) µs.*/\2 \1/p')
@@ -60,6 +62,6 @@ for entry in "Gain|urn:auhost:aufx:gain:AUSd|aufx gain AUSd" "Tremolo|urn:auhost
 done
 echo
 echo "$frames frames in 512-frame blocks, best of $runs runs each (bar: ≤ 1.05)."
-echo "Totals: lv2bench's run loop against auhost bench's blocks summed. Per block: lv2-test-host"
-echo "(Tests/LV2Export, separate input and output buffers as lv2bench) against auhost bench, each"
+echo "Totals: lv2bench's run loop against auhost bench's blocks summed, silence in. Per block: lv2-test-host"
+echo "(Tests/LV2Export, silence in separate input and output buffers as lv2bench) against auhost bench, each"
 echo "run timed alone; the ratio is of the medians, which a shared machine's preemptions move least."

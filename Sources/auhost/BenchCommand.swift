@@ -23,6 +23,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Frames to render in the timed run (48 kHz).")
     var frames: Int = 480_000
 
+    @Flag(help: "Feed silence instead of white noise, as lv2bench does (for a side-by-side comparison with it).")
+    var silence = false
+
     @Option(help: .hidden)
     var traceChildBlocks: Int?
 
@@ -65,10 +68,15 @@ struct BenchCommand: ParsableCommand {
         print(try countAllocations())
     }
 
-    /// The unit or graph, ready to render one block of white noise (a fixed seed) per call.
+    /// The unit or graph, ready to render one block of white noise (a fixed seed), or silence, per call.
     private func makeSubject() throws -> (String, () throws -> Void) {
         var seed: UInt32 = 0x1234_5678
-        func noise() -> Float { seed = seed &* 1_664_525 &+ 1_013_904_223; return Float(Int32(bitPattern: seed)) / Float(Int32.max) * 0.5 }
+        let silence = silence
+        func noise() -> Float {
+            if silence { return 0 }
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return Float(Int32(bitPattern: seed)) / Float(Int32.max) * 0.5
+        }
         if let graph {
             var file = try GraphFile.load(graph)
             try GraphMIDI.refuse(file, in: "bench --graph")

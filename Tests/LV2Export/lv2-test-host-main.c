@@ -17,8 +17,8 @@
  * instance B with lilv_state_restore; B's own state, saved before it runs, must equal A's (so
  * the ClassInfo went through state:interface); B rendered into RESTORED. pair: two plug-ins instantiated in
  * this one process, run block by block in turn. units: each control port's symbol, unit, range.
- * bench: BLOCKS runs of N frames (default 512) of noise, separate input and output buffers as
- * lv2bench connects them, each run timed alone (CLOCK_MONOTONIC): min and median per run in µs,
+ * bench: BLOCKS runs of N frames (default 512) of silence, separate input and output buffers,
+ * as lv2bench feeds and connects them, each run timed alone (CLOCK_MONOTONIC): min and median per run in µs,
  * robust to a shared machine's preemptions where a total is not.
  * Exit status 0 on success. Thread class: n/a (a test tool).
  */
@@ -266,9 +266,7 @@ static int bench(int argc, char **argv) {
     TestInstance t;
     test_instance_make(&host, &t, test_host_plugin(&host, argv[2]));
     float **in = test_planar(t.audio_in > 0 ? t.audio_in : 1, block), **out = test_planar(t.audio_out, block);
-    srand(8);
-    for (int c = 0; c < t.audio_in; c++)
-        for (int i = 0; i < block; i++) in[c][i] = (float)rand() / RAND_MAX - 0.5f;
+    for (int c = 0; c < t.audio_in; c++) memset(in[c], 0, sizeof(float) * (size_t)block);
     for (int c = 0; c < t.audio_in; c++) lilv_instance_connect_port(t.instance, t.in_index[c], in[c]);
     for (int c = 0; c < t.audio_out; c++) lilv_instance_connect_port(t.instance, t.out_index[c], out[c]);
     for (int i = 0; i < 100; i++) lilv_instance_run(t.instance, (uint32_t)block); /* warm up */
