@@ -9,4 +9,5 @@ mkdir -p "$out"
 cp -R "$fixtures/auhost-broken.lv2" "$out/"
 cc -shared -fPIC -O1 -o "$out/auhost-broken.lv2/broken.so" "$fixtures/broken_plugins.c" -lm
 cc -shared -fPIC -O1 -Wall -Werror -o "$out/auhost-broken.lv2/patch_reporter.so" "$fixtures/patch_reporter.c" -lm
+cc -shared -fPIC -O1 -Wall -Werror -o "$out/auhost-broken.lv2/tempo_reporter.so" "$fixtures/tempo_reporter.c"
 echo "$out"

@@ -92,6 +92,7 @@ private let getPropertyThunk: AudioUnitGetPropertyProc = { me, id, scope, elemen
 private let removableProperties: Set<AudioUnitPropertyID> = [
     kAudioUnitProperty_MakeConnection, kAudioUnitProperty_SetRenderCallback,
     kAudioUnitProperty_ElementName, kAudioUnitProperty_ContextName, kAudioUnitProperty_HostCallbacks,
+    kAUHostProperty_TempoChangeCallback,
 ]
 
 private let setPropertyThunk: AudioUnitSetPropertyProc = { me, id, scope, element, inData, inSize in

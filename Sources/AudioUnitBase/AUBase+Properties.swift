@@ -52,6 +52,7 @@ extension AUBase {
         case kAudioUnitProperty_MakeConnection: return try sized(AudioUnitConnection.self, [kAudioUnitScope_Input], writable: true)
         case kAudioUnitProperty_SetRenderCallback: return try sized(AURenderCallbackStruct.self, [kAudioUnitScope_Input], writable: true)
         case kAudioUnitProperty_HostCallbacks: return try sized(HostCallbackInfo.self, global, writable: true)
+        case kAUHostProperty_TempoChangeCallback: return try sized(AUHostTempoChangeInfo.self, global, writable: true)
         case kAudioUnitProperty_SampleRate: return try sized(Float64.self, io, writable: true)
         case kAudioUnitProperty_StreamFormat: return try sized(AudioStreamBasicDescription.self, io, writable: true)
         case kAudioUnitProperty_ShouldAllocateBuffer: return try sized(UInt32.self, io, writable: true)
@@ -119,6 +120,7 @@ extension AUBase {
         case kAudioUnitProperty_SetRenderCallback:
             put(inputElements[Int(element)].renderCallback ?? AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil))
         case kAudioUnitProperty_HostCallbacks: put(hostCallbacks ?? HostCallbackInfo())
+        case kAUHostProperty_TempoChangeCallback: put(tempoChanges ?? AUHostTempoChangeInfo())
         case kAudioUnitProperty_SampleRate: put(format(scope, element).mSampleRate)
         case kAudioUnitProperty_StreamFormat: put(format(scope, element))
         case kAudioUnitProperty_ShouldAllocateBuffer:
@@ -201,6 +203,10 @@ extension AUBase {
         case kAudioUnitProperty_HostCallbacks:
             try refuseInsideRender(id)
             hostCallbacks = data.map { $0.loadUnaligned(as: HostCallbackInfo.self) }
+            publishConfiguration()
+        case kAUHostProperty_TempoChangeCallback:
+            try refuseInsideRender(id)
+            tempoChanges = data.map { $0.loadUnaligned(as: AUHostTempoChangeInfo.self) }
             publishConfiguration()
         case kAudioUnitProperty_SampleRate:
             var f = format(scope, element)

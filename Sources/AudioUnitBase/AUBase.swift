@@ -44,6 +44,8 @@ open class AUBase {
     var bypassed = false
     /// kAudioUnitProperty_HostCallbacks as the host set it (render calls read the published copy).
     var hostCallbacks: HostCallbackInfo?
+    /// kAUHostProperty_TempoChangeCallback as the host set it (published with the configuration).
+    var tempoChanges: AUHostTempoChangeInfo?
     var processesInPlace = true
     /// Serialises configuration changes (setup threads only; the render thread never takes it)
     /// for callers that reach the unit without the C dispatch's setup lock.

@@ -67,4 +67,34 @@ extension UnsafeMutablePointer where Pointee == RenderState {
         }
         return context
     }
+
+    /// The first tempo change after frame `after` and before frame `frames` of this render call,
+    /// from the host's kAUHostProperty_TempoChangeCallback (AUHostTime.h): the first frame at the
+    /// new tempo and `start` (the cycle's context) carried there. Nil when the host set no such
+    /// callback, it has no answer, or the tempo holds over the range.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public func hostTempoChange(after: Int, frames: Int, from start: HostMusicalContext) -> (offset: Int, context: HostMusicalContext)? {
+        guard let configuration = pointee.channel.pointee.current, after >= 0, after < frames, frames <= Int(UInt32.max) else { return nil }
+        let host = configuration.pointee.tempoChanges
+        guard let proc = host.tempoChangeProc else { return nil }
+        var offset: UInt32 = 0
+        var beat: Float64 = 0
+        var tempo: Float64 = 0
+        let status = _unsafePerformance { proc(host.hostUserData, UInt32(after), UInt32(frames), &offset, &beat, &tempo) }
+        guard status == noErr, Int(offset) > after, Int(offset) < frames, beat.isFinite, tempo.isFinite, tempo > 0 else { return nil }
+        var context = start
+        context.beat = beat
+        context.tempo = tempo
+        context.sampleInTimeLine = start.sampleInTimeLine + Double(offset)
+        let quartersPerBar = Double(start.numerator) * 4 / Double(start.denominator)
+        let bars = (beat - start.barStartBeat) / quartersPerBar
+        if bars.isFinite, abs(bars) < 1e15 {
+            // Whole bars, rounded down (Int64 truncates toward zero).
+            let whole = Double(Int64(bars)) - (bars < Double(Int64(bars)) ? 1 : 0)
+            context.barStartBeat = start.barStartBeat + whole * quartersPerBar
+        }
+        return (Int(offset), context)
+    }
 }

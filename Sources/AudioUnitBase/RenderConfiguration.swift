@@ -43,6 +43,8 @@ public struct RenderConfiguration {
     public var inPlace: Bool
     /// kAudioUnitProperty_HostCallbacks (all NULL when the host set none).
     public var hostCallbacks: HostCallbackInfo
+    /// kAUHostProperty_TempoChangeCallback (NULL when the host set none).
+    public var tempoChanges: AUHostTempoChangeInfo
 }
 
 /// How setup threads replace the configuration under a rendering unit without the render thread
@@ -183,7 +185,8 @@ extension AUBase {
         fresh.initialize(
             to: RenderConfiguration(
                 notifyCount: renderNotifies.count, notifies: notifies, sourceCount: count, sources: sources,
-                bypass: bypassed, inPlace: processesInPlace, hostCallbacks: hostCallbacks ?? HostCallbackInfo()))
+                bypass: bypassed, inPlace: processesInPlace, hostCallbacks: hostCallbacks ?? HostCallbackInfo(),
+                tempoChanges: tempoChanges ?? AUHostTempoChangeInfo()))
         let channel = state.pointee.channel
         let old = auhost_atomic_exchange_pointer(&channel.pointee.configuration, UnsafeMutableRawPointer(fresh))
         AUBase.waitForRenderReaders(channel)

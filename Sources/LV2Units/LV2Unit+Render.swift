@@ -9,11 +9,12 @@ import Synchronization
 //
 // A cycle: pull every input element, point the plug-in's audio/CV ports at those buffers and at
 // the output buffers (zero copy; connect_port only for a port whose buffer moved), then run it
-// over the slices between scheduled parameter changes (cut into powers of two when the plug-in
-// needs them), delivering queued MIDI at its offsets. Only parameters whose value changed reach
-// their control port, and with nothing scheduled or queued no event code runs. A plug-in that needs a fixed block length runs from a FIFO instead: input is
-// collected into its own buffers and each full block runs once, which delays the output by
-// exactly one block (reported in the Latency property).
+// over the slices between scheduled parameter changes and tempo changes (cut into powers of two
+// when the plug-in needs them), delivering queued MIDI at its offsets. Only parameters whose
+// value changed reach their control port, and with nothing scheduled or queued no event code
+// runs. A plug-in that needs a fixed block length runs from a FIFO instead: input is collected
+// into its own buffers and each full block runs once, which delays the output by exactly one
+// block (reported in the Latency property).
 
 /// The render-time view of an initialized LV2 unit.
 struct LV2UnitRenderState {
@@ -255,8 +256,14 @@ private func lv2UnitRunDirect(
     var position = 0
     var next = 0  // the first MIDI event not yet delivered
     let scheduled = au.pointee.hasScheduledEvents()
+    var tempoChange = lv2UnitNextTempoChange(r, au, after: 0, frames: n)
     while position < n {
-        let slice = scheduled ? min(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, n - position) : n
+        if let change = tempoChange, change.offset == position {
+            lv2UnitTempoChanged(r, change.context, framesLeft: n - position)
+            tempoChange = lv2UnitNextTempoChange(r, au, after: position, frames: n)
+        }
+        var slice = scheduled ? min(_unsafePerformance { au.pointee.applyEvents(at: position, frames: n) }, n - position) : n - position
+        if let change = tempoChange { slice = min(slice, change.offset - position) }
         lv2UnitApplyControls(r)
         var remaining = slice
         while remaining > 0 {

@@ -5,7 +5,10 @@ import LV2Host
 // the start of each cycle, and a plug-in whose event input supports time:Position is sent one
 // when the answer does not follow on from the last (the first cycle, a relocation, a change of
 // tempo, meter or transport), at frame 0 of the cycle's first run, as jalv does from JACK's
-// transport. A tempo change inside a cycle reaches the plug-in at the start of the next one.
+// transport. A tempo change inside a cycle (AUHostTime.h: MusicPlayer tells where) splits the
+// run there and is sent at the first frame of the second piece, so a plug-in that reads the
+// position at the start of its run (DPF, JUCE) plays the new tempo from the right sample.
+// Plug-ins run in fixed blocks from a FIFO take it at the next block.
 
 /// What the unit last told its plug-in, and the position waiting for the next run.
 struct LV2UnitTimeFollower {
@@ -13,6 +16,8 @@ struct LV2UnitTimeFollower {
     var last = HostMusicalContext(beat: 0, tempo: 120)
     var lastFrames = 0
     var pending: LV2TimePosition?
+    /// Where the music was at this cycle's first frame (tempo changes inside it start from here).
+    var cycleStart = HostMusicalContext(beat: 0, tempo: 120)
 }
 
 /// Asks the host where the music is and, when it does not follow on from the last answer,
@@ -30,8 +35,31 @@ func lv2UnitFollowHostTime(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ au: 
         && now.numerator == last.numerator && now.denominator == last.denominator
     r.pointee.time.known = true
     r.pointee.time.last = now
+    r.pointee.time.cycleStart = now
     r.pointee.time.lastFrames = frames
     if !followsOn { r.pointee.time.pending = lv2TimePosition(now) }
+}
+
+/// The first tempo change after frame `after` of this `frames`-frame cycle, when the plug-in
+/// takes time:Position and the host says where its tempo changes.
+///
+/// Thread: render.
+@_noAllocation @_noLocks
+func lv2UnitNextTempoChange(
+    _ r: UnsafeMutablePointer<LV2UnitRenderState>, _ au: UnsafeMutablePointer<RenderState>, after: Int, frames: Int
+) -> (offset: Int, context: HostMusicalContext)? {
+    guard r.pointee.context.takesTimePosition, r.pointee.time.known else { return nil }
+    return au.hostTempoChange(after: after, frames: frames, from: r.pointee.time.cycleStart)
+}
+
+/// Leaves a time:Position for the run that starts at the tempo change, and follows on from it.
+///
+/// Thread: render.
+@_noAllocation @_noLocks
+func lv2UnitTempoChanged(_ r: UnsafeMutablePointer<LV2UnitRenderState>, _ context: HostMusicalContext, framesLeft: Int) {
+    r.pointee.time.last = context
+    r.pointee.time.lastFrames = framesLeft
+    r.pointee.time.pending = lv2TimePosition(context)
 }
 
 /// LV2 Time's description of `context`: beats in the meter's note value (`beatUnit`), a quarter

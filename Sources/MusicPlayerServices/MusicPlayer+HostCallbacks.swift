@@ -112,6 +112,32 @@ let musicPlayerTransportState: HostCallback_GetTransportState = {
     musicPlayerTransportState2(userData, outPlaying, nil, outChanged, outSample, outCycling, outCycleStart, outCycleEnd)
 }
 
+/// AUHostTime.h's callback: the first segment of the tempo map that starts inside frames
+/// (after, frames) of the cycle, as the first frame at its tempo (a change between two frames
+/// belongs to the later one) with the beat and tempo there.
+let musicPlayerTempoChange: AUHostCallback_GetTempoChange = { userData, after, frames, outOffset, outBeat, outTempo in
+    guard let (timeline, seconds) = timelineNow(userData) else { return kAudioUnitErr_CannotDoInCurrentContext }
+    outOffset.pointee = frames
+    guard timeline.playing, timeline.secondsPerSample > 0 else { return noErr }
+    let from = seconds + Double(after) * timeline.secondsPerSample
+    let to = seconds + Double(frames) * timeline.secondsPerSample
+    for i in 0..<timeline.segmentCount {
+        let segment = timeline.segments[i]
+        guard segment.seconds > from else { continue }
+        guard segment.seconds < to else { break }
+        // 1e-6 of a frame: a change on a frame's time must not slip to the next one by rounding.
+        let frame = ((segment.seconds - seconds) / timeline.secondsPerSample - 1e-6).rounded(.up)
+        guard frame > Double(after), frame < Double(frames) else { continue }
+        let at = seconds + frame * timeline.secondsPerSample
+        let holder = timeline.segment(seconds: at)
+        outOffset.pointee = UInt32(frame)
+        outBeat.pointee = holder.beat + (at - holder.seconds) / holder.secondsPerBeat
+        outTempo.pointee = 60 / holder.secondsPerBeat * timeline.secondsPerSample * timeline.sampleRate
+        return noErr
+    }
+    return noErr
+}
+
 /// Hands the player's callbacks to every node of `graph` (nil `state`: takes them back). Units
 /// that do not take the property are left as they are.
 ///
@@ -121,6 +147,7 @@ func installHostCallbacks(_ state: UnsafeMutablePointer<PlayerRenderState>?, in 
         hostUserData: state.map(UnsafeMutableRawPointer.init), beatAndTempoProc: musicPlayerBeatAndTempo,
         musicalTimeLocationProc: musicPlayerMusicalTimeLocation, transportStateProc: musicPlayerTransportState,
         transportStateProc2: musicPlayerTransportState2)
+    var tempoChanges = AUHostTempoChangeInfo(hostUserData: state.map(UnsafeMutableRawPointer.init), tempoChangeProc: musicPlayerTempoChange)
     var count: UInt32 = 0
     guard AUGraphGetNodeCount(graph, &count) == noErr else { return }
     for i in 0..<count {
@@ -131,9 +158,13 @@ func installHostCallbacks(_ state: UnsafeMutablePointer<PlayerRenderState>?, in 
         else { continue }
         if state == nil {
             AudioUnitSetProperty(unit, kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, nil, 0)
+            AudioUnitSetProperty(unit, kAUHostProperty_TempoChangeCallback, kAudioUnitScope_Global, 0, nil, 0)
         } else {
             AudioUnitSetProperty(
                 unit, kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, &info, UInt32(MemoryLayout<HostCallbackInfo>.size))
+            AudioUnitSetProperty(
+                unit, kAUHostProperty_TempoChangeCallback, kAudioUnitScope_Global, 0, &tempoChanges,
+                UInt32(MemoryLayout<AUHostTempoChangeInfo>.size))
         }
     }
 }

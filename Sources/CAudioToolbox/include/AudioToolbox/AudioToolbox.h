@@ -39,5 +39,6 @@
 #include <AudioToolbox/AUHostLV2.h>
 #include <AudioToolbox/AUHostLV2UI.h>
 #include <AudioToolbox/AUHostMIDI.h>
+#include <AudioToolbox/AUHostTime.h>
 
 #endif
