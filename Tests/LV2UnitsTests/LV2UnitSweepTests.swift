@@ -6,6 +6,14 @@ import XCTest
 /// Every installed LV2 plug-in through the unit API, each in a child process; the table of
 /// results (URI, result, reason) is written to $TMPDIR/lv2-unit-sweep.tsv.
 final class LV2UnitSweepTests: XCTestCase {
+    /// Plug-ins whose output depends on memory they never set, so it changes with the host's own
+    /// code: swh's chebstortion evaluates its polynomial from `float p[HARMONICS]`, a local of
+    /// `run` set only when its counter reaches 0, so the first samples of each run read the
+    /// caller's stack (swh-lv2 plugins/chebstortion-swh.lv2/plugin.xml).
+    static let readsUnsetMemory = [
+        "http://plugin.org.uk/swh-plugins/chebstortion": "reads p[] before setting it in each run"
+    ]
+
     func testSweepOverInstalledPluginsThroughTheUnit() throws {
         let uris = LV2UnitTestSupport.world.plugins.map(\.uri)
         let results = LV2Sweep.run(uris: uris, timeoutSeconds: 30, throughUnit: true)
@@ -22,9 +30,13 @@ final class LV2UnitSweepTests: XCTestCase {
         // that renders directly (its binary loads and it runs headless).
         let direct = LV2Sweep.run(uris: uris, timeoutSeconds: 30)
         for (unit, plain) in zip(results, direct) where plain.outcome == .rendered && unit.outcome != .rendered {
-            // A plug-in that reads memory it never set (swh's chebstortion gave a NaN once in a CI
-            // run, then 0 times in 60 runs) may differ once: it must render through the unit when
-            // run again, twice, for the unit to pass.
+            if let reason = Self.readsUnsetMemory[unit.uri] {
+                // Its output is whatever memory held: finite or not, it must be reported, not crash.
+                XCTAssertEqual(unit.outcome, .nonFiniteOutput, "\(unit.uri) (\(reason)): \(unit.reason)")
+                continue
+            }
+            // Any other may differ once (a timing or resource hiccup): it must render through the
+            // unit when run again, twice, for the unit to pass.
             let again = LV2Sweep.run(uris: [unit.uri, unit.uri], timeoutSeconds: 30, throughUnit: true)
             for retry in again { XCTAssertEqual(retry.outcome, .rendered, "\(unit.uri): \(unit.reason), then \(retry.reason)") }
             if again.allSatisfy({ $0.outcome == .rendered }) {
