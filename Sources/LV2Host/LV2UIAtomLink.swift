@@ -78,7 +78,7 @@ public struct LV2UIAtomLink {
         while toUI.nextSize() != nil {
             let got = toUI.read(into: buffer, capacity: Self.receiveBufferSize - 4)
             // The render thread writes only whole atoms; anything else is skipped, never trusted.
-            guard got >= 12, Int(buffer.load(fromByteOffset: 8, as: UInt32.self)) + 12 == got else { continue }
+            guard got >= 12, Int(buffer.load(fromByteOffset: 4, as: UInt32.self)) + 12 == got else { continue }
             (buffer + 8).copyMemory(from: buffer + 4, byteCount: got - 4)  // memmove: the regions overlap
             return (Int(buffer.load(as: UInt32.self)), got - 4)
         }
