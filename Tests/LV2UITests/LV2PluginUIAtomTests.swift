@@ -128,6 +128,41 @@ final class LV2PluginUIAtomTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
     }
 
+    /// lv2-examples' eg-sampler and its Gtk UI, where atoms are the whole conversation: the UI asks
+    /// (patch:Get) and the plug-in answers with its sample's path and the waveform's peaks, which
+    /// the UI draws above its buttons. Without atoms the top of the window stays empty. Skipped
+    /// when eg-sampler is not in LV2_PATH (scripts/test-lv2-path.sh puts it there).
+    func testTheSamplersGtkUIDrawsTheWaveformThePlugInSends() throws {
+        guard let component = LV2Provider.component(uri: "http://lv2plug.in/plugins/eg-sampler") else {
+            throw XCTSkip("eg-sampler is not in LV2_PATH (\(ProcessInfo.processInfo.environment["LV2_PATH"] ?? ""))")
+        }
+        let display = try XvfbDisplay.shared()
+        let unit = try AudioUnitInstance(component)
+        try unit.initialize()
+        let ui = try unit.openLV2UI(index: 0, display: display.name)
+        defer { ui.close() }
+        var rgb: [UInt8] = []
+        let storage = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 1), capacity: 256)
+        var time = AudioTimeStamp()
+        time.mFlags = .sampleTimeValid
+        XCTAssertTrue(
+            try idle(ui) {
+                storage.prepare(frames: 256)
+                var flags: AudioUnitRenderActionFlags = []
+                _ = AudioUnitRender(unit.handle, &flags, &time, 0, 256, storage.list)
+                time.mSampleTime += 256
+                rgb = (try? display.screenshot(window: ui.window)) ?? []
+                return Self.darkPixels(rgb.prefix(rgb.count / 4 / 3 * 3)) > 0
+            }, "the sampler's UI drew no waveform in the top quarter of its window")
+        XCTAssertEqual(ui.droppedAtoms.toPlugin, 0)
+    }
+
+    /// Pixels darker than the Gtk theme's grey (the waveform is drawn in black).
+    static func darkPixels(_ rgb: ArraySlice<UInt8>) -> Int {
+        stride(from: rgb.startIndex, to: rgb.endIndex - 2, by: 3).filter { rgb[$0] < 0x40 && rgb[$0 + 1] < 0x40 && rgb[$0 + 2] < 0x40 }
+            .count
+    }
+
     /// Renders 256 frames of constant 0.5 through the unit.
     static func render(_ unit: AudioUnitInstance) throws -> [Float] {
         var callback = AURenderCallbackStruct(
