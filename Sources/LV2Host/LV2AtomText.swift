@@ -5,6 +5,7 @@ import CAUHostAtomText
 
 extension LV2URIDMap {
     /// The largest atom (header and body) that crosses to or from a UI; larger ones are dropped.
+    /// Thread: any.
     public static var maximumUIAtomSize: Int { LV2UIAtomLink.maximumAtomSize }
 
     /// The atom at `atom` (an LV2_Atom header, its body after it) as one line with no line break,

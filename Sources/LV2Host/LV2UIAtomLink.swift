@@ -14,6 +14,7 @@ import Synchronization
 public struct LV2UIAtomLink {
     /// The largest atom (header and body) that crosses either way: AUHOST_ATOM_TEXT_MAX_ATOM, as
     /// a computed literal, so the render thread reads a constant (no lazy global, no class).
+    /// Thread: any.
     public static var maximumAtomSize: Int {
         @_noAllocation @_noLocks get { 65_536 }
     }
@@ -88,25 +89,28 @@ public struct LV2UIAtomLink {
     /// Events the plug-in's outputs had that could not reach the UI, and the UI's atoms that could
     /// not reach the plug-in (full ring, or too large). Thread: any.
     public var droppedToUI: Int { counters[2].load(ordering: .relaxed) }
+    /// Thread: any.
     public var droppedToPlugin: Int { counters[1].load(ordering: .relaxed) }
 }
 
 /// Puts the atoms the UI wrote at frame 0 of the next run, each into its atom input, before any
-/// MIDI (so call it before the MIDI is queued). One that does not fit in its input's buffer
-/// waits for the next run; one for an input that does not exist, or malformed, is dropped and
-/// counted. Thread: render (real-time): between runs, on the thread that calls `lv2Run`.
+/// MIDI (so call it before the MIDI is queued). One that does not fit in what is left of its
+/// input's buffer waits for the next run; one larger than the whole buffer, for an input that
+/// does not exist, or malformed, is dropped and counted. Thread: render (real-time): between runs, on the thread that calls `lv2Run`.
 @_noAllocation @_noLocks
 public func lv2DeliverUIAtoms(_ context: UnsafeMutablePointer<LV2RenderContext>, _ link: LV2UIAtomLink) {
     let c = context
     while let message = link.toPlugin.nextSize() {
         let atomSize = message - 4
         // Whether it fits is known before taking it: the tag comes first, the size is the message's.
+        // One that would not fit even in an empty sequence is taken below and dropped.
         if atomSize >= 8 && atomSize <= LV2UIAtomLink.maximumAtomSize, let tag = link.toPlugin.nextTag(),
             Int(tag) < c.pointee.atomInputCount
         {
             let sequence = c.pointee.atomInputs[Int(tag)].assumingMemoryBound(to: LV2_Atom_Sequence.self)
             let used = MemoryLayout<LV2_Atom>.size + Int(sequence.pointee.atom.size)
-            if used + 8 + ((atomSize + 7) & ~7) > c.pointee.atomInputCapacities[Int(tag)] { return }  // full: the next run takes it
+            let needed = 8 + ((atomSize + 7) & ~7), capacity = c.pointee.atomInputCapacities[Int(tag)]
+            if MemoryLayout<LV2_Atom_Sequence>.size + needed <= capacity && used + needed > capacity { return }  // full: next run
         }
         let got = link.toPlugin.read(into: link.scratch, capacity: 4 + LV2UIAtomLink.maximumAtomSize)
         let slot = got >= 12 ? Int(link.scratch.load(as: UInt32.self)) : -1
@@ -120,6 +124,10 @@ public func lv2DeliverUIAtoms(_ context: UnsafeMutablePointer<LV2RenderContext>,
         let used = MemoryLayout<LV2_Atom>.size + Int(sequence.pointee.atom.size)
         let size = got - 4
         let padded = (size + 7) & ~7
+        guard used + 8 + padded <= c.pointee.atomInputCapacities[slot] else {
+            link.counters[1].add(1, ordering: .relaxed)  // larger than the input's whole buffer
+            continue
+        }
         let event = buffer + used
         event.storeBytes(of: Int64(0), as: Int64.self)  // frame 0
         (event + 8).copyMemory(from: atom, byteCount: size)

@@ -60,9 +60,11 @@ final class LV2PluginUIAtomTests: XCTestCase {
         XCTAssertEqual(ui.droppedAtoms.toUI, 0)
     }
 
-    /// Before its good atom the hostile UI writes an atom to a control port (refused by the host
-    /// and counted), one whose buffer is larger than the atom and one with atom:atomTransfer (both
-    /// refused by the child, which never sends them): only the good one takes effect.
+    /// Before its good atom the hostile UI writes a 40000-byte chunk (larger than the plug-in's
+    /// 32 KiB input buffer: dropped on the render thread and counted, not left blocking the ring),
+    /// an atom to a control port (refused by the host and counted), one whose buffer is larger than
+    /// the atom and one with atom:atomTransfer (both refused by the child, which never sends them):
+    /// only the good one takes effect.
     func testAtomsAHostileUIWritesAreRefusedAndCounted() throws {
         let display = try XvfbDisplay.shared()
         let unit = try makeUnit()
@@ -78,7 +80,7 @@ final class LV2PluginUIAtomTests: XCTestCase {
         XCTAssertEqual(output.count, 256)
         XCTAssertEqual(Set(output), [0.25], "every sample is the input 0.5 at level 0.5")
         XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.seen)) == 1 }, "the plug-in's atom did not reach the UI")
-        XCTAssertEqual(ui.droppedAtoms.toPlugin, 1, "the atom for the control port was not refused")
+        XCTAssertEqual(ui.droppedAtoms.toPlugin, 2, "the chunk and the atom for the control port were not both dropped")
         XCTAssertEqual(try ui.idle(), .open)
     }
 

@@ -7,9 +7,9 @@
  *   #atom      a bar; a click at x sends patch:Set #level x / width (atom:eventTransfer) to
  *              `control`. An answer arriving on `notify` is written, as a float, to the `seen`
  *              control port, where the host's parameter shows it.
- *   #hostile   on a click writes what a host must refuse before the same patch:Set: an atom to
- *              the `seen` control port, an atom whose size is not its buffer's, and one with
- *              atom:atomTransfer.
+ *   #hostile   on a click writes what a host must refuse before the same patch:Set: a 40000-byte
+ *              chunk (larger than the plug-in's input buffer), an atom to the `seen` control
+ *              port, an atom whose size is not its buffer's, and one with atom:atomTransfer.
  * Thread classes as in lv2.h and ui.h (run: audio; the UI: the UI thread). */
 #include <lv2/atom/forge.h>
 #include <lv2/atom/util.h>
@@ -194,6 +194,12 @@ static void clicked(AtomUI *ui, int x) {
     const LV2_Atom *atom = (const LV2_Atom *)buffer;
     uint32_t size = (uint32_t)sizeof(LV2_Atom) + atom->size;
     if (ui->hostile) {
+        /* An atom:Chunk within the protocol's 64 KiB but larger than the host's 32 KiB input buffer. */
+        static uint8_t big[sizeof(LV2_Atom) + 40000];
+        LV2_Atom *chunk = (LV2_Atom *)big;
+        chunk->size = 40000;
+        chunk->type = ui->map->map(ui->map->handle, LV2_ATOM__Chunk);
+        ui->write(ui->controller, CONTROL, sizeof big, ui->u.event_transfer, big);
         ui->write(ui->controller, SEEN, size, ui->u.event_transfer, buffer);   /* not an atom port */
         ui->write(ui->controller, CONTROL, size + 8, ui->u.event_transfer, buffer); /* lies about its size */
         ui->write(ui->controller, CONTROL, size, ui->u.atom_transfer, buffer);  /* the other protocol */
