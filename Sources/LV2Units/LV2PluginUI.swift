@@ -52,6 +52,8 @@ public final class LV2PluginUI {
     private var atoms: LV2PluginUIAtoms?
     private var atomsRefused = 0
     private var atomsDroppedAtEnd = (toPlugin: 0, toUI: 0)
+    /// Atom lines that arrived before the rings were taken, applied once they are.
+    private var early: [String] = []
 
     /// Gives the unit's atom rings back (another UI may take them), keeping the counts.
     private func endAtoms() {
@@ -88,6 +90,9 @@ public final class LV2PluginUI {
             throw error
         }
         atoms = LV2PluginUIAtoms(unit: unit)
+        // Atoms the UI wrote while opening (a patch:Get from its instantiate, as eg-sampler's).
+        for line in early { apply(line) }
+        early = []
         sendChangedValues()
     }
 
@@ -99,10 +104,14 @@ public final class LV2PluginUI {
     private func awaitReady() throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            for line in child.receiveLines(timeout: 0.1) {
+            let lines = child.receiveLines(timeout: 0.1)
+            for (k, line) in lines.enumerated() {
                 let words = line.split(separator: " ", maxSplits: 2).map(String.init)
                 switch words.first {
-                case "ready": return
+                case "ready":
+                    early += lines[(k + 1)...].filter { $0.hasPrefix("a ") }
+                    return
+                case "a": early.append(line)
                 case "window": window = words.count > 1 ? UInt64(words[1]) ?? 0 : 0
                 case "error": throw openError(kind: words.count > 1 ? words[1] : "", text: words.count > 2 ? words[2] : line)
                 default: break

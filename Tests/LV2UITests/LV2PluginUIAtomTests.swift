@@ -60,6 +60,21 @@ final class LV2PluginUIAtomTests: XCTestCase {
         XCTAssertEqual(ui.droppedAtoms.toUI, 0)
     }
 
+    /// The UI asks for the level (patch:Get) from its instantiate, before the child says `ready`:
+    /// that atom is kept until the rings are taken, and the answer (1 + 0.5) reaches the UI.
+    func testAnAtomTheUIWritesWhileOpeningIsDelivered() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnit()
+        let ui = try unit.openLV2UI(index: Self.atomUI, display: display.name)
+        defer { ui.close() }
+        XCTAssertTrue(
+            try idle(ui) {
+                _ = try? Self.render(unit)
+                return (try? unit.parameter(Self.seen)) == 1.5
+            }, "the UI's patch:Get from its instantiate was lost")
+        XCTAssertEqual(ui.droppedAtoms.toPlugin, 0)
+    }
+
     /// Before its good atom the hostile UI writes a 40000-byte chunk (larger than the plug-in's
     /// 32 KiB input buffer: dropped on the render thread and counted, not left blocking the ring),
     /// an atom to a control port (refused by the host and counted), one whose buffer is larger than

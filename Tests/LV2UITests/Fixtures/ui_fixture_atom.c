@@ -3,8 +3,8 @@
  *   plug-in    out = in * level; level starts at 1 and is set by a patch:Set of #level (a Float)
  *              on its `control` atom input, which it answers on its `notify` atom output with a
  *              patch:Set of #level holding level + 0.5 (so the answer is the plug-in's, not an
- *              echo of the UI's own value).
- *   #atom      a bar; a click at x sends patch:Set #level x / width (atom:eventTransfer) to
+ *              echo of the UI's own value); a patch:Get is answered the same way with its level.
+ *   #atom      sends patch:Get as it opens; a click at x sends patch:Set #level x / width (atom:eventTransfer) to
  *              `control`. An answer arriving on `notify` is written, as a float, to the `seen`
  *              control port, where the host's parameter shows it.
  *   #hostile   on a click writes what a host must refuse before the same patch:Set: a 40000-byte
@@ -27,7 +27,7 @@
 enum { IN = 0, OUT = 1, CONTROL = 2, NOTIFY = 3, SEEN = 4, WIDTH = 200, HEIGHT = 60 };
 
 typedef struct {
-    LV2_URID set, property, value, level, floats, event_transfer, atom_transfer;
+    LV2_URID set, get, property, value, level, floats, event_transfer, atom_transfer;
 } URIDs;
 
 static bool map_urids(const LV2_Feature *const *features, URIDs *u, LV2_URID_Map **map_out) {
@@ -36,6 +36,7 @@ static bool map_urids(const LV2_Feature *const *features, URIDs *u, LV2_URID_Map
         if (!strcmp(features[i]->URI, LV2_URID__map)) map = features[i]->data;
     if (!map) return false;
     u->set = map->map(map->handle, LV2_PATCH__Set);
+    u->get = map->map(map->handle, LV2_PATCH__Get);
     u->property = map->map(map->handle, LV2_PATCH__property);
     u->value = map->map(map->handle, LV2_PATCH__value);
     u->level = map->map(map->handle, LEVEL_URI);
@@ -98,7 +99,8 @@ static void run(LV2_Handle h, uint32_t frames) {
     lv2_atom_forge_sequence_head(&p->forge, &sequence, 0);
     LV2_ATOM_SEQUENCE_FOREACH(p->control, event) {
         if (event->body.type != p->object) continue;
-        float level = level_of(&p->u, &event->body);
+        bool asked = ((const LV2_Atom_Object *)&event->body)->body.otype == p->u.get;
+        float level = asked ? p->level : level_of(&p->u, &event->body);
         if (level < 0) continue;
         p->level = level;
         LV2_Atom_Forge_Frame object;
@@ -158,6 +160,15 @@ static LV2UI_Handle ui_instantiate(const LV2UI_Descriptor *descriptor, const cha
     XMapWindow(ui->display, ui->window);
     XFlush(ui->display);
     *widget = (LV2UI_Widget)(uintptr_t)ui->window;
+    /* Ask for the level at once, as eg-sampler's UI asks for its sample: before the host's `ready`. */
+    uint8_t get[64];
+    LV2_Atom_Forge forge;
+    LV2_Atom_Forge_Frame frame;
+    lv2_atom_forge_init(&forge, ui->map);
+    lv2_atom_forge_set_buffer(&forge, get, sizeof get);
+    lv2_atom_forge_object(&forge, &frame, 0, ui->u.get);
+    lv2_atom_forge_pop(&forge, &frame);
+    write_function(controller, CONTROL, (uint32_t)sizeof(LV2_Atom) + ((LV2_Atom *)get)->size, ui->u.event_transfer, get);
     return ui;
 }
 
