@@ -55,6 +55,12 @@ public final class LV2PluginUI {
     /// Atom lines that arrived before the rings were taken, applied once they are.
     private var early: [String] = []
 
+    /// Keeps an atom line from before the rings were taken: 256 at most (a UI asks for its state
+    /// once; one that floods while opening has the rest refused and counted).
+    private func keepEarly(_ line: String) {
+        if early.count < 256 { early.append(line) } else { atomsRefused += 1 }
+    }
+
     /// Gives the unit's atom rings back (another UI may take them), keeping the counts.
     private func endAtoms() {
         if let atoms { atomsDroppedAtEnd = atoms.dropped }
@@ -109,9 +115,9 @@ public final class LV2PluginUI {
                 let words = line.split(separator: " ", maxSplits: 2).map(String.init)
                 switch words.first {
                 case "ready":
-                    early += lines[(k + 1)...].filter { $0.hasPrefix("a ") }
+                    lines[(k + 1)...].filter { $0.hasPrefix("a ") }.forEach(keepEarly)
                     return
-                case "a": early.append(line)
+                case "a": keepEarly(line)
                 case "window": window = words.count > 1 ? UInt64(words[1]) ?? 0 : 0
                 case "error": throw openError(kind: words.count > 1 ? words[1] : "", text: words.count > 2 ? words[2] : line)
                 default: break
