@@ -36,6 +36,11 @@ let cShims: [Target] = [
     systemLibrary("CLilv", pkgConfig: "lilv-0", apt: "liblilv-dev"),
     /// suil and Xlib, for the LV2 UI child only (the host process links neither).
     systemLibrary("CSuil", pkgConfig: "suil-0", apt: "libsuil-dev"),
+    /// sratom (lilv links it already): atoms as Turtle, for atoms crossing to and from LV2 UIs.
+    systemLibrary("CSratom", pkgConfig: "sratom-0", apt: "libsratom-dev"),
+    /// An atom as one protocol line and back, for the host and the UI child (their URID maps differ).
+    .target(
+        name: "CAUHostAtomText", dependencies: ["CSratom"], cSettings: cSettings, linkerSettings: [.linkedLibrary("serd-0")]),
     systemLibrary("CSndFile", pkgConfig: "sndfile", apt: "libsndfile1-dev"),
     systemLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev"),
     systemLibrary("CJACK", pkgConfig: "jack", apt: "libjack-jackd2-dev"),
@@ -90,7 +95,7 @@ let layers: [Target] = [
     /// ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
     .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"]),
     /// LV2 hosting over lilv: discovery, component codes, instances.
-    .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox", "CLV2SampleScan", "CAUHostFloatMode"]),
+    .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox", "CLV2SampleScan", "CAUHostFloatMode", "CAUHostAtomText"]),
     /// LADSPA hosting: discovery in a child, the catalog cache (codes as LV2's), instances.
     .target(name: "LADSPAHost", dependencies: ["CLADSPA", "AudioToolbox", "LV2Host", "CAUHostFloatMode"]),
     /// The unit model every unit shares (AUBase, AUEffectBase, the plug-in ABI face).
@@ -183,7 +188,7 @@ let executables: [Target] = [
         path: "Sources/UnitHostChild"),
     /// The child process that shows one LV2 plug-in UI through suil (AUHostLV2UI.h), in C.
     .executableTarget(
-        name: "auhost-ui-host", dependencies: ["CSuil"], path: "Sources/UIHostChild", cSettings: cSettings,
+        name: "auhost-ui-host", dependencies: ["CSuil", "CAUHostAtomText"], path: "Sources/UIHostChild", cSettings: cSettings,
         linkerSettings: [.linkedLibrary("X11")]),
     /// The crash-isolating child of the LV2 sweep.
     .executableTarget(

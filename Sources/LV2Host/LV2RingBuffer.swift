@@ -48,6 +48,51 @@ struct LV2RingBuffer {
         return true
     }
 
+    /// Appends one message of `tag` (4 bytes) followed by `size` bytes of `data`; false (and
+    /// nothing written) if it does not fit. Thread: the single producer (real-time safe).
+    @_noAllocation @_noLocks
+    func write(tag: UInt32, _ data: UnsafeRawPointer, size: Int) -> Bool {
+        let written = positions[0].load(ordering: .relaxed)
+        let read = positions[1].load(ordering: .acquiring)
+        let needed = 8 + size
+        guard needed <= mask + 1 - (written - read) else { return false }
+        var header = (UInt32(4 + size), tag)
+        withUnsafeBytes(of: &header) { bytes in
+            for i in 0..<8 { storage[(written + i) & mask] = bytes[i] }
+        }
+        let bytes = data.assumingMemoryBound(to: UInt8.self)
+        for i in 0..<size { storage[(written + 8 + i) & mask] = bytes[i] }
+        positions[0].store(written + needed, ordering: .releasing)
+        return true
+    }
+
+    /// The size of the next message, or nil when the ring is empty; it stays in the ring.
+    /// Thread: the single consumer (real-time safe).
+    @_noAllocation @_noLocks
+    func nextSize() -> Int? {
+        let read = positions[1].load(ordering: .relaxed)
+        let written = positions[0].load(ordering: .acquiring)
+        guard written - read >= 4 else { return nil }
+        var header: UInt32 = 0
+        withUnsafeMutableBytes(of: &header) { bytes in
+            for i in 0..<4 { bytes[i] = storage[(read + i) & mask] }
+        }
+        return Int(header)
+    }
+
+    /// The first 4 bytes of the next message (a `write(tag:…)` message's tag), which stays in
+    /// the ring; nil when the ring holds no message of 4 bytes or more. Thread: the single consumer.
+    @_noAllocation @_noLocks
+    func nextTag() -> UInt32? {
+        guard let size = nextSize(), size >= 4 else { return nil }
+        let read = positions[1].load(ordering: .relaxed)
+        var tag: UInt32 = 0
+        withUnsafeMutableBytes(of: &tag) { bytes in
+            for i in 0..<4 { bytes[i] = storage[(read + 4 + i) & mask] }
+        }
+        return tag
+    }
+
     /// Removes the next message into `buffer` (of `capacity` bytes) and returns its size, or -1
     /// when the ring is empty. A message larger than `capacity` is dropped and its size returned
     /// negated minus one (so the caller can tell). Thread: the single consumer (real-time safe).

@@ -8,7 +8,10 @@ import LV2Host
 ///
 /// The port protocol runs in ``idle()``, on the caller's thread, never on the render thread:
 /// values the UI writes become `AudioUnitSetParameter` calls (and ``onEvent`` events), values
-/// changed on the host's side reach the UI. Call `idle()` regularly (every 30 ms, as jalv does).
+/// changed on the host's side reach the UI. Atoms cross both ways for a unit in this process
+/// (LV2PluginUIAtoms): what the UI writes reaches the plug-in at its next run, what the plug-in
+/// writes on its atom outputs reaches the UI at the next `idle()`. Call `idle()` regularly
+/// (every 30 ms, as jalv does).
 ///
 /// ```swift
 /// let ui = try unit.openLV2UI(index: 0)
@@ -44,6 +47,25 @@ public final class LV2PluginUI {
     /// Control ports (parameter ID = port index) and the value the UI last saw or sent.
     private var controls: [(id: AudioUnitParameterID, isInput: Bool, shown: Float)]
     private var state = State.open
+    /// Atoms to and from the unit (nil for a unit out of process, without atom ports, or whose
+    /// atoms another open UI holds), and the UI's atom lines refused for want of it.
+    private var atoms: LV2PluginUIAtoms?
+    private var atomsRefused = 0
+    private var atomsDroppedAtEnd = (toPlugin: 0, toUI: 0)
+    /// Atom lines that arrived before the rings were taken, applied once they are.
+    private var early: [String] = []
+
+    /// Keeps an atom line from before the rings were taken: 256 at most (a UI asks for its state
+    /// once; one that floods while opening has the rest refused and counted).
+    private func keepEarly(_ line: String) {
+        if early.count < 256 { early.append(line) } else { atomsRefused += 1 }
+    }
+
+    /// Gives the unit's atom rings back (another UI may take them), keeping the counts.
+    private func endAtoms() {
+        if let atoms { atomsDroppedAtEnd = atoms.dropped }
+        atoms = nil
+    }
 
     /// Opens UI `index` of the LV2 unit `unit` (see the C function AUHostLV2UIOpen). Thread: setup.
     public init(unit: AudioUnit, index: Int, parentWindow: UInt64 = 0, display: String? = nil) throws {
@@ -73,6 +95,10 @@ public final class LV2PluginUI {
             child.stop(grace: 0)
             throw error
         }
+        atoms = LV2PluginUIAtoms(unit: unit)
+        // Atoms the UI wrote while opening (a patch:Get from its instantiate, as eg-sampler's).
+        for line in early { apply(line) }
+        early = []
         sendChangedValues()
     }
 
@@ -84,10 +110,14 @@ public final class LV2PluginUI {
     private func awaitReady() throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            for line in child.receiveLines(timeout: 0.1) {
+            let lines = child.receiveLines(timeout: 0.1)
+            for (k, line) in lines.enumerated() {
                 let words = line.split(separator: " ", maxSplits: 2).map(String.init)
                 switch words.first {
-                case "ready": return
+                case "ready":
+                    lines[(k + 1)...].filter { $0.hasPrefix("a ") }.forEach(keepEarly)
+                    return
+                case "a": keepEarly(line)
                 case "window": window = words.count > 1 ? UInt64(words[1]) ?? 0 : 0
                 case "error": throw openError(kind: words.count > 1 ? words[1] : "", text: words.count > 2 ? words[2] : line)
                 default: break
@@ -115,6 +145,7 @@ public final class LV2PluginUI {
 
     /// Throws for a child that ended: crashed (signal), or closed.
     private func throwEnd(whileOpening: Bool) throws {
+        endAtoms()
         if let signal = child.waitForEnd() {
             state = .closed
             let name = strsignal(signal).map { String(cString: $0) } ?? "signal"
@@ -139,10 +170,26 @@ public final class LV2PluginUI {
             return .closed
         }
         sendChangedValues()
+        atoms?.toUI { child.send($0) }
         return state
     }
 
+    /// Atoms dropped since the UI opened: on the way to the plug-in (a line naming no atom input
+    /// or holding no atom, over 64 KiB, or the unit's ring full; every one when the unit has no
+    /// rings for this UI) and to the UI (the ring full while idle was not called, or over 64 KiB).
+    /// Thread: setup.
+    public var droppedAtoms: (toPlugin: Int, toUI: Int) {
+        let counted: (toPlugin: Int, toUI: Int) = atoms?.dropped ?? atomsDroppedAtEnd
+        return (counted.toPlugin + atomsRefused, counted.toUI)
+    }
+
     private func apply(_ line: String) {
+        if line.hasPrefix("a ") {
+            // An atom the UI wrote: `a PORT ATOM`, the atom's text holding spaces of its own.
+            let parts = line.split(separator: " ", maxSplits: 2)
+            if let atoms, parts.count == 3 { atoms.fromUI(port: parts[1], text: parts[2]) } else { atomsRefused += 1 }
+            return
+        }
         let words = line.split(separator: " ")
         guard let kind = words.first else { return }
         switch kind {
@@ -218,6 +265,7 @@ public final class LV2PluginUI {
     public func close() {
         if state == .open { child.stop() }
         state = .closed
+        endAtoms()
     }
 }
 

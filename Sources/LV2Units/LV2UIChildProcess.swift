@@ -11,6 +11,11 @@ final class LV2UIChildProcess {
     private let socket: Int32
     private let errorPipe = Pipe()
     private var received: [UInt8] = []
+    /// Set after a line longer than `maximumLine` was dropped, until its end has gone by.
+    private var skipping = false
+    /// The longest line read (an atom's Turtle, CAUHostAtomText's 1 MiB); a hostile UI's longer
+    /// line is dropped as it arrives, not kept.
+    static let maximumLine = 1024 * 1024 + 64
     /// The last 4 KB of the child's stderr: the UI's (and suil's) own reasons.
     private(set) var errorTail = ""
     private(set) var reachedEnd = false
@@ -101,9 +106,15 @@ final class LV2UIChildProcess {
         }
         readErrors()
         var lines: [String] = []
-        while let newline = received.firstIndex(of: 10) {
-            lines.append(String(decoding: received[..<newline], as: UTF8.self))
-            received.removeSubrange(...newline)
+        var start = 0
+        while let newline = received[start...].firstIndex(of: 10) {
+            if skipping { skipping = false } else { lines.append(String(decoding: received[start..<newline], as: UTF8.self)) }
+            start = newline + 1
+        }
+        received.removeSubrange(..<start)
+        if received.count > Self.maximumLine {
+            received.removeAll()
+            skipping = true
         }
         return lines
     }

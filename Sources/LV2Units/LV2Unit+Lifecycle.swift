@@ -46,6 +46,7 @@ extension LV2Unit {
             lv2UnitReportMeters(r)
         }
         r.pointee.patch = makePatchState(instance)
+        r.pointee.uiAtoms = uiAtoms
     }
 
     /// Keeps the plug-in's state, deactivates and frees it. Thread: setup.

@@ -81,6 +81,8 @@ struct LV2UnitRenderState {
     var time = LV2UnitTimeFollower()
     /// Patch parameters to send as patch:Set (LV2Unit+Patch.swift).
     var patch = LV2UnitPatchState()
+    /// Atoms to and from the plug-in's UI (LV2UIAtomLink), nil for a plug-in without both.
+    var uiAtoms: LV2UIAtomLink?
 }
 
 /// A `controlWritten` entry that matches no Float's bit pattern.
@@ -304,6 +306,7 @@ private func lv2UnitRunPiece(
     }
     lv2UnitDeliverTime(r)
     lv2UnitDeliverPatch(r)
+    if let link = r.pointee.uiAtoms { lv2DeliverUIAtoms(r.pointee.context, link) }
     lv2UnitDeliverMIDI(r, midi, before: start + frames, blockStart: start, blockFrames: frames, next: &next)
     return lv2UnitRunStatus(lv2UnitRun(r, frames: frames))
 }
@@ -360,6 +363,7 @@ private func lv2UnitRunFIFO(
         if r.pointee.fifoFill == block {
             lv2UnitDeliverTime(r)
             lv2UnitDeliverPatch(r)
+            if let link = r.pointee.uiAtoms { lv2DeliverUIAtoms(r.pointee.context, link) }
             lv2UnitDeliverMIDI(r, midi, before: position, blockStart: position - block, blockFrames: block, next: &next)
             let status = lv2UnitRunStatus(lv2UnitRun(r, frames: block))
             guard status == noErr else { return status }
@@ -369,11 +373,15 @@ private func lv2UnitRunFIFO(
     return noErr
 }
 
-/// The plug-in's run, then what it reported of its patch properties taken in.
+/// The plug-in's run, then what it reported of its patch properties taken in, and its atom
+/// outputs' events copied for an open UI.
 @_noAllocation @_noLocks
 private func lv2UnitRun(_ r: UnsafeMutablePointer<LV2UnitRenderState>, frames: Int) -> LV2RunStatus {
     let status = lv2Run(r.pointee.context, frames: UInt32(frames))
-    if case .ok = status { lv2UnitTakePatchReplies(r) }
+    if case .ok = status {
+        lv2UnitTakePatchReplies(r)
+        if let link = r.pointee.uiAtoms { lv2ForwardAtomOutputs(r.pointee.context, link) }
+    }
     return status
 }
 

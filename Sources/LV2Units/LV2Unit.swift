@@ -35,6 +35,8 @@ public final class LV2Unit: AUBase {
     public internal(set) var lv2Instance: LV2Instance?
     var renderState: UnsafeMutablePointer<LV2UnitRenderState>?
     let midiQueue: UnsafeMutablePointer<RenderEventQueue>
+    /// Atoms to and from the plug-in's UI (LV2PluginUI), for a plug-in with a UI and atom ports.
+    let uiAtoms: LV2UIAtomLink?
     /// Plug-in state to restore at the next initialize (kept across Uninitialize, or from ClassInfo).
     var pendingState: String?
     /// A preset whose non-port state is loaded at the next initialize.
@@ -61,6 +63,8 @@ public final class LV2Unit: AUBase {
         }
         liveWorker = requiresLive
         midiQueue = RenderEventQueue.allocate(capacity: 512)
+        let atomsCanCross = access.withWorld { _ in !plugin.uis.isEmpty && plugin.ports.contains { $0.kind == .atom } }
+        uiAtoms = atomsCanCross ? LV2UIAtomLink.allocate() : nil
         super.init(
             description: description, inputs: layout.inputs.count, outputs: layout.outputs.count,
             channels: 2, sampleRate: sampleRate,
@@ -75,6 +79,7 @@ public final class LV2Unit: AUBase {
 
     deinit {
         RenderEventQueue.deallocate(midiQueue)
+        uiAtoms?.deallocate()  // an open UI keeps this unit alive (LV2PluginUIAtoms), so none holds it
     }
 
     /// Canonical Float32 with exactly the element's channel count (LV2 ports are fixed).

@@ -82,8 +82,8 @@ ExternalUI *external_ui_open(const char *plugin_uri, const char *ui_uri, const c
     return ui;
 }
 
-void external_ui_port_event(ExternalUI *ui, uint32_t port, float value) {
-    if (ui->descriptor->port_event) ui->descriptor->port_event(ui->handle, port, sizeof value, 0, &value);
+void external_ui_port_event(ExternalUI *ui, uint32_t port, uint32_t size, uint32_t protocol, const void *buffer) {
+    if (ui->descriptor->port_event) ui->descriptor->port_event(ui->handle, port, size, protocol, buffer);
 }
 
 void external_ui_show(ExternalUI *ui, bool visible) {

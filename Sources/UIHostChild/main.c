@@ -8,10 +8,13 @@
    Thread: the process's one thread. */
 #include "ui_host_child.h"
 
+#include "atom_text.h"
+
 #include <suil/suil.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <lv2/ui/ui.h>
+#include <lv2/atom/atom.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -34,10 +37,31 @@ typedef struct {
 
 #define KX_WIDGET "http://kxstudio.sf.net/ns/lv2ext/external-ui#Widget"
 
+/* An atom the UI wrote crosses as Turtle (URIDs as URIs); the host decides which ports take it.
+   A buffer whose size is not its atom's (jalv's check), or too large, never leaves. */
+static void write_atom(uint32_t port, uint32_t size, const void *buffer) {
+    const LV2_Atom *atom = buffer;
+    if (size < sizeof(LV2_Atom) || atom->size != size - sizeof(LV2_Atom) || size > AUHOST_ATOM_TEXT_MAX_ATOM) {
+        fprintf(stderr, "auhost-ui-host: the UI wrote a malformed or oversized atom (%u bytes) to port %u: dropped\n", size, port);
+        return;
+    }
+    char *line = auhost_atom_to_line(urid_map_feature(), urid_unmap_feature(), atom);
+    if (line) protocol_send("a %u %s", port, line);
+    else fprintf(stderr, "auhost-ui-host: an atom the UI wrote to port %u could not be written as Turtle: dropped\n", port);
+    free(line);
+}
+
 static void write_port(SuilController controller, uint32_t port, uint32_t size, uint32_t protocol, const void *buffer) {
     (void)controller;
-    /* Only the float protocol crosses for now; atom transfers are dropped (docs/LV2.md: UIs). */
+    static uint32_t event_transfer, atom_transfer;
+    if (!event_transfer) {
+        event_transfer = urid_map_feature()->map(NULL, LV2_ATOM__eventTransfer);
+        atom_transfer = urid_map_feature()->map(NULL, LV2_ATOM__atomTransfer);
+    }
     if (protocol == 0 && size == sizeof(float)) protocol_send("p %u %.9g", port, (double)*(const float *)buffer);
+    else if (protocol == event_transfer && protocol != 0 && buffer) write_atom(port, size, buffer);
+    /* atom:atomTransfer would set an atom port's whole buffer; jalv refuses it too. */
+    else if (protocol == atom_transfer && protocol != 0) fprintf(stderr, "auhost-ui-host: atom:atomTransfer is not supported: dropped\n");
 }
 
 static uint32_t port_index(SuilController controller, const char *symbol) {
@@ -121,12 +145,30 @@ static void show(Child *child, bool visible) {
     XFlush(child->display);
 }
 
+/* An event from the plug-in's atom output: read with this process's map, then port_event. A
+   line that is not an atom (a host bug, or worse) is reported and ignored. */
+static void deliver_atom(Child *child, uint32_t port, const char *text) {
+    LV2_Atom *atom = auhost_atom_from_line(urid_map_feature(), text);
+    if (!atom) {
+        fprintf(stderr, "auhost-ui-host: an atom for port %u from the host could not be read: ignored\n", port);
+        return;
+    }
+    uint32_t protocol = urid_map_feature()->map(NULL, LV2_ATOM__eventTransfer);
+    uint32_t size = (uint32_t)sizeof(LV2_Atom) + atom->size;
+    if (child->external) external_ui_port_event(child->external, port, size, protocol, atom);
+    else suil_instance_port_event(child->instance, port, size, protocol, atom);
+    auhost_atom_text_free(atom);
+}
+
 static void handle_line(Child *child, char *line) {
     unsigned port, width, height;
     float value;
+    int offset = 0;
     if (sscanf(line, "p %u %f", &port, &value) == 2) {
-        if (child->external) external_ui_port_event(child->external, port, value);
+        if (child->external) external_ui_port_event(child->external, port, sizeof value, 0, &value);
         else suil_instance_port_event(child->instance, port, sizeof value, 0, &value);
+    } else if (sscanf(line, "a %u %n", &port, &offset) == 1 && offset > 0) {
+        deliver_atom(child, port, line + offset);
     } else if (!strcmp(line, "show")) {
         show(child, true);
     } else if (!strcmp(line, "hide")) {
@@ -146,22 +188,28 @@ static void handle_line(Child *child, char *line) {
 
 /* Reads what the host sent; false at end of input (the host went away). */
 static bool read_host(Child *child) {
-    static char buffer[4096];
+    /* An atom's line can be long (AUHOST_ATOM_TEXT_MAX_LINE); a longer line is dropped whole. */
+    static char buffer[AUHOST_ATOM_TEXT_MAX_LINE + 64];
     static size_t used;
+    static bool skipping; /* the rest of a dropped line is still to come */
     ssize_t got = read(STDIN_FILENO, buffer + used, sizeof buffer - 1 - used);
     if (got < 0 && errno == EINTR) return true;
     if (got <= 0) return false;
     used += (size_t)got;
     buffer[used] = 0;
     char *start = buffer, *end;
-    while ((end = strchr(start, '\n'))) {
+    while ((end = memchr(start, '\n', (size_t)(buffer + used - start)))) {
         *end = 0;
-        handle_line(child, start);
+        if (skipping) skipping = false;
+        else handle_line(child, start);
         start = end + 1;
     }
     used = (size_t)(buffer + used - start);
     memmove(buffer, start, used);
-    if (used == sizeof buffer - 1) used = 0; /* a line longer than any message: drop it */
+    if (used == sizeof buffer - 1) {
+        used = 0;
+        skipping = true;
+    }
     return true;
 }
 

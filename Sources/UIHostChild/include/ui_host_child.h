@@ -3,6 +3,8 @@
 
    Protocol, one line each way per message (numbers in C locale):
      host -> child   p INDEX VALUE        a control port's value (port_event, float protocol)
+                     a INDEX ATOM         an event the plug-in wrote on atom output INDEX
+                                          (port_event, atom:eventTransfer)
                      show | hide          the window (or the UI's show interface)
                      size W H             resize the top-level window
                      shot PATH            write the window's pixels to PATH as a PPM
@@ -10,11 +12,17 @@
      child -> host   window XID W H       the UI's widget is up (sent once, before ready)
                      ready                initial values may follow from the host
                      p INDEX VALUE        the UI wrote a control port
+                     a INDEX ATOM         the UI wrote an atom to port INDEX (atom:eventTransfer;
+                                          atom:atomTransfer is refused, as jalv does)
                      t INDEX 1|0          ui:touch: a gesture on the port began / ended
                      shot ok | shot failed   the answer to shot
                      closed               the user closed the window (exit 0 follows)
                      error KIND TEXT      could not open; KIND is one of no-display,
                                           unsupported, load-failed (exit 2 follows)
+   ATOM is the atom as Turtle on one line (CAUHostAtomText: sratom, line breaks and backslashes
+   escaped): URIDs cross as URIs, since the child's map (urid_map.c) is not the host's. Atoms
+   over 64 KiB are dropped by the sender; a line either side cannot read is ignored. Lines from
+   the host are at most 1 MiB long; a longer one is dropped.
    Thread: the child's one thread (X11 and the UI run on it). */
 #ifndef UI_HOST_CHILD_H
 #define UI_HOST_CHILD_H
@@ -60,7 +68,7 @@ typedef struct ExternalUI ExternalUI;
 ExternalUI *external_ui_open(const char *plugin_uri, const char *ui_uri, const char *bundle, const char *binary,
                              const char *title, LV2UI_Write_Function write, const LV2_Feature *const *features,
                              char *error, size_t error_size);
-void external_ui_port_event(ExternalUI *ui, uint32_t port, float value);
+void external_ui_port_event(ExternalUI *ui, uint32_t port, uint32_t size, uint32_t protocol, const void *buffer);
 void external_ui_show(ExternalUI *ui, bool visible);
 bool external_ui_run(ExternalUI *ui);
 void external_ui_close(ExternalUI *ui);
