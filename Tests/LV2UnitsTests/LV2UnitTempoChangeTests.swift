@@ -1,3 +1,4 @@
+import Foundation
 import AUHost
 import LV2Units
 import TestSupport
@@ -12,11 +13,12 @@ final class LV2UnitTempoChangeTests: XCTestCase {
     let reporter = "urn:auhost:fixture:tempo-reporter"
 
     /// The LV2 plug-in `uri` (with `parameters` set) in a graph whose MusicSequence goes from
-    /// `tempos[0]` to each later (beat, BPM), fed `input` (an effect) and rendered `total` frames
-    /// in 512-frame cycles at 48 kHz: its mono output.
+    /// `tempos[0]` to each later (beat, BPM), made with MusicTrackNewExtendedTempoEvent or loaded
+    /// from a Standard MIDI File holding them (`fromMIDIFile`), fed `input` (an effect) and
+    /// rendered `total` frames in 512-frame cycles at 48 kHz: its mono output.
     func renderWithTempoMap(
         _ uri: String, parameters: [(AudioUnitParameterID, Float)] = [], input: [Float]? = nil,
-        tempos: [(beat: Double, bpm: Double)], total: Int
+        tempos: [(beat: Double, bpm: Double)], fromMIDIFile: Bool = false, total: Int
     ) throws -> [Float] {
         let component = try XCTUnwrap(LV2Provider.component(uri: uri) ?? LV2UnitTestSupport.fixtures.component(uri: uri), uri)
         var graph: AUGraph?
@@ -55,9 +57,17 @@ final class LV2UnitTempoChangeTests: XCTestCase {
         var sequence: MusicSequence?
         try AudioError.check(NewMusicSequence(&sequence), "NewMusicSequence")
         defer { DisposeMusicSequence(sequence!) }
-        var tempoTrack: MusicTrack?
-        try AudioError.check(MusicSequenceGetTempoTrack(sequence!, &tempoTrack), lastMessage())
-        for (beat, bpm) in tempos { try AudioError.check(MusicTrackNewExtendedTempoEvent(tempoTrack!, beat, bpm), lastMessage()) }
+        if fromMIDIFile {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("tempo-\(getpid()).mid").path
+            try Self.standardMIDIFile(tempos: tempos).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let url = CFURLCreateFromFileSystemRepresentation(nil, path, path.utf8.count, false)!
+            try AudioError.check(MusicSequenceFileLoad(sequence!, url, .midiType, []), lastMessage())
+        } else {
+            var tempoTrack: MusicTrack?
+            try AudioError.check(MusicSequenceGetTempoTrack(sequence!, &tempoTrack), lastMessage())
+            for (beat, bpm) in tempos { try AudioError.check(MusicTrackNewExtendedTempoEvent(tempoTrack!, beat, bpm), lastMessage()) }
+        }
         try AudioError.check(MusicSequenceSetAUGraph(sequence!, graph!), lastMessage())
         var player: MusicPlayer?
         try AudioError.check(NewMusicPlayer(&player), "NewMusicPlayer")
@@ -79,6 +89,33 @@ final class LV2UnitTempoChangeTests: XCTestCase {
             timeStamp.mSampleTime += Double(block)
         }
         return samples
+    }
+
+    /// A format 0 Standard MIDI File, 480 ticks a quarter note, holding only `tempos` as Set Tempo
+    /// meta events (microseconds per quarter note, rounded).
+    static func standardMIDIFile(tempos: [(beat: Double, bpm: Double)]) -> Data {
+        func variableLength(_ value: Int) -> [UInt8] {
+            var bytes = [UInt8(value & 0x7F)]
+            var rest = value >> 7
+            while rest > 0 {
+                bytes.insert(UInt8(rest & 0x7F) | 0x80, at: 0)
+                rest >>= 7
+            }
+            return bytes
+        }
+        func bigEndian32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> (24 - 8 * $0) & 0xFF) } }
+        var track: [UInt8] = []
+        var tick = 0
+        for (beat, bpm) in tempos {
+            let at = Int((beat * 480).rounded())
+            let micros = Int((60_000_000 / bpm).rounded())
+            track += variableLength(at - tick) + [0xFF, 0x51, 0x03]
+            track += [UInt8(micros >> 16 & 0xFF), UInt8(micros >> 8 & 0xFF), UInt8(micros & 0xFF)]
+            tick = at
+        }
+        track += [0x00, 0xFF, 0x2F, 0x00]
+        let header: [UInt8] = Array("MThd".utf8) + bigEndian32(6) + [0, 0, 0, 1, 0x01, 0xE0]
+        return Data(header + Array("MTrk".utf8) + bigEndian32(track.count) + track)
     }
 
     /// An input signal for the render callback, from `position` on (silence past its end).
@@ -116,9 +153,9 @@ final class LV2UnitTempoChangeTests: XCTestCase {
 
     /// ZamDelay (zam-plugins, DPF) with Sync BPM on echoes a quarter note after the sound (24,000
     /// samples at 120 BPM, 32,000 at 90) and crossfades to a new delay over the run in which it
-    /// learns of it. The tempo goes from 120 to 90 at sample 96,000, inside a cycle (95,744 …
-    /// 96,256): fed noise, its output equals the one at a steady 120 BPM up to sample 95,999 and
-    /// differs from 96,000 on (sent at the next cycle, the change moved it from 96,256).
+    /// learns of it. A MIDI file's tempo goes from 120 to 90 at sample 96,000, inside a cycle
+    /// (95,744 … 96,256): fed noise, its output equals the one at a steady 120 BPM up to sample
+    /// 95,999 and differs from 96,000 on (sent at the next cycle, the change moved it from 96,256).
     func testATempoSyncedDelayChangesAtTheSampleOfTheTempoChange() throws {
         guard LV2Provider.component(uri: "urn:zamaudio:ZamDelay") != nil else {
             throw XCTSkip("zam-plugins is not installed (make test installs it: scripts/debian-packages.txt)")
@@ -127,9 +164,10 @@ final class LV2UnitTempoChangeTests: XCTestCase {
         // Sync BPM on, Divisor 3 (a quarter note), LPF open, Dry/Wet 1 (the echo alone), no feedback.
         let parameters: [(AudioUnitParameterID, Float)] = [(5, 1), (7, 3), (6, 20_000), (9, 1), (10, 0)]
         let changing = try renderWithTempoMap(
-            "urn:zamaudio:ZamDelay", parameters: parameters, input: noise, tempos: [(0, 120), (4, 90)], total: 100_352)
+            "urn:zamaudio:ZamDelay", parameters: parameters, input: noise, tempos: [(0, 120), (4, 90)], fromMIDIFile: true,
+            total: 100_352)
         let steady = try renderWithTempoMap(
-            "urn:zamaudio:ZamDelay", parameters: parameters, input: noise, tempos: [(0, 120)], total: 100_352)
+            "urn:zamaudio:ZamDelay", parameters: parameters, input: noise, tempos: [(0, 120)], fromMIDIFile: true, total: 100_352)
         XCTAssertNotEqual(steady[90_000], 0, "the echo of the noise")
         XCTAssertEqual(LV2UnitTestSupport.firstDifference(changing, steady), 96_000)
     }
