@@ -58,7 +58,8 @@ public final class AVAudioRecorder {
         }
         guard ["wav", "wave", "aif", "aiff", "aifc", "caf"].contains(url.pathExtension.lowercased()) else {
             throw osStatusError(
-                kAudioFileUnsupportedFileTypeError, "AVAudioRecorder writes .wav, .aif and .caf files; \(url.lastPathComponent) is none of them")
+                kAudioFileUnsupportedFileTypeError,
+                "AVAudioRecorder writes .wav, .aif and .caf files; \(url.lastPathComponent) is none of them")
         }
         self.url = url
         self.settings = settings
