@@ -158,8 +158,9 @@ open class AVAudioEngine {
         return node
     }
 
-    /// The engine's input: in manual rendering mode what ``AVAudioInputNode/setManualRenderingInputPCMFormat(_:inputBlock:)``
-    /// supplies; on the device, silence (capture through the engine is not built: docs/PORTING.md).
+    /// The engine's input: on the device, what the ALSA PCM captures (the output node's I/O unit
+    /// runs full duplex once this is asked for: input element 1 enabled at start); in manual
+    /// rendering mode what ``AVAudioInputNode/setManualRenderingInputPCMFormat(_:inputBlock:)`` supplies.
     ///
     /// Thread: setup.
     public var inputNode: AVAudioInputNode {
@@ -167,6 +168,13 @@ open class AVAudioEngine {
         defer { lock.unlock() }
         if let inputNode_ { return inputNode_ }
         let node = AVAudioInputNode()
+        if manualMode == nil {
+            // The device's side: the output device's rate, two channels (the I/O unit maps the
+            // PCM's capture channels onto them).
+            let device = AVAudioFormat(standardFormatWithSampleRate: outputNode.outputFormat(forBus: 0).sampleRate, channels: 2)!
+            try? setStreamFormat(node.unit, kAudioUnitScope_Input, 0, device, "The input node")
+            try? setStreamFormat(node.unit, kAudioUnitScope_Output, 0, device, "The input node")
+        }
         inputNode_ = node
         attach(node)
         return node
@@ -200,6 +208,7 @@ open class AVAudioEngine {
 
     func initializeGraph() throws {
         _ = outputNode
+        if let inputNode_, !graph.isInitialized { try inputNode_.captureFrom(outputNode) }
         if manualMode == .offline, !graph.isInitialized {
             // Offline, as Apple's engine does: units render for a file, not a deadline
             // (OfflineRender), and LV2 workers run right after each run, deterministically.

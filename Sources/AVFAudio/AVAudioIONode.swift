@@ -24,6 +24,8 @@ open class AVAudioIONode: AVAudioNode {
 public final class AVAudioOutputNode: AVAudioIONode {
     /// Whether the ALSA device could not be opened (no device): start then fails with this status.
     private(set) var deviceStatus: OSStatus = noErr
+    /// Whether the unit is the ALSA I/O unit (not manual rendering's generic output).
+    private(set) var isDevice = false
 
     init(manual: Bool) {
         let unit: AudioUnit
@@ -38,6 +40,7 @@ public final class AVAudioOutputNode: AVAudioIONode {
         }
         super.init(unit: unit)
         deviceStatus = status
+        isDevice = !manual && status == noErr
         if !manual { AVAudioSession.sharedInstance().configure(unit) }
     }
 
@@ -56,6 +59,7 @@ public final class AVAudioOutputNode: AVAudioIONode {
         AudioComponentInstanceDispose(unit)
         unit = new
         deviceStatus = noErr
+        isDevice = !manual
         if !manual { AVAudioSession.sharedInstance().configure(new) }
     }
 
