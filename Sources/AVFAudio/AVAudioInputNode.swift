@@ -49,7 +49,8 @@ public final class AVAudioInputNode: AVAudioIONode, AVAudioMixing {
             return
         }
         try checkStatus(
-            setUInt32Property(output.unit, kAudioOutputUnitProperty_EnableIO, 1, kAudioUnitScope_Input, 1), "The device's input cannot be enabled")
+            setUInt32Property(output.unit, kAudioOutputUnitProperty_EnableIO, 1, kAudioUnitScope_Input, 1),
+            "The device's input cannot be enabled")
         guard var format = streamFormat(unit, kAudioUnitScope_Input, 0) else {
             throw osStatusError(kAudioUnitErr_FormatNotSupported, "The input node has no input format")
         }
