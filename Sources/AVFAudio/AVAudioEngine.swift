@@ -23,6 +23,8 @@ open class AVAudioEngine {
     let graphHandle: AUGraph
     let graph: AudioGraph
     let delivery = DeliveryThread()
+    /// Who hears the output device stop by itself (AVAudioEngine+DeviceWatch.swift).
+    let deviceWatch = EngineDeviceWatch()
     let lock = NSRecursiveLock()
     var nodes: [ObjectIdentifier: AVAudioNode] = [:]
     var connections: [EngineConnection] = []
@@ -234,6 +236,7 @@ open class AVAudioEngine {
             try initializeGraph()
             try startSinks()
             if manualMode == nil {
+                watchOutputDevice()
                 try graph.start()
                 AVAudioSession.sharedInstance().deviceStarted(outputNode.unit)
             }
