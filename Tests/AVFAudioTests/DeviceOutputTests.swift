@@ -7,13 +7,7 @@ import XCTest
 final class DeviceOutputTests: XCTestCase {
     func testTheEngineRendersASourceThroughTheALSAOutputUntilStopped() throws {
         let engine = AVAudioEngine()
-        let name = CFStringCreateWithCString(nil, "null", CFStringBuiltInEncodings.UTF8.rawValue)!
-        var reference: Unmanaged<CFString>? = Unmanaged.passUnretained(name)
-        let output = engine.outputNode.audioUnit!
-        XCTAssertEqual(
-            AudioUnitSetProperty(
-                output, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &reference,
-                UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
+        XCTAssertEqual(setCurrentDevice(engine.outputNode.audioUnit!, "null"), noErr)
         let format = AVAudioFormat(standardFormatWithSampleRate: engine.outputNode.outputFormat(forBus: 0).sampleRate, channels: 2)!
         let source = AVAudioSourceNode { _, _, frames, list in
             for buffer in UnsafeMutableAudioBufferListPointer(list) {

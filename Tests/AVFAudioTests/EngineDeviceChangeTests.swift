@@ -1,6 +1,5 @@
 import ALSATestSupport
 import AVFAudio
-import CALSA
 import Foundation
 import XCTest
 
@@ -12,27 +11,14 @@ final class EngineDeviceChangeTests: XCTestCase {
     let serverName = "auhost-avfaudio-tests"
 
     func testADeviceThatStopsByItselfStopsTheEngineAndPostsTheConfigurationChange() throws {
-        let savedHome = ProcessInfo.processInfo.environment["HOME"]
-        let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avengine-jack-\(getpid())")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let jack = "{ type jack playback_ports { 0 system:playback_1 1 system:playback_2 } }"
-        try "pcm.engine_jack \(jack)\n".write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
-        setenv("HOME", home.path, 1)
-        snd_config_update_free_global()
-        defer {
-            if let savedHome { setenv("HOME", savedHome, 1) }
-            snd_config_update_free_global()
-            try? FileManager.default.removeItem(at: home)
+        let home = try TemporaryALSAHome("avengine-jack") { _ in
+            "pcm.engine_jack { type jack playback_ports { 0 system:playback_1 1 system:playback_2 } }\n"
         }
+        defer { home.restore() }
         let server = try DummyJACKServer(name: serverName)
 
         let engine = AVAudioEngine()
-        let name = CFStringCreateWithCString(nil, "engine_jack", CFStringBuiltInEncodings.UTF8.rawValue)!
-        var reference: Unmanaged<CFString>? = Unmanaged.passUnretained(name)
-        XCTAssertEqual(
-            AudioUnitSetProperty(
-                engine.outputNode.audioUnit!, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &reference,
-                UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
+        XCTAssertEqual(setCurrentDevice(engine.outputNode.audioUnit!, "engine_jack"), noErr)
         let source = AVAudioSourceNode { _, _, frames, list in
             for buffer in UnsafeMutableAudioBufferListPointer(list) { if let data = buffer.mData { memset(data, 0, Int(frames) * 4) } }
             return noErr

@@ -1,5 +1,4 @@
 import AVFAudio
-import CALSA
 import Foundation
 import XCTest
 
@@ -7,24 +6,16 @@ import XCTest
 /// infile of raw Float32 frames, playback into a raw file, under the clockless `null` PCM), in
 /// the ~/.asoundrc of a temporary HOME for the test's duration.
 final class InputNodeTests: XCTestCase {
-    private var home: URL!
-    private var savedHome: String?
+    private var alsaHome: TemporaryALSAHome!
+    private var home: URL { alsaHome.directory }
 
     override func setUpWithError() throws {
-        savedHome = ProcessInfo.processInfo.environment["HOME"]
-        home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avinput-\(getpid())")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let duplex = "{ type file slave.pcm \"null\" file \"\(home.path)/out.raw\" infile \"\(home.path)/in.raw\" format \"raw\" }"
-        try "pcm.engine_duplex \(duplex)\n".write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
-        setenv("HOME", home.path, 1)
-        snd_config_update_free_global()
+        alsaHome = try TemporaryALSAHome("avinput") { dir in
+            "pcm.engine_duplex { type file slave.pcm \"null\" file \"\(dir.path)/out.raw\" infile \"\(dir.path)/in.raw\" format \"raw\" }\n"
+        }
     }
 
-    override func tearDown() {
-        if let savedHome { setenv("HOME", savedHome, 1) }
-        snd_config_update_free_global()
-        try? FileManager.default.removeItem(at: home)
-    }
+    override func tearDown() { alsaHome.restore() }
 
     /// inputNode → mainMixerNode → outputNode, Apple's monitoring pattern: what the device plays
     /// is what it captured, sample for sample, after the duplex latency's silence; a tap on the
@@ -36,12 +27,7 @@ final class InputNodeTests: XCTestCase {
         try captured.withUnsafeBytes { try Data($0).write(to: home.appendingPathComponent("in.raw")) }
 
         let engine = AVAudioEngine()
-        let name = CFStringCreateWithCString(nil, "engine_duplex", CFStringBuiltInEncodings.UTF8.rawValue)!
-        var reference: Unmanaged<CFString>? = Unmanaged.passUnretained(name)
-        XCTAssertEqual(
-            AudioUnitSetProperty(
-                engine.outputNode.audioUnit!, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &reference,
-                UInt32(MemoryLayout<Unmanaged<CFString>?>.size)), noErr)
+        XCTAssertEqual(setCurrentDevice(engine.outputNode.audioUnit!, "engine_duplex"), noErr)
         let input = engine.inputNode
         let format = input.outputFormat(forBus: 0)
         XCTAssertEqual(format.channelCount, 2)

@@ -1,5 +1,4 @@
 import AVFAudio
-import CALSA
 import Foundation
 import XCTest
 
@@ -9,24 +8,16 @@ import XCTest
 /// callback and drops what finds no free buffer, so what a test compares fits in the recorder's
 /// three buffers of 0.1 s (a device with a clock drops nothing).
 final class RecorderTests: XCTestCase {
-    private var home: URL!
-    private var savedHome: String?
+    private var alsaHome: TemporaryALSAHome!
+    private var home: URL { alsaHome.directory }
 
     override func setUpWithError() throws {
-        savedHome = ProcessInfo.processInfo.environment["HOME"]
-        home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avrecorder-\(getpid())-\(name.hashValue)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let capture = "{ type file slave.pcm \"null\" file \"/dev/null\" infile \"\(home.path)/in.raw\" format \"raw\" }"
-        try "pcm.recorder_in \(capture)\n".write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
-        setenv("HOME", home.path, 1)
-        snd_config_update_free_global()
+        alsaHome = try TemporaryALSAHome("avrecorder") { dir in
+            "pcm.recorder_in { type file slave.pcm \"null\" file \"/dev/null\" infile \"\(dir.path)/in.raw\" format \"raw\" }\n"
+        }
     }
 
-    override func tearDown() {
-        if let savedHome { setenv("HOME", savedHome, 1) }
-        snd_config_update_free_global()
-        try? FileManager.default.removeItem(at: home)
-    }
+    override func tearDown() { alsaHome.restore() }
 
     /// Writes interleaved stereo `frames` (left, right) as the capture PCM's infile.
     func writeInfile(_ frames: [(Float, Float)]) {
