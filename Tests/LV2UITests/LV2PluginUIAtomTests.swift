@@ -14,26 +14,7 @@ final class LV2PluginUIAtomTests: XCTestCase {
     static let atomUI = 0, hostileUI = 1
     static let seen: AudioUnitParameterID = 4
 
-    func makeUnit() throws -> AudioUnitInstance {
-        let component = try XCTUnwrap(LV2PluginUITests.fixtures.component(uri: "urn:auhost:fixture:ui-atom"))
-        let unit = try AudioUnitInstance(component)
-        try unit.initialize()
-        return unit
-    }
-
-    /// Idles `ui` until `condition` holds (30 s at most: a deadline for a stuck UI, not a timing).
-    func idle(_ ui: LV2PluginUI, until condition: () -> Bool) throws -> Bool {
-        var failure: Error?
-        let held = waitUntil(poll: 20_000) {
-            do { try ui.idle() } catch {
-                failure = error
-                return true
-            }
-            return condition()
-        }
-        if let failure { throw failure }
-        return held
-    }
+    func makeUnit() throws -> AudioUnitInstance { try makeFixtureUnit("urn:auhost:fixture:ui-atom") }
 
     func testTheUIsAtomSetsThePlugInsLevelAndThePlugInsAnswerReachesTheUI() throws {
         let display = try XvfbDisplay.shared()

@@ -34,26 +34,7 @@ final class LV2PluginUITests: XCTestCase {
         return provider
     }()
 
-    func makeUnit() throws -> AudioUnitInstance {
-        let component = try XCTUnwrap(Self.fixtures.component(uri: "urn:auhost:fixture:ui-gain"))
-        let unit = try AudioUnitInstance(component)
-        try unit.initialize()
-        return unit
-    }
-
-    /// Idles `ui` until `condition` holds (30 s at most: a deadline for a stuck UI, not a timing).
-    func idle(_ ui: LV2PluginUI, until condition: () -> Bool) throws -> Bool {
-        var failure: Error?
-        let held = waitUntil(poll: 20_000) {
-            do { try ui.idle() } catch {
-                failure = error
-                return true
-            }
-            return condition()
-        }
-        if let failure { throw failure }
-        return held
-    }
+    func makeUnit() throws -> AudioUnitInstance { try makeFixtureUnit("urn:auhost:fixture:ui-gain") }
 
     func testListsTheUIsAndTheirKinds() throws {
         let unit = try makeUnit()
