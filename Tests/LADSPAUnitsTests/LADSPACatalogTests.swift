@@ -39,6 +39,16 @@ final class LADSPACatalogTests: XCTestCase {
         XCTAssertEqual(plugin.uniqueID, 1052)
         XCTAssertEqual(plugin.ports.count, 3)
         XCTAssertTrue(cold.plugins.contains { $0.label == "tap_deesser" })
+
+        // A damaged cache is refused whole (then rebuilt): one byte changed, or the end cut off.
+        XCTAssertNotNil(LADSPACatalogCacheFile.read(cache))
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: cache)))
+        let intact = bytes
+        bytes[bytes.count / 2] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: cache))
+        XCTAssertNil(LADSPACatalogCacheFile.read(cache), "one byte changed")
+        try Data(intact.dropLast(intact.count / 3) + Array("end 0\n".utf8)).write(to: URL(fileURLWithPath: cache))
+        XCTAssertNil(LADSPACatalogCacheFile.read(cache), "the end cut off")
     }
 
     /// ladspa-sdk's amp.so and CMT both have amp_mono and amp_stereo (other unique IDs): the first
