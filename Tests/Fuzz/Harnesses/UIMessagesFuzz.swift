@@ -47,8 +47,9 @@ public enum UIMessagesFuzz {
         case .value(let port, _), .gesture(let port, _):
             let words = line.split(separator: " ")
             precondition(words.count == 3 && UInt32(words[1]) == port, "a port the line does not name: \(port)")
-        case .closed: precondition(line.hasPrefix("closed"))
-        case .ready: precondition(line.hasPrefix("ready"))
+        // Spaces around words are skipped, as the host always did (the child never sends them).
+        case .closed: precondition(line.split(separator: " ").first == "closed")
+        case .ready: precondition(line.split(separator: " ").first == "ready")
         default: break
         }
     }
