@@ -40,7 +40,7 @@ for name in "${harnesses[@]}"; do
     if AUHOST_FUZZ_HARNESS="$name" "$driver" -max_total_time="$FUZZ_S" -runs="${FUZZ_RUNS:--1}" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="Tests/Fuzz/Crashes/$name/" -print_final_stats=1 ${FUZZ_ARGS:-} \
         "$SCRATCH/corpus/$name" "Tests/Fuzz/Corpus/$name" >"$log" 2>&1; then result=ok; else result=FAILED; status=1; fi
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    runs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
     echo "$name: $result, ${runs:-?} executions in $(($(date +%s) - start)) s (log: $log)"
 done
 exit $status

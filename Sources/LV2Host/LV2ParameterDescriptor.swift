@@ -48,24 +48,34 @@ public struct LV2ParameterDescriptor: Equatable, Sendable {
             return LV2ParameterDescriptor(
                 portIndex: info.index, symbol: info.symbol, name: info.name,
                 minimum: minimum, maximum: maximum, defaultValue: defaultValue,
-                unit: unitSymbol(plugin, port), scalePoints: scalePoints(plugin.plugin, port),
+                unit: unitSymbol(plugin, port), scalePoints: scalePoints(plugin, port),
                 isToggled: has(v.toggled), isInteger: has(v.integer), isEnumeration: has(v.enumeration),
                 isLogarithmic: has(v.logarithmic), isSampleRateRelative: has(v.sampleRateProperty))
         }
     }
 
-    private static func scalePoints(_ plugin: OpaquePointer, _ port: OpaquePointer) -> [ScalePoint] {
-        guard let points = lilv_port_get_scale_points(plugin, port) else { return [] }
-        defer { lilv_scale_points_free(points) }
+    /// The port's scale points that have both an rdf:value (a number) and an rdfs:label, by value.
+    /// Read with world queries, not lilv_port_get_scale_points: that asserts, aborting the host,
+    /// when a port has scale points but none with both (Tests/Fuzz/Crashes/LV2Descriptor/crash-053f…).
+    private static func scalePoints(_ plugin: LV2PluginDescriptor, _ port: OpaquePointer) -> [ScalePoint] {
+        let world = plugin.world.world
+        let scalePoint = lilv_new_uri(world, LV2URI.core + "scalePoint"), rdfValue = lilv_new_uri(world, LV2URI.rdfValue)
+        defer { [scalePoint, rdfValue].forEach { lilv_node_free($0) } }
+        guard let node = lilv_port_get_node(plugin.plugin, port), let points = lilv_world_find_nodes(world, node, scalePoint, nil) else {
+            return []
+        }
+        defer { lilv_nodes_free(points) }
         var result: [ScalePoint] = []
-        var iterator = lilv_scale_points_begin(points)
-        while !lilv_scale_points_is_end(points, iterator) {
-            if let point = lilv_scale_points_get(points, iterator),
-                let value = LV2Vocabulary.float(lilv_scale_point_get_value(point))
-            {
-                result.append(ScalePoint(value: value, label: LV2Vocabulary.string(lilv_scale_point_get_label(point)) ?? "\(value)"))
+        var iterator = lilv_nodes_begin(points)
+        while !lilv_nodes_is_end(points, iterator) {
+            defer { iterator = lilv_nodes_next(points, iterator) }
+            guard let point = lilv_nodes_get(points, iterator) else { continue }
+            let value = lilv_world_get(world, point, rdfValue, nil)
+            let label = lilv_world_get(world, point, plugin.world.vocabulary.rdfsLabel, nil)
+            defer { [value, label].forEach { if let node = $0 { lilv_node_free(node) } } }
+            if let number = LV2Vocabulary.float(value), let label {
+                result.append(ScalePoint(value: number, label: LV2Vocabulary.string(label) ?? "\(number)"))
             }
-            iterator = lilv_scale_points_next(points, iterator)
         }
         return result.sorted { $0.value < $1.value }
     }

@@ -99,32 +99,42 @@ public struct LV2UIAtomLink {
 /// does not exist, or malformed, is dropped and counted. Thread: render (real-time): between runs, on the thread that calls `lv2Run`.
 @_noAllocation @_noLocks
 public func lv2DeliverUIAtoms(_ context: UnsafeMutablePointer<LV2RenderContext>, _ link: LV2UIAtomLink) {
-    let c = context
+    lv2DeliverUIAtoms(
+        inputs: context.pointee.atomInputs, capacities: context.pointee.atomInputCapacities, count: context.pointee.atomInputCount, link)
+}
+
+/// ``lv2DeliverUIAtoms(_:_:)`` on `count` atom input sequences of `capacities` bytes each, for
+/// buffers that are no unit's (the UIMessages fuzz harness checks what lands in them).
+/// Thread: render (real-time), or the only thread that touches `inputs` and the link's plug-in side.
+@_noAllocation @_noLocks
+public func lv2DeliverUIAtoms(
+    inputs: UnsafeMutablePointer<UnsafeMutableRawPointer>, capacities: UnsafeMutablePointer<Int>, count: Int, _ link: LV2UIAtomLink
+) {
     while let message = link.toPlugin.nextSize() {
         let atomSize = message - 4
         // Whether it fits is known before taking it: the tag comes first, the size is the message's.
         // One that would not fit even in an empty sequence is taken below and dropped.
         if atomSize >= 8 && atomSize <= LV2UIAtomLink.maximumAtomSize, let tag = link.toPlugin.nextTag(),
-            Int(tag) < c.pointee.atomInputCount
+            Int(tag) < count
         {
-            let sequence = c.pointee.atomInputs[Int(tag)].assumingMemoryBound(to: LV2_Atom_Sequence.self)
+            let sequence = inputs[Int(tag)].assumingMemoryBound(to: LV2_Atom_Sequence.self)
             let used = MemoryLayout<LV2_Atom>.size + Int(sequence.pointee.atom.size)
-            let needed = 8 + ((atomSize + 7) & ~7), capacity = c.pointee.atomInputCapacities[Int(tag)]
+            let needed = 8 + ((atomSize + 7) & ~7), capacity = capacities[Int(tag)]
             if MemoryLayout<LV2_Atom_Sequence>.size + needed <= capacity && used + needed > capacity { return }  // full: next run
         }
         let got = link.toPlugin.read(into: link.scratch, capacity: 4 + LV2UIAtomLink.maximumAtomSize)
         let slot = got >= 12 ? Int(link.scratch.load(as: UInt32.self)) : -1
         let atom = link.scratch + 4
-        guard slot >= 0, slot < c.pointee.atomInputCount, Int(atom.load(fromByteOffset: 0, as: UInt32.self)) + 8 == got - 4 else {
+        guard slot >= 0, slot < count, Int(atom.load(fromByteOffset: 0, as: UInt32.self)) + 8 == got - 4 else {
             link.counters[1].add(1, ordering: .relaxed)
             continue
         }
-        let buffer = c.pointee.atomInputs[slot]
+        let buffer = inputs[slot]
         let sequence = buffer.assumingMemoryBound(to: LV2_Atom_Sequence.self)
         let used = MemoryLayout<LV2_Atom>.size + Int(sequence.pointee.atom.size)
         let size = got - 4
         let padded = (size + 7) & ~7
-        guard used + 8 + padded <= c.pointee.atomInputCapacities[slot] else {
+        guard used + 8 + padded <= capacities[slot] else {
             link.counters[1].add(1, ordering: .relaxed)  // larger than the input's whole buffer
             continue
         }

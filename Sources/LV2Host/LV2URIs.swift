@@ -89,5 +89,6 @@ enum LV2URI {
     static let unitsSymbol = units + "symbol"
     static let presetClass = "http://lv2plug.in/ns/ext/presets#Preset"
     static let rdfsLabel = "http://www.w3.org/2000/01/rdf-schema#label"
+    static let rdfValue = "http://www.w3.org/1999/02/22-rdf-syntax-ns#value"
     static let doapName = "http://usefulinc.com/ns/doap#name"
 }

@@ -95,6 +95,7 @@ public final class LV2World {
 
     deinit {
         // Descriptors hold the world strongly, so none outlives it; instances do the same.
+        vocabulary.free()
         lilv_world_free(world)
     }
 

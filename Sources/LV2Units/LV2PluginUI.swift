@@ -112,14 +112,13 @@ public final class LV2PluginUI {
         while Date() < deadline {
             let lines = child.receiveLines(timeout: 0.1)
             for (k, line) in lines.enumerated() {
-                let words = line.split(separator: " ", maxSplits: 2).map(String.init)
-                switch words.first {
-                case "ready":
+                switch LV2UIMessage(line: line) {
+                case .ready:
                     lines[(k + 1)...].filter { $0.hasPrefix("a ") }.forEach(keepEarly)
                     return
-                case "a": keepEarly(line)
-                case "window": window = words.count > 1 ? UInt64(words[1]) ?? 0 : 0
-                case "error": throw openError(kind: words.count > 1 ? words[1] : "", text: words.count > 2 ? words[2] : line)
+                case .atom, .malformedAtom: keepEarly(line)
+                case .window(let id): window = id
+                case .error(let kind, let text): throw openError(kind: kind, text: text)
                 default: break
                 }
             }
@@ -184,29 +183,22 @@ public final class LV2PluginUI {
     }
 
     private func apply(_ line: String) {
-        if line.hasPrefix("a ") {
-            // An atom the UI wrote: `a PORT ATOM`, the atom's text holding spaces of its own.
-            let parts = line.split(separator: " ", maxSplits: 2)
-            if let atoms, parts.count == 3 { atoms.fromUI(port: parts[1], text: parts[2]) } else { atomsRefused += 1 }
-            return
-        }
-        let words = line.split(separator: " ")
-        guard let kind = words.first else { return }
-        switch kind {
-        case "p" where words.count == 3:
-            guard let port = UInt32(words[1]), let value = Float(words[2]),
-                let slot = controls.firstIndex(where: { $0.id == port && $0.isInput })
-            else { return }
+        switch LV2UIMessage(line: line) {
+        case .atom(let port, let text):
+            if let atoms { atoms.fromUI(port: port, text: text) } else { atomsRefused += 1 }
+        case .malformedAtom:
+            atomsRefused += 1
+        case .value(let port, let value):
+            guard let slot = controls.firstIndex(where: { $0.id == port && $0.isInput }) else { return }
             // Out-of-range values are refused by the unit, as from any other caller.
             guard AudioUnitSetParameter(unit, port, kAudioUnitScope_Global, 0, value, 0) == noErr else { return }
             var stored = value
             AudioUnitGetParameter(unit, port, kAudioUnitScope_Global, 0, &stored)
             controls[slot].shown = stored
             onEvent?(.valueChange(port, stored))
-        case "t" where words.count == 3:
-            guard let port = UInt32(words[1]) else { return }
-            onEvent?(words[2] == "1" ? .beginGesture(port) : .endGesture(port))
-        case "closed":
+        case .gesture(let port, let begin):
+            onEvent?(begin ? .beginGesture(port) : .endGesture(port))
+        case .closed:
             state = .closed
         default:
             break

@@ -16,6 +16,8 @@ public enum FuzzRegistry {
         ("AudioQueueDevice", AudioQueueDeviceFuzz.run),
         ("IsolatedUnit", IsolatedUnitFuzz.run),
         ("MusicPlayer", MusicPlayerFuzz.run),
+        ("UIMessages", UIMessagesFuzz.run),
+        ("LV2Descriptor", LV2DescriptorFuzz.run),
     ]
 
     /// The harness called `name`. Thread: any.
