@@ -2,12 +2,15 @@ import AUHost
 import AudioToolbox
 import Foundation
 
-/// One connection the engine made: a source's output bus into a destination's input bus.
+/// One connection the engine made: a source's output bus into a destination's input bus, in
+/// `format`, through a rate converter when the destination is a mixer running at another rate.
 struct EngineConnection {
     let source: AVAudioNode
     let sourceBus: AVAudioNodeBus
     let destination: AVAudioNode
     let destinationBus: AVAudioNodeBus
+    let format: AVAudioFormat
+    let converter: MixerRateConverter?
 }
 
 /// A destination node and its input bus (Apple's AVAudioConnectionPoint), for fan-out.
@@ -45,7 +48,7 @@ extension AVAudioEngine {
         defer { lock.unlock() }
         connections.removeAll { c in
             let replaced = (c.source === node1 && c.sourceBus == bus1) || (c.destination === node2 && c.destinationBus == bus2)
-            if replaced, let d = c.destination.graphNode { try? graph.disconnect(d, UInt32(c.destinationBus)) }
+            if replaced { unplug(c) }
             return replaced
         }
         _ = makeConnection(node1, bus1, node2, bus2, format)
@@ -65,7 +68,7 @@ extension AVAudioEngine {
             let replaced =
                 (c.source === sourceNode && c.sourceBus == sourceBus)
                 || destNodes.contains { $0.node === c.destination && $0.bus == c.destinationBus }
-            if replaced, let d = c.destination.graphNode { try? graph.disconnect(d, UInt32(c.destinationBus)) }
+            if replaced { unplug(c) }
             return replaced
         }
         for point in destNodes {
@@ -96,16 +99,26 @@ extension AVAudioEngine {
             return false
         }
         let f = format ?? node1.outputFormat(forBus: bus1)
+        var converter: MixerRateConverter?
         do {
             try node1.setOutputFormat(f, bus: bus1)
-            try node2.setInputFormat(f, bus: bus2)
-            try graph.connect(source, UInt32(bus1), to: destination, UInt32(bus2))
+            if let mixer = node2 as? AVAudioMixerNode, let made = try rateConverter(for: f, into: mixer), let via = made.graphNode {
+                converter = made
+                try node2.setInputFormat(made.outputFormat(forBus: 0), bus: bus2)
+                try graph.connect(source, UInt32(bus1), to: via, 0)
+                try graph.connect(via, 0, to: destination, UInt32(bus2))
+            } else {
+                try node2.setInputFormat(f, bus: bus2)
+                try graph.connect(source, UInt32(bus1), to: destination, UInt32(bus2))
+            }
         } catch {
+            if let id = converter?.graphNode { try? graph.detach(id) }
             let e = asNSError(error, kAudioUnitErr_FormatNotSupported)
             fail(e.code32, "connect \(node1.nodeName) → \(node2.nodeName): \(e.localizedDescription)")
             return false
         }
-        connections.append(EngineConnection(source: node1, sourceBus: bus1, destination: node2, destinationBus: bus2))
+        connections.append(
+            EngineConnection(source: node1, sourceBus: bus1, destination: node2, destinationBus: bus2, format: f, converter: converter))
         node2.connectionsChanged()
         if node1 is AVAudioMixing { node1.applyMixingToMixers() }
         return true
@@ -138,9 +151,7 @@ extension AVAudioEngine {
     private func disconnect(_ matching: (EngineConnection) -> Bool) {
         lock.lock()
         defer { lock.unlock() }
-        for c in connections where matching(c) {
-            if let d = c.destination.graphNode { try? graph.disconnect(d, UInt32(c.destinationBus)) }
-        }
+        for c in connections where matching(c) { unplug(c) }
         connections.removeAll(where: matching)
         updateGraph()
     }

@@ -93,7 +93,7 @@ extension AVAudioEngine {
         let into = connections.filter { $0.destination === output }
         let wasAttached = output.graphNode
         if let id = wasAttached {
-            for c in into { try? graph.disconnect(id, UInt32(c.destinationBus)) }
+            for c in into { unplug(c) }
             try graph.detach(id)
         }
         connections.removeAll { $0.destination === output }

@@ -120,9 +120,7 @@ open class AVAudioEngine {
             return fail(kAUGraphErr_NodeNotFound, "detach: \(node.nodeName) is not attached to this engine")
         }
         (node as? AVAudioSinkNode)?.detachPull()
-        for c in connections where c.source === node || c.destination === node {
-            try? graph.disconnect(c.destination.graphNode!, UInt32(c.destinationBus))
-        }
+        for c in connections where c.source === node || c.destination === node { unplug(c) }
         connections.removeAll { $0.source === node || $0.destination === node }
         try? graph.detach(id)
         updateGraph()
@@ -211,6 +209,7 @@ open class AVAudioEngine {
     func initializeGraph() throws {
         _ = outputNode
         if let inputNode_, !graph.isInitialized { try inputNode_.captureFrom(outputNode) }
+        if !graph.isInitialized { reconcileMixerRates() }
         if manualMode == .offline, !graph.isInitialized {
             // Offline, as Apple's engine does: units render for a file, not a deadline
             // (OfflineRender), and LV2 workers run right after each run, deterministically.
