@@ -149,7 +149,7 @@ public final class AVAudioRecorder {
     public var isRecording: Bool { state.withLock { $0.recording } }
 
     /// Seconds recorded into the file; 0 once stopped. Thread: any.
-    public var currentTime: TimeInterval { state.withLock { queue == nil ? 0 : Double($0.frames) / format.sampleRate } }
+    public var currentTime: TimeInterval { state.withLock { $0.file == nil ? 0 : Double($0.frames) / format.sampleRate } }
 
     /// Seconds on the device's clock (CLOCK_MONOTONIC). Thread: any.
     public var deviceCurrentTime: TimeInterval { AVAudioTime.seconds(forHostTime: hostNanoseconds()) }
