@@ -292,7 +292,7 @@ let tests: [Target] = [
     .testTarget(name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus"),
     /// Swift written after Apple's AVFAudio documentation (the corpus files import only AVFAudio and
     /// Foundation; AVFAudioCorpusTests checks the imports and the samples).
-    .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "CALSA", "ALSATestSupport"]),
+    .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "CALSA"]),
     .testTarget(name: "AVFAudioCorpusTests", dependencies: ["AVFAudio", "AVFoundation"], path: "Tests/AVFAudioCorpus"),
     .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses", "AUHost"], path: "Tests/Fuzz/ReplayTests"),
     .testTarget(name: "auhostTests", dependencies: ["auhost", "TestSupport", "ALSATestSupport"]),
