@@ -1,5 +1,6 @@
 import AudioToolbox
 import Foundation
+import Synchronization
 
 /// What an AVAudioPlayer tells its delegate (Apple's AVAudioPlayerDelegate); both methods are
 /// optional. They are called on a background thread (Apple: the main thread).
@@ -263,6 +264,10 @@ public final class AVAudioPlayer {
             let stale = current != self.generation
             self.lock.unlock()
             if stale { return }
+            // The handler runs once the player consumed the last samples, inside a device cycle:
+            // stopping now could drop the period that holds them. Two more cycles of the device
+            // mean that period was written to it.
+            if let unit = self.engine?.outputNode.audioUnit { waitForDeviceCycles(unit, 2) }
             self.halt()
             self.pausedAt = 0
             self.delegate?.audioPlayerDidFinishPlaying(self, successfully: true)
@@ -275,4 +280,28 @@ func hostNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// Counts an I/O unit's render cycles (post-render notifications of element 0).
+private final class CycleCount: @unchecked Sendable {
+    let cycles = Atomic<Int>(0)
+}
+
+private let cycleCountNotify: AURenderCallback = { refCon, flags, _, bus, _, _ in
+    if flags.pointee.contains(.unitRenderAction_PostRender) && bus == 0 {
+        Unmanaged<CycleCount>.fromOpaque(refCon).takeUnretainedValue().cycles.add(1, ordering: .releasing)
+    }
+    return noErr
+}
+
+/// Waits until `unit` has rendered `count` more cycles (1 s at most: a stopped or stalled device).
+///
+/// Thread: setup.
+private func waitForDeviceCycles(_ unit: AudioUnit, _ count: Int) {
+    let counter = CycleCount()
+    let refCon = Unmanaged.passUnretained(counter).toOpaque()
+    guard AudioUnitAddRenderNotify(unit, cycleCountNotify, refCon) == noErr else { return }
+    let deadline = Date().addingTimeInterval(1)
+    while counter.cycles.load(ordering: .acquiring) < count && Date() < deadline { usleep(1_000) }
+    AudioUnitRemoveRenderNotify(unit, cycleCountNotify, refCon)
 }

@@ -8,6 +8,8 @@ import XCTest
 /// MusicDeviceMIDIEvent renders what a direct run of the same events through its DSSI descriptor
 /// renders (ladspa-reference-host --dssi).
 final class DSSIInstrumentTests: XCTestCase {
+    static let freshProcess = "AUHOST_DSSI_FRESH_PROCESS"
+
     /// (frame, status, data1, data2): three notes, a note-off and a note-on sharing a frame.
     let events: [(Int, UInt8, UInt8, UInt8)] = [
         (0, 0x90, 60, 100), (24_000, 0x80, 60, 0), (24_000, 0x90, 64, 90), (48_000, 0x80, 64, 0), (48_000, 0x90, 67, 80),
@@ -29,6 +31,16 @@ final class DSSIInstrumentTests: XCTestCase {
     /// program's sound explains (all 128 tried); open, so this test pins the first and checks the second
     /// is audible and differs from the default program.
     func testMIDIEqualsADirectRunOfTheDescriptorAndAProgramIsHeard() throws {
+        // hexter's output has been seen to depend on what the process did before (from the second
+        // note in earlier runs of the full suite, from frame 2 once; never in a process of its own):
+        // the comparison with the direct run, a fresh process, runs in a fresh process too.
+        if ProcessInfo.processInfo.environment[Self.freshProcess] == nil {
+            let name = "LADSPAUnitsTests.DSSIInstrumentTests/testMIDIEqualsADirectRunOfTheDescriptorAndAProgramIsHeard"
+            let child = LADSPATestSupport.run(CommandLine.arguments[0], [name], environment: [Self.freshProcess: "1"])
+            XCTAssertEqual(child.status, 0, child.output)
+            XCTAssertTrue(child.output.contains("Executed 1 test, with 0 failures"), child.output)
+            return
+        }
         var renders: [Int: [Float]] = [:]
         for program in [-1, 3] {
             let hexter = try LADSPATestSupport.component("hexter")
