@@ -34,13 +34,18 @@ struct ScheduleTimeline {
 
     /// The segment holding `seconds` (the first for negative times).
     @_noAllocation @_noLocks
-    func segment(seconds: Double) -> TempoMap.Segment {
+    func segment(seconds: Double) -> TempoMap.Segment { segments[segmentIndex(seconds: seconds)] }
+
+    /// The index of the segment holding `seconds` (binary search: a render-thread call on maps of
+    /// any length).
+    @_noAllocation @_noLocks
+    func segmentIndex(seconds: Double) -> Int {
         var lo = 0, hi = segmentCount - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
             if segments[mid].seconds <= seconds { lo = mid } else { hi = mid - 1 }
         }
-        return segments[lo]
+        return lo
     }
 
     /// The tempo map's seconds at the start of a cycle `played` samples into the schedule.
@@ -78,7 +83,7 @@ let musicPlayerMusicalTimeLocation: HostCallback_GetMusicalTimeLocation = {
         // fall on any beat); either way its seconds come from the segment that holds it.
         let next = beat.rounded(.down) + 1
         var holder = s
-        var i = 0
+        var i = timeline.segmentIndex(seconds: seconds)  // the segments before it start earlier still
         while i < timeline.segmentCount, timeline.segments[i].beat <= next {
             holder = timeline.segments[i]
             i += 1
@@ -121,7 +126,8 @@ let musicPlayerTempoChange: AUHostCallback_GetTempoChange = { userData, after, f
     guard timeline.playing, timeline.secondsPerSample > 0 else { return noErr }
     let from = seconds + Double(after) * timeline.secondsPerSample
     let to = seconds + Double(frames) * timeline.secondsPerSample
-    for i in 0..<timeline.segmentCount {
+    // From the segment holding `from` on (a binary search, not a walk from the start of the map).
+    for i in timeline.segmentIndex(seconds: from)..<timeline.segmentCount {
         let segment = timeline.segments[i]
         guard segment.seconds > from else { continue }
         guard segment.seconds < to else { break }
