@@ -162,25 +162,5 @@ final class LV2PluginUIAtomTests: XCTestCase {
     }
 
     /// Renders 256 frames of constant 0.5 through the unit.
-    static func render(_ unit: AudioUnitInstance) throws -> [Float] {
-        var callback = AURenderCallbackStruct(
-            inputProc: { _, _, _, _, frames, ioData in
-                for buffer in UnsafeMutableAudioBufferListPointer(ioData!) {
-                    let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
-                    for i in 0..<Int(frames) { samples[i] = 0.5 }
-                }
-                return noErr
-            }, inputProcRefCon: nil)
-        try AudioError.check(
-            AudioUnitSetProperty(
-                unit.handle, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
-                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
-        let storage = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 1), capacity: 256)
-        storage.prepare(frames: 256)
-        var flags: AudioUnitRenderActionFlags = []
-        var time = AudioTimeStamp()
-        time.mFlags = .sampleTimeValid
-        try AudioError.check(AudioUnitRender(unit.handle, &flags, &time, 0, 256, storage.list), "AudioUnitRender")
-        return storage.samples(channel: 0, frames: 256)
-    }
+    static func render(_ unit: AudioUnitInstance) throws -> [Float] { try renderConstantInput(unit, 0.5) }
 }

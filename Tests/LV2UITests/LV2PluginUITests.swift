@@ -378,25 +378,5 @@ final class LV2PluginUITests: XCTestCase {
     }
 
     /// Renders 256 frames of constant 1 through the unit; the first output sample.
-    static func renderConstant(_ unit: AudioUnitInstance) throws -> Float {
-        var callback = AURenderCallbackStruct(
-            inputProc: { _, _, _, _, frames, ioData in
-                for buffer in UnsafeMutableAudioBufferListPointer(ioData!) {
-                    let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
-                    for i in 0..<Int(frames) { samples[i] = 1 }
-                }
-                return noErr
-            }, inputProcRefCon: nil)
-        try AudioError.check(
-            AudioUnitSetProperty(
-                unit.handle, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
-                UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
-        let storage = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 1), capacity: 256)
-        storage.prepare(frames: 256)
-        var flags: AudioUnitRenderActionFlags = []
-        var time = AudioTimeStamp()
-        time.mFlags = .sampleTimeValid
-        try AudioError.check(AudioUnitRender(unit.handle, &flags, &time, 0, 256, storage.list), "AudioUnitRender")
-        return storage.samples(channel: 0, frames: 256)[0]
-    }
+    static func renderConstant(_ unit: AudioUnitInstance) throws -> Float { try renderConstantInput(unit, 1)[0] }
 }

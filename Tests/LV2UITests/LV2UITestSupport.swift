@@ -25,3 +25,37 @@ extension XCTestCase {
         return held
     }
 }
+
+/// Renders 256 frames of the constant `value` (on every input channel) through `unit` at 44.1 kHz;
+/// its first output channel.
+func renderConstantInput(_ unit: AudioUnitInstance, _ value: Float) throws -> [Float] {
+    let input = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    input.initialize(to: value)
+    defer { input.deallocate() }
+    var callback = AURenderCallbackStruct(
+        inputProc: { refCon, _, _, _, frames, ioData in
+            let value = refCon.assumingMemoryBound(to: Float.self).pointee
+            for buffer in UnsafeMutableAudioBufferListPointer(ioData!) {
+                let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
+                for i in 0..<Int(frames) { samples[i] = value }
+            }
+            return noErr
+        }, inputProcRefCon: UnsafeMutableRawPointer(input))
+    try AudioError.check(
+        AudioUnitSetProperty(
+            unit.handle, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+            UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+    defer {
+        var none = AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil)
+        AudioUnitSetProperty(
+            unit.handle, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &none,
+            UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+    }
+    let storage = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 1), capacity: 256)
+    storage.prepare(frames: 256)
+    var flags: AudioUnitRenderActionFlags = []
+    var time = AudioTimeStamp()
+    time.mFlags = .sampleTimeValid
+    try AudioError.check(AudioUnitRender(unit.handle, &flags, &time, 0, 256, storage.list), "AudioUnitRender")
+    return storage.samples(channel: 0, frames: 256)
+}
