@@ -70,9 +70,12 @@ public final class LADSPAProvider: ComponentProvider {
     /// The maker without an e-mail address in angle brackets ("Steve Harris <steve@…>" → "Steve
     /// Harris"), for the component's "Manufacturer: Name". Thread: any.
     static func shortMaker(_ maker: String) -> String {
-        let cut = maker.split(separator: "<", maxSplits: 1).first.map(String.init) ?? maker
-        let trimmed = cut.trimmingCharacters(in: .whitespaces)
-        return trimmed.isEmpty ? maker : trimmed
+        // Trimmed in Swift: Foundation's trimmingCharacters (through NSString) was 3 % of a warm
+        // `auhost list` for ~400 makers.
+        let cut = maker[..<(maker.firstIndex(of: "<") ?? maker.endIndex)]
+        guard let first = cut.firstIndex(where: { !$0.isWhitespace }), let last = cut.lastIndex(where: { !$0.isWhitespace })
+        else { return maker }
+        return String(cut[first...last])
     }
 
     /// This provider's component for `label` / `uniqueID`, or nil. Thread: setup.

@@ -32,13 +32,35 @@ public enum LV2CatalogCacheFile {
         folder + "/lv2-catalog-" + String(fnv1a64(path.text), radix: 16) + ".txt"
     }
 
+    /// The bytes of `file` (nil when it cannot be read whole), with one open, fstat and read:
+    /// FileManager's `contents(atPath:)` was 3 % of a warm `auhost list` over the 1.4 MB LADSPA
+    /// cache. Thread: any.
+    public static func contents(of file: String) -> [UInt8]? {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0, info.st_size < 1 << 30 else { return nil }
+        let size = Int(info.st_size)
+        var done = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while done < size {
+                let n = Foundation.read(fd, buffer.baseAddress.unsafelyUnwrapped + done, size - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                done += n
+            }
+            count = done
+        }
+        return done == size ? bytes : nil
+    }
+
     /// The records in `file`, or nil when it is missing, truncated, corrupt or of another version.
     /// Thread: setup (reads the file).
     public static func read(_ file: String) -> [LV2BundleRecord]? {
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        guard let data = contents(of: file) else { return nil }
         // Bytes, not Characters: this runs on every start over ~100 KB.
-        return data.withUnsafeBytes { raw -> [LV2BundleRecord]? in
-            let bytes = raw.bindMemory(to: UInt8.self)
+        return data.withUnsafeBufferPointer { bytes -> [LV2BundleRecord]? in
             let newline = UInt8(ascii: "\n"), tab = UInt8(ascii: "\t")
             guard bytes.count > 0, bytes[bytes.count - 1] == newline else { return nil }
             var footerStart = bytes.count - 1

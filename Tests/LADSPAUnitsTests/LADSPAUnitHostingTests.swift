@@ -22,6 +22,9 @@ final class LADSPAUnitHostingTests: XCTestCase {
         XCTAssertTrue(found.contains(UnsafeRawPointer(hpf.handle)), "FindNext by hpf's triple did not reach it")
         var name: Unmanaged<CFString>?
         XCTAssertEqual(AudioComponentCopyName(hpf.handle, &name), noErr)
+        // "Manufacturer: Name", the maker without its e-mail address and the spaces around it.
+        XCTAssertEqual(hpf.name, "CMT (http://www.ladspa.org/cmt, plugin by Richard W.E. Furse): High Pass Filter (One Pole)")
+        XCTAssertEqual(try LADSPATestSupport.component("gate").name, "Steve Harris: Gate")
     }
 
     /// The same file through the unit in process and out of process: the same bytes.
