@@ -6,21 +6,24 @@ import LV2Host
 /// file and a rename, as ``LV2CatalogCacheFile`` is.
 ///
 /// ```
-/// auhost-ladspa-catalog 2
+/// auhost-ladspa-catalog 4
 /// library PATH FINGERPRINT
-/// warning TEXT                     (a library skipped: why)
-/// plugin … / port … / program …    (LADSPADescriptionLines)
+/// warning TEXT                      (a library skipped: why)
+/// plugin …                          (LADSPADescriptionLines)
+/// ports COUNT AUDIO-IN AUDIO-OUT CONTROL-IN CONTROL-OUT
+/// port …  (COUNT lines), program …  (LADSPADescriptionLines)
 /// end CHECKSUM(``checksum(_:count:)`` of every byte before, hex)
 /// ```
 public enum LADSPACatalogCacheFile {
     /// Version 2: DSSI plug-ins (kind field, program lines) and the DSSI path. Version 3: the
     /// checksum takes eight bytes a step in four lanes (FNV-1a byte by byte was a tenth of a warm
-    /// `auhost list` over the 1.4 MB file).
-    static let header = "auhost-ladspa-catalog 3"
+    /// `auhost list` over the 1.4 MB file). Version 4: a "ports" line before each plug-in's
+    /// ports, so that a read steps over them (their parsing was most of the rest).
+    static let header = "auhost-ladspa-catalog 4"
 
     /// FNV-1a's multiply over 8-byte little-endian words in four interleaved lanes, then the tail
     /// bytes: a check against truncation and corruption, not a cryptographic hash. Thread: any.
-    static func checksum(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+    public static func checksum(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt64 {
         let prime: UInt64 = 0x0000_0100_0000_01B3
         var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xCBF2_9CE4_8422_2325, 1, 2, 3)
         let raw = UnsafeRawPointer(bytes)
@@ -67,53 +70,19 @@ public enum LADSPACatalogCacheFile {
             var lineStart = 0
             var first = true
             var ranges: [Range<Int>] = []
-            // The ports of the plug-in being read, gathered here and moved into it once: appending
-            // through records[r].plugins[p] checked uniqueness at every level for every port, and
-            // copying them in (`+=`) retained every name again.
-            var ports: [LADSPAPortInfo] = []
-            var portsOwner = (record: -1, plugin: -1)
-            func flushPorts() {
-                guard !ports.isEmpty else { return }
-                if records[portsOwner.record].plugins[portsOwner.plugin].ports.isEmpty {
-                    swap(&records[portsOwner.record].plugins[portsOwner.plugin].ports, &ports)
-                } else {
-                    records[portsOwner.record].plugins[portsOwner.plugin].ports += ports
-                    ports.removeAll(keepingCapacity: true)
-                }
-            }
             func text(_ r: Range<Int>) -> String {
                 let slice = UnsafeBufferPointer(start: bytes + r.lowerBound, count: r.count)
                 let string = String(decoding: slice, as: UTF8.self)
                 return slice.contains(UInt8(ascii: "\\")) ? LV2CatalogCacheFile.unescape(Substring(string)) : string
             }
-            func integer(_ r: Range<Int>, radix: UInt64 = 10) -> UInt64? {
-                guard !r.isEmpty, r.count <= 20 else { return nil }
+            func integer(_ r: Range<Int>) -> UInt64? {
+                guard !r.isEmpty, r.count <= 19 else { return nil }
                 var value: UInt64 = 0
-                var i = r.lowerBound
-                while i < r.upperBound {
-                    let b = bytes[i]
-                    i += 1
-                    let digit: UInt64
-                    switch b {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(b - UInt8(ascii: "0"))
-                    case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(b - UInt8(ascii: "a") + 10)
-                    default: return nil
-                    }
-                    let (m, o1) = value.multipliedReportingOverflow(by: radix)
-                    let (a, o2) = m.addingReportingOverflow(digit)
-                    guard !o1, !o2 else { return nil }
-                    value = a
+                for i in r {
+                    guard bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") else { return nil }
+                    value = value * 10 + UInt64(bytes[i] - UInt8(ascii: "0"))
                 }
                 return value
-            }
-            func signed(_ r: Range<Int>) -> Int32? {
-                guard let first = r.first else { return nil }
-                if bytes[first] == UInt8(ascii: "-") {
-                    return integer((first + 1)..<r.upperBound).flatMap {
-                        $0 <= UInt64(Int32.max) + 1 ? Int32(truncatingIfNeeded: 0 &- Int64($0)) : nil
-                    }
-                }
-                return integer(r).flatMap { $0 <= UInt64(Int32.max) ? Int32($0) : nil }
             }
             // Lines and fields are found with memchr (vectorised in libc): a byte-by-byte scan,
             // twice over each line, was half of this function's time in a warm `auhost list`.
@@ -137,28 +106,26 @@ public enum LADSPACatalogCacheFile {
                     first = false
                     continue
                 }
-                let r0 = ranges[0]
-                if r0.count == 4 && bytes[r0.lowerBound] == UInt8(ascii: "p") && bytes[r0.lowerBound + 1] == UInt8(ascii: "o")
-                    && bytes[r0.lowerBound + 2] == UInt8(ascii: "r") && bytes[r0.lowerBound + 3] == UInt8(ascii: "t")
-                {
-                    // The hot path: no String but the port's name.
+                if ranges[0].count == 5 && memcmp(bytes + ranges[0].lowerBound, "ports", 5) == 0 {
+                    // A plug-in's port lines are kept as they are, read when its ports are asked for.
                     guard ranges.count == 6, let last = records.indices.last, !records[last].plugins.isEmpty,
-                        let descriptor = signed(ranges[1]), let hints = signed(ranges[2]),
-                        let low = integer(ranges[3], radix: 16), low <= UInt64(UInt32.max),
-                        let high = integer(ranges[4], radix: 16), high <= UInt64(UInt32.max)
+                        let count = integer(ranges[1]), count <= 1 << 20
                     else { return nil }
-                    let owner = (record: last, plugin: records[last].plugins.count - 1)
-                    if owner != portsOwner {
-                        flushPorts()
-                        portsOwner = owner
+                    let counts = ranges[2...].map { integer($0).map(Int.init) ?? -1 }
+                    guard !counts.contains(-1) else { return nil }
+                    let portsStart = lineStart
+                    for _ in 0..<count {
+                        guard lineStart < footerStart, footerStart - lineStart > 5, memcmp(bytes + lineStart, "port\t", 5) == 0 else {
+                            return nil
+                        }
+                        lineStart = find(newline, from: lineStart, to: footerStart) + 1
                     }
-                    ports.append(
-                        LADSPAPortInfo(
-                            descriptor: descriptor, hints: hints, lowerBound: Float(bitPattern: UInt32(low)),
-                            upperBound: Float(bitPattern: UInt32(high)), name: text(ranges[5])))
+                    records[last].plugins[records[last].plugins.count - 1].portTable = LADSPAPortTable(
+                        lines: data[portsStart..<lineStart],
+                        counts: LADSPAPortCounts(
+                            audioInputs: counts[0], audioOutputs: counts[1], controlInputs: counts[2], controlOutputs: counts[3]))
                     continue
                 }
-                flushPorts()
                 let fields = ranges.map(text)
                 switch (fields[0], fields.count) {
                 case ("library", 3): records.append(LADSPALibraryRecord(path: fields[1], fingerprint: fields[2], plugins: [], warning: nil))
@@ -169,7 +136,6 @@ public enum LADSPACatalogCacheFile {
                     else { return nil }
                 }
             }
-            flushPorts()
             return first ? nil : records
         }
     }
@@ -180,7 +146,15 @@ public enum LADSPACatalogCacheFile {
         for record in records {
             lines.append(LV2CatalogCacheFile.join(["library", record.path, record.fingerprint]))
             if let warning = record.warning { lines.append(LV2CatalogCacheFile.join(["warning", warning])) }
-            for plugin in record.plugins { lines += LADSPADescriptionLines.lines(plugin) }
+            for plugin in record.plugins {
+                // The plug-in line, then how many port lines follow and the counts a listing needs
+                // (so that a read can step over the ports), the ports, its programs.
+                var described = LADSPADescriptionLines.lines(plugin)
+                let c = plugin.portTable.counts
+                let numbers = [plugin.ports.count, c.audioInputs, c.audioOutputs, c.controlInputs, c.controlOutputs]
+                described.insert((["ports"] + numbers.map { String($0) }).joined(separator: "\t"), at: 1)
+                lines += described
+            }
         }
         var body = Array((lines.joined(separator: "\n") + "\n").utf8)
         let hash = body.withUnsafeBufferPointer { checksum($0.baseAddress!, count: $0.count) }

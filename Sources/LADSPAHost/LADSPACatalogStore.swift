@@ -45,10 +45,11 @@ public struct LADSPACatalogSnapshot: Sendable {
     /// a DSSI synth's MIDI input) for the type. Thread: any.
     public static func catalogInput(_ p: LADSPAPluginInfo) -> LV2CatalogInput {
         var summary = LV2PortSummary(ports: [])
-        summary.audioInputs = p.audioInputs.count
-        summary.audioOutputs = p.audioOutputs.count
-        summary.controlInputs = p.controlInputs.count
-        summary.controlOutputs = p.controlOutputs.count
+        let counts = p.portTable.counts
+        summary.audioInputs = counts.audioInputs
+        summary.audioOutputs = counts.audioOutputs
+        summary.controlInputs = counts.controlInputs
+        summary.controlOutputs = counts.controlOutputs
         summary.midiInputs = p.isDSSISynth ? 1 : 0
         return LV2CatalogInput(uri: p.label, name: p.name, manufacturerName: p.maker, summary: summary, isMixer: false)
     }

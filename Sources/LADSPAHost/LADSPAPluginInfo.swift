@@ -13,7 +13,13 @@ public struct LADSPAPluginInfo: Equatable, Sendable {
     public var copyright: String
     /// LADSPA_PROPERTY_* flags.
     public var properties: Int32
-    public var ports: [LADSPAPortInfo]
+    /// The ports as described, or as the catalog cache keeps them until they are asked for.
+    public var portTable: LADSPAPortTable
+    /// Thread: any (the first read of a cached plug-in's ports allocates them).
+    public var ports: [LADSPAPortInfo] {
+        get { portTable.ports }
+        set { portTable = LADSPAPortTable(newValue) }
+    }
     /// Whether it came through `dssi_descriptor` (a DSSI library), and whether that descriptor has
     /// `run_synth` (an instrument: MIDI in).
     public var isDSSI: Bool
@@ -28,7 +34,7 @@ public struct LADSPAPluginInfo: Equatable, Sendable {
         programs: [LADSPAProgram] = []
     ) {
         self.library = library; self.index = index; self.uniqueID = uniqueID; self.label = label; self.name = name
-        self.maker = maker; self.copyright = copyright; self.properties = properties; self.ports = ports
+        self.maker = maker; self.copyright = copyright; self.properties = properties; portTable = LADSPAPortTable(ports)
         self.isDSSI = isDSSI; self.isDSSISynth = isDSSISynth; self.programs = programs
     }
 

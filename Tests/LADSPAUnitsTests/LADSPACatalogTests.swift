@@ -1,3 +1,4 @@
+import AudioToolbox
 import Foundation
 import LADSPAHost
 import LV2Host
@@ -27,6 +28,8 @@ final class LADSPACatalogTests: XCTestCase {
         ) { warnings.append($0) }
         XCTAssertEqual(warm.librariesDescribed, 0, "a current cache describes nothing again")
         XCTAssertEqual(warm.plugins, cold.plugins)
+        // A warm read takes the port counts from the cache and reads the ports only when asked.
+        XCTAssertEqual(warm.plugins.map(\.portTable.counts), cold.plugins.map { LADSPAPortCounts($0.ports) })
         XCTAssertEqual(warm.catalog.entries, cold.catalog.entries)
         let hpf = try XCTUnwrap(warm.catalog.entry(uri: "hpf"))
         // FNV-1a of the label and of the maker: the same on every machine and run.
@@ -49,6 +52,26 @@ final class LADSPACatalogTests: XCTestCase {
         XCTAssertNil(LADSPACatalogCacheFile.read(cache), "one byte changed")
         try Data(intact.dropLast(intact.count / 3) + Array("end 0\n".utf8)).write(to: URL(fileURLWithPath: cache))
         XCTAssertNil(LADSPACatalogCacheFile.read(cache), "the end cut off")
+
+        // A port line that cannot be read under a valid checksum (a hand-edited cache) leaves hpf
+        // without ports, and making its instance says to refresh the catalog.
+        var lines = String(decoding: intact, as: UTF8.self).split(separator: "\n").dropLast().map(String.init)
+        let hpfLine = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("plugin\t") && $0.contains("\thpf\t") })
+        XCTAssertTrue(lines[hpfLine + 1].hasPrefix("ports\t3\t"), lines[hpfLine + 1])
+        lines[hpfLine + 2] = "port\tx\t0\t0\t0\tInput"
+        var body = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let sum = body.withUnsafeBufferPointer { LADSPACatalogCacheFile.checksum($0.baseAddress!, count: $0.count) }
+        body += Array("end \(String(sum, radix: 16))\n".utf8)
+        try Data(body).write(to: URL(fileURLWithPath: cache))
+        let edited = try XCTUnwrap(LADSPACatalogCacheFile.read(cache)).flatMap(\.plugins)
+        let damaged = try XCTUnwrap(edited.first { $0.label == "hpf" })
+        XCTAssertEqual(damaged.portTable.counts, LADSPAPortCounts(plugin.ports))
+        XCTAssertEqual(damaged.ports, [])
+        XCTAssertThrowsError(try LADSPAInstance(plugin: damaged, sampleRate: 48_000)) { error in
+            XCTAssertEqual((error as? LADSPAHostError)?.status, OSStatus(kAudioUnitErr_ExtensionNotFound))
+            XCTAssertTrue("\(error)".contains("auhost list --refresh"), "\(error)")
+        }
+        XCTAssertEqual(edited.first { $0.label == "lpf" }?.ports.count, 3, "the other plug-ins' ports are read")
     }
 
     /// ladspa-sdk's amp.so and CMT both have amp_mono and amp_stereo (other unique IDs): the first
