@@ -54,9 +54,10 @@ public final class LADSPAPortTable: @unchecked Sendable {
     public var ports: [LADSPAPortInfo] {
         lock.withLock {
             if let read { return read }
-            var plugins = [
-                LADSPAPluginInfo(library: "", index: 0, uniqueID: 0, label: "", name: "", maker: "", copyright: "", properties: 0, ports: [])
-            ]
+            // The ports go through the description lines' own reading, into a placeholder plug-in.
+            let holder = LADSPAPluginInfo(
+                library: "", index: 0, uniqueID: 0, label: "", name: "", maker: "", copyright: "", properties: 0, ports: [])
+            var plugins = [holder]
             let text = String(decoding: lines, as: UTF8.self)
             let readable = text.split(separator: "\n").allSatisfy { line in
                 LADSPADescriptionLines.apply(LADSPADescriptionLines.fields(line), library: "", to: &plugins) && plugins.count == 1
