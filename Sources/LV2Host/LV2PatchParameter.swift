@@ -63,7 +63,7 @@ public struct LV2PatchParameter: Equatable, Sendable {
         }
     }
 
-    private static func unitSymbol(_ world: LV2World, _ parameter: OpaquePointer) -> String? {
+    private static func unitSymbol(_ world: LV2WorldData, _ parameter: OpaquePointer) -> String? {
         let v = world.vocabulary
         guard let unit = lilv_world_get(world.world, parameter, v.unitsUnit, nil) else { return nil }
         defer { lilv_node_free(unit) }

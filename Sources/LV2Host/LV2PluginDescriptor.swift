@@ -8,11 +8,11 @@ import CLilv
 public final class LV2PluginDescriptor {
     /// The plug-in's URI, its identity.
     public let uri: String
-    /// The world that owns the plug-in's data (kept alive by the descriptor).
-    public let world: LV2World
+    /// The lilv world that owns the plug-in's data (kept alive by the descriptor).
+    public let world: LV2WorldData
     let plugin: OpaquePointer
 
-    init(world: LV2World, plugin: OpaquePointer) {
+    init(world: LV2WorldData, plugin: OpaquePointer) {
         self.world = world
         self.plugin = plugin
         self.uri = LV2Vocabulary.string(lilv_plugin_get_uri(plugin)) ?? ""

@@ -50,7 +50,7 @@ final class LV2Vocabulary {
         requiredOption = uri(LV2URI.requiredOption)
     }
 
-    /// Frees the nodes. LV2World calls it before lilv_world_free: a node freed after its world
+    /// Frees the nodes. LV2WorldData calls it before lilv_world_free: a node freed after its world
     /// reads the freed world (a deinit here ran after the world's, Swift releasing stored
     /// properties after deinit's body). Thread: setup, once, as the world ends.
     func free() {

@@ -10,8 +10,11 @@ import CLilv
 ///
 /// Thread: setup (non-real-time). A world and its descriptors are used from one thread at a time.
 public final class LV2World {
-    let world: OpaquePointer
-    let vocabulary: LV2Vocabulary
+    /// The lilv world, its vocabulary and URID map: what the descriptors hold, so that a
+    /// descriptor outlives this object and this object's descriptors do not keep it alive.
+    public let data: LV2WorldData
+    var world: OpaquePointer { data.world }
+    var vocabulary: LV2Vocabulary { data.vocabulary }
     /// The search path used, nil when lilv's default (LV2_PATH or the system path) applied.
     public let lv2Path: String?
     /// Every plug-in found, ordered by URI.
@@ -20,12 +23,12 @@ public final class LV2World {
     /// Bundles that claimed a URI another bundle's data stands for (LV2World+SharedURIs.swift).
     public internal(set) var ignoredClaims: [LV2IgnoredClaim] = []
     /// The URID map every instance, state and preset of this world shares.
-    public let uridMap = LV2URIDMap()
+    public var uridMap: LV2URIDMap { data.uridMap }
 
     /// Loads every bundle on `lv2Path` (a colon-separated list of directories), or when nil on
     /// `LV2_PATH` if set, else lilv's default path. Thread: setup (non-real-time).
     public init(lv2Path: String? = nil) {
-        world = lilv_world_new()
+        let world = lilv_world_new()!
         self.lv2Path = lv2Path
         if let lv2Path {
             let node = lilv_new_string(world, lv2Path)
@@ -33,7 +36,7 @@ public final class LV2World {
             lilv_node_free(node)
         }
         lilv_world_load_all(world)
-        vocabulary = LV2Vocabulary(world: world)
+        data = LV2WorldData(world: world)
         addNewPlugins()
         resolveSharedURIs()
     }
@@ -44,9 +47,8 @@ public final class LV2World {
     /// host that knows its plug-ins from the catalog cache avoids reading every bundle.
     /// Thread: setup (non-real-time).
     public init(supportBundles: [String], lv2Path: String?) {
-        world = lilv_world_new()
+        data = LV2WorldData(world: lilv_world_new()!)
         self.lv2Path = lv2Path
-        vocabulary = LV2Vocabulary(world: world)
         for bundle in supportBundles { loadBundleData(bundle) }
         lilv_world_load_specifications(world)
         lilv_world_load_plugin_classes(world)
@@ -78,7 +80,7 @@ public final class LV2World {
             if let plugin = lilv_plugins_get(all, iterator), let uri = LV2Vocabulary.string(lilv_plugin_get_uri(plugin)),
                 byURI[uri] == nil
             {
-                found.append(LV2PluginDescriptor(world: self, plugin: plugin))
+                found.append(LV2PluginDescriptor(world: data, plugin: plugin))
             }
             iterator = lilv_plugins_next(all, iterator)
         }
@@ -93,12 +95,6 @@ public final class LV2World {
         plugins = plugins.map { $0 === descriptor ? replacement : $0 }
     }
 
-    deinit {
-        // Descriptors hold the world strongly, so none outlives it; instances do the same.
-        vocabulary.free()
-        lilv_world_free(world)
-    }
-
     /// The plug-in with `uri`; throws `kAudioUnitErr_ExtensionNotFound` when none is installed.
     /// Thread: setup (non-real-time).
     public func plugin(uri: String) throws -> LV2PluginDescriptor {
@@ -108,6 +104,41 @@ public final class LV2World {
                 "No LV2 plug-in with URI <\(uri)> is installed; check LV2_PATH or install its bundle.")
         }
         return descriptor
+    }
+
+    /// The strings of a node collection lilv hands over, freeing it.
+    static func strings(_ nodes: UnsafeMutableRawPointer?) -> [String] {
+        guard let nodes else { return [] }
+        defer { lilv_nodes_free(nodes) }
+        var result: [String] = []
+        var iterator = lilv_nodes_begin(nodes)
+        while !lilv_nodes_is_end(nodes, iterator) {
+            if let string = LV2Vocabulary.string(lilv_nodes_get(nodes, iterator)) { result.append(string) }
+            iterator = lilv_nodes_next(nodes, iterator)
+        }
+        return result
+    }
+}
+
+/// A lilv world with the nodes and URID map made for it, freed when the last holder — the
+/// ``LV2World`` or any of its descriptors and instances — lets go. (Held by the world object
+/// itself, with the world holding its descriptors and the descriptors holding the world, no world
+/// with a plug-in was ever freed.) Thread: setup (non-real-time), one thread at a time.
+public final class LV2WorldData {
+    let world: OpaquePointer
+    let vocabulary: LV2Vocabulary
+    /// The URID map every instance, state and preset of this world shares.
+    public let uridMap = LV2URIDMap()
+
+    init(world: OpaquePointer) {
+        self.world = world
+        vocabulary = LV2Vocabulary(world: world)
+    }
+
+    deinit {
+        // The vocabulary's nodes belong to the world: freed first.
+        vocabulary.free()
+        lilv_world_free(world)
     }
 
     /// The first value of `predicate` on `subject` as a string. Thread: setup (non-real-time).
@@ -123,18 +154,5 @@ public final class LV2World {
         guard let nodes = lilv_world_find_nodes(world, lilv_plugin_get_uri(plugin.plugin), port, nil) else { return 0 }
         defer { lilv_nodes_free(nodes) }
         return Int(lilv_nodes_size(nodes))
-    }
-
-    /// The strings of a node collection lilv hands over, freeing it.
-    static func strings(_ nodes: UnsafeMutableRawPointer?) -> [String] {
-        guard let nodes else { return [] }
-        defer { lilv_nodes_free(nodes) }
-        var result: [String] = []
-        var iterator = lilv_nodes_begin(nodes)
-        while !lilv_nodes_is_end(nodes, iterator) {
-            if let string = LV2Vocabulary.string(lilv_nodes_get(nodes, iterator)) { result.append(string) }
-            iterator = lilv_nodes_next(nodes, iterator)
-        }
-        return result
     }
 }

@@ -18,4 +18,28 @@ final class LV2WorldLifetimeTests: XCTestCase {
             XCTAssertTrue(world.plugins.isEmpty)
         }
     }
+
+    /// A world with plug-ins is freed once neither it nor any of its descriptors is held: the
+    /// descriptors held the world object and it held them, so no such world was ever freed (the
+    /// LV2Descriptor fuzz harness's leak); a descriptor still outlives the world object.
+    func testAWorldWithPluginsIsFreedWithItsLastDescriptor() throws {
+        let bundleURI = try LV2TestSupport.world.plugin(uri: "http://lv2plug.in/plugins/eg-amp").bundleURI
+        let bundle = try XCTUnwrap(URL(string: bundleURI)).path + "/"
+        weak var weakWorld: LV2World?
+        weak var weakData: LV2WorldData?
+        var amp: LV2PluginDescriptor?
+        do {
+            let world = LV2World(supportBundles: [], lv2Path: nil)
+            world.load(bundle: bundle)
+            weakWorld = world
+            weakData = world.data
+            amp = try world.plugin(uri: "http://lv2plug.in/plugins/eg-amp")
+        }
+        XCTAssertNil(weakWorld, "the world object is freed while a descriptor of it lives")
+        XCTAssertNotNil(weakData)
+        XCTAssertEqual(amp?.name, "Simple Amplifier")
+        XCTAssertEqual(amp?.ports.map(\.symbol), ["gain", "in", "out"])
+        amp = nil
+        XCTAssertNil(weakData, "the lilv world is freed with its last descriptor")
+    }
 }
