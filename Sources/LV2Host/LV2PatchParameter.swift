@@ -10,6 +10,8 @@ public struct LV2PatchParameter: Equatable, Sendable {
 
         /// A number or switch (a parameter), not text (a path or string).
         public var isNumeric: Bool { self != .path && self != .string }
+        /// The atom type's URI (its `rdfs:range`), e.g. atom:Path. Thread: any.
+        public var typeURI: String { LV2URI.atom + rawValue }
     }
 
     public let uri: String

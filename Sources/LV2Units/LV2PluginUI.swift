@@ -42,10 +42,21 @@ public final class LV2PluginUI {
     /// Called from ``idle()`` after a value the UI wrote was set on the unit.
     public var onEvent: ((Event) -> Void)?
 
+    /// A UI's ui:requestValue: it asks the host for a value of patch parameter `key` (a URI) of
+    /// `type` (a URI such as atom:Path or atom:Float: the UI's, else the parameter's range). The
+    /// answer is the value as text (a path, a string, a number in the C locale, true/false), or
+    /// nil to decline (the user cancelled).
+    public typealias ValueRequestHandler = (_ key: String, _ type: String) -> String?
+
     private let unit: AudioUnit
     private let child: LV2UIChildProcess
     /// Control ports (parameter ID = port index) and the value the UI last saw or sent.
     private var controls: [(id: AudioUnitParameterID, isInput: Bool, shown: Float)]
+    /// The plug-in's patch parameters, and who answers the UI's requests for the writable ones.
+    private let patchParameters: [LV2PatchParameter]
+    private let requestValue: ValueRequestHandler?
+    /// Requests the handler declined or whose answer the unit refused.
+    public private(set) var unansweredRequests = 0
     private var state = State.open
     /// Atoms to and from the unit (nil for a unit out of process, without atom ports, or whose
     /// atoms another open UI holds), and the UI's atom lines refused for want of it.
@@ -67,8 +78,13 @@ public final class LV2PluginUI {
         atoms = nil
     }
 
-    /// Opens UI `index` of the LV2 unit `unit` (see the C function AUHostLV2UIOpen). Thread: setup.
-    public init(unit: AudioUnit, index: Int, parentWindow: UInt64 = 0, display: String? = nil) throws {
+    /// Opens UI `index` of the LV2 unit `unit` (see the C function AUHostLV2UIOpen). With
+    /// `requestValue`, the UI may ask for the values of the plug-in's writable patch parameters
+    /// (ui:requestValue, as jalv's file choosers answer it); without, such a request is
+    /// unsupported and the UI falls back on its own means. Thread: setup.
+    public init(
+        unit: AudioUnit, index: Int, parentWindow: UInt64 = 0, display: String? = nil, requestValue: ValueRequestHandler? = nil
+    ) throws {
         let data = try LV2PluginUIData(unit: unit, function: "Opening a plug-in UI")
         let (uis, ports, name) = (data.uis, data.ports, data.name)
         guard uis.indices.contains(index) else {
@@ -82,13 +98,15 @@ public final class LV2PluginUI {
             )
         }
         self.unit = unit
+        patchParameters = data.patchParameters
+        self.requestValue = requestValue
         controls = ports.filter { $0.kind == .control }.map { (AudioUnitParameterID($0.index), $0.direction == .input, Float.nan) }
         let symbols = ports.map { "\($0.symbol)=\($0.index)" }
         child = try LV2UIChildProcess(
             arguments: [
                 data.uri, descriptor.uri, descriptor.kindURI, descriptor.bundlePath, descriptor.binaryPath, String(parentWindow),
                 name,
-            ] + symbols, display: display)
+            ] + symbols, display: display, requestable: requestValue == nil ? nil : patchParameters.filter(\.isWritable).map(\.uri))
         do {
             try awaitReady()
         } catch {
@@ -198,11 +216,36 @@ public final class LV2PluginUI {
             onEvent?(.valueChange(port, stored))
         case .gesture(let port, let begin):
             onEvent?(begin ? .beginGesture(port) : .endGesture(port))
+        case .requestValue(let key, let type):
+            if !answer(key: key, type: type) { unansweredRequests += 1 }
         case .closed:
             state = .closed
         default:
             break
         }
+    }
+
+    /// Asks the handler for a value of `key` and sets it as any caller would: a number on its
+    /// patch parameter (kLV2UnitPatchParameterBase + its place among the numeric ones), a path
+    /// or string through kLV2UnitProperty_PatchText. The plug-in then gets a patch:Set before
+    /// its next run, and its reply reaches the UI as for any other change.
+    private func answer(key: String, type: String) -> Bool {
+        guard let requestValue, let parameter = patchParameters.first(where: { $0.uri == key && $0.isWritable }),
+            let text = requestValue(key, type.isEmpty ? parameter.kind.typeURI : type)
+        else { return false }
+        guard parameter.kind.isNumeric else {
+            let values = CFBridge.propertyList(.dictionary([key: .string(text)]))
+            defer { values.release() }
+            var ref: UnsafeRawPointer? = UnsafeRawPointer(values.toOpaque())
+            let size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+            return AudioUnitSetProperty(unit, kLV2UnitProperty_PatchText, kAudioUnitScope_Global, 0, &ref, size) == noErr
+        }
+        let switchValue: Float? = ["true", "1"].contains(text) ? 1 : ["false", "0"].contains(text) ? 0 : nil
+        guard let k = patchParameters.filter(\.kind.isNumeric).firstIndex(where: { $0.uri == key }),
+            let value = parameter.kind == .bool ? switchValue : Float(text)
+        else { return false }
+        let id = kLV2UnitPatchParameterBase + AudioUnitParameterID(k)
+        return AudioUnitSetParameter(unit, id, kAudioUnitScope_Global, 0, value, 0) == noErr
     }
 
     /// Sends every control value that differs from what the UI last saw (SetParameter, presets,
@@ -269,7 +312,9 @@ extension AudioUnitInstance {
     }
 
     /// Opens UI `index` of this LV2 unit (``LV2PluginUI``). Thread: setup.
-    public func openLV2UI(index: Int = 0, parentWindow: UInt64 = 0, display: String? = nil) throws -> LV2PluginUI {
-        try LV2PluginUI(unit: handle, index: index, parentWindow: parentWindow, display: display)
+    public func openLV2UI(
+        index: Int = 0, parentWindow: UInt64 = 0, display: String? = nil, requestValue: LV2PluginUI.ValueRequestHandler? = nil
+    ) throws -> LV2PluginUI {
+        try LV2PluginUI(unit: handle, index: index, parentWindow: parentWindow, display: display, requestValue: requestValue)
     }
 }

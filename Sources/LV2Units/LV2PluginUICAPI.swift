@@ -50,6 +50,30 @@ public func _AUHostLV2UIOpen(
     }
 }
 
+/// AUHostLV2UIOpenWithValueRequests (AUHostLV2UI.h). Thread: setup.
+@_cdecl("AUHostLV2UIOpenWithValueRequests")
+public func _AUHostLV2UIOpenWithValueRequests(
+    _ unit: AudioUnit?, _ index: UInt32, _ parent: UInt64, _ display: UnsafePointer<CChar>?, _ proc: AUHostLV2UIRequestValueProc?,
+    _ userData: UnsafeMutableRawPointer?, _ outUI: UnsafeMutablePointer<OpaquePointer?>?
+) -> OSStatus {
+    LastErrorMessage.status {
+        guard let outUI else { throw AudioError(kAudio_ParamError, "AUHostLV2UIOpenWithValueRequests needs outUI.") }
+        outUI.pointee = nil
+        guard let unit, let proc else { throw AudioError(kAudio_ParamError, "AUHostLV2UIOpenWithValueRequests needs a unit and a proc.") }
+        nonisolated(unsafe) let context = userData
+        // The proc writes a C string into a buffer of the documented size.
+        let answer: LV2PluginUI.ValueRequestHandler = { key, type in
+            var value = [CChar](repeating: 0, count: Int(kAUHostLV2UIRequestValueCapacity))
+            guard proc(context, key, type, &value, UInt32(value.count)) != 0 else { return nil }
+            value[value.count - 1] = 0
+            return String(cString: value)
+        }
+        let ui = try LV2PluginUI(
+            unit: unit, index: Int(index), parentWindow: parent, display: display.map { String(cString: $0) }, requestValue: answer)
+        outUI.pointee = OpaquePointer(Unmanaged.passRetained(ui).toOpaque())
+    }
+}
+
 /// AUHostLV2UISetEventCallback (AUHostLV2UI.h). Thread: setup.
 @_cdecl("AUHostLV2UISetEventCallback")
 public func _AUHostLV2UISetEventCallback(_ ref: OpaquePointer?, _ proc: AUHostLV2UIEventProc?, _ userData: UnsafeMutableRawPointer?)

@@ -2,7 +2,8 @@ import AUHostCore
 import Foundation
 import LV2Host
 
-/// What opening an LV2 unit's UI needs from the plug-in's data: its URI, name, UIs and ports.
+/// What opening an LV2 unit's UI needs from the plug-in's data: its URI, name, UIs, ports and
+/// patch parameters (a UI may ask the host for their values: ui:requestValue).
 /// Read for a unit in this process from its own world, and for a unit out of process
 /// (AUHostIsolation.h) from its bundle alone, named by the component's origin, as the unit's
 /// child reads it. No plug-in code runs. Thread: setup.
@@ -11,6 +12,7 @@ struct LV2PluginUIData {
     let name: String
     let uis: [LV2PluginUIDescriptor]
     let ports: [LV2PortInfo]
+    let patchParameters: [LV2PatchParameter]
 
     init(unit: AudioUnit?, function: String) throws {
         guard let instance = ComponentInstance.from(unit) else {
@@ -18,6 +20,7 @@ struct LV2PluginUIData {
         }
         if let lv2 = instance.unit as? LV2Unit {
             (uri, name, uis, ports) = lv2.access.withWorld { _ in (lv2.plugin.uri, lv2.plugin.name, lv2.plugin.uis, lv2.plugin.ports) }
+            patchParameters = lv2.patchParameters
             return
         }
         // An LV2 unit out of process: the origin is "lv2 URI BUNDLE-URI" (LV2Provider).
@@ -33,5 +36,6 @@ struct LV2PluginUIData {
             throw AudioError(error.status, error.message)
         }
         (uri, name, uis, ports) = (plugin.uri, plugin.name, plugin.uis, plugin.ports)
+        patchParameters = LV2PatchParameter.read(plugin)
     }
 }

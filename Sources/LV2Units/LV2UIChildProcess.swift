@@ -32,8 +32,10 @@ final class LV2UIChildProcess {
         return access(beside, X_OK) != 0 && access(installed, X_OK) == 0 ? installed : beside
     }
 
-    /// Starts the child with `arguments`; `display` (nil: inherited) becomes its `DISPLAY`.
-    init(arguments: [String], display: String?) throws {
+    /// Starts the child with `arguments`; `display` (nil: inherited) becomes its `DISPLAY`, and
+    /// `requestable` (nil: none) its AUHOST_UI_REQUESTS: the parameter URIs the host answers a
+    /// ui:requestValue for (ui_host_child.h).
+    init(arguments: [String], display: String?, requestable: [String]? = nil) throws {
         let path = Self.childPath()
         guard access(path, X_OK) == 0 else {
             throw AudioError(
@@ -53,6 +55,7 @@ final class LV2UIChildProcess {
         // The child is C, but SwiftPM links it with the Swift runtime, whose backtracer would
         // turn a UI's crash into a page of registers; the signal alone is the report.
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment["AUHOST_UI_REQUESTS"] = requestable?.joined(separator: " ")
         process.environment = environment
         process.standardInput = childEnd
         process.standardOutput = childEnd

@@ -19,6 +19,9 @@ public enum LV2UIMessage: Equatable, Sendable {
     case closed
     /// `shot ok` / `shot failed`: the answer to a screenshot request.
     case shot(ok: Bool)
+    /// `r KEY [TYPE]`: the UI asks the host for a value of the patch parameter KEY (a URI), of
+    /// type TYPE (a URI; none when the UI leaves it to the parameter's range): ui:requestValue.
+    case requestValue(key: String, type: String)
     /// Anything else: ignored (a newer child's line, or garbage).
     case other
 
@@ -42,6 +45,8 @@ public enum LV2UIMessage: Equatable, Sendable {
         case "t" where words.count == 3:
             guard let port = UInt32(words[1]) else { self = .other; return }
             self = .gesture(port: port, begin: words[2] == "1")
+        case "r" where words.count == 2 || words.count == 3:
+            self = .requestValue(key: String(words[1]), type: words.count == 3 ? String(words[2]) : "")
         case "closed": self = .closed
         case "ready": self = .ready
         case "window": self = .window(words.count > 1 ? UInt64(words[1]) ?? 0 : 0)

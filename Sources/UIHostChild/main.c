@@ -80,6 +80,28 @@ static void touch(SuilController controller, uint32_t port, bool grabbed) {
     protocol_send("t %u %d", port, grabbed ? 1 : 0);
 }
 
+/* ui:requestValue: a request for a parameter the host answers for (AUHOST_UI_REQUESTS, the
+   URIs of the plug-in's writable patch parameters, set only when the host has someone to ask)
+   goes to the host, which sets the value later through the plug-in as for any other change. */
+static LV2UI_Request_Value_Status request_value(LV2UI_Feature_Handle handle, LV2_URID key, LV2_URID type,
+                                                const LV2_Feature *const *features) {
+    (void)handle; (void)features;
+    const char *requestable = getenv("AUHOST_UI_REQUESTS");
+    if (!requestable) return LV2UI_REQUEST_VALUE_ERR_UNSUPPORTED;
+    const char *key_uri = urid_unmap_feature()->unmap(NULL, key);
+    const char *type_uri = type ? urid_unmap_feature()->unmap(NULL, type) : NULL;
+    if (!key_uri || strpbrk(key_uri, " \n") || (type && (!type_uri || strpbrk(type_uri, " \n")))) return LV2UI_REQUEST_VALUE_ERR_UNKNOWN;
+    size_t length = strlen(key_uri);
+    for (const char *at = requestable; (at = strstr(at, key_uri)); at += length) {
+        if ((at == requestable || at[-1] == ' ') && (at[length] == ' ' || at[length] == 0)) {
+            if (type_uri) protocol_send("r %s %s", key_uri, type_uri);
+            else protocol_send("r %s", key_uri);
+            return LV2UI_REQUEST_VALUE_SUCCESS;
+        }
+    }
+    return LV2UI_REQUEST_VALUE_ERR_UNKNOWN;
+}
+
 static int ui_resize(LV2UI_Feature_Handle handle, int width, int height) {
     Child *child = handle;
     if (width <= 0 || height <= 0) return 1;
@@ -300,21 +322,25 @@ int main(int argc, char **argv) {
     LV2UI_Resize resize = {&child, ui_resize};
     LV2UI_Touch touch_feature = {&child, external_touch};
     LV2UI_Port_Map port_map = {&child, external_port_index};
+    LV2UI_Request_Value request = {&child, request_value};
     const LV2_Feature features[] = {
         {LV2_URID__map, urid_map_feature()},
         {LV2_URID__unmap, urid_unmap_feature()},
         {LV2_UI__resize, &resize},
         {LV2_UI__idleInterface, NULL},
+        {LV2_UI__requestValue, &request},
         {LV2_UI__parent, (void *)(uintptr_t)child.container},
     };
     /* A Gtk UI's parent would be a Gtk container, an external UI has none: they get no ui:parent. */
-    const LV2_Feature *feature_list[] = {&features[0], &features[1], &features[2], &features[3], child.gtk || external ? NULL : &features[4], NULL};
+    const LV2_Feature *feature_list[] = {
+        &features[0], &features[1], &features[2], &features[3], &features[4], child.gtk || external ? NULL : &features[5], NULL,
+    };
 
     unsigned width = 0, height = 0;
     SuilHost *host = NULL;
     if (external) {
         const LV2_Feature more[] = {{LV2_UI__touch, &touch_feature}, {LV2_UI__portMap, &port_map}};
-        const LV2_Feature *external_features[] = {&features[0], &features[1], &more[0], &more[1], NULL};
+        const LV2_Feature *external_features[] = {&features[0], &features[1], &features[4], &more[0], &more[1], NULL};
         open_external(&child, plugin_uri, ui_uri, bundle, binary, title, external_features);
         XWindowAttributes attributes;
         if (child.toplevel && XGetWindowAttributes(child.display, child.toplevel, &attributes)) {

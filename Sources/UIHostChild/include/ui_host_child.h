@@ -15,6 +15,10 @@
                      a INDEX ATOM         the UI wrote an atom to port INDEX (atom:eventTransfer;
                                           atom:atomTransfer is refused, as jalv does)
                      t INDEX 1|0          ui:touch: a gesture on the port began / ended
+                     r KEY [TYPE]         ui:requestValue: the UI asks for a value of patch
+                                          parameter KEY (a URI; TYPE a URI, or none) — only
+                                          for a KEY in $AUHOST_UI_REQUESTS (space-separated
+                                          URIs the host answers for; unset: unsupported)
                      shot ok | shot failed   the answer to shot
                      closed               the user closed the window (exit 0 follows)
                      error KIND TEXT      could not open; KIND is one of no-display,

@@ -10,6 +10,12 @@
  *   #hostile   on a click writes what a host must refuse before the same patch:Set: a 40000-byte
  *              chunk (larger than the plug-in's input buffer), an atom to the `seen` control
  *              port, an atom whose size is not its buffer's, and one with atom:atomTransfer.
+ * The same plug-in as urn:auhost:fixture:ui-request declares #level patch:writable and answers
+ * with the level itself (as a plug-in whose host keeps the parameter must); its UI:
+ *   #request   on a click asks the host for a value (ui:requestValue, no type): of #level left
+ *              of x = 100, of an undeclared #nothing right of it. A request the host refuses
+ *              writes 1 + status / 4 to `seen` (unknown 1.5, unsupported 1.75); a granted one
+ *              is seen when the plug-in's answer arrives.
  * Thread classes as in lv2.h and ui.h (run: audio; the UI: the UI thread). */
 #include <lv2/atom/forge.h>
 #include <lv2/atom/util.h>
@@ -68,10 +74,11 @@ typedef struct {
     LV2_URID object;
     LV2_Atom_Forge forge;
     float level;
+    bool honest; /* urn:auhost:fixture:ui-request: answers the level itself */
 } Plugin;
 
 static LV2_Handle instantiate(const LV2_Descriptor *d, double rate, const char *path, const LV2_Feature *const *features) {
-    (void)d; (void)rate; (void)path;
+    (void)rate; (void)path;
     Plugin *p = calloc(1, sizeof(Plugin));
     LV2_URID_Map *map = NULL;
     if (!p || !map_urids(features, &p->u, &map)) {
@@ -81,6 +88,7 @@ static LV2_Handle instantiate(const LV2_Descriptor *d, double rate, const char *
     p->object = map->map(map->handle, LV2_ATOM__Object);
     lv2_atom_forge_init(&p->forge, map);
     p->level = 1;
+    p->honest = strstr(d->URI, "ui-request") != NULL;
     return p;
 }
 
@@ -109,7 +117,7 @@ static void run(LV2_Handle h, uint32_t frames) {
         lv2_atom_forge_key(&p->forge, p->u.property);
         lv2_atom_forge_urid(&p->forge, p->u.level);
         lv2_atom_forge_key(&p->forge, p->u.value);
-        lv2_atom_forge_float(&p->forge, level + 0.5f);
+        lv2_atom_forge_float(&p->forge, p->honest ? level : level + 0.5f);
         lv2_atom_forge_pop(&p->forge, &object);
     }
     lv2_atom_forge_pop(&p->forge, &sequence);
@@ -118,11 +126,12 @@ static void run(LV2_Handle h, uint32_t frames) {
 
 static void cleanup(LV2_Handle h) { free(h); }
 
-static const LV2_Descriptor descriptor = {
-    "urn:auhost:fixture:ui-atom", instantiate, connect_port, NULL, run, NULL, cleanup, NULL,
+static const LV2_Descriptor descriptors[] = {
+    {"urn:auhost:fixture:ui-atom", instantiate, connect_port, NULL, run, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:ui-request", instantiate, connect_port, NULL, run, NULL, cleanup, NULL},
 };
 
-LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) { return index == 0 ? &descriptor : NULL; }
+LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) { return index < 2 ? &descriptors[index] : NULL; }
 
 /* ---- the UIs ---- */
 
@@ -133,6 +142,7 @@ typedef struct {
     URIDs u;
     LV2_URID_Map *map;
     bool hostile;
+    const LV2UI_Request_Value *request; /* #request: the host's ui:requestValue, if offered */
     LV2UI_Write_Function write;
     LV2UI_Controller controller;
 } AtomUI;
@@ -142,14 +152,24 @@ static LV2UI_Handle ui_instantiate(const LV2UI_Descriptor *descriptor, const cha
                                    const LV2_Feature *const *features) {
     (void)plugin_uri; (void)bundle_path;
     Window parent = 0;
-    for (int i = 0; features && features[i]; i++)
+    const LV2UI_Request_Value *request = NULL;
+    for (int i = 0; features && features[i]; i++) {
         if (!strcmp(features[i]->URI, LV2_UI__parent)) parent = (Window)(uintptr_t)features[i]->data;
+        if (!strcmp(features[i]->URI, LV2_UI__requestValue)) request = features[i]->data;
+    }
     AtomUI *ui = calloc(1, sizeof(AtomUI));
     if (!ui || !map_urids(features, &ui->u, &ui->map) || !(ui->display = XOpenDisplay(NULL))) {
         free(ui);
         return NULL;
     }
     ui->hostile = strstr(descriptor->URI, "#hostile") != NULL;
+    if (strstr(descriptor->URI, "#request")) {
+        if (!request) {
+            free(ui);
+            return NULL; /* the fixture needs the feature offered, supported or not */
+        }
+        ui->request = request;
+    }
     ui->write = write_function;
     ui->controller = controller;
     if (!parent) parent = DefaultRootWindow(ui->display);
@@ -191,6 +211,13 @@ static void ui_port_event(LV2UI_Handle handle, uint32_t port, uint32_t size, uin
 }
 
 static void clicked(AtomUI *ui, int x) {
+    if (ui->request) {
+        const char *key = x < WIDTH / 2 ? LEVEL_URI : "urn:auhost:fixture:ui-atom#nothing";
+        LV2UI_Request_Value_Status status = ui->request->request(ui->request->handle, ui->map->map(ui->map->handle, key), 0, NULL);
+        float seen = 1.0f + (float)status / 4;
+        if (status != LV2UI_REQUEST_VALUE_SUCCESS) ui->write(ui->controller, SEEN, sizeof seen, 0, &seen);
+        return;
+    }
     uint8_t buffer[256];
     LV2_Atom_Forge forge;
     lv2_atom_forge_init(&forge, ui->map);
@@ -237,8 +264,9 @@ static const void *ui_extension_data(const char *uri) {
 static const LV2UI_Descriptor ui_descriptors[] = {
     {"urn:auhost:fixture:ui-atom#atom", ui_instantiate, ui_cleanup, ui_port_event, ui_extension_data},
     {"urn:auhost:fixture:ui-atom#hostile", ui_instantiate, ui_cleanup, ui_port_event, ui_extension_data},
+    {"urn:auhost:fixture:ui-request#request", ui_instantiate, ui_cleanup, ui_port_event, ui_extension_data},
 };
 
 LV2_SYMBOL_EXPORT const LV2UI_Descriptor *lv2ui_descriptor(uint32_t index) {
-    return index < 2 ? &ui_descriptors[index] : NULL;
+    return index < 3 ? &ui_descriptors[index] : NULL;
 }

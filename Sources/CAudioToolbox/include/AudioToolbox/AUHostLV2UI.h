@@ -5,15 +5,17 @@
  * A UI runs in a child process of its own (auhost-ui-host, beside the program or named by
  * $AUHOST_UI_HOST) that loads it through suil: the host process links neither Gtk nor Qt, and a
  * UI that crashes takes only its child down (the unit keeps rendering; open it again). The child
- * shows X11 UIs (ui:X11UI) in a top-level window or embedded in a parent X11 window; suil cannot
- * put Gtk or Qt UIs in an X11 window, so opening one answers kAUHostLV2UIErr_UnsupportedKind.
+ * shows X11 UIs (ui:X11UI) in a top-level window or embedded in a parent X11 window, Gtk2 UIs (and
+ * Qt5 ones through suil) in a Gtk2 window it makes, and external UIs (kx:Widget) in their own
+ * windows; Gtk3 UIs answer kAUHostLV2UIErr_UnsupportedKind.
  *
  * The port protocol runs on the thread that calls AUHostLV2UIIdle, never on the render thread:
  * a control the UI moves becomes AudioUnitSetParameter (with the event callback's value change,
  * and ui:touch as begin/end gestures); a value changed on the host's side (AudioUnitSetParameter,
  * a preset, a scheduled or MIDI-mapped change, a meter output) reaches the UI at the next idle.
- * Not yet: atom ports (patch messages), ui:requestValue; UIs that require instance-access or
- * data-access answer kAUHostLV2UIErr_NeedsInstanceAccess.
+ * Atoms (patch messages, waveforms) cross both ways for a unit in this process; a UI's value
+ * requests (ui:requestValue) reach the host through AUHostLV2UIOpenWithValueRequests. UIs that
+ * require instance-access or data-access answer kAUHostLV2UIErr_NeedsInstanceAccess.
  */
 #ifndef AUHOST_AUHOSTLV2UI_H
 #define AUHOST_AUHOSTLV2UI_H
@@ -75,6 +77,25 @@ OSStatus AUHostLV2UICopyInfo(AudioUnit inUnit, UInt32 inIndex, CFStringRef _Null
 OSStatus AUHostLV2UIOpen(AudioUnit inUnit, UInt32 inIndex, UInt64 inParentWindow, const char *_Nullable inDisplay,
                          AUHostLV2UIRef _Nullable *_Nonnull outUI);
 
+/* ui:requestValue: the UI asks the host for a value of one of the plug-in's writable patch
+   parameters (a sample's path for a sampler, say). Called on the thread that calls
+   AUHostLV2UIIdle with the parameter's URI and the type asked for (a URI such as
+   http://lv2plug.in/ns/ext/atom#Path or #Float: the UI's, else the parameter's range). Write the
+   value as a NUL-terminated string into outValue (inCapacity bytes: a path, a string, a number
+   in the C locale, or true/false) and return true to set it, as AudioUnitSetParameter or
+   kLV2UnitProperty_PatchText would (the plug-in gets a patch:Set before its next run and the UI
+   its reply); return false to decline (the user cancelled). */
+typedef Boolean (*AUHostLV2UIRequestValueProc)(void *_Nullable inUserData, const char *inKey, const char *inType, char *outValue,
+                                               UInt32 inCapacity);
+/* The size of the buffer handed to an AUHostLV2UIRequestValueProc. */
+enum { kAUHostLV2UIRequestValueCapacity = 4096 };
+/* AUHostLV2UIOpen, with inProc answering the UI's value requests. A UI opened with AUHostLV2UIOpen
+   is told requests are unsupported (LV2UI_REQUEST_VALUE_ERR_UNSUPPORTED: it may fall back on a
+   file dialog of its own); here a request for a writable patch parameter succeeds and reaches
+   inProc at the next idle, one for any other key is unknown (ERR_UNKNOWN). [setup] */
+OSStatus AUHostLV2UIOpenWithValueRequests(AudioUnit inUnit, UInt32 inIndex, UInt64 inParentWindow, const char *_Nullable inDisplay,
+                                          AUHostLV2UIRequestValueProc inProc, void *_Nullable inUserData,
+                                          AUHostLV2UIRef _Nullable *_Nonnull outUI);
 /* Sets (or clears, with NULL) the callback for the UI's parameter changes and gestures. [setup] */
 OSStatus AUHostLV2UISetEventCallback(AUHostLV2UIRef inUI, AUHostLV2UIEventProc _Nullable inProc, void *_Nullable inUserData);
 
