@@ -15,8 +15,12 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 for tool in hyperfine lv2ls lv2info lv2proc python3 cc; do
     command -v "$tool" >/dev/null || { echo "compare-discovery: $tool is not installed (apt-get install ${tool/lv2ls/lilv-utils}); nothing measured"; exit 1; }
 done
-(cd "$here" && swift build -c release --product auhost >/dev/null && swift build -c release --product auhost-capi >/dev/null)
-bin=$(cd "$here" && swift build -c release --show-bin-path)
+# SCRATCH: another release build folder (e.g. .build-cli) instead of .build.
+scratch=${SCRATCH:-$here/.build}
+(cd "$here" && swift build -c release --scratch-path "$scratch" --product auhost >/dev/null \
+    && swift build -c release --scratch-path "$scratch" --product auhost-capi >/dev/null \
+    && swift build -c release --scratch-path "$scratch" --product lv2-sweep-child >/dev/null)
+bin=$(cd "$here" && swift build -c release --scratch-path "$scratch" --show-bin-path)
 auhost="$bin/auhost"
 work=$(mktemp -d /tmp/auhost-discovery-XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -119,6 +123,11 @@ m = statistics.median(r["times"])
 print("%-12s %8.1f ms wall median (AudioComponentFindNext delay + InstanceNew + Dispose)   bar <= 30 ms: %s (CPU %.1f ms)"
       % ("C program", m * 1000, "MET" if m <= 0.030 else "NOT MET", (r["user"] + r["system"]) * 1000))
 PY
+
+# Issue 34: the same C program with the LADSPA and DSSI libraries installed (the default paths) and
+# with LADSPA_PATH and DSSI_PATH pointing nowhere: finding a built-in never reads the LADSPA catalog.
+pair "C, LADSPA" 1.1 "without" 10 "" "env -u LADSPA_PATH -u DSSI_PATH $work/find-delay" "env LADSPA_PATH=$work/none DSSI_PATH=$work/none $work/find-delay"
+echo "             (LADSPA libraries on the default paths: $(ls /usr/lib/ladspa /usr/local/lib/ladspa 2>/dev/null | grep -c '\.so$'))"
 
 # Issue 21: with broken bundles first on LV2_PATH, the C program still finds the built-in delay
 # (and reads no LV2 data at all), and `auhost list` lists every other unit and exits 0.
