@@ -150,7 +150,7 @@ final class AVAudioCompressedConversionTests: XCTestCase {
                 XCTAssertTrue(
                     channels[c].elementsEqual(reference[c]) { $0.bitPattern == $1.bitPattern }, "\(name) channel \(c): bit for bit")
             }
-            for (c, frequency) in [(0, 441.0), (1, 1_000.0)] {
+            for (c, frequency) in [(0, 441.0), (1, 1_000.0)] where channels[c].count >= Int(rate * 0.9) {
                 let middle = Array(channels[c][Int(rate * 0.1)..<Int(rate * 0.9)])
                 let level = amplitude(of: middle, frequency: frequency, rate: rate)
                 XCTAssertEqual(level, 0.5, accuracy: name == "mp3" ? 0.05 : 0.01, "\(name) \(frequency) Hz")
