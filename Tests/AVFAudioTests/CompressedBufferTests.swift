@@ -86,8 +86,8 @@ final class AVAudioCompressedBufferTests: XCTestCase {
     func testThereIsNoEncoderSoAConverterToACompressedFormatIsNil() {
         let pcm = AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)!
         XCTAssertNil(AVAudioConverter(from: pcm, to: flacFormat()))
-        let aac = AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEGLayer3, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2])!
-        XCTAssertNil(AVAudioConverter(from: pcm, to: aac))
+        let mp3 = AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEGLayer3, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2])!
+        XCTAssertNil(AVAudioConverter(from: pcm, to: mp3))
         XCTAssertNotNil(AVAudioConverter(from: flacFormat(), to: pcm), "decoding is offered")
     }
 }
