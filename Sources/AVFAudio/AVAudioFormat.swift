@@ -127,7 +127,7 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
             if let b = settings[key] as? Bool { return b }
             return number(key).map { $0 != 0 }
         }
-        let formatID = number(AVFormatIDKey).map { AudioFormatID($0) } ?? kAudioFormatLinearPCM
+        let formatID = number(AVFormatIDKey).map { AudioFormatID(exactly: $0) ?? 0 } ?? kAudioFormatLinearPCM
         guard formatID == kAudioFormatLinearPCM, let rate = number(AVSampleRateKey), let channels = number(AVNumberOfChannelsKey),
             rate > 0, channels >= 1
         else { return nil }
@@ -150,12 +150,13 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
     /// MP3's 1152 frames a packet (576 below 32 kHz), FLAC's 4096 (its bit depth in the flags from
     /// AVEncoderBitDepthHintKey), Opus's 960 (48 kHz only), Vorbis's variable packets (0).
     static func compressedDescription(settings: [String: Any]) -> AudioStreamBasicDescription? {
-        guard let id = number(settings, AVFormatIDKey), let rate = number(settings, AVSampleRateKey),
+        guard let id = number(settings, AVFormatIDKey).flatMap({ AudioFormatID(exactly: $0) }),
+            let rate = number(settings, AVSampleRateKey),
             let channels = number(settings, AVNumberOfChannelsKey), rate.isFinite, rate > 0, rate <= 1_536_000, channels >= 1,
             channels <= 255
         else { return nil }
         var d = AudioStreamBasicDescription(
-            mSampleRate: rate, mFormatID: AudioFormatID(id), mFormatFlags: 0, mBytesPerPacket: 0, mFramesPerPacket: 0,
+            mSampleRate: rate, mFormatID: id, mFormatFlags: 0, mBytesPerPacket: 0, mFramesPerPacket: 0,
             mBytesPerFrame: 0, mChannelsPerFrame: UInt32(channels), mBitsPerChannel: 0, mReserved: 0)
         switch d.mFormatID {
         case kAudioFormatMPEGLayer3:

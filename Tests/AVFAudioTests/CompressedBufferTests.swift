@@ -81,6 +81,7 @@ final class AVAudioCompressedBufferTests: XCTestCase {
         XCTAssertNotNil(AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatVorbis, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2]))
         XCTAssertNil(AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2]))
         XCTAssertNil(AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatFLAC, AVSampleRateKey: 44_100]), "no channel count")
+        XCTAssertNil(AVAudioFormat(settings: [AVFormatIDKey: -1, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2]), "not a format ID")
     }
 
     func testThereIsNoEncoderSoAConverterToACompressedFormatIsNil() {
