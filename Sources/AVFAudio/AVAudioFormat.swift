@@ -3,14 +3,24 @@ import Foundation
 
 /// An audio format (Apple's AVAudioFormat): an AudioStreamBasicDescription, with the common
 /// formats named and an optional channel layout. The standard format is 32-bit float,
-/// deinterleaved, at any rate.
+/// deinterleaved, at any rate. Compressed formats (MP3, FLAC, Opus, Vorbis … any format ID) are
+/// `.otherFormat` and may carry the codec's magic cookie.
 ///
-/// Thread: any (immutable).
+/// Thread: any (immutable, but for ``magicCookie``: set it before sharing the format).
 public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
     private let description_: UnsafeMutablePointer<AudioStreamBasicDescription>
     public let channelLayout: AVAudioChannelLayout?
 
-    /// A format from a stream description (nil when it describes no channels or no rate).
+    /// The codec's magic cookie (a decoder's setup data: FLAC's STREAMINFO, the OpusHead packet,
+    /// Vorbis's header packets), as AudioFileStream's kAudioFileStreamProperty_MagicCookieData
+    /// gives it; nil for PCM and for formats without one. An ``AVAudioConverter`` made from this
+    /// format hands it to its decoder. Not part of `==`.
+    ///
+    /// Thread: setup (set it before handing the format to a converter or another thread).
+    public var magicCookie: Data?
+
+    /// A format from a stream description, linear PCM or compressed (nil when it describes no
+    /// channels or no rate).
     ///
     /// Thread: any.
     public init?(streamDescription asbd: UnsafePointer<AudioStreamBasicDescription>) {
@@ -62,13 +72,17 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
         self.init(commonFormat: .pcmFormatFloat32, sampleRate: sampleRate, interleaved: false, channelLayout: layout)
     }
 
-    /// A format from a settings dictionary (AVFormatIDKey, AVSampleRateKey, AVNumberOfChannelsKey,
-    /// AVLinearPCMBitDepthKey, AVLinearPCMIsFloatKey, AVLinearPCMIsBigEndianKey,
-    /// AVLinearPCMIsNonInterleaved); nil for anything but linear PCM.
+    /// A format from a settings dictionary: linear PCM (AVFormatIDKey absent or
+    /// kAudioFormatLinearPCM, AVSampleRateKey, AVNumberOfChannelsKey, AVLinearPCMBitDepthKey,
+    /// AVLinearPCMIsFloatKey, AVLinearPCMIsBigEndianKey, AVLinearPCMIsNonInterleaved), or one of
+    /// the formats Audio Converter Services decodes (AVFormatIDKey kAudioFormatMPEGLayer3,
+    /// kAudioFormatFLAC with an optional AVEncoderBitDepthHintKey, kAudioFormatOpus at 48 kHz,
+    /// kAudioFormatVorbis) with AVSampleRateKey and AVNumberOfChannelsKey; nil otherwise.
     ///
     /// Thread: any.
     public convenience init?(settings: [String: Any]) {
-        guard var d = AVAudioFormat.streamDescription(settings: settings) else { return nil }
+        guard var d = AVAudioFormat.streamDescription(settings: settings) ?? AVAudioFormat.compressedDescription(settings: settings)
+        else { return nil }
         self.init(streamDescription: &d)
     }
 
@@ -94,22 +108,26 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
             mFramesPerPacket: 1, mBytesPerFrame: frameBytes, mChannelsPerFrame: channels, mBitsPerChannel: bytes * 8, mReserved: 0)
     }
 
-    static func streamDescription(settings: [String: Any]) -> AudioStreamBasicDescription? {
-        func number(_ key: String) -> Double? {
-            switch settings[key] {
-            case let v as Double: return v
-            case let v as Float: return Double(v)
-            case let v as Int: return Double(v)
-            case let v as UInt32: return Double(v)
-            case let v as NSNumber: return v.doubleValue
-            default: return nil
-            }
+    /// A settings value as a number (Double, Float, Int, UInt32 or NSNumber).
+    static func number(_ settings: [String: Any], _ key: String) -> Double? {
+        switch settings[key] {
+        case let v as Double: return v
+        case let v as Float: return Double(v)
+        case let v as Int: return Double(v)
+        case let v as UInt32: return Double(v)
+        case let v as NSNumber: return v.doubleValue
+        default: return nil
         }
+    }
+
+    /// The linear PCM stream description the settings give (nil for any other format ID).
+    static func streamDescription(settings: [String: Any]) -> AudioStreamBasicDescription? {
+        func number(_ key: String) -> Double? { AVAudioFormat.number(settings, key) }
         func flag(_ key: String) -> Bool? {
             if let b = settings[key] as? Bool { return b }
             return number(key).map { $0 != 0 }
         }
-        let formatID = number(AVFormatIDKey).map { AudioFormatID($0) } ?? kAudioFormatLinearPCM
+        let formatID = number(AVFormatIDKey).map { AudioFormatID(exactly: $0) ?? 0 } ?? kAudioFormatLinearPCM
         guard formatID == kAudioFormatLinearPCM, let rate = number(AVSampleRateKey), let channels = number(AVNumberOfChannelsKey),
             rate > 0, channels >= 1
         else { return nil }
@@ -125,6 +143,43 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
         return AudioStreamBasicDescription(
             mSampleRate: rate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: frameBytes,
             mFramesPerPacket: 1, mBytesPerFrame: frameBytes, mChannelsPerFrame: c, mBitsPerChannel: bits, mReserved: 0)
+    }
+
+    /// The compressed stream description the settings give, filled in as
+    /// kAudioFormatProperty_FormatInfo fills one without a cookie: no bytes per packet or frame,
+    /// MP3's 1152 frames a packet (576 below 32 kHz), FLAC's 4096 (its bit depth in the flags from
+    /// AVEncoderBitDepthHintKey), Opus's 960 (48 kHz only), Vorbis's variable packets (0).
+    static func compressedDescription(settings: [String: Any]) -> AudioStreamBasicDescription? {
+        guard let id = number(settings, AVFormatIDKey).flatMap({ AudioFormatID(exactly: $0) }),
+            let rate = number(settings, AVSampleRateKey),
+            let channels = number(settings, AVNumberOfChannelsKey), rate.isFinite, rate > 0, rate <= 1_536_000, channels >= 1,
+            channels <= 255
+        else { return nil }
+        var d = AudioStreamBasicDescription(
+            mSampleRate: rate, mFormatID: id, mFormatFlags: 0, mBytesPerPacket: 0, mFramesPerPacket: 0,
+            mBytesPerFrame: 0, mChannelsPerFrame: UInt32(channels), mBitsPerChannel: 0, mReserved: 0)
+        switch d.mFormatID {
+        case kAudioFormatMPEGLayer3:
+            guard channels <= 2 else { return nil }
+            d.mFramesPerPacket = rate < 32_000 ? 576 : 1_152
+        case kAudioFormatFLAC:
+            guard channels <= 8 else { return nil }
+            d.mFramesPerPacket = 4_096
+            if let bits = number(settings, AVEncoderBitDepthHintKey) {
+                let flags: [Double: AudioFormatFlags] = [
+                    16: kAppleLosslessFormatFlag_16BitSourceData, 20: kAppleLosslessFormatFlag_20BitSourceData,
+                    24: kAppleLosslessFormatFlag_24BitSourceData, 32: kAppleLosslessFormatFlag_32BitSourceData,
+                ]
+                guard let flag = flags[bits] else { return nil }
+                d.mFormatFlags = flag
+            }
+        case kAudioFormatOpus:
+            guard rate == 48_000 else { return nil }
+            d.mFramesPerPacket = 960
+        case kAudioFormatVorbis: break
+        default: return nil
+        }
+        return d
     }
 
     /// Thread: any.
@@ -157,11 +212,20 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
     /// Thread: any.
     public var isStandard: Bool { commonFormat == .pcmFormatFloat32 && !isInterleaved }
 
-    /// The format as a settings dictionary.
+    /// The format as a settings dictionary: for a compressed format its ID, rate and channel count
+    /// (and FLAC's AVEncoderBitDepthHintKey when the flags give a bit depth).
     ///
     /// Thread: any.
     public var settings: [String: Any] {
         let d = description_.pointee
+        guard d.mFormatID == kAudioFormatLinearPCM else {
+            var settings: [String: Any] = [
+                AVFormatIDKey: Int(d.mFormatID), AVSampleRateKey: d.mSampleRate, AVNumberOfChannelsKey: Int(d.mChannelsPerFrame),
+            ]
+            let depths: [AudioFormatFlags: Int] = [1: 16, 2: 20, 3: 24, 4: 32]
+            if d.mFormatID == kAudioFormatFLAC, let bits = depths[d.mFormatFlags] { settings[AVEncoderBitDepthHintKey] = bits }
+            return settings
+        }
         return [
             AVFormatIDKey: Int(d.mFormatID), AVSampleRateKey: d.mSampleRate, AVNumberOfChannelsKey: Int(d.mChannelsPerFrame),
             AVLinearPCMBitDepthKey: Int(d.mBitsPerChannel), AVLinearPCMIsFloatKey: d.mFormatFlags & kAudioFormatFlagIsFloat != 0,
@@ -175,6 +239,8 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
         let x = a.description_.pointee, y = b.description_.pointee
         return x.mSampleRate == y.mSampleRate && x.mFormatID == y.mFormatID && x.mChannelsPerFrame == y.mChannelsPerFrame
             && x.mBitsPerChannel == y.mBitsPerChannel && x.mBytesPerFrame == y.mBytesPerFrame
+            && (x.mFormatID == kAudioFormatLinearPCM
+                || (x.mFramesPerPacket == y.mFramesPerPacket && x.mBytesPerPacket == y.mBytesPerPacket))
             && a.isInterleaved == b.isInterleaved
             && (x.mFormatFlags & ~kAudioFormatFlagIsNonInterleaved) == (y.mFormatFlags & ~kAudioFormatFlagIsNonInterleaved)
             && a.channelLayout == b.channelLayout
@@ -195,8 +261,12 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
         case .pcmFormatFloat64: kind = "Float64"
         case .pcmFormatInt16: kind = "Int16"
         case .pcmFormatInt32: kind = "Int32"
-        case .otherFormat: kind = "other"
+        case .otherFormat:
+            let id = description_.pointee.mFormatID
+            let code = String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: id >> (24 - 8 * $0)) }, as: UTF8.self)
+            kind = id == kAudioFormatLinearPCM ? "other PCM" : "'\(code)'"
         }
-        return "<AVAudioFormat: \(channelCount) ch, \(sampleRate) Hz, \(kind)\(isInterleaved ? ", interleaved" : ", deinterleaved")>"
+        let layout = description_.pointee.mFormatID != kAudioFormatLinearPCM ? "" : isInterleaved ? ", interleaved" : ", deinterleaved"
+        return "<AVAudioFormat: \(channelCount) ch, \(sampleRate) Hz, \(kind)\(layout)>"
     }
 }

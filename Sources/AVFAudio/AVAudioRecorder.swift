@@ -49,7 +49,8 @@ public final class AVAudioRecorder {
     ///
     /// Thread: setup.
     public init(url: URL, settings: [String: Any]) throws {
-        guard let format = AVAudioFormat(settings: settings), format.channelCount > 0, format.channelCount <= 64,
+        guard let format = AVAudioFormat(settings: settings), format.streamDescription.pointee.mFormatID == kAudioFormatLinearPCM,
+            format.channelCount > 0, format.channelCount <= 64,
             (1...1_536_000).contains(format.sampleRate)
         else {
             throw osStatusError(

@@ -30,6 +30,8 @@ public let AVLinearPCMIsBigEndianKey = "AVLinearPCMIsBigEndianKey"
 public let AVLinearPCMIsFloatKey = "AVLinearPCMIsFloatKey"
 public let AVLinearPCMIsNonInterleaved = "AVLinearPCMIsNonInterleaved"
 public let AVChannelLayoutKey = "AVChannelLayoutKey"
+/// The source bit depth of a lossless format (FLAC: 16, 20, 24 or 32).
+public let AVEncoderBitDepthHintKey = "AVEncoderBitDepthHintKey"
 
 /// Where a call leaves its error (Apple's NSErrorPointer is an autoreleasing pointer, which needs
 /// the Objective-C runtime; `&error` on an `NSError?` variable passes either).

@@ -16,6 +16,15 @@ func checkStatus(_ status: OSStatus, _ message: @autoclosure () -> String) throw
     if status != noErr { throw osStatusError(status, message()) }
 }
 
+/// The sentence explaining the last error this thread got from a C API call, if any
+/// (AUHostCopyLastErrorMessage).
+///
+/// Thread: any.
+func lastErrorSentence() -> String? {
+    guard let message = AUHostCopyLastErrorMessage()?.takeRetainedValue() else { return nil }
+    return unsafeBitCast(message, to: NSString.self) as String
+}
+
 /// The NSError of an error Swift code caught (AUHost's AudioError carries a status).
 func asNSError(_ error: Error, _ fallback: OSStatus = kAudioUnitErr_FailedInitialization) -> NSError {
     if let e = error as NSError?, e.domain == NSOSStatusErrorDomain { return e }

@@ -249,6 +249,92 @@ final class AVFAudioCorpusTests: XCTestCase {
         }
     }
 
+    // MARK: Compressed buffers and decoding
+
+    /// Runs a command-line encoder; skips the test when it is not installed.
+    func encode(_ arguments: String...) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw XCTSkip("\(arguments[0]) failed; install it (scripts/debian-packages.txt)") }
+    }
+
+    /// A 16-bit stereo WAV of the given samples, written with ExtAudioFile's C API.
+    func writeInt16WAV(_ path: String, _ interleaved: [Int16], sampleRate: Double) {
+        var format = AudioStreamBasicDescription(
+            mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
+        var file: ExtAudioFileRef?
+        XCTAssertEqual(ExtAudioFileCreateWithPath(path, kAudioFileWAVEType, &format, nil, AudioFileFlags.eraseFile.rawValue, &file), noErr)
+        var copy = interleaved
+        copy.withUnsafeMutableBytes { bytes in
+            var list = AudioBufferList(
+                mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(bytes.count), mData: bytes.baseAddress))
+            XCTAssertEqual(ExtAudioFileWrite(file!, UInt32(interleaved.count / 2), &list), noErr)
+        }
+        ExtAudioFileDispose(file!)
+    }
+
+    /// A FLAC file (made here with the flac encoder from 16-bit samples computed here: a 441 Hz
+    /// sine on the left, noise from a linear congruential generator on the right, 30000 frames)
+    /// decodes through AudioFileStream, AVAudioCompressedBuffer and AVAudioConverter to exactly
+    /// those samples over 32768 (FLAC is lossless; libFLAC's samples scale by 2^15).
+    func testCompressedBuffersOfAFLACFileDecodeToItsExactSamples() throws {
+        let frames = 30_000
+        var seed: UInt32 = 12_345
+        var interleaved: [Int16] = []
+        for i in 0..<frames {
+            interleaved.append(Int16((0.5 * sin(2 * Double.pi * 441 * Double(i) / 44_100) * 32_767).rounded()))
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            interleaved.append(Int16(truncatingIfNeeded: seed >> 16))
+        }
+        let wav = directory + "/source.wav", flac = directory + "/source.flac"
+        writeInt16WAV(wav, interleaved, sampleRate: 44_100)
+        try encode("flac", "--silent", "-f", "-o", flac, wav)
+
+        let decoder = CompressedFileDecoder()
+        let samples = try decoder.decode(url: URL(fileURLWithPath: flac))
+        XCTAssertEqual(decoder.format?.streamDescription.pointee.mFormatID, kAudioFormatFLAC)
+        XCTAssertEqual(decoder.format?.commonFormat, .otherFormat)
+        XCTAssertNotNil(decoder.format?.magicCookie, "FLAC's STREAMINFO")
+        XCTAssertEqual(samples.count, 2)
+        for c in 0..<2 {
+            let expected = stride(from: c, to: interleaved.count, by: 2).map { Float(interleaved[$0]) / 32_768 }
+            assertSamplesEqual(samples[c], expected, "channel \(c)")
+        }
+    }
+
+    /// An Opus file (opusenc, from a 0.5-amplitude 1000 Hz sine at 48 kHz computed here) decodes
+    /// through the same program to about the file's length (within one 20 ms packet) and a sine of
+    /// amplitude 0.5 at 1000 Hz (least-squares fit over the middle, within 0.01; Opus is lossy).
+    func testCompressedBuffersOfAnOpusFileDecodeToTheSine() throws {
+        let frames = 48_000
+        let tone = (0..<frames).flatMap { i -> [Int16] in
+            let s = Int16((0.5 * sin(2 * Double.pi * 1_000 * Double(i) / 48_000) * 32_767).rounded())
+            return [s, s]
+        }
+        let wav = directory + "/tone.wav", opus = directory + "/tone.opus"
+        writeInt16WAV(wav, tone, sampleRate: 48_000)
+        try encode("opusenc", "--quiet", wav, opus)
+
+        let decoder = CompressedFileDecoder()
+        let samples = try decoder.decode(url: URL(fileURLWithPath: opus))
+        XCTAssertEqual(decoder.format?.streamDescription.pointee.mFormatID, kAudioFormatOpus)
+        XCTAssertEqual(Double(samples[0].count), Double(frames), accuracy: 960)
+        var ss = 0.0, sc = 0.0, cc = 0.0, ys = 0.0, yc = 0.0
+        for n in 4_800..<43_200 {
+            let phase = 2 * Double.pi * 1_000 * Double(n) / 48_000
+            let (s, c, y) = (sin(phase), cos(phase), Double(samples[1][n]))
+            ss += s * s; sc += s * c; cc += c * c; ys += y * s; yc += y * c
+        }
+        let det = ss * cc - sc * sc
+        let a = (ys * cc - yc * sc) / det, b = (yc * ss - ys * sc) / det
+        XCTAssertEqual((a * a + b * b).squareRoot(), 0.5, accuracy: 0.01)
+    }
+
     // MARK: Any component
 
     /// eg-amp (lv2-examples, on the tests' LV2_PATH) at −6 dB computes out = in · powf(10, −6 · 0.05).
