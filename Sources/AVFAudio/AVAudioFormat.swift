@@ -1,3 +1,4 @@
+import AudioTypes
 import AudioToolbox
 import Foundation
 
@@ -100,7 +101,8 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
         case .pcmFormatInt32: (bytes, flags) = (4, flags | kAudioFormatFlagIsSignedInteger)
         case .otherFormat: return nil
         }
-        guard channels > 0, sampleRate > 0 else { return nil }
+        // Past the engine's channel bound a frame's byte count could overflow.
+        guard channels > 0, channels <= StreamFormatLimits.maximumChannels, sampleRate > 0, sampleRate.isFinite else { return nil }
         if !interleaved || channels == 1 { flags |= interleaved ? 0 : kAudioFormatFlagIsNonInterleaved }
         let frameBytes = interleaved ? bytes * channels : bytes
         return AudioStreamBasicDescription(
@@ -128,17 +130,18 @@ public final class AVAudioFormat: Equatable, Hashable, CustomStringConvertible {
             return number(key).map { $0 != 0 }
         }
         let formatID = number(AVFormatIDKey).map { AudioFormatID(exactly: $0) ?? 0 } ?? kAudioFormatLinearPCM
-        guard formatID == kAudioFormatLinearPCM, let rate = number(AVSampleRateKey), let channels = number(AVNumberOfChannelsKey),
-            rate > 0, channels >= 1
+        // A caller's numbers are converted only when exact and in range: UInt32(_:) traps otherwise.
+        guard formatID == kAudioFormatLinearPCM, let rate = number(AVSampleRateKey), rate.isFinite, rate > 0,
+            let c = number(AVNumberOfChannelsKey).flatMap({ UInt32(exactly: $0) }), c >= 1, c <= StreamFormatLimits.maximumChannels
         else { return nil }
         let isFloat = flag(AVLinearPCMIsFloatKey) ?? false
-        let bits = UInt32(number(AVLinearPCMBitDepthKey) ?? (isFloat ? 32 : 16))
-        guard isFloat ? (bits == 32 || bits == 64) : [8, 16, 24, 32].contains(bits) else { return nil }
+        guard let bits = UInt32(exactly: number(AVLinearPCMBitDepthKey) ?? (isFloat ? 32 : 16)),
+            isFloat ? (bits == 32 || bits == 64) : [8, 16, 24, 32].contains(bits)
+        else { return nil }
         let nonInterleaved = flag(AVLinearPCMIsNonInterleaved) ?? false
         var flags: AudioFormatFlags = kAudioFormatFlagIsPacked | (isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger)
         if flag(AVLinearPCMIsBigEndianKey) ?? false { flags |= kAudioFormatFlagIsBigEndian }
         if nonInterleaved { flags |= kAudioFormatFlagIsNonInterleaved }
-        let c = UInt32(channels)
         let frameBytes = nonInterleaved ? bits / 8 : bits / 8 * c
         return AudioStreamBasicDescription(
             mSampleRate: rate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: frameBytes,

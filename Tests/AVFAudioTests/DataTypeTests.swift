@@ -25,6 +25,22 @@ final class DataTypeTests: XCTestCase {
         XCTAssertEqual(AVAudioFormat(standardFormatWithSampleRate: 44_100, channelLayout: layout).channelCount, 2)
     }
 
+    /// Numbers no format can have give nil, never a trap: UInt32(_:) of a negative, fractional,
+    /// NaN or huge Double, and frame sizes past UInt32 (a caller's settings dictionary).
+    func testFormatsOfImpossibleNumbersAreNil() {
+        let pcm: [String: Any] = [AVFormatIDKey: Int(kAudioFormatLinearPCM), AVSampleRateKey: 48_000.0, AVNumberOfChannelsKey: 2]
+        XCTAssertNotNil(AVAudioFormat(settings: pcm))
+        for (key, value) in [
+            (AVNumberOfChannelsKey, 1e12), (AVNumberOfChannelsKey, 2.5), (AVNumberOfChannelsKey, 5_000.0),
+            (AVLinearPCMBitDepthKey, -16.0), (AVLinearPCMBitDepthKey, Double.nan), (AVLinearPCMBitDepthKey, 1e30),
+            (AVSampleRateKey, Double.infinity),
+        ] as [(String, Double)] {
+            XCTAssertNil(AVAudioFormat(settings: pcm.merging([key: value]) { $1 }), "\(key) = \(value)")
+        }
+        XCTAssertNil(AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 1_000_000_000))
+        XCTAssertNil(AVAudioFormat(standardFormatWithSampleRate: .nan, channels: 2))
+    }
+
     func testPCMBufferFrameLengthSetsTheBufferListSizesAndChannelDataMatchesTheFormat() {
         let buffer = AVAudioPCMBuffer(pcmFormat: AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)!, frameCapacity: 100)!
         XCTAssertEqual(buffer.frameLength, 0)
