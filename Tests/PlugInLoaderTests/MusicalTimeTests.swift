@@ -1,0 +1,265 @@
+import AUHost
+import Foundation
+import PlugInLoader
+import XCTest
+
+/// The fixture Fixtures/MusicalProbe, built against the SDK like any plug-in, once per test
+/// process (debug, incremental), and listed with its manifest beside the binary.
+enum MusicalProbePlugIn {
+    static let folder: Result<String, Error> = Result(catching: { () throws -> String in
+        let package = checkoutRoot.appendingPathComponent("Tests/PlugInLoaderTests/Fixtures/MusicalProbe").path
+        let build = try runCommand("/usr/bin/env", ["swift", "build", "--package-path", package])
+        guard build.status == 0 else { throw AudioError(kAudio_ParamError, "MusicalProbe failed to build:\n\(build.output)") }
+        let path = try runCommand("/usr/bin/env", ["swift", "build", "--package-path", package, "--show-bin-path"])
+        let bin = path.output.split(separator: "\n").last.map(String.init) ?? ""
+        let manifest = "MusicalProbe.auplugin.json"
+        try? FileManager.default.removeItem(atPath: bin + "/" + manifest)
+        try FileManager.default.copyItem(atPath: package + "/Sources/MusicalProbe/" + manifest, toPath: bin + "/" + manifest)
+        return bin
+    })
+
+    static func component() throws -> AudioComponent {
+        let folder = try folder.get()
+        var desc = AudioComponentDescription("aufx", "mtim", "AUSt")!
+        if let found = AudioComponentFindNext(nil, &desc) { return found }
+        ComponentRegistry.shared.install(PlugInProvider(folders: [folder]))
+        return try XCTUnwrap(AudioComponentFindNext(nil, &desc), "aufx mtim AUSt is not listed")
+    }
+}
+
+/// A kernel written against the SDK reads the host's musical time (kAudioUnitProperty_HostCallbacks
+/// and AUHostTime.h's tempo changes) through `ParameterValues.musicalContext`, sample-accurately:
+/// the probe writes tempo, beat, sample time, bar start, meter, transport into its channels.
+final class MusicalTimeTests: XCTestCase {
+    enum Channel: Int { case tempo, beat, sample, barStart, numerator, playing, changed }
+    static let channels = 7
+
+    /// The probe in a graph (generic output head) driven by a MusicPlayer whose sequence's tempo
+    /// map is `tempos`, rendered `total` frames in cycles of `block` frames at 48 kHz.
+    func renderWithTempoMap(tempos: [(beat: Double, bpm: Double)], total: Int, block: UInt32 = 512) throws -> [[Float]] {
+        let component = try MusicalProbePlugIn.component()
+        var graph: AUGraph?
+        try AudioError.check(NewAUGraph(&graph), "NewAUGraph")
+        defer { DisposeAUGraph(graph!) }
+        var headDescription = AudioComponentDescription(type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput)
+        var probeDescription = AudioComponentDescription("aufx", "mtim", "AUSt")!
+        _ = component
+        var head: AUNode = 0, probe: AUNode = 0
+        try AudioError.check(AUGraphAddNode(graph!, &headDescription, &head), lastErrorMessage())
+        try AudioError.check(AUGraphAddNode(graph!, &probeDescription, &probe), lastErrorMessage())
+        try AudioError.check(AUGraphOpen(graph!), lastErrorMessage())
+        var units: [AudioUnit] = []
+        for node in [probe, head] {
+            var unit: AudioUnit?
+            try AudioError.check(AUGraphNodeInfo(graph!, node, nil, &unit), lastErrorMessage())
+            units.append(unit!)
+        }
+        var format = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: UInt32(Self.channels))
+        let formatSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        for (unit, scope) in [
+            (units[0], kAudioUnitScope_Input), (units[0], kAudioUnitScope_Output), (units[1], kAudioUnitScope_Input),
+            (units[1], kAudioUnitScope_Output),
+        ] {
+            try AudioError.check(
+                AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, 0, &format, formatSize), lastErrorMessage())
+        }
+        var silence = AURenderCallbackStruct(
+            inputProc: { _, _, _, _, frames, data in
+                for buffer in UnsafeMutableAudioBufferListPointer(data!) {
+                    buffer.mData!.initializeMemory(as: Float.self, repeating: 0, count: Int(frames))
+                }
+                return noErr
+            }, inputProcRefCon: nil)
+        try AudioError.check(AUGraphSetNodeInputCallback(graph!, probe, 0, &silence), lastErrorMessage())
+        try AudioError.check(AUGraphConnectNodeInput(graph!, probe, 0, head, 0), lastErrorMessage())
+        try AudioError.check(AUGraphInitialize(graph!), lastErrorMessage())
+
+        var sequence: MusicSequence?
+        try AudioError.check(NewMusicSequence(&sequence), "NewMusicSequence")
+        defer { DisposeMusicSequence(sequence!) }
+        var tempoTrack: MusicTrack?
+        try AudioError.check(MusicSequenceGetTempoTrack(sequence!, &tempoTrack), lastErrorMessage())
+        for (beat, bpm) in tempos { try AudioError.check(MusicTrackNewExtendedTempoEvent(tempoTrack!, beat, bpm), lastErrorMessage()) }
+        try AudioError.check(MusicSequenceSetAUGraph(sequence!, graph!), lastErrorMessage())
+        var player: MusicPlayer?
+        try AudioError.check(NewMusicPlayer(&player), "NewMusicPlayer")
+        defer { DisposeMusicPlayer(player!) }
+        try AudioError.check(MusicPlayerSetSequence(player!, sequence!), lastErrorMessage())
+        try AudioError.check(MusicPlayerStart(player!), lastErrorMessage())
+
+        let output = AudioBufferStorage(format: format, capacity: block)
+        var timeStamp = AudioTimeStamp()
+        timeStamp.mFlags = .sampleTimeValid
+        var samples = [[Float]](repeating: [], count: Self.channels)
+        while samples[0].count < total {
+            output.prepare(frames: block)
+            var flags: AudioUnitRenderActionFlags = []
+            try AudioError.check(AudioUnitRender(units[1], &flags, &timeStamp, 0, block, output.list), lastErrorMessage())
+            for c in 0..<Self.channels { samples[c] += output.samples(channel: c, frames: Int(block)) }
+            timeStamp.mSampleTime += Double(block)
+        }
+        return samples
+    }
+
+    /// The tempo map's answer at sample `n` (48 kHz), worked out from the map itself: each
+    /// segment lasts (next beat − beat) × 60 / bpm seconds.
+    static func expected(_ tempos: [(beat: Double, bpm: Double)], sample n: Int) -> (tempo: Double, beat: Double) {
+        let seconds = Double(n) / 48_000
+        var start = 0.0
+        for (i, segment) in tempos.enumerated() {
+            let end = i + 1 < tempos.count ? start + (tempos[i + 1].beat - segment.beat) * 60 / segment.bpm : .infinity
+            if seconds < end { return (segment.bpm, segment.beat + (seconds - start) * segment.bpm / 60) }
+            start = end
+        }
+        return (tempos[0].bpm, 0)
+    }
+
+    /// 120 BPM, then 90 from beat 4: beat 4 is 4 × 60 / 120 = 2 s = sample 96,000, inside the
+    /// 512-frame cycle from 95,744. Every frame of every block reads the map's tempo and beat,
+    /// and 90 starts at sample 96,000 exactly (not at the next cycle, 96,256).
+    func testKernelReadsTheTempoMapAtEveryFrameAndTheChangeAtItsSample() throws {
+        let tempos: [(beat: Double, bpm: Double)] = [(0, 120), (4, 90)]
+        let total = 100_352
+        let out = try renderWithTempoMap(tempos: tempos, total: total)
+        let change = Int(4 * 60 / 120 * 48_000.0)
+        XCTAssertEqual(change, 96_000)
+        XCTAssertEqual(out[Channel.tempo.rawValue][change - 1], 120)
+        XCTAssertEqual(out[Channel.tempo.rawValue][change], 90)
+        var tempoErrors = 0, beatErrors = 0, sampleErrors = 0, barErrors = 0
+        for n in 0..<total {
+            let want = Self.expected(tempos, sample: n)
+            if out[Channel.tempo.rawValue][n] != Float(want.tempo) { tempoErrors += 1 }
+            if abs(Double(out[Channel.beat.rawValue][n]) - want.beat) > 1e-5 { beatErrors += 1 }
+            if out[Channel.sample.rawValue][n] != Float(n) { sampleErrors += 1 }
+            if out[Channel.barStart.rawValue][n] != Float((want.beat / 4).rounded(.down) * 4) { barErrors += 1 }
+        }
+        XCTAssertEqual(tempoErrors, 0, "frames whose tempo is not the map's")
+        XCTAssertEqual(beatErrors, 0, "frames whose beat is not the map's")
+        XCTAssertEqual(sampleErrors, 0, "frames whose sample time is not their sample")
+        XCTAssertEqual(barErrors, 0, "frames whose bar start is not the bar holding their beat")
+        XCTAssertEqual(Set(out[Channel.numerator.rawValue]), [4])
+        XCTAssertEqual(Set(out[Channel.playing.rawValue]), [1])
+    }
+
+    /// Two changes 160 samples apart in one cycle (beats 4 and 4.005 at 90 BPM: 96,000 and
+    /// 96,160), in 300-frame cycles that do not line up with either.
+    func testTwoTempoChangesInOneCycleInOddBlocks() throws {
+        let tempos: [(beat: Double, bpm: Double)] = [(0, 120), (4, 90), (4.005, 60)]
+        let out = try renderWithTempoMap(tempos: tempos, total: 96_600, block: 300)
+        XCTAssertEqual(Array(out[Channel.tempo.rawValue][95_700..<96_000]), [Float](repeating: 120, count: 300))
+        XCTAssertEqual(Array(out[Channel.tempo.rawValue][96_000..<96_160]), [Float](repeating: 90, count: 160))
+        XCTAssertEqual(Array(out[Channel.tempo.rawValue][96_160..<96_600]), [Float](repeating: 60, count: 440))
+        for n in [95_999, 96_000, 96_100, 96_159, 96_160, 96_599] {
+            XCTAssertEqual(Double(out[Channel.beat.rawValue][n]), Self.expected(tempos, sample: n).beat, accuracy: 1e-5, "beat at \(n)")
+        }
+    }
+
+    /// No host callbacks (a bare AudioUnitRender loop): the context says so, and the kernel runs.
+    func testWithoutHostCallbacksTheContextSaysNotProvided() throws {
+        let harness = try EffectHarness(
+            MusicalProbePlugIn.component(), sampleRate: 48_000, channels: Self.channels,
+            input: [[Float]](repeating: [0], count: Self.channels))
+        let out = try harness.render(1024, slice: 256)
+        XCTAssertEqual(Set(out[Channel.tempo.rawValue]), [-1], "tempo: not provided")
+        XCTAssertEqual(Set(out[Channel.beat.rawValue]), [0])
+        XCTAssertEqual(Set(out[Channel.barStart.rawValue]), [0])
+        XCTAssertEqual(Set(out[Channel.numerator.rawValue]), [4], "the 4/4 default")
+        XCTAssertEqual(Set(out[Channel.playing.rawValue]), [1])
+        XCTAssertEqual(out[Channel.sample.rawValue][0..<256].map { $0 }, (0..<256).map(Float.init), "the kernel ran")
+    }
+}
+
+/// A host's callbacks answering fixed values, counting the calls.
+struct FakeHost {
+    var beat = 11.99
+    var tempo = 100.0
+    var playing: UInt8 = 1
+    var beatAndTempoCalls = 0
+    var locationCalls = 0
+    var transportCalls = 0
+
+    static let info = HostCallbackInfo(
+        hostUserData: nil,
+        beatAndTempoProc: { user, beat, tempo in
+            let host = user!.assumingMemoryBound(to: FakeHost.self)
+            host.pointee.beatAndTempoCalls += 1
+            beat?.pointee = host.pointee.beat
+            tempo?.pointee = host.pointee.tempo
+            return noErr
+        },
+        musicalTimeLocationProc: { user, toNextBeat, numerator, denominator, downBeat in
+            let host = user!.assumingMemoryBound(to: FakeHost.self)
+            host.pointee.locationCalls += 1
+            toNextBeat?.pointee = 0
+            numerator?.pointee = 6
+            denominator?.pointee = 8
+            downBeat?.pointee = 9
+            return noErr
+        },
+        transportStateProc: nil,
+        transportStateProc2: { user, playing, recording, changed, sample, cycling, cycleStart, cycleEnd in
+            let host = user!.assumingMemoryBound(to: FakeHost.self)
+            host.pointee.transportCalls += 1
+            playing?.pointee = host.pointee.playing
+            recording?.pointee = 0
+            changed?.pointee = 1
+            sample?.pointee = 12_345
+            cycling?.pointee = 0
+            cycleStart?.pointee = 0
+            cycleEnd?.pointee = 0
+            return noErr
+        })
+}
+
+extension MusicalTimeTests {
+    /// Host callbacks set on the unit by hand: 6/8 (three quarter notes a bar), bar from beat 9,
+    /// beat 11.99 at 100 BPM, sample 12,345, transport just changed. A 64-frame ramp slices the
+    /// first render call per frame; the callbacks are still asked once per render call, and every
+    /// slice reads the values at its own first frame (the bar turns at beat 12, frame 288 at
+    /// 48 kHz: 0.01 beat × 60 / 100 × 48,000).
+    func testCallbacksAreAskedOncePerRenderCallAndEverySliceReadsItsFrame() throws {
+        let harness = try EffectHarness(
+            MusicalProbePlugIn.component(), sampleRate: 48_000, channels: MusicalTimeTests.channels,
+            input: [[Float]](repeating: [0], count: MusicalTimeTests.channels))
+        let host = UnsafeMutablePointer<FakeHost>.allocate(capacity: 1)
+        host.initialize(to: FakeHost())
+        defer { host.deallocate() }
+        var info = FakeHost.info
+        info.hostUserData = UnsafeMutableRawPointer(host)
+        try AudioError.check(
+            AudioUnitSetProperty(
+                harness.unit, kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, &info,
+                UInt32(MemoryLayout<HostCallbackInfo>.size)), lastErrorMessage())
+        var ramp = AudioUnitParameterEvent()
+        ramp.scope = kAudioUnitScope_Global
+        ramp.parameter = 0
+        ramp.eventType = .parameterEvent_Ramped
+        ramp.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 64, startValue: 0, endValue: 1)
+        try AudioError.check(AudioUnitScheduleParameters(harness.unit, &ramp, 1), lastErrorMessage())
+
+        let out = try harness.render(512, slice: 512)
+        XCTAssertEqual(host.pointee.beatAndTempoCalls, 1, "beat and tempo: once for the render call")
+        XCTAssertEqual(host.pointee.locationCalls, 1)
+        XCTAssertEqual(host.pointee.transportCalls, 1)
+        let perFrame = 100.0 / 60 / 48_000
+        XCTAssertEqual(Set(out[Channel.tempo.rawValue]), [100])
+        for n in [0, 1, 63, 64, 287, 288, 511] {
+            XCTAssertEqual(Double(out[Channel.beat.rawValue][n]), 11.99 + Double(n) * perFrame, accuracy: 1e-5, "beat at \(n)")
+            XCTAssertEqual(out[Channel.sample.rawValue][n], Float(12_345 + n), "sample time at \(n)")
+        }
+        XCTAssertEqual(Set(out[Channel.numerator.rawValue]), [6])
+        XCTAssertEqual(Array(out[Channel.barStart.rawValue][0..<64]), [Float](repeating: 9, count: 64), "per-frame slices in bar 3")
+        XCTAssertEqual(out[Channel.barStart.rawValue][511], 9, "the slice from frame 64 began in bar 3")
+        XCTAssertEqual(out[Channel.changed.rawValue][0], 1, "the transport change, in the first slice")
+        XCTAssertEqual(Set(out[Channel.changed.rawValue][1...]), [0], "and only there")
+
+        // Stopped at beat 14.5 (bar from 12): the beat stands still, the sample time too.
+        host.pointee.playing = 0
+        host.pointee.beat = 14.5
+        let stopped = try harness.render(512, slice: 512)
+        XCTAssertEqual(host.pointee.beatAndTempoCalls, 2)
+        XCTAssertEqual(Set(stopped[Channel.beat.rawValue]), [14.5])
+        XCTAssertEqual(Set(stopped[Channel.sample.rawValue].prefix(1)), [12_345])
+        XCTAssertEqual(Set(stopped[Channel.playing.rawValue]), [0])
+    }
+}
