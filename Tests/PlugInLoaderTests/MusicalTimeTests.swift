@@ -34,15 +34,19 @@ final class MusicalTimeTests: XCTestCase {
     enum Channel: Int { case tempo, beat, sample, barStart, numerator, playing, changed }
     static let channels = 7
 
-    /// The probe in a graph (generic output head) driven by a MusicPlayer whose sequence's tempo
-    /// map is `tempos`, rendered `total` frames in cycles of `block` frames at 48 kHz.
-    func renderWithTempoMap(tempos: [(beat: Double, bpm: Double)], total: Int, block: UInt32 = 512) throws -> [[Float]] {
+    /// The probe (the effect, or the instrument) in a graph (generic output head) driven by a
+    /// MusicPlayer whose sequence's tempo map is `tempos`, rendered `total` frames in cycles of
+    /// `block` frames at 48 kHz.
+    func renderWithTempoMap(
+        tempos: [(beat: Double, bpm: Double)], total: Int, block: UInt32 = 512, instrument: Bool = false
+    ) throws -> [[Float]] {
         let component = try MusicalProbePlugIn.component()
         var graph: AUGraph?
         try AudioError.check(NewAUGraph(&graph), "NewAUGraph")
         defer { DisposeAUGraph(graph!) }
         var headDescription = AudioComponentDescription(type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput)
-        var probeDescription = AudioComponentDescription("aufx", "mtim", "AUSt")!
+        var probeDescription =
+            instrument ? AudioComponentDescription("aumu", "mtin", "AUSt")! : AudioComponentDescription("aufx", "mtim", "AUSt")!
         _ = component
         var head: AUNode = 0, probe: AUNode = 0
         try AudioError.check(AUGraphAddNode(graph!, &headDescription, &head), lastErrorMessage())
@@ -56,10 +60,9 @@ final class MusicalTimeTests: XCTestCase {
         }
         var format = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: UInt32(Self.channels))
         let formatSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        for (unit, scope) in [
-            (units[0], kAudioUnitScope_Input), (units[0], kAudioUnitScope_Output), (units[1], kAudioUnitScope_Input),
-            (units[1], kAudioUnitScope_Output),
-        ] {
+        var formats = [(units[0], kAudioUnitScope_Output), (units[1], kAudioUnitScope_Input), (units[1], kAudioUnitScope_Output)]
+        if !instrument { formats.append((units[0], kAudioUnitScope_Input)) }
+        for (unit, scope) in formats {
             try AudioError.check(
                 AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, 0, &format, formatSize), lastErrorMessage())
         }
@@ -70,7 +73,7 @@ final class MusicalTimeTests: XCTestCase {
                 }
                 return noErr
             }, inputProcRefCon: nil)
-        try AudioError.check(AUGraphSetNodeInputCallback(graph!, probe, 0, &silence), lastErrorMessage())
+        if !instrument { try AudioError.check(AUGraphSetNodeInputCallback(graph!, probe, 0, &silence), lastErrorMessage()) }
         try AudioError.check(AUGraphConnectNodeInput(graph!, probe, 0, head, 0), lastErrorMessage())
         try AudioError.check(AUGraphInitialize(graph!), lastErrorMessage())
 
@@ -139,6 +142,18 @@ final class MusicalTimeTests: XCTestCase {
         XCTAssertEqual(barErrors, 0, "frames whose bar start is not the bar holding their beat")
         XCTAssertEqual(Set(out[Channel.numerator.rawValue]), [4])
         XCTAssertEqual(Set(out[Channel.playing.rawValue]), [1])
+    }
+
+    /// An instrument kernel reads the same: 90 BPM from sample 96,000, the beat of the map.
+    func testInstrumentKernelReadsTheTempoMapAndTheChangeAtItsSample() throws {
+        let tempos: [(beat: Double, bpm: Double)] = [(0, 120), (4, 90)]
+        let out = try renderWithTempoMap(tempos: tempos, total: 97_280, instrument: true)
+        XCTAssertEqual(Array(out[Channel.tempo.rawValue][95_744..<96_000]), [Float](repeating: 120, count: 256))
+        XCTAssertEqual(Array(out[Channel.tempo.rawValue][96_000..<97_280]), [Float](repeating: 90, count: 1280))
+        for n in [0, 511, 512, 95_999, 96_000, 96_255, 96_256, 97_279] {
+            XCTAssertEqual(Double(out[Channel.beat.rawValue][n]), Self.expected(tempos, sample: n).beat, accuracy: 1e-5, "beat at \(n)")
+            XCTAssertEqual(out[Channel.sample.rawValue][n], Float(n), "sample time at \(n)")
+        }
     }
 
     /// Two changes 160 samples apart in one cycle (beats 4 and 4.005 at 90 BPM: 96,000 and
