@@ -1,5 +1,7 @@
 import AUHost
 import Foundation
+import LV2Host
+import LV2Units
 import PlugInLoader
 import XCTest
 
@@ -16,6 +18,29 @@ enum MusicalProbePlugIn {
         try? FileManager.default.removeItem(atPath: bin + "/" + manifest)
         try FileManager.default.copyItem(atPath: package + "/Sources/MusicalProbe/" + manifest, toPath: bin + "/" + manifest)
         return bin
+    })
+
+    /// The LV2 bundle of the same binary (SDK/Tools/make-lv2-bundle.sh), in a folder of this
+    /// process's own, listed by an LV2 provider of its own: the probe's LV2 component.
+    nonisolated(unsafe) static var lv2Folder = ""
+    static let lv2Component: Result<Component, Error> = Result(catching: { () throws -> Component in
+        let bin = try folder.get()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("musical-probe-lv2-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let make = try runCommand(
+            "/bin/sh",
+            [
+                checkoutRoot.appendingPathComponent("SDK/Tools/make-lv2-bundle.sh").path, bin,
+                bin + "/MusicalProbe.auplugin.json", out,
+            ])
+        guard make.status == 0 else { throw AudioError(kAudio_ParamError, "make-lv2-bundle.sh failed:\n\(make.output)") }
+        lv2Folder = out
+        let provider = LV2Provider(lv2Path: out)
+        ComponentRegistry.shared.install(provider)
+        guard let component = provider.component(uri: "urn:auhost:aufx:mtim:AUSt") else {
+            throw AudioError(kAudioUnitErr_InvalidFile, "the LV2 build of MusicalProbe is not listed")
+        }
+        return component
     })
 
     static func component() throws -> AudioComponent {
@@ -38,16 +63,17 @@ final class MusicalTimeTests: XCTestCase {
     /// MusicPlayer whose sequence's tempo map is `tempos`, rendered `total` frames in cycles of
     /// `block` frames at 48 kHz.
     func renderWithTempoMap(
-        tempos: [(beat: Double, bpm: Double)], total: Int, block: UInt32 = 512, instrument: Bool = false
+        tempos: [(beat: Double, bpm: Double)], total: Int, block: UInt32 = 512, instrument: Bool = false,
+        description: AudioComponentDescription? = nil, channels: Int = MusicalTimeTests.channels
     ) throws -> [[Float]] {
-        let component = try MusicalProbePlugIn.component()
+        _ = try MusicalProbePlugIn.component()  // lists the probe's binary
         var graph: AUGraph?
         try AudioError.check(NewAUGraph(&graph), "NewAUGraph")
         defer { DisposeAUGraph(graph!) }
         var headDescription = AudioComponentDescription(type: kAudioUnitType_Output, subType: kAudioUnitSubType_GenericOutput)
         var probeDescription =
-            instrument ? AudioComponentDescription("aumu", "mtin", "AUSt")! : AudioComponentDescription("aufx", "mtim", "AUSt")!
-        _ = component
+            description
+            ?? (instrument ? AudioComponentDescription("aumu", "mtin", "AUSt")! : AudioComponentDescription("aufx", "mtim", "AUSt")!)
         var head: AUNode = 0, probe: AUNode = 0
         try AudioError.check(AUGraphAddNode(graph!, &headDescription, &head), lastErrorMessage())
         try AudioError.check(AUGraphAddNode(graph!, &probeDescription, &probe), lastErrorMessage())
@@ -58,7 +84,7 @@ final class MusicalTimeTests: XCTestCase {
             try AudioError.check(AUGraphNodeInfo(graph!, node, nil, &unit), lastErrorMessage())
             units.append(unit!)
         }
-        var format = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: UInt32(Self.channels))
+        var format = AudioStreamBasicDescription.canonical(sampleRate: 48_000, channels: UInt32(channels))
         let formatSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         var formats = [(units[0], kAudioUnitScope_Output), (units[1], kAudioUnitScope_Input), (units[1], kAudioUnitScope_Output)]
         if !instrument { formats.append((units[0], kAudioUnitScope_Input)) }
@@ -93,12 +119,12 @@ final class MusicalTimeTests: XCTestCase {
         let output = AudioBufferStorage(format: format, capacity: block)
         var timeStamp = AudioTimeStamp()
         timeStamp.mFlags = .sampleTimeValid
-        var samples = [[Float]](repeating: [], count: Self.channels)
+        var samples = [[Float]](repeating: [], count: channels)
         while samples[0].count < total {
             output.prepare(frames: block)
             var flags: AudioUnitRenderActionFlags = []
             try AudioError.check(AudioUnitRender(units[1], &flags, &timeStamp, 0, block, output.list), lastErrorMessage())
-            for c in 0..<Self.channels { samples[c] += output.samples(channel: c, frames: Int(block)) }
+            for c in 0..<channels { samples[c] += output.samples(channel: c, frames: Int(block)) }
             timeStamp.mSampleTime += Double(block)
         }
         return samples
@@ -142,6 +168,56 @@ final class MusicalTimeTests: XCTestCase {
         XCTAssertEqual(barErrors, 0, "frames whose bar start is not the bar holding their beat")
         XCTAssertEqual(Set(out[Channel.numerator.rawValue]), [4])
         XCTAssertEqual(Set(out[Channel.playing.rawValue]), [1])
+    }
+
+    /// The LV2 build of the probe (wantsMusicalContext: a `time_in` port supporting time:Position)
+    /// hosted by AUHost's LV2 unit, which sends time:Position from the same MusicPlayer and splits
+    /// the run at the tempo change: the kernel reads the same tempo and beat as the Audio Unit
+    /// build, 90 BPM from sample 96,000 exactly.
+    func testLV2BuildReadsTheSameMusicalTimeFromTimePosition() throws {
+        let component = try MusicalProbePlugIn.lv2Component.get()
+        let tempos: [(beat: Double, bpm: Double)] = [(0, 120), (4, 90)]
+        let total = 100_352
+        let out = try renderWithTempoMap(tempos: tempos, total: total, description: component.description, channels: 2)
+        XCTAssertEqual(out[Channel.tempo.rawValue][95_999], 120)
+        XCTAssertEqual(out[Channel.tempo.rawValue][96_000], 90)
+        var tempoErrors = 0, beatErrors = 0
+        for n in 0..<total {
+            let want = Self.expected(tempos, sample: n)
+            if out[Channel.tempo.rawValue][n] != Float(want.tempo) { tempoErrors += 1 }
+            if abs(Double(out[Channel.beat.rawValue][n]) - want.beat) > 1e-5 { beatErrors += 1 }
+        }
+        XCTAssertEqual(tempoErrors, 0, "frames whose tempo is not the map's")
+        XCTAssertEqual(beatErrors, 0, "frames whose beat is not the map's")
+    }
+
+    /// A host that sends time:Position inside a run (at frame 200 of 512, as a host may when its
+    /// tempo changes there): the SDK's LV2 side ends the unit's render call at that frame, so the
+    /// kernel reads 120 BPM before it and 90 from it. The second position is in 6/8 (beatUnit 8:
+    /// 180 eighths a minute is 90 quarter notes, beat 20 eighths is quarter note 10).
+    func testLV2BuildTakesATimePositionInsideARunAtItsFrame() throws {
+        _ = try MusicalProbePlugIn.lv2Component.get()
+        let world = LV2World(lv2Path: MusicalProbePlugIn.lv2Folder)
+        let plugin = try world.plugin(uri: "urn:auhost:aufx:mtim:AUSt")
+        let direct = try LV2Instance(plugin: plugin, configuration: .init(sampleRate: 48_000, maxBlockLength: 512))
+        direct.activate()
+        for c in 0..<2 { direct.audioInput(c).update(repeating: 0, count: 512) }
+        let first = LV2TimePosition(frame: 0, speed: 1, bar: 0, barBeat: 2, beat: 2, beatUnit: 4, beatsPerBar: 4, beatsPerMinute: 120)
+        let second = LV2TimePosition(
+            frame: 9_000, speed: 1, bar: 1, barBeat: 14, beat: 20, beatUnit: 8, beatsPerBar: 6, beatsPerMinute: 180)
+        XCTAssertTrue(lv2QueueTimePosition(direct.renderContext, frame: 0, first))
+        XCTAssertTrue(lv2QueueTimePosition(direct.renderContext, frame: 200, second))
+        XCTAssertEqual(direct.run(frames: 512), .ok)
+        let tempo = Array(UnsafeBufferPointer(start: direct.audioOutput(0), count: 512))
+        let beat = Array(UnsafeBufferPointer(start: direct.audioOutput(1), count: 512))
+        XCTAssertEqual(Array(tempo[0..<200]), [Float](repeating: 120, count: 200))
+        XCTAssertEqual(Array(tempo[200..<512]), [Float](repeating: 90, count: 312))
+        for n in [0, 199] { XCTAssertEqual(Double(beat[n]), 2 + Double(n) * 2 / 48_000, accuracy: 1e-5, "beat at \(n)") }
+        for n in [200, 511] { XCTAssertEqual(Double(beat[n]), 10 + Double(n - 200) * 1.5 / 48_000, accuracy: 1e-5, "beat at \(n)") }
+        // The next run carries on from where the last one ended, at 90 BPM, with no new position.
+        XCTAssertEqual(direct.run(frames: 512), .ok)
+        XCTAssertEqual(direct.audioOutput(0)[0], 90)
+        XCTAssertEqual(Double(direct.audioOutput(1)[0]), 10 + 312 * 1.5 / 48_000, accuracy: 1e-5)
     }
 
     /// An instrument kernel reads the same: 90 BPM from sample 96,000, the beat of the map.

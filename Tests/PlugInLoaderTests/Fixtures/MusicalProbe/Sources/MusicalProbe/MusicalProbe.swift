@@ -6,6 +6,7 @@ import AUHostSDK
 /// numerator, 5 1 while playing, 6 1 in a slice that reports a transport change. Channels beyond
 /// 6 are zero. Its one parameter does nothing (tests ramp it to slice render calls).
 public struct MusicalProbe: EffectKernel {
+    public static var wantsMusicalContext: Bool { true }
     public static let componentDescription = AudioComponentDescription(
         type: kAudioUnitType_Effect, subType: FourCC.code("mtim")!, manufacturer: FourCC.code("AUSt")!)
     public static let parameters = [Parameter(0, "Unused", 0...1, default: 0)]
@@ -65,3 +66,7 @@ func writeMusicalContext(_ time: MusicalContext, into buffers: KernelBuffers) {
 public func musicalProbeInstrumentFactory(_ d: UnsafePointer<AudioComponentDescription>?) -> UnsafeMutableRawPointer? {
     exportUnit(MusicalProbeInstrument.self, d)
 }
+
+/// The effect probe as an LV2 plug-in (one per binary): with wantsMusicalContext it gets a
+/// `time_in` port supporting time:Position.
+@_cdecl("lv2_descriptor") public func lv2Descriptor(_ index: UInt32) -> UnsafeRawPointer? { exportLV2(MusicalProbe.self, index) }
