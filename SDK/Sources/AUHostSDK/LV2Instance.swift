@@ -73,6 +73,8 @@ final class LV2Instance {
     func activate() {
         unit.reset()
         run.pointee.sampleTime = 0
+        // Where the music is is the host's to say again (hosts send time:Position after activate).
+        run.pointee.time = LV2HostTime(sampleRate: run.pointee.time.sampleRate)
     }
 
     /// After a state restore: the control ports override the restored values only where they change.

@@ -64,6 +64,11 @@ struct LV2HostTime {
     var changed = false
     var sampleRate: Double = 48_000
 
+    init() {}
+
+    /// Nothing known yet, at `sampleRate`. Thread: setup.
+    init(sampleRate: Double) { self.sampleRate = sampleRate }
+
     /// Moves on by `frames` frames at the current tempo and speed.
     ///
     /// Thread: render.
