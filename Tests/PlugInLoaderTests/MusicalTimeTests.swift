@@ -145,7 +145,9 @@ final class MusicalTimeTests: XCTestCase {
 
     /// 120 BPM, then 90 from beat 4: beat 4 is 4 × 60 / 120 = 2 s = sample 96,000, inside the
     /// 512-frame cycle from 95,744. Every frame of every block reads the map's tempo and beat,
-    /// and 90 starts at sample 96,000 exactly (not at the next cycle, 96,256).
+    /// and 90 starts at sample 96,000 exactly (not at the next cycle, 96,256). The bar start is
+    /// the one at each slice's first frame; the only bar line in range (beat 4) is the tempo
+    /// change, where a slice starts, so it holds at every frame here.
     func testKernelReadsTheTempoMapAtEveryFrameAndTheChangeAtItsSample() throws {
         let tempos: [(beat: Double, bpm: Double)] = [(0, 120), (4, 90)]
         let total = 100_352
