@@ -61,10 +61,11 @@ final class MusicalTimeTests: XCTestCase {
 
     /// The probe (the effect, or the instrument) in a graph (generic output head) driven by a
     /// MusicPlayer whose sequence's tempo map is `tempos`, rendered `total` frames in cycles of
-    /// `block` frames at 48 kHz.
+    /// `block` frames at 48 kHz; with `graphTempo`, driven by AUGraphSetTempo instead.
     func renderWithTempoMap(
         tempos: [(beat: Double, bpm: Double)], total: Int, block: UInt32 = 512, instrument: Bool = false,
-        description: AudioComponentDescription? = nil, channels: Int = MusicalTimeTests.channels
+        description: AudioComponentDescription? = nil, channels: Int = MusicalTimeTests.channels,
+        graphTempo: (bpm: Double, beatsPerBar: UInt32, beatUnit: UInt32)? = nil
     ) throws -> [[Float]] {
         _ = try MusicalProbePlugIn.component()  // lists the probe's binary
         var graph: AUGraph?
@@ -104,17 +105,24 @@ final class MusicalTimeTests: XCTestCase {
         try AudioError.check(AUGraphInitialize(graph!), lastErrorMessage())
 
         var sequence: MusicSequence?
-        try AudioError.check(NewMusicSequence(&sequence), "NewMusicSequence")
-        defer { DisposeMusicSequence(sequence!) }
-        var tempoTrack: MusicTrack?
-        try AudioError.check(MusicSequenceGetTempoTrack(sequence!, &tempoTrack), lastErrorMessage())
-        for (beat, bpm) in tempos { try AudioError.check(MusicTrackNewExtendedTempoEvent(tempoTrack!, beat, bpm), lastErrorMessage()) }
-        try AudioError.check(MusicSequenceSetAUGraph(sequence!, graph!), lastErrorMessage())
         var player: MusicPlayer?
-        try AudioError.check(NewMusicPlayer(&player), "NewMusicPlayer")
-        defer { DisposeMusicPlayer(player!) }
-        try AudioError.check(MusicPlayerSetSequence(player!, sequence!), lastErrorMessage())
-        try AudioError.check(MusicPlayerStart(player!), lastErrorMessage())
+        defer {
+            if let player { DisposeMusicPlayer(player) }
+            if let sequence { DisposeMusicSequence(sequence) }
+        }
+        if let meter = graphTempo {
+            // A plain graph's transport (AUGraphSetTempo) instead of a player.
+            try AudioError.check(AUGraphSetTempo(graph!, meter.bpm, meter.beatsPerBar, meter.beatUnit), lastErrorMessage())
+        } else {
+            try AudioError.check(NewMusicSequence(&sequence), "NewMusicSequence")
+            var tempoTrack: MusicTrack?
+            try AudioError.check(MusicSequenceGetTempoTrack(sequence!, &tempoTrack), lastErrorMessage())
+            for (beat, bpm) in tempos { try AudioError.check(MusicTrackNewExtendedTempoEvent(tempoTrack!, beat, bpm), lastErrorMessage()) }
+            try AudioError.check(MusicSequenceSetAUGraph(sequence!, graph!), lastErrorMessage())
+            try AudioError.check(NewMusicPlayer(&player), "NewMusicPlayer")
+            try AudioError.check(MusicPlayerSetSequence(player!, sequence!), lastErrorMessage())
+            try AudioError.check(MusicPlayerStart(player!), lastErrorMessage())
+        }
 
         let output = AudioBufferStorage(format: format, capacity: block)
         var timeStamp = AudioTimeStamp()
@@ -234,6 +242,24 @@ final class MusicalTimeTests: XCTestCase {
         }
     }
 
+    /// A plain graph's transport (AUGraphSetTempo 90 BPM in 6/8: three quarter notes a bar): the
+    /// kernel reads the meter, the beat at every frame, bars of three beats at each cycle's first
+    /// frame, and the transport change in the first cycle only.
+    func testKernelReadsAGraphTransportsTempoAndMeter() throws {
+        let out = try renderWithTempoMap(tempos: [], total: 102_400, graphTempo: (90, 6, 8))
+        XCTAssertEqual(Set(out[Channel.tempo.rawValue]), [90])
+        XCTAssertEqual(Set(out[Channel.numerator.rawValue]), [6])
+        var beatErrors = 0
+        for n in 0..<102_400 where abs(Double(out[Channel.beat.rawValue][n]) - Double(n) * 1.5 / 48_000) > 1e-5 { beatErrors += 1 }
+        XCTAssertEqual(beatErrors, 0, "frames whose beat is not 1.5 a second")
+        for cycle in stride(from: 0, to: 102_400, by: 512) {
+            let beat = Double(cycle) * 1.5 / 48_000
+            XCTAssertEqual(out[Channel.barStart.rawValue][cycle], Float((beat / 3).rounded(.down) * 3), "bar start at \(cycle)")
+        }
+        XCTAssertEqual(out[Channel.changed.rawValue][0], 1)
+        XCTAssertEqual(Set(out[Channel.changed.rawValue][512...]), [0])
+    }
+
     /// Two changes 160 samples apart in one cycle (beats 4 and 4.005 at 90 BPM: 96,000 and
     /// 96,160), in 300-frame cycles that do not line up with either.
     func testTwoTempoChangesInOneCycleInOddBlocks() throws {
@@ -306,10 +332,11 @@ struct FakeHost {
 
 extension MusicalTimeTests {
     /// Host callbacks set on the unit by hand: 6/8 (three quarter notes a bar), bar from beat 9,
-    /// beat 11.99 at 100 BPM, sample 12,345, transport just changed. A 64-frame ramp slices the
+    /// beat 11.99 at 100 BPM, sample 12,345, transport just changed. A 320-frame ramp slices the
     /// first render call per frame; the callbacks are still asked once per render call, and every
-    /// slice reads the values at its own first frame (the bar turns at beat 12, frame 288 at
-    /// 48 kHz: 0.01 beat × 60 / 100 × 48,000).
+    /// slice reads the values at its own first frame: the bar turns at beat 12, frame 288 at
+    /// 48 kHz (0.01 beat × 60 / 100 × 48,000; frame 288 itself is left out, rounding may put it on
+    /// either side).
     func testCallbacksAreAskedOncePerRenderCallAndEverySliceReadsItsFrame() throws {
         let harness = try EffectHarness(
             MusicalProbePlugIn.component(), sampleRate: 48_000, channels: MusicalTimeTests.channels,
@@ -327,7 +354,7 @@ extension MusicalTimeTests {
         ramp.scope = kAudioUnitScope_Global
         ramp.parameter = 0
         ramp.eventType = .parameterEvent_Ramped
-        ramp.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 64, startValue: 0, endValue: 1)
+        ramp.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: 320, startValue: 0, endValue: 1)
         try AudioError.check(AudioUnitScheduleParameters(harness.unit, &ramp, 1), lastErrorMessage())
 
         let out = try harness.render(512, slice: 512)
@@ -336,13 +363,14 @@ extension MusicalTimeTests {
         XCTAssertEqual(host.pointee.transportCalls, 1)
         let perFrame = 100.0 / 60 / 48_000
         XCTAssertEqual(Set(out[Channel.tempo.rawValue]), [100])
-        for n in [0, 1, 63, 64, 287, 288, 511] {
+        for n in [0, 1, 287, 288, 319, 320, 511] {
             XCTAssertEqual(Double(out[Channel.beat.rawValue][n]), 11.99 + Double(n) * perFrame, accuracy: 1e-5, "beat at \(n)")
             XCTAssertEqual(out[Channel.sample.rawValue][n], Float(12_345 + n), "sample time at \(n)")
         }
         XCTAssertEqual(Set(out[Channel.numerator.rawValue]), [6])
-        XCTAssertEqual(Array(out[Channel.barStart.rawValue][0..<64]), [Float](repeating: 9, count: 64), "per-frame slices in bar 3")
-        XCTAssertEqual(out[Channel.barStart.rawValue][511], 9, "the slice from frame 64 began in bar 3")
+        XCTAssertEqual(Array(out[Channel.barStart.rawValue][0..<288]), [Float](repeating: 9, count: 288), "bar 3 (beats 9 to 12)")
+        XCTAssertEqual(Array(out[Channel.barStart.rawValue][289..<320]), [Float](repeating: 12, count: 31), "bar 4 after frame 288")
+        XCTAssertEqual(out[Channel.barStart.rawValue][511], 12, "the slice from frame 320 began in bar 4")
         XCTAssertEqual(out[Channel.changed.rawValue][0], 1, "the transport change, in the first slice")
         XCTAssertEqual(Set(out[Channel.changed.rawValue][1...]), [0], "and only there")
 
