@@ -51,7 +51,9 @@ struct LV2PortLayout {
         }
         hasMIDI = isInstrument
         takesTime = wantsMusicalContext
-        var used: Set<String> = ["enabled", "latency", "midi_in", "time_in"]
+        // time_in is reserved only where the port exists: other bundles keep their symbols.
+        var used: Set<String> = ["enabled", "latency", "midi_in"]
+        if takesTime { used.insert("time_in") }
         for i in 0..<max(audioInputs, audioOutputs) { used.insert("in_\(i + 1)"); used.insert("out_\(i + 1)") }
         controls = unit.parameterDefinitions.filter { $0.scope == kAudioUnitScope_Global }.map { d in
             let symbol = LV2PortLayout.symbol(for: d.name, id: d.id, avoiding: used)
