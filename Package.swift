@@ -251,7 +251,7 @@ let tests: [Target] = [
         name: "LV2UITests",
         dependencies: ["LV2Units", "LV2Host", "TestSupport", "ALSATestSupport", "auhost-ui-host", "auhost", "auhost-unit-host"],
         exclude: ["Fixtures"]),
-    .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader"], exclude: ["Fixtures"]),
+    .testTarget(name: "PlugInLoaderTests", dependencies: ["AUHost", "PlugInLoader", "LV2Units", "LV2Host"], exclude: ["Fixtures"]),
     .testTarget(
         name: "UnitIsolationTests",
         dependencies: ["AUHost", "UnitIsolation", "TestSupport", "auhost-unit-host", "LV2Units", "PlugInLoader"],

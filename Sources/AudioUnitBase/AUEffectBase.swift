@@ -63,6 +63,15 @@ open class AUEffectBase: AUBase {
         }
     }
 
+    /// Called once before the first slice of each render call that is processed (not for bypassed
+    /// or timed-out silent calls), with the call's length: where a unit asks the host's callbacks
+    /// what holds for the whole call (the SDK's kernel units read the musical time here). Default:
+    /// nothing.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    open func willProcessSlices(frames: Int) {}
+
     /// Pulls the input and processes it, as Apple's AUEffectBase does: bypassed, the input passes
     /// with its silence mark; input marked OutputIsSilence for longer than the unit's latency and
     /// tail gives zeroed output marked OutputIsSilence without processing (parameter changes still
@@ -167,6 +176,8 @@ open class AUEffectBase: AUBase {
     private func processSliced(input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>, frames: Int) {
         var position = 0
         let unit = Unmanaged.passUnretained(self)
+        // A virtual call the checker cannot follow; each override is checked where it is written.
+        _unsafePerformance { unit._withUnsafeGuaranteedRef { $0.willProcessSlices(frames: frames) } }
         while position < frames {
             let count = nextParameterSlice(at: position, frames: frames)
             // A virtual call the checker cannot follow; each override is checked where it is written.

@@ -16,6 +16,16 @@ public struct HostMusicalContext: Equatable, Sendable {
     public var isPlaying: Bool = true
     /// Samples from the start of the timeline.
     public var sampleInTimeLine: Double = 0
+    /// Whether the transport started, stopped or moved since the host was last asked.
+    public var transportStateChanged: Bool = false
+    /// Whether the host loops, and the beats its loop runs between.
+    public var isCycling: Bool = false
+    public var cycleStartBeat: Double = 0
+    public var cycleEndBeat: Double = 0
+    /// Whether the musical-time-location callback answered (else the meter is the 4/4 default),
+    /// and whether a transport-state callback answered (else playing, sample 0, no loop).
+    public var hasTimeSignature: Bool = false
+    public var hasTransport: Bool = false
 
     public init(beat: Double, tempo: Double) {
         self.beat = beat
@@ -50,20 +60,32 @@ extension UnsafeMutablePointer where Pointee == RenderState {
                 context.numerator = numerator
                 context.denominator = denominator
                 context.barStartBeat = downBeat
+                context.hasTimeSignature = true
             }
         }
         // The newer callback when the host gives it; unwanted answers are NULL.
         var playing: UInt8 = 1
+        var changed: UInt8 = 0
         var sample: Float64 = 0
+        var cycling: UInt8 = 0
+        var cycleStart: Float64 = 0
+        var cycleEnd: Float64 = 0
         var status: OSStatus = kAudioUnitErr_InvalidProperty
         if let transport = host.transportStateProc2 {
-            status = _unsafePerformance { transport(host.hostUserData, &playing, nil, nil, &sample, nil, nil, nil) }
+            status = _unsafePerformance {
+                transport(host.hostUserData, &playing, nil, &changed, &sample, &cycling, &cycleStart, &cycleEnd)
+            }
         } else if let transport = host.transportStateProc {
-            status = _unsafePerformance { transport(host.hostUserData, &playing, nil, &sample, nil, nil, nil) }
+            status = _unsafePerformance { transport(host.hostUserData, &playing, &changed, &sample, &cycling, &cycleStart, &cycleEnd) }
         }
         if status == noErr {
             context.isPlaying = playing != 0
+            context.transportStateChanged = changed != 0
             context.sampleInTimeLine = sample.isFinite ? sample : 0
+            context.isCycling = cycling != 0 && cycleStart.isFinite && cycleEnd.isFinite
+            context.cycleStartBeat = context.isCycling ? cycleStart : 0
+            context.cycleEndBeat = context.isCycling ? cycleEnd : 0
+            context.hasTransport = true
         }
         return context
     }
@@ -87,6 +109,7 @@ extension UnsafeMutablePointer where Pointee == RenderState {
         var context = start
         context.beat = beat
         context.tempo = tempo
+        context.transportStateChanged = false
         context.sampleInTimeLine = start.sampleInTimeLine + Double(offset)
         let quartersPerBar = Double(start.numerator) * 4 / Double(start.denominator)
         let bars = (beat - start.barStartBeat) / quartersPerBar

@@ -15,6 +15,11 @@ public protocol UnitDeclaration {
     static var tailTime: Double { get }
     /// Channel configurations (default: any N in → the same N out).
     static var channelCapabilities: [AUChannelInfo] { get }
+    /// Whether the kernel reads `parameters.musicalContext` (default false). As an Audio Unit it
+    /// always gets it (the host callbacks are a property); as an LV2 plug-in only a unit that says
+    /// so gets an event input supporting time:Position (an instrument's `midi_in` supports it too;
+    /// an effect gets a `time_in` port), so bundles gain no port they do not need.
+    static var wantsMusicalContext: Bool { get }
 }
 
 // Defaults (Thread: any; the unit model reads them on setup threads).
@@ -23,6 +28,7 @@ extension UnitDeclaration {
     public static func latency(sampleRate: Double) -> Double { 0 }
     public static var tailTime: Double { 0 }
     public static var channelCapabilities: [AUChannelInfo] { [AUChannelInfo(inChannels: -1, outChannels: -1)] }
+    public static var wantsMusicalContext: Bool { false }
 }
 
 /// An effect kernel that processes all channels of a slice together (stereo effects, linked
@@ -76,6 +82,7 @@ public struct PerChannel<Channel: ChannelKernel>: EffectKernel {
     public static func latency(sampleRate: Double) -> Double { Channel.latency(sampleRate: sampleRate) }
     public static var tailTime: Double { Channel.tailTime }
     public static var channelCapabilities: [AUChannelInfo] { Channel.channelCapabilities }
+    public static var wantsMusicalContext: Bool { Channel.wantsMusicalContext }
 
     let kernels: UnsafeMutableBufferPointer<Channel>
 

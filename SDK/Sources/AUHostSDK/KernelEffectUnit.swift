@@ -38,7 +38,17 @@ public final class KernelEffectUnit<Kernel: EffectKernel>: AUEffectBase {
     /// Thread: setup.
     public override func resetState() { storage.reset { $0.reset() } }
 
-    /// Runs the kernel over one slice (AUEffectBase calls it between parameter events).
+    /// Asks the host where the music is, once for the render call about to be sliced (Apple's
+    /// units ask once per render), and where its tempo first changes in it.
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public override func willProcessSlices(frames: Int) {
+        storage.live.pointee.time.begin(renderState(), frames: frames)
+    }
+
+    /// Runs the kernel over one slice (AUEffectBase calls it between parameter events), split
+    /// again where the host's tempo changes; each piece reads the musical time at its first frame.
     ///
     /// Thread: render. Not marked @_noAllocation: this is the one generic call from the unit into
     /// the kernel, and the compiler cannot prove a generic call free of metadata work in debug
@@ -49,12 +59,21 @@ public final class KernelEffectUnit<Kernel: EffectKernel>: AUEffectBase {
         input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>,
         offset: Int, frames: Int
     ) {
-        guard let k = storage.live.pointee.kernel, let r = storage.live.pointee.parameters else { return }
-        let buffers = KernelBuffers(input: input, output: output, offset: offset, frames: frames)
-        let values = ParameterValues(ids: r.ids, slots: r.slots, count: r.count)
-        // The author's kernel: a struct on buffer pointers; its own body is checked where it is
-        // marked @_noAllocation @_noLocks.
-        k.pointee.process(buffers, values)
+        let live = storage.live
+        guard let k = live.pointee.kernel, let r = live.pointee.parameters else { return }
+        let au = renderState()
+        var position = offset
+        let end = offset + frames
+        while position < end {
+            let count = live.pointee.time.slice(au, at: position, count: end - position)
+            let buffers = KernelBuffers(input: input, output: output, offset: position, frames: count)
+            let values = ParameterValues(
+                ids: r.ids, slots: r.slots, count: r.count, musicalContext: live.pointee.time.context(at: position))
+            // The author's kernel: a struct on buffer pointers; its own body is checked where it is
+            // marked @_noAllocation @_noLocks.
+            k.pointee.process(buffers, values)
+            position += count
+        }
     }
 }
 
@@ -118,12 +137,22 @@ public struct ParameterValues {
     @usableFromInline let ids: UnsafePointer<AudioUnitParameterID>
     @usableFromInline let slots: UnsafePointer<UnsafeMutablePointer<Float>>
     @usableFromInline let count: Int
+    /// Where the host's music is at this slice's first frame (``MusicalContext/notProvided`` when
+    /// the host gives no musical time). The SDK ends a slice where the host's tempo changes, so the
+    /// tempo holds for the whole slice.
+    ///
+    /// Thread: render.
+    public let musicalContext: MusicalContext
 
     @inlinable
-    init(ids: UnsafePointer<AudioUnitParameterID>, slots: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int) {
+    init(
+        ids: UnsafePointer<AudioUnitParameterID>, slots: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int,
+        musicalContext: MusicalContext = .notProvided
+    ) {
         self.ids = ids
         self.slots = slots
         self.count = count
+        self.musicalContext = musicalContext
     }
 
     /// The value of parameter `id` (0 for an identifier the kernel did not declare).

@@ -62,10 +62,13 @@ public final class KernelInstrumentUnit<Kernel: InstrumentKernel>: AUBase {
         timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
         output: UnsafeMutablePointer<AudioBufferList>
     ) -> OSStatus {
-        guard let k = storage.live.pointee.kernel, let r = storage.live.pointee.parameters else { return kAudioUnitErr_Uninitialized }
-        let values = ParameterValues(ids: r.ids, slots: r.slots, count: r.count)
+        let live = storage.live
+        guard let k = live.pointee.kernel, let r = live.pointee.parameters else { return kAudioUnitErr_Uninitialized }
         let total = Int(frames)
         let midi = queue
+        let au = renderState()
+        // Where the music is: asked once per render call; slices also end at the host's tempo changes.
+        live.pointee.time.begin(au, frames: total)
         midi.pointee.takeArrivals()
         var position = 0, next = 0  // `next`: the first pending event not yet delivered
         while position < total {
@@ -76,6 +79,9 @@ public final class KernelInstrumentUnit<Kernel: InstrumentKernel>: AUBase {
             }
             var count = nextParameterSlice(at: position, frames: total)
             if next < midi.pointee.pendingCount { count = min(count, midi.pointee.pending[next].offset - position) }
+            count = live.pointee.time.slice(au, at: position, count: count)
+            let values = ParameterValues(
+                ids: r.ids, slots: r.slots, count: r.count, musicalContext: live.pointee.time.context(at: position))
             k.pointee.render(KernelBuffers(input: output, output: output, offset: position, frames: count), values)
             position += count
         }

@@ -4,10 +4,12 @@ import AudioUnitBase
 // run, made at initialize and freed at uninitialize in memory the render thread reads without
 // retaining anything, and the defaults and presets their kernel type declares.
 
-/// What the render thread reads: the kernel and its parameters (both nil while uninitialized).
+/// What the render thread reads: the kernel and its parameters (both nil while uninitialized),
+/// and the musical time it follows through each render call.
 struct LiveKernel<Kernel> {
     var kernel: UnsafeMutablePointer<Kernel>?
     var parameters: KernelRenderState?
+    var time = MusicalTimeline()
 }
 
 /// The parameter identifiers and value slots the render thread reads, in declaration order.

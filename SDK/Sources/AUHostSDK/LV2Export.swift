@@ -16,7 +16,7 @@ import Foundation
 public func exportLV2<Kernel: EffectKernel>(_ kernel: Kernel.Type, _ index: UInt32) -> UnsafeRawPointer? {
     LV2Export.descriptor(
         index,
-        LV2UnitFactory(description: Kernel.componentDescription, isInstrument: false) {
+        LV2UnitFactory(description: Kernel.componentDescription, isInstrument: false, wantsMusicalContext: Kernel.wantsMusicalContext) {
             KernelEffectUnit<Kernel>(description: Kernel.componentDescription)
         })
 }
@@ -30,7 +30,7 @@ public func exportLV2<Kernel: ChannelKernel>(_ kernel: Kernel.Type, _ index: UIn
 public func exportLV2<Kernel: InstrumentKernel>(_ kernel: Kernel.Type, _ index: UInt32) -> UnsafeRawPointer? {
     LV2Export.descriptor(
         index,
-        LV2UnitFactory(description: Kernel.componentDescription, isInstrument: true) {
+        LV2UnitFactory(description: Kernel.componentDescription, isInstrument: true, wantsMusicalContext: Kernel.wantsMusicalContext) {
             KernelInstrumentUnit<Kernel>(description: Kernel.componentDescription)
         })
 }
@@ -39,6 +39,8 @@ public func exportLV2<Kernel: InstrumentKernel>(_ kernel: Kernel.Type, _ index: 
 struct LV2UnitFactory {
     let description: AudioComponentDescription
     let isInstrument: Bool
+    /// Whether the event input supports time:Position (UnitDeclaration.wantsMusicalContext).
+    let wantsMusicalContext: Bool
     let make: () -> AUBase
 
     /// The plug-in's URI: `urn:auhost:<type>:<subtype>:<manufacturer>`, each code percent-encoded

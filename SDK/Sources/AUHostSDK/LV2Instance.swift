@@ -30,7 +30,10 @@ final class LV2Instance {
         guard sampleRate > 0, sampleRate.isFinite else { return nil }
         if factory.isInstrument && features.map == nil { return nil }
         let unit = factory.make()
-        guard let layout = try? LV2PortLayout(unit: unit, isInstrument: factory.isInstrument) else { return nil }
+        guard
+            let layout = try? LV2PortLayout(
+                unit: unit, isInstrument: factory.isInstrument, wantsMusicalContext: factory.wantsMusicalContext)
+        else { return nil }
         // maxBlockLength when offered (bounded), else a default; longer runs are split.
         let maxFrames = min(features.maxBlockLength ?? defaultMaxFrames, largestMaxFrames)
         do {
@@ -46,6 +49,15 @@ final class LV2Instance {
         }
         let run = LV2RunState.allocate(layout: layout, maxFrames: maxFrames, unit: unit)
         run.pointee.midiEventType = features.urid(LV2URI.midiEvent)
+        if layout.takesTime, features.map != nil {
+            run.pointee.timeURIDs = LV2TimeURIDs(features)
+            run.pointee.time.sampleRate = sampleRate
+            // The unit asks its host callbacks where the music is, as in any host; here they
+            // answer from the time:Position objects `run` reads (LV2RunState+Time.swift).
+            var info = lv2HostCallbacks(run)
+            try? unit.setProperty(
+                kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, &info, UInt32(MemoryLayout<HostCallbackInfo>.size))
+        }
         run.pointee.latencyFrames = Float((unit.latency * sampleRate).rounded())
         let instance = LV2Instance(unit: unit, layout: layout, features: features, run: run)
         run.pointee.owner = Unmanaged.passRetained(instance).toOpaque()
@@ -61,6 +73,8 @@ final class LV2Instance {
     func activate() {
         unit.reset()
         run.pointee.sampleTime = 0
+        // Where the music is is the host's to say again (hosts send time:Position after activate).
+        run.pointee.time = LV2HostTime(sampleRate: run.pointee.time.sampleRate)
     }
 
     /// After a state restore: the control ports override the restored values only where they change.

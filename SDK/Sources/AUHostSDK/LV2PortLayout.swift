@@ -3,7 +3,8 @@ import AudioUnitBase
 /// The LV2 ports of a unit, in index order, derived from the unit itself; the Turtle generator and
 /// the running instance both use it, so the indices in the Turtle are the ones `run` reads.
 ///
-/// Order: audio inputs, audio outputs, the MIDI input (instruments), one control input per
+/// Order: audio inputs, audio outputs, the event input (an instrument's `midi_in`, or `time_in`
+/// for an effect that wants musical time), one control input per
 /// global parameter (declaration order), `enabled` (effects: bypass), `latency` (units that
 /// report latency).
 ///
@@ -27,11 +28,13 @@ struct LV2PortLayout {
     let audioInputs: Int
     let audioOutputs: Int
     let hasMIDI: Bool
+    /// Whether the event input supports time:Position (the unit wants musical time).
+    let takesTime: Bool
     let controls: [Control]
     let hasEnabled: Bool
     let hasLatency: Bool
 
-    init(unit: AUBase, isInstrument: Bool) throws {
+    init(unit: AUBase, isInstrument: Bool, wantsMusicalContext: Bool = false) throws {
         let first = unit.channelCapabilities.first ?? AUChannelInfo(inChannels: -1, outChannels: -1)
         if isInstrument {
             audioInputs = 0
@@ -47,7 +50,10 @@ struct LV2PortLayout {
             audioOutputs = n
         }
         hasMIDI = isInstrument
+        takesTime = wantsMusicalContext
+        // time_in is reserved only where the port exists: other bundles keep their symbols.
         var used: Set<String> = ["enabled", "latency", "midi_in"]
+        if takesTime { used.insert("time_in") }
         for i in 0..<max(audioInputs, audioOutputs) { used.insert("in_\(i + 1)"); used.insert("out_\(i + 1)") }
         controls = unit.parameterDefinitions.filter { $0.scope == kAudioUnitScope_Global }.map { d in
             let symbol = LV2PortLayout.symbol(for: d.name, id: d.id, avoiding: used)
@@ -65,8 +71,10 @@ struct LV2PortLayout {
         return [2, Int(c.inChannels), Int(c.outChannels), 1].first { $0 > 0 && fits(c.inChannels, $0) && fits(c.outChannels, $0) }
     }
 
+    /// The event input: MIDI for an instrument, time:Position for a unit that wants it, or both.
+    var hasEventInput: Bool { hasMIDI || takesTime }
     var midiIndex: Int { audioInputs + audioOutputs }
-    var firstControlIndex: Int { midiIndex + (hasMIDI ? 1 : 0) }
+    var firstControlIndex: Int { midiIndex + (hasEventInput ? 1 : 0) }
     var enabledIndex: Int { firstControlIndex + controls.count }
     var latencyIndex: Int { enabledIndex + (hasEnabled ? 1 : 0) }
     var portCount: Int { latencyIndex + (hasLatency ? 1 : 0) }

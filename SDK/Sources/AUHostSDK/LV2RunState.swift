@@ -35,6 +35,10 @@ struct LV2RunState {
     var timeStamp = AudioTimeStamp()
     var midiEventType: LV2_URID = 0
     var latencyFrames: Float = 0
+    /// The time:Position vocabulary's URIDs (all 0 unless the unit takes time and the host maps).
+    var timeURIDs = LV2TimeURIDs()
+    /// Where the music is at the next frame to render, from the last time:Position.
+    var time = LV2HostTime()
 
     /// Thread: setup (instantiate).
     static func allocate(layout: LV2PortLayout, maxFrames: Int, unit: AUBase) -> UnsafeMutablePointer<LV2RunState> {
@@ -54,7 +58,7 @@ struct LV2RunState {
             to: LV2RunState(
                 owner: nil, unit: .passUnretained(unit), isInstrument: layout.hasMIDI, audioInputs: layout.audioInputs,
                 audioOutputs: layout.audioOutputs, portCount: layout.portCount, ports: ports,
-                midiIndex: layout.hasMIDI ? layout.midiIndex : -1,
+                midiIndex: layout.hasEventInput ? layout.midiIndex : -1,
                 firstControl: layout.firstControlIndex, controlCount: layout.controls.count, controlIDs: ids, lastControl: last,
                 enabledIndex: layout.hasEnabled ? layout.enabledIndex : -1, latencyIndex: layout.hasLatency ? layout.latencyIndex : -1,
                 maxFrames: maxFrames, list: list, scratch: scratch))
@@ -104,8 +108,13 @@ struct LV2RunState {
         var enabled = true
         if s.pointee.enabledIndex >= 0, let port = s.pointee.ports[s.pointee.enabledIndex] { enabled = port.load(as: Float.self) > 0 }
         var start = 0
+        let takesTime = s.pointee.timeURIDs.position != 0
         while start < frames {
-            let count = min(s.pointee.maxFrames, frames - start)
+            var count = min(s.pointee.maxFrames, frames - start)
+            if takesTime {
+                // A time:Position at this frame moves the music there; the next one ends the call.
+                count = min(count, lv2ReadTimePositions(s, at: start, frames: frames) - start)
+            }
             if s.pointee.isInstrument {
                 renderInstrument(s, start: start, count: count, total: frames)
             } else {
@@ -113,6 +122,7 @@ struct LV2RunState {
             }
             start += count
             s.pointee.sampleTime += Double(count)
+            if takesTime { s.pointee.time.advance(frames: count) }
         }
     }
 
@@ -159,7 +169,7 @@ struct LV2RunState {
         let ports = s.pointee.ports
         let n = s.pointee.audioOutputs
         for c in 0..<n where ports[c] == nil { return }
-        if s.pointee.midiIndex >= 0, let port = ports[s.pointee.midiIndex] {
+        if s.pointee.isInstrument, s.pointee.midiIndex >= 0, let port = ports[s.pointee.midiIndex] {
             // An atom:Sequence: the atom header, the sequence body header (unit, pad), then events
             // (a 64-bit frame time and an atom), each padded to 8 bytes (lv2/atom/util.h's walk,
             // in Swift so that the real-time checker sees it).

@@ -37,7 +37,8 @@ struct LV2Turtle {
     /// The files of the bundle, by name.
     func files() throws -> [(name: String, text: String)] {
         let unit = factory.make()
-        let layout = try LV2PortLayout(unit: unit, isInstrument: factory.isInstrument)
+        let layout = try LV2PortLayout(
+            unit: unit, isInstrument: factory.isInstrument, wantsMusicalContext: factory.wantsMusicalContext)
         let presets = try presetValues(layout)
         var out = [(name: "manifest.ttl", text: manifest(presets.map(\.name))), (name: ttlName, text: plugin(unit, layout))]
         if !presets.isEmpty { out.append((name: "presets.ttl", text: presetsTurtle(presets))) }
@@ -101,11 +102,16 @@ struct LV2Turtle {
         for c in 0..<layout.audioOutputs {
             ports.append(port(["lv2:OutputPort", "lv2:AudioPort"], layout.audioInputs + c, "out_\(c + 1)", "Output \(c + 1)", []))
         }
-        if layout.hasMIDI {
+        if layout.hasEventInput {
+            var data = ["atom:bufferType atom:Sequence"]
+            if layout.hasMIDI { data.append("atom:supports midi:MidiEvent") }
+            // In full: the shared prefixes stay as they were for bundles without a time input.
+            if layout.takesTime { data.append("atom:supports <http://lv2plug.in/ns/ext/time#Position>") }
+            data.append("lv2:designation lv2:control")
             ports.append(
                 port(
-                    ["lv2:InputPort", "atom:AtomPort"], layout.midiIndex, "midi_in", "MIDI In",
-                    ["atom:bufferType atom:Sequence", "atom:supports midi:MidiEvent", "lv2:designation lv2:control"]))
+                    ["lv2:InputPort", "atom:AtomPort"], layout.midiIndex, layout.hasMIDI ? "midi_in" : "time_in",
+                    layout.hasMIDI ? "MIDI In" : "Time In", data))
         }
         for (i, control) in layout.controls.enumerated() {
             ports.append(controlPort(layout.firstControlIndex + i, control))
