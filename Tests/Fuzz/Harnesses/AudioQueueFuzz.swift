@@ -130,7 +130,13 @@ public enum AudioQueueFuzz {
         input.fill(memory, count: Int(size))
         switch input.u8() % 3 {
         case 0: if id != UInt32(kAudioQueueProperty_CurrentDevice) { _ = AudioQueueSetProperty(queue, id, memory, size) }
-        case 1: _ = AudioQueueGetProperty(queue, id, memory, &size)
+        case 1:
+            // CurrentDevice answers a +1 CFString, which the caller releases (as on Apple).
+            if AudioQueueGetProperty(queue, id, memory, &size) == noErr, id == UInt32(kAudioQueueProperty_CurrentDevice),
+                size == UInt32(MemoryLayout<UnsafeRawPointer>.size), let name = memory.load(as: UnsafeRawPointer?.self)
+            {
+                Unmanaged<CFString>.fromOpaque(name).release()
+            }
         default: _ = AudioQueueGetPropertySize(queue, id, &size)
         }
     }
