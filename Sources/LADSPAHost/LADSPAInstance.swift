@@ -61,6 +61,16 @@ public final class LADSPAInstance {
         descriptor.pointee.connect_port?(handle, UInt(port), data)
     }
 
+    /// DSSI configure(key, value): nil when the plug-in took it, else its message (or why it
+    /// cannot be asked). Thread: setup (DSSI hosts call it beside the running synth; the plug-in
+    /// guards its own state).
+    public func configure(key: String, value: String) -> String? {
+        guard let configure = dssi?.pointee.configure else { return "\(plugin.label) has no configure()" }
+        guard let message = configure(handle, key, value) else { return nil }
+        defer { free(message) }
+        return String(cString: message)
+    }
+
     /// activate (once; a second call does nothing). Thread: setup.
     public func activate() {
         guard !isActive else { return }

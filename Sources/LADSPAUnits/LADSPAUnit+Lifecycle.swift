@@ -31,6 +31,13 @@ extension LADSPAUnit {
         // Control values before activate: plug-ins that size buffers from a control in activate
         // (against the letter of LADSPA, but common) see the value the host will run with.
         ladspaUnitApplyControls(r)
+        // The session's configure() values, before activate, as the DSSI specification asks.
+        for (key, value) in configureValues.sorted(by: { $0.key < $1.key }) {
+            if let message = instance.configure(key: key, value: value) {
+                throw AudioError(
+                    kAudioUnitErr_FailedInitialization, "DSSI plug-in \(plugin.label) refused configure(\(key), \(value)): \(message)")
+            }
+        }
         instance.activate()
         // A latency output is written only by run. A second instance, run once on silence with the
         // same control values and then thrown away, tells it before the first render; running the

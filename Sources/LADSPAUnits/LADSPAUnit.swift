@@ -26,6 +26,8 @@ public final class LADSPAUnit: AUBase {
     let midiQueue: UnsafeMutablePointer<RenderEventQueue>
     /// The program (index into `plugin.programs`) to select, kept across Uninitialize.
     var programIndex = -1
+    /// DSSI configure() values given so far, given again at every instantiation (AUHostDSSI.h).
+    var configureValues: [String: String] = [:]
 
     /// Lays out elements and parameters from the catalog's description; runs no plug-in code.
     /// Thread: setup.
@@ -115,6 +117,24 @@ public final class LADSPAUnit: AUBase {
     }
 
     /// Initialize / Uninitialize / Reset (LADSPAUnit+Lifecycle.swift). Thread: setup.
+    public override func customPropertyInfo(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement
+    ) throws -> (size: UInt32, writable: Bool)? {
+        try configurePropertyInfo(id, scope)
+    }
+
+    public override func getCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ data: UnsafeMutableRawPointer
+    ) throws {
+        if id == kDSSIUnitProperty_Configure { getConfigure(data) }
+    }
+
+    public override func setCustomProperty(
+        _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ data: UnsafeRawPointer, _ size: UInt32
+    ) throws {
+        if id == kDSSIUnitProperty_Configure { try setConfigure(data) }
+    }
+
     public override func allocateRenderResources() throws { try startPlugin() }
     /// Thread: setup.
     public override func deallocateRenderResources() { stopPlugin() }

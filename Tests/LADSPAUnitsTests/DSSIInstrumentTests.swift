@@ -1,4 +1,5 @@
 import AUHost
+import AudioTypes
 import Foundation
 import LADSPAHost
 import LADSPAUnits
@@ -23,6 +24,52 @@ final class DSSIInstrumentTests: XCTestCase {
         XCTAssertTrue(plugin.isDSSISynth)
         XCTAssertEqual(plugin.programs.count, 128)
         XCTAssertEqual(plugin.programs[0].name, "Elec Piano")
+    }
+
+    /// configure() keys (AUHostDSSI.h): hexter's "polyphony" at 1 leaves one voice of a
+    /// three-note chord, given before Initialize (to the new instance) or after (at once); a key
+    /// it does not know is refused with its own message and not remembered; a LADSPA unit has no
+    /// such property.
+    func testConfigureKeysReachTheRunningPlugInAndEachNewInstance() throws {
+        func set(_ values: [String: String], on unit: AudioUnit) -> OSStatus {
+            let dictionary = CFBridge.propertyList(.dictionary(values.mapValues { .string($0) }))
+            defer { dictionary.release() }
+            var ref: UnsafeRawPointer? = UnsafeRawPointer(dictionary.toOpaque())
+            return AudioUnitSetProperty(
+                unit, kDSSIUnitProperty_Configure, kAudioUnitScope_Global, 0, &ref, UInt32(MemoryLayout<UnsafeRawPointer>.size))
+        }
+        func chord(polyphonyOne: (before: Bool, after: Bool)) throws -> [Float] {
+            let rig = try LADSPAUnitRig(try LADSPATestSupport.component("hexter"), rate: 48_000, maxFrames: 4096)
+            if polyphonyOne.before { XCTAssertEqual(set(["polyphony": "1"], on: rig.unit), noErr) }
+            try rig.initialize()
+            if polyphonyOne.after { XCTAssertEqual(set(["polyphony": "1"], on: rig.unit), noErr) }
+            for note: UInt32 in [60, 64, 67] { XCTAssertEqual(MusicDeviceMIDIEvent(rig.unit, 0x90, note, 100, 0), noErr) }
+            return rig.render(frames: 24_000, block: 4096)[0]
+        }
+        func energy(_ x: [Float]) -> Float { x.reduce(0) { $0 + $1 * $1 } }
+        let full = energy(try chord(polyphonyOne: (false, false)))
+        XCTAssertGreaterThan(full, 1, "hexter played the chord")
+        for when in [(true, false), (false, true)] {
+            let single = energy(try chord(polyphonyOne: when))
+            XCTAssertGreaterThan(single, 0.1, "hexter played")
+            XCTAssertLessThan(single, full / 2, "one voice of three (polyphony 1 \(when.0 ? "before" : "after") Initialize)")
+        }
+
+        let rig = try LADSPAUnitRig(try LADSPATestSupport.component("hexter"), rate: 48_000, maxFrames: 4096)
+        try rig.initialize()
+        XCTAssertEqual(set(["polyphony": "1"], on: rig.unit), noErr)
+        XCTAssertEqual(set(["no such key": "1"], on: rig.unit), kAudioUnitErr_InvalidPropertyValue)
+        let message = String(cfString: AUHostCopyLastErrorMessage()?.takeRetainedValue()) ?? ""
+        XCTAssertTrue(message.contains("unrecognized configure key"), message)
+        var ref: UnsafeRawPointer?
+        var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+        XCTAssertEqual(AudioUnitGetProperty(rig.unit, kDSSIUnitProperty_Configure, kAudioUnitScope_Global, 0, &ref, &size), noErr)
+        XCTAssertEqual(CFBridge.value(ref), .dictionary(["polyphony": .string("1")]))
+        if let ref { Unmanaged<AnyObject>.fromOpaque(ref).release() }
+
+        let hpf = try LADSPAUnitRig(try LADSPATestSupport.component("hpf"), rate: 48_000, maxFrames: 256)
+        let status = AudioUnitGetPropertyInfo(hpf.unit, kDSSIUnitProperty_Configure, kAudioUnitScope_Global, 0, nil, nil)
+        XCTAssertEqual(status, kAudioUnitErr_InvalidProperty)
     }
 
     /// Without a program chosen the unit is bit-identical to the direct run. With program 3 chosen

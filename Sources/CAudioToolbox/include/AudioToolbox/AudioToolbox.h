@@ -36,6 +36,7 @@
 #include <AudioToolbox/AudioFormat.h>
 #include <AudioToolbox/AudioSession.h>
 #include <AudioToolbox/AUHostIsolation.h>
+#include <AudioToolbox/AUHostDSSI.h>
 #include <AudioToolbox/AUHostLV2.h>
 #include <AudioToolbox/AUHostLV2UI.h>
 #include <AudioToolbox/AUHostMIDI.h>
