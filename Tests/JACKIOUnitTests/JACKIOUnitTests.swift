@@ -30,6 +30,8 @@ final class JACKIOUnitTests: XCTestCase {
         XCTAssertEqual(unit.uint32(kAUHostJACKProperty_ServerBufferFrames), 64)
         XCTAssertEqual(unit.string(kAUHostJACKProperty_ClientName), "auhost-io")
         try unit.start()
+        // A test that ends early must not leave the device thread in a callback whose data is freed.
+        defer { withExtendedLifetime(ramp) { _ = try? unit.stop() } }
         let peer = try JACKPeer()
         XCTAssertEqual(peer.ports("auhost-io:"), ["auhost-io:out_1", "auhost-io:out_2"])
         XCTAssertEqual(peer.connect("auhost-io:out_1", "auhost-test-peer:in_1"), 0)
@@ -54,6 +56,7 @@ final class JACKIOUnitTests: XCTestCase {
         let capture = CaptureSink(unit: unit.unit)
         try unit.setInputCallback(captureInput, capture.pointer)
         try unit.start()
+        defer { withExtendedLifetime(capture) { _ = try? unit.stop() } }
         let peer = try JACKPeer()
         XCTAssertEqual(peer.connect("auhost-test-peer:ramp", "auhost-in:in_1"), 0)
         XCTAssertTrue(waitUntil(timeout: 20) { capture.frames >= 4_800 }, "4,800 captured frames within 20 s")
@@ -78,6 +81,7 @@ final class JACKIOUnitTests: XCTestCase {
         let probe = TransportProbe(try unit.transportCallbacks())
         try unit.setRenderCallback(transportRender, probe.pointer)
         try unit.start()
+        defer { withExtendedLifetime(probe) { _ = try? unit.stop() } }
         let peer = try JACKPeer()
         XCTAssertTrue(waitUntil(timeout: 10) { probe.cycles > 10 }, "the unit renders")
         XCTAssertEqual(probe.playing, 0, "JACK's transport starts stopped")
@@ -100,6 +104,7 @@ final class JACKIOUnitTests: XCTestCase {
         let probe = TransportProbe(try unit.transportCallbacks())
         try unit.setRenderCallback(transportRender, probe.pointer)
         try unit.start()
+        defer { withExtendedLifetime(probe) { _ = try? unit.stop() } }
         let peer = try JACKPeer()
         jack_transport_start(peer.client)
         XCTAssertTrue(waitUntil(timeout: 10) { probe.playing == 1 && probe.sample > 48_000 }, "the transport rolls")
