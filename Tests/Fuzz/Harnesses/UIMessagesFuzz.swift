@@ -47,6 +47,11 @@ public enum UIMessagesFuzz {
         case .value(let port, _), .gesture(let port, _):
             let words = line.split(separator: " ")
             precondition(words.count == 3 && UInt32(words[1]) == port, "a port the line does not name: \(port)")
+        case .requestValue(let key, let type):
+            // The key and type are the line's own words, never the whole line or spaces.
+            let words = line.split(separator: " ")
+            precondition(words.first == "r" && words.count == (type.isEmpty ? 2 : 3) && words[1] == key, "a key the line does not name")
+            precondition(type.isEmpty || words[2] == type)
         // Spaces around words are skipped, as the host always did (the child never sends them).
         case .closed: precondition(line.split(separator: " ").first == "closed")
         case .ready: precondition(line.split(separator: " ").first == "ready")
