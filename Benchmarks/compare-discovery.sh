@@ -111,7 +111,7 @@ PY
 # Linked with the release objects libauhost-capi.so is made of: that library's release build does
 # not export the C API (its @_cdecl functions are internal, so -O hides them; debug builds export
 # them), so linking -lauhost-capi fails there. Same code, same optimisation.
-cc -O2 -std=c17 -Wall -Werror -I"$here/Sources/AudioToolbox/include" -c "$here/Benchmarks/find-delay.c" -o "$work/find-delay.o"
+cc -O2 -std=c17 -Wall -Werror -I"$here/Sources/CAudioToolbox/include" -c "$here/Benchmarks/find-delay.c" -o "$work/find-delay.o"
 swiftc -o "$work/find-delay" "$work/find-delay.o" @"$bin/auhost-capi.product/Objects.LinkFileList" \
     $(pkg-config --libs lilv-0 sndfile soxr alsa) -lFoundation
 "$work/find-delay" >/dev/null
