@@ -230,6 +230,25 @@ final class MusicalTimeTests: XCTestCase {
         XCTAssertEqual(Double(direct.audioOutput(1)[0]), 10 + 312 * 1.5 / 48_000, accuracy: 1e-5)
     }
 
+    /// A host's time:Position is input nobody here wrote: a beat of 1e300 or below zero must not
+    /// trap on the render thread (the beats-to-next-beat answer converted the beat to Int).
+    func testLV2BuildTakesHostileBeatsWithoutTrapping() throws {
+        _ = try MusicalProbePlugIn.lv2Component.get()
+        let world = LV2World(lv2Path: MusicalProbePlugIn.lv2Folder)
+        let plugin = try world.plugin(uri: "urn:auhost:aufx:mtim:AUSt")
+        let direct = try LV2Instance(plugin: plugin, configuration: .init(sampleRate: 48_000, maxBlockLength: 512))
+        direct.activate()
+        for c in 0..<2 { direct.audioInput(c).update(repeating: 0, count: 512) }
+        for beat in [1e300, -1e300, -0.5] {
+            let position = LV2TimePosition(
+                frame: 0, speed: 1, bar: 0, barBeat: 0, beat: beat, beatUnit: 4, beatsPerBar: 4, beatsPerMinute: 120)
+            XCTAssertTrue(lv2QueueTimePosition(direct.renderContext, frame: 0, position))
+            XCTAssertEqual(direct.run(frames: 512), .ok, "beat \(beat)")
+            XCTAssertEqual(direct.audioOutput(0)[0], 120, "beat \(beat)")
+            XCTAssertEqual(direct.audioOutput(1)[0], Float(beat), "beat \(beat)")
+        }
+    }
+
     /// An instrument kernel reads the same: 90 BPM from sample 96,000, the beat of the map.
     func testInstrumentKernelReadsTheTempoMapAndTheChangeAtItsSample() throws {
         let tempos: [(beat: Double, bpm: Double)] = [(0, 120), (4, 90)]

@@ -201,7 +201,9 @@ private let lv2MusicalTimeLocation: HostCallback_GetMusicalTimeLocation = {
         return kAudioUnitErr_CannotDoInCurrentContext
     }
     if let outToNextBeat {
-        let left = (Double(Int64(clamping: Int(time.beat.isFinite ? time.beat : 0))) + 1 - time.beat) * 60 / time.tempo * time.sampleRate
+        // Floored as a Double: a host's beat can be any finite number (Int() trapped past Int.max
+        // and truncated negative beats towards zero).
+        let left = (time.beat.rounded(.down) + 1 - time.beat) * 60 / time.tempo * time.sampleRate
         outToNextBeat.pointee = time.speed != 0 && left.isFinite && left >= 0 && left < 4e9 ? UInt32(left) : 0
     }
     outNumerator?.pointee = time.numerator
