@@ -1,6 +1,7 @@
 import AudioToolbox
 import CAUHostFloatMode
 import CLilv
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,7 +40,8 @@ public final class LV2Instance {
     /// Audio ports grouped into buses.
     public let inputBuses: [LV2Bus]
     public let outputBuses: [LV2Bus]
-    let scratchDirectory: String
+    /// Where `state:makePath` puts the files the plug-in creates; removed with the instance.
+    public let scratchDirectory: String
 
     /// Checks the plug-in's data and required features, instantiates it and connects every port.
     /// Throws `kAudio_FileNotFoundError` for a missing binary, `kAudioUnitErr_InvalidFile` for
@@ -107,6 +109,8 @@ public final class LV2Instance {
         worker.stop()
         lilv_instance_free(lilvInstance)
         renderContext.deallocate()
+        // What the plug-in created there was copied into any state saved since (lilv's scratch_dir).
+        Self.removeScratchDirectory(scratchDirectory)
     }
 
     /// Calls the plug-in's activate (resets its internal state). Thread: setup (non-real-time).
@@ -237,6 +241,12 @@ public final class LV2Instance {
         }
         let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
         return "the library does not load: \(reason)."
+    }
+
+    /// Removes the directory and what the plug-in wrote in it; nothing outside /tmp/lv2host-*.
+    private static func removeScratchDirectory(_ path: String) {
+        guard path.hasPrefix("/tmp/lv2host-") else { return }
+        try? FileManager.default.removeItem(atPath: path)
     }
 
     private static func makeScratchDirectory() -> String {
