@@ -110,10 +110,11 @@ PY
 
 # Linked with the release objects libauhost-capi.so is made of: that library's release build does
 # not export the C API (its @_cdecl functions are internal, so -O hides them; debug builds export
-# them), so linking -lauhost-capi fails there. Same code, same optimisation.
+# them), so linking -lauhost-capi fails there. Same code, same optimisation; the system libraries
+# are those Package.swift links (the voice processor's webrtc is C++).
 cc -O2 -std=c17 -Wall -Werror -I"$here/Sources/CAudioToolbox/include" -c "$here/Benchmarks/find-delay.c" -o "$work/find-delay.o"
 swiftc -o "$work/find-delay" "$work/find-delay.o" @"$bin/auhost-capi.product/Objects.LinkFileList" \
-    $(pkg-config --libs lilv-0 sndfile soxr alsa) -lFoundation
+    $(pkg-config --libs lilv-0 sndfile soxr alsa) -lwebrtc_audio_processing -lstdc++ -lFoundation
 "$work/find-delay" >/dev/null
 hyperfine -N -w 3 -r 30 --export-json "$work/c.json" "$work/find-delay" >/dev/null 2>&1
 python3 - "$work/c.json" <<'PY'
