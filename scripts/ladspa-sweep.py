@@ -6,8 +6,15 @@
 
 Both get the same input (0.5 s, deterministic: a sine per channel plus LCG noise), the same block
 (2048 frames, applyplugin's), and the same control values: the defaults the unit computes
-(`lv2-sweep-child --ladspa-defaults`). A plug-in is run twice through the reference host first;
-when the two runs differ it is not deterministic and only its length is compared.
+(`lv2-sweep-child --ladspa-defaults`). The reference runs the last block whole, padded with
+silence, as `auhost render` does: some plug-ins round a frame differently in a shorter cycle
+(vector loops and their scalar remainders under -ffast-math). A plug-in is run twice through the
+reference host first (the second run in another second when its library calls time(): blop's
+random seeds rand() with it); when the two runs differ it is not deterministic and only its length
+is compared. A plug-in that differs from a reference is run by `ladspa-reference-host --bounds`,
+which tells whether its output depends on memory it was not given (past its input buffers, what
+its output buffers held, what it allocated and never set, an output sharing its input's buffer as
+applyplugin runs every plug-in): then the hosts' memory layouts decide, and it is the plug-in's.
 
 Writes a tab-separated table (label, library, result, whose fault, detail) to OUT/ladspa-sweep.tsv
 and a summary on stdout. Exits 1 when any plug-in failed through auhost while a reference ran it
@@ -15,7 +22,7 @@ and a summary on stdout. Exits 1 when any plug-in failed through auhost while a 
 
   scripts/ladspa-sweep.py --bin .build/debug --out /tmp/ladspa-sweep [--labels a,b,c]
 """
-import argparse, json, math, os, re, struct, subprocess, sys
+import argparse, json, math, os, re, struct, subprocess, sys, time
 
 RATE, BLOCK, FRAMES = 44100, 2048, 22050
 
@@ -77,6 +84,27 @@ def run(args, env=None, timeout=120):
         return -999, "", "timed out after %d s" % timeout
 
 
+def padded(frames, channels):
+    """The frames followed by silence up to a whole number of blocks, as `auhost render` pulls them."""
+    return frames + [[0.0] * channels] * (-len(frames) % BLOCK)
+
+
+def write_raw(path, frames):
+    with open(path, "wb") as raw:
+        raw.write(struct.pack("<%df" % sum(len(f) for f in frames), *[x for f in frames for x in f]))
+
+
+def read_raw(path, count):
+    data = open(path, "rb").read()
+    return struct.unpack("<%df" % (len(data) // 4), data)[:count]
+
+
+def reads_the_clock(library):
+    """Whether the library imports time() (and so may seed from the wall clock)."""
+    code, out, _ = run(["nm", "-D", "--undefined-only", library])
+    return code == 0 and re.search(r"\btime(@|$)", out, re.M) is not None
+
+
 def last_line(text):
     lines = [l for l in text.strip().splitlines() if l.strip()]
     return lines[-1][:200] if lines else ""
@@ -104,21 +132,34 @@ def sweep_one(p, opt, env, work):
     in16, inf = base + ".in16.wav", base + ".inf.wav"
     write_wav(in16, frames, channels, False)
     write_wav(inf, frames, channels, True)
-    with open(base + ".in.raw", "wb") as raw:
-        raw.write(struct.pack("<%df" % (FRAMES * channels), *[x for f in frames for x in f]))
+    write_raw(base + ".in.raw", padded(frames, channels))
+    # What `auhost render` reads from the 16-bit file: the samples / 32768, exactly.
+    write_raw(base + ".in16.raw", padded([[max(-32768, min(32767, int(round(x * 32768)))) / 32768 for x in f] for f in frames], channels))
     values = [v for _, v in controls]
     params = [a for port, v in controls for a in ("-p", "%s=%s" % (port, v))]
 
     # The float reference, twice: a plug-in that differs from itself is not deterministic. It
     # flushes subnormals as `auhost` does on its main thread (AUHostCommand.swift).
     env = dict(env, LADSPA_REFERENCE_FLUSH_SUBNORMALS="1")
+
+    def reference(raw_in, raw_out):
+        code, out, err = run([opt.reference, library, label, str(RATE), str(BLOCK), raw_in, raw_out] + values, env)
+        return None if code == 0 else "the reference host cannot run it: " + last_line(out + err)
+
+    def memory_dependence():
+        """What `ladspa-reference-host --bounds` finds the output depends on, as a phrase, or None."""
+        code, out, _ = run([opt.reference, "--bounds", library, label, str(RATE), str(BLOCK), base + ".in.raw"] + values, env)
+        found = [line.split()[0] for line in out.splitlines() if line.endswith(" yes")] if code == 0 else []
+        return ", ".join(found) if found else None
+
     refs = []
     for k in range(2):
-        code, out, err = run([opt.reference, library, label, str(RATE), str(BLOCK), base + ".in.raw", base + ".ref%d.raw" % k] + values, env)
-        if code != 0:
-            return "skipped", "plug-in", "the reference host cannot run it: " + last_line(out + err)
-        data = open(base + ".ref%d.raw" % k, "rb").read()
-        refs.append(struct.unpack("<%df" % (len(data) // 4), data))
+        if k == 1 and reads_the_clock(library):
+            time.sleep(1.05 - time.time() % 1)
+        failure = reference(base + ".in.raw", base + ".ref%d.raw" % k)
+        if failure:
+            return "skipped", "plug-in", failure
+        refs.append(read_raw(base + ".ref%d.raw" % k, FRAMES * outs))
     deterministic = refs[0] == refs[1]
     ref = refs[0]
     ref_finite = all(math.isfinite(x) for x in ref)
@@ -142,6 +183,11 @@ def sweep_one(p, opt, env, work):
         verdict = ("identical", "-", "bit-identical to the float reference" + (" after %d frames of latency compensation" % latency if latency else ""))
     else:
         worst = max((abs(a - b) for a, b in zip(compare_au, compare_ref)), default=0)
+        memory = memory_dependence()
+        if memory:
+            return ("plugin-reads-memory", "plug-in",
+                    "differs from the float reference (max |diff| %.3g): its output depends on how the host lays out memory (%s, "
+                    "ladspa-reference-host --bounds)" % (worst, memory))
         return "FAILED", "host", "differs from the float reference (max |diff| %.3g, latency %d)" % (worst, latency)
 
     # applyplugin, at its 16-bit output.
@@ -155,9 +201,12 @@ def sweep_one(p, opt, env, work):
     _, au16 = read_wav(base + ".au16.wav")
     if not deterministic:
         return verdict
-    # applyplugin converts without clipping: +1.0 wraps to -32768. Samples where the float
-    # output reaches ±1 are left out of the 16-bit comparison (and counted).
-    a, b, r = au16[: len(au16) - shift], app[shift:], ref[shift:]
+    # The plug-in's own float output on the 16-bit input. applyplugin converts without clipping:
+    # +1.0 wraps to -32768, so samples where that output reaches ±1 are left out (and counted).
+    failure = reference(base + ".in16.raw", base + ".ref16.raw")
+    if failure:
+        return "FAILED", "host", failure + " (on the 16-bit input)"
+    a, b, r = au16[: len(au16) - shift], app[shift:], read_raw(base + ".ref16.raw", FRAMES * outs)[shift:]
     kept = [k for k in range(min(len(a), len(b), len(r))) if -1.0 <= r[k] < 32767 / 32768]
     clipped = len(a) - len(kept)
     worst = max((abs(a[k] - b[k]) for k in kept), default=0)
@@ -168,9 +217,16 @@ def sweep_one(p, opt, env, work):
     quantized = [max(-32768, min(32767, int(round(r[k] * 32768)))) for k in kept]
     apart = max((abs(q - b[k]) for q, k in zip(quantized, kept)), default=0)
     if apart > 1:
+        memory = memory_dependence()
+        why = "how the host lays out memory: " + memory if memory else "more than its inputs and controls"
         return ("plugin-differs", "plug-in",
                 "bit-identical to the float reference, but applyplugin and the reference host disagree by up to %d LSB "
-                "running it directly (its output depends on more than its inputs and controls, e.g. uninitialised memory)%s" % (apart, note))
+                "running it directly (its output depends on %s)%s" % (apart, why, note))
+    memory = memory_dependence()
+    if memory:
+        return ("plugin-reads-memory", "plug-in",
+                "differs from applyplugin's 16-bit output by up to %d LSB: its output depends on how the host lays out memory (%s, "
+                "ladspa-reference-host --bounds)%s" % (worst, memory, note))
     return "FAILED", "host", "differs from applyplugin's 16-bit output by up to %d LSB (%d vs %d samples)%s" % (worst, len(a), len(b), note)
 
 

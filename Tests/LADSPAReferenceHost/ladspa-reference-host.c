@@ -16,15 +16,29 @@
 // blocks of BLOCK, each block given the events of EVENTS.txt ("FRAME STATUS DATA1 DATA2" lines, in
 // order) that fall in it, at their frame within the block, as ALSA sequencer events.
 //
+// ladspa-reference-host --bounds LIBRARY LABEL RATE BLOCK INPUT.raw [CONTROL-VALUE...]
+//
+// Whether a plug-in's output depends on memory it was not given: runs one block (the first BLOCK
+// frames of INPUT) on fresh instances, the audio inputs placed before BLOCK floats of one fill
+// value, the outputs filled with another beforehand, and what malloc hands out filled with a third
+// (glibc's M_PERTURB), and prints four lines: "reads-past-inputs yes|no" (the output changes with
+// what lies after the input buffers), "keeps-output-contents yes|no" (with what was in the output
+// buffers: a port left unwritten or added to), "reads-uninitialised-memory yes|no" (with what was
+// in memory it allocated and did not set) and "breaks-in-place yes|no" (with output k sharing input
+// k's buffer, as applyplugin runs every plug-in; "declared" when it says INPLACE_BROKEN). Any yes
+// makes the output depend on how the host lays out memory.
+//
 // With LADSPA_REFERENCE_FLUSH_SUBNORMALS=1 in the environment it runs with flush-to-zero and
 // denormals-are-zero set, as `auhost` does on its main thread (AUHostCommand.swift), so that a
 // plug-in whose state passes through subnormals compares bit for bit with `auhost render`.
 #include <dlfcn.h>
+#include <malloc.h>
 #include <dssi.h>
 #include <ladspa.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #endif
@@ -35,9 +49,11 @@ static int fail(const char *what, const char *detail) {
 }
 
 static int dssi_main(int argc, char **argv);
+static int bounds_main(int argc, char **argv);
 
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--dssi") == 0) return dssi_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "--bounds") == 0) return bounds_main(argc - 1, argv + 1);
     const char *flush = getenv("LADSPA_REFERENCE_FLUSH_SUBNORMALS");
 #if defined(__x86_64__) || defined(__i386__)
     if (flush && strcmp(flush, "1") == 0) _mm_setcsr(_mm_getcsr() | 0x8040u); /* FTZ | DAZ */
@@ -195,5 +211,110 @@ static int dssi_main(int argc, char **argv) {
     fclose(out);
     if (d->deactivate) d->deactivate(h);
     if (d->cleanup) d->cleanup(h);
+    return 0;
+}
+
+/* What one block of the --bounds mode changes: what follows the inputs' BLOCK frames, what the
+ * outputs hold beforehand, the byte malloc's memory is filled with the complement of (M_PERTURB),
+ * and whether output k shares input k's buffer (as applyplugin runs every plug-in). */
+struct memory_setting {
+    float inputTail, outputFill;
+    int heapFill, inPlace;
+};
+
+/* One block of the --bounds mode on a fresh instance; writes the outputs to `result` (outputs ×
+ * BLOCK floats). */
+static int run_bounded(const LADSPA_Descriptor *d, unsigned long rate, unsigned long block, const float *signal,
+                       unsigned long inChannels, const float *controls, struct memory_setting m, float *result) {
+    mallopt(M_PERTURB, m.heapFill);
+    LADSPA_Handle h = d->instantiate(d, rate);
+    if (!h) return 0;
+    unsigned long n = d->PortCount, ai = 0, ao = 0, ci = 0, owned = 0;
+    float *inputs[n], *outputs[n], *allocated[n], controlValues[n];
+    for (unsigned long p = 0; p < n; p++) {
+        LADSPA_PortDescriptor pd = d->PortDescriptors[p];
+        if (!LADSPA_IS_PORT_AUDIO(pd)) {
+            controlValues[p] = LADSPA_IS_PORT_INPUT(pd) ? controls[ci++] : 0;
+            d->connect_port(h, p, &controlValues[p]);
+        } else if (LADSPA_IS_PORT_INPUT(pd)) {
+            float *buffer = allocated[owned++] = malloc(2 * block * sizeof(float));
+            for (unsigned long i = 0; i < 2 * block; i++) buffer[i] = i < block ? signal[i * inChannels + ai] : m.inputTail;
+            inputs[ai++] = buffer;
+            d->connect_port(h, p, buffer);
+        }
+    }
+    for (unsigned long p = 0; p < n; p++) {
+        LADSPA_PortDescriptor pd = d->PortDescriptors[p];
+        if (!LADSPA_IS_PORT_AUDIO(pd) || !LADSPA_IS_PORT_OUTPUT(pd)) continue;
+        float *buffer;
+        if (m.inPlace && ao < ai) {
+            buffer = inputs[ao];
+        } else {
+            buffer = allocated[owned++] = malloc(2 * block * sizeof(float));
+            for (unsigned long i = 0; i < 2 * block; i++) buffer[i] = m.outputFill;
+        }
+        outputs[ao++] = buffer;
+        d->connect_port(h, p, buffer);
+    }
+    if (d->activate) d->activate(h);
+    d->run(h, block);
+    for (unsigned long k = 0; k < ao; k++) memcpy(result + block * k, outputs[k], block * sizeof(float));
+    if (d->deactivate) d->deactivate(h);
+    if (d->cleanup) d->cleanup(h);
+    for (unsigned long k = 0; k < owned; k++) free(allocated[k]);
+    return 1;
+}
+
+/* The --bounds mode: argv[0] is "--bounds". */
+static int bounds_main(int argc, char **argv) {
+    /* M_PERTURB fills only chunks that do not come from glibc's per-thread cache: run without it. */
+    const char *tunables = getenv("GLIBC_TUNABLES");
+    if (!tunables || !strstr(tunables, "glibc.malloc.tcache_count=0")) {
+        setenv("GLIBC_TUNABLES", "glibc.malloc.tcache_count=0", 1);
+        execv("/proc/self/exe", argv - 1);
+        return fail("cannot run itself again without the malloc cache", NULL);
+    }
+    if (argc < 6) return fail("usage: --bounds LIBRARY LABEL RATE BLOCK INPUT.raw [CONTROL-VALUE...]", NULL);
+    void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!library) return fail("cannot load the library", dlerror());
+    LADSPA_Descriptor_Function describe = (LADSPA_Descriptor_Function)dlsym(library, "ladspa_descriptor");
+    if (!describe) return fail("no ladspa_descriptor", argv[1]);
+    const LADSPA_Descriptor *d = NULL;
+    for (unsigned long i = 0; (d = describe(i)) != NULL; i++)
+        if (strcmp(d->Label, argv[2]) == 0) break;
+    if (!d || !d->run) return fail("no plug-in with that label and a run function", argv[2]);
+    unsigned long rate = strtoul(argv[3], NULL, 10), block = strtoul(argv[4], NULL, 10);
+    if (rate == 0 || block == 0) return fail("bad rate or block", NULL);
+    unsigned long inputs = 0, outputs = 0, controlCount = 0;
+    for (unsigned long p = 0; p < d->PortCount; p++) {
+        LADSPA_PortDescriptor pd = d->PortDescriptors[p];
+        if (LADSPA_IS_PORT_AUDIO(pd)) { if (LADSPA_IS_PORT_INPUT(pd)) inputs++; else outputs++; }
+        else if (LADSPA_IS_PORT_INPUT(pd)) controlCount++;
+    }
+    if ((unsigned long)(argc - 6) != controlCount) return fail("give one value per control input", NULL);
+    float controls[controlCount + 1];
+    for (unsigned long c = 0; c < controlCount; c++) controls[c] = (float)atof(argv[6 + c]);
+    unsigned long inChannels = inputs ? inputs : 1;
+    float *signal = calloc(block * inChannels, sizeof(float));
+    FILE *in = fopen(argv[5], "rb");
+    if (!in) return fail("cannot open the input", argv[5]);
+    size_t got = fread(signal, sizeof(float), block * inChannels, in);
+    fclose(in);
+    (void)got; /* a shorter input leaves the rest of the block silent */
+    size_t size = block * (outputs ? outputs : 1) * sizeof(float);
+    /* The reference setting, then one change each. */
+    static const struct memory_setting settings[] = {
+        {0, 0, 0xFF, 0}, {7, 0, 0xFF, 0}, {0, 1, 0xFF, 0}, {0, 0, 0xBD, 0}, {0, 0, 0xFF, 1},
+    };
+    static const char *findings[] = {NULL, "reads-past-inputs", "keeps-output-contents", "reads-uninitialised-memory", "breaks-in-place"};
+    float *runs[5];
+    for (int k = 0; k < 5; k++) {
+        runs[k] = malloc(size);
+        if (!run_bounded(d, rate, block, signal, inChannels, controls, settings[k], runs[k])) return fail("instantiate failed", NULL);
+    }
+    for (int k = 1; k < 5; k++) {
+        int declared = settings[k].inPlace && LADSPA_IS_INPLACE_BROKEN(d->Properties);
+        printf("%s %s\n", findings[k], declared ? "declared" : memcmp(runs[0], runs[k], size) ? "yes" : "no");
+    }
     return 0;
 }
