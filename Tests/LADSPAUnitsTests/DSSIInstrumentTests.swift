@@ -149,6 +149,32 @@ final class DSSIInstrumentTests: XCTestCase {
         XCTAssertGreaterThan(output.map(abs).max() ?? 0, 0.05, "hexter played")
     }
 
+    /// A graph file of LADSPA and DSSI nodes (`auhost run`): the MIDI file into hexter with program
+    /// 3, through CMT's amp at 0.5, is the direct run halved, every frame (halving is exact).
+    func testAGraphFileOfDSSIAndLADSPANodesRendersTheDirectRunHalved() throws {
+        let folder = LADSPATestSupport.scratch + "/graph"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.standardMIDIFile(events).write(to: URL(fileURLWithPath: folder + "/notes.mid"))
+        let graph = """
+            {"sampleRate": 48000, "channels": 1, "block": 4096, "midi": {"file": "notes.mid", "node": "synth"},
+             "nodes": [{"name": "synth", "unit": "hexter", "preset": "3"},
+                       {"name": "half", "unit": "amp_mono", "parameters": {"0": 0.5}}],
+             "connections": [{"from": "synth", "to": "half"}, {"from": "half", "to": "output"}],
+             "output": {"file": "out.wav"}}
+            """
+        try graph.write(toFile: folder + "/graph.json", atomically: true, encoding: .utf8)
+        let environment = LADSPATestSupport.cliEnvironment.merging(Self.sameHeap) { $1 }
+        let result = LADSPATestSupport.run(LADSPATestSupport.products + "/auhost", ["run", folder + "/graph.json"], environment: environment)
+        XCTAssertEqual(result.status, 0, result.output)
+        let output = try Self.floatWAVSamples(folder + "/out.wav")
+        XCTAssertEqual(output.count, 70_000, "the MIDI file's 1.458 s")
+        let rig = try LADSPAUnitRig(try LADSPATestSupport.component("hexter"), rate: 48_000, maxFrames: 4096)
+        let reference = try directRun(program: 3, frames: output.count, controls: try hexterControls(rig), name: "graph")
+        let first = zip(output, reference).enumerated().first { $0.element.0 != $0.element.1 * 0.5 }?.offset
+        XCTAssertNil(first, "first difference at frame \(first ?? -1)")
+        XCTAssertGreaterThan(output.map(abs).max() ?? 0, 0.02, "hexter played through the amp")
+    }
+
     /// Why the comparisons fill the heap alike: the direct run of the same events, no program
     /// chosen, plays differently when new allocations hold other bytes.
     func testHexterReadsMemoryItNeverSet() throws {
