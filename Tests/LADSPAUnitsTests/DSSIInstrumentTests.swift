@@ -164,7 +164,8 @@ final class DSSIInstrumentTests: XCTestCase {
             """
         try graph.write(toFile: folder + "/graph.json", atomically: true, encoding: .utf8)
         let environment = LADSPATestSupport.cliEnvironment.merging(Self.sameHeap) { $1 }
-        let result = LADSPATestSupport.run(LADSPATestSupport.products + "/auhost", ["run", folder + "/graph.json"], environment: environment)
+        let auhost = LADSPATestSupport.products + "/auhost"
+        let result = LADSPATestSupport.run(auhost, ["run", folder + "/graph.json"], environment: environment)
         XCTAssertEqual(result.status, 0, result.output)
         let output = try Self.floatWAVSamples(folder + "/out.wav")
         XCTAssertEqual(output.count, 70_000, "the MIDI file's 1.458 s")
