@@ -51,6 +51,22 @@ final class LADSPAUnitHostingTests: XCTestCase {
         XCTAssertGreaterThan(outputs[0].count, 44_100)
     }
 
+    /// `auhost validate` and `auhost bench` take LADSPA and DSSI units as they take any unit: every
+    /// check of the battery passes for CMT's high-pass filter and for hexter, and a block of the
+    /// filter allocates nothing.
+    func testValidatedAndBenchedLikeEveryUnit() throws {
+        let auhost = LADSPATestSupport.products + "/auhost"
+        for unit in ["hpf", "hexter"] {
+            let result = LADSPATestSupport.run(auhost, ["validate", unit], environment: LADSPATestSupport.cliEnvironment)
+            XCTAssertEqual(result.status, 0, result.output)
+            XCTAssertTrue(result.output.contains("1 units: 1 passed, 0 passed with warnings, 0 failed"), result.output)
+            XCTAssertFalse(result.output.contains("FAIL "), result.output)
+        }
+        let bench = LADSPATestSupport.run(auhost, ["bench", "hpf"], environment: LADSPATestSupport.cliEnvironment)
+        XCTAssertEqual(bench.status, 0, bench.output)
+        XCTAssertTrue(bench.output.contains("allocations per block: 0.00"), bench.output)
+    }
+
     /// `auhost info` by label, by unique ID, and by "ladspa:LABEL" where an LV2 unit has the same
     /// name (swh's LADSPA "gate" and its LV2 "Gate").
     func testCLIFindsUnitsByLabelUniqueIDAndPrefixedLabel() throws {
