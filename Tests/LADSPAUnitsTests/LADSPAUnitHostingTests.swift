@@ -67,11 +67,15 @@ final class LADSPAUnitHostingTests: XCTestCase {
         XCTAssertTrue(bench.output.contains("allocations per block: 0.00"), bench.output)
     }
 
-    /// `auhost info` by label, by unique ID, and by "ladspa:LABEL" where an LV2 unit has the same
-    /// name (swh's LADSPA "gate" and its LV2 "Gate").
+    /// `auhost info` by label, by unique ID, by a fragment of the name, and by "ladspa:LABEL" where
+    /// an LV2 unit has the same name (swh's LADSPA "gate" and its LV2 "Gate").
     func testCLIFindsUnitsByLabelUniqueIDAndPrefixedLabel() throws {
         let auhost = LADSPATestSupport.products + "/auhost"
-        for (unit, origin) in [("hpf", "ladspa hpf 1052 "), ("1052", "ladspa hpf 1052 "), ("ladspa:gate", "ladspa gate 1410 ")] {
+        let lookups = [
+            ("hpf", "ladspa hpf 1052 "), ("1052", "ladspa hpf 1052 "), ("ladspa:gate", "ladspa gate 1410 "),
+            ("High Pass Filter (One Pole)", "ladspa hpf 1052 "), ("DX7 emulation", "ladspa hexter 2183 "),
+        ]
+        for (unit, origin) in lookups {
             let result = LADSPATestSupport.run(auhost, ["info", unit], environment: LADSPATestSupport.cliEnvironment)
             XCTAssertEqual(result.status, 0, result.output)
             XCTAssertTrue(result.output.contains("origin:      " + origin), result.output)
