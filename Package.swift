@@ -219,7 +219,7 @@ let testSupport: [Target] = [
         name: "FuzzHarnesses",
         dependencies: [
             "GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "CAUHostAtomics", "AudioFileStreamServices",
-            "AudioConverterServices", "UnitIsolation", "LV2Host", "LV2Units",
+            "AudioConverterServices", "UnitIsolation", "LV2Host", "LV2Units", "LADSPAHost",
         ],
         path: "Tests/Fuzz/Harnesses"),
     /// The LADSPA tests' float reference host: dlopen, instantiate, run; nothing else (C).

@@ -18,6 +18,7 @@ public enum FuzzRegistry {
         ("MusicPlayer", MusicPlayerFuzz.run),
         ("UIMessages", UIMessagesFuzz.run),
         ("LV2Descriptor", LV2DescriptorFuzz.run),
+        ("LADSPACatalog", LADSPACatalogFuzz.run),
     ]
 
     /// The harness called `name`. Thread: any.
