@@ -48,6 +48,29 @@ static int fail(const char *what, const char *detail) {
     return 1;
 }
 
+/* The plug-in labelled `label` in `library`, or NULL after saying why on stderr. */
+static const LADSPA_Descriptor *find_plugin(const char *library, const char *label) {
+    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) { fail("cannot load the library", dlerror()); return NULL; }
+    LADSPA_Descriptor_Function describe = (LADSPA_Descriptor_Function)dlsym(handle, "ladspa_descriptor");
+    if (!describe) { fail("no ladspa_descriptor", library); return NULL; }
+    const LADSPA_Descriptor *d = NULL;
+    for (unsigned long i = 0; (d = describe(i)) != NULL; i++)
+        if (strcmp(d->Label, label) == 0) return d;
+    fail("no plug-in with that label", label);
+    return NULL;
+}
+
+/* How many audio inputs, audio outputs and control inputs `d` has. */
+static void count_ports(const LADSPA_Descriptor *d, unsigned long *inputs, unsigned long *outputs, unsigned long *controls) {
+    *inputs = *outputs = *controls = 0;
+    for (unsigned long p = 0; p < d->PortCount; p++) {
+        LADSPA_PortDescriptor pd = d->PortDescriptors[p];
+        if (LADSPA_IS_PORT_AUDIO(pd)) { if (LADSPA_IS_PORT_INPUT(pd)) (*inputs)++; else (*outputs)++; }
+        else if (LADSPA_IS_PORT_INPUT(pd)) (*controls)++;
+    }
+}
+
 static int dssi_main(int argc, char **argv);
 static int bounds_main(int argc, char **argv);
 
@@ -59,25 +82,15 @@ int main(int argc, char **argv) {
     if (flush && strcmp(flush, "1") == 0) _mm_setcsr(_mm_getcsr() | 0x8040u); /* FTZ | DAZ */
 #endif
     if (argc < 7) return fail("usage: LIBRARY LABEL RATE BLOCK INPUT.raw OUTPUT.raw [CONTROL-VALUE...]", NULL);
-    void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!library) return fail("cannot load the library", dlerror());
-    LADSPA_Descriptor_Function describe = (LADSPA_Descriptor_Function)dlsym(library, "ladspa_descriptor");
-    if (!describe) return fail("no ladspa_descriptor", argv[1]);
-    const LADSPA_Descriptor *d = NULL;
-    for (unsigned long i = 0; (d = describe(i)) != NULL; i++)
-        if (strcmp(d->Label, argv[2]) == 0) break;
-    if (!d) return fail("no plug-in with that label", argv[2]);
+    const LADSPA_Descriptor *d = find_plugin(argv[1], argv[2]);
+    if (!d) return 1;
     if (!d->run) return fail("no run function (a DSSI synth: use --dssi)", argv[2]);
     unsigned long rate = strtoul(argv[3], NULL, 10);
     unsigned long block = strtoul(argv[4], NULL, 10);
     if (rate == 0 || block == 0) return fail("bad rate or block", NULL);
 
-    unsigned long inputs = 0, outputs = 0, controls = 0;
-    for (unsigned long p = 0; p < d->PortCount; p++) {
-        LADSPA_PortDescriptor pd = d->PortDescriptors[p];
-        if (LADSPA_IS_PORT_AUDIO(pd)) { if (LADSPA_IS_PORT_INPUT(pd)) inputs++; else outputs++; }
-        else if (LADSPA_IS_PORT_INPUT(pd)) controls++;
-    }
+    unsigned long inputs, outputs, controls;
+    count_ports(d, &inputs, &outputs, &controls);
     if ((unsigned long)(argc - 7) != controls) return fail("give one value per control input", NULL);
 
     FILE *in = fopen(argv[5], "rb");
@@ -275,22 +288,13 @@ static int bounds_main(int argc, char **argv) {
         return fail("cannot run itself again without the malloc cache", NULL);
     }
     if (argc < 6) return fail("usage: --bounds LIBRARY LABEL RATE BLOCK INPUT.raw [CONTROL-VALUE...]", NULL);
-    void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!library) return fail("cannot load the library", dlerror());
-    LADSPA_Descriptor_Function describe = (LADSPA_Descriptor_Function)dlsym(library, "ladspa_descriptor");
-    if (!describe) return fail("no ladspa_descriptor", argv[1]);
-    const LADSPA_Descriptor *d = NULL;
-    for (unsigned long i = 0; (d = describe(i)) != NULL; i++)
-        if (strcmp(d->Label, argv[2]) == 0) break;
-    if (!d || !d->run) return fail("no plug-in with that label and a run function", argv[2]);
+    const LADSPA_Descriptor *d = find_plugin(argv[1], argv[2]);
+    if (!d) return 1;
+    if (!d->run) return fail("no run function (a DSSI synth)", argv[2]);
     unsigned long rate = strtoul(argv[3], NULL, 10), block = strtoul(argv[4], NULL, 10);
     if (rate == 0 || block == 0) return fail("bad rate or block", NULL);
-    unsigned long inputs = 0, outputs = 0, controlCount = 0;
-    for (unsigned long p = 0; p < d->PortCount; p++) {
-        LADSPA_PortDescriptor pd = d->PortDescriptors[p];
-        if (LADSPA_IS_PORT_AUDIO(pd)) { if (LADSPA_IS_PORT_INPUT(pd)) inputs++; else outputs++; }
-        else if (LADSPA_IS_PORT_INPUT(pd)) controlCount++;
-    }
+    unsigned long inputs, outputs, controlCount;
+    count_ports(d, &inputs, &outputs, &controlCount);
     if ((unsigned long)(argc - 6) != controlCount) return fail("give one value per control input", NULL);
     float controls[controlCount + 1];
     for (unsigned long c = 0; c < controlCount; c++) controls[c] = (float)atof(argv[6 + c]);
