@@ -313,7 +313,7 @@ static int bounds_main(int argc, char **argv) {
     static const char *findings[] = {NULL, "reads-past-inputs", "keeps-output-contents", "reads-uninitialised-memory", "breaks-in-place"};
     float *runs[5];
     for (int k = 0; k < 5; k++) {
-        runs[k] = malloc(size);
+        runs[k] = calloc(1, size);
         if (!run_bounded(d, rate, block, signal, inChannels, controls, settings[k], runs[k])) return fail("instantiate failed", NULL);
     }
     for (int k = 1; k < 5; k++) {
