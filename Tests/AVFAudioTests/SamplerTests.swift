@@ -47,8 +47,8 @@ final class SamplerTests: XCTestCase {
         XCTAssertGreaterThan(pitch.periodicity, 0.9)
     }
 
-    /// Note 72 is an octave up: 523.3 Hz within 2 %. Mutation tried: the note number sent as 60
-    /// (AVAudioUnitMIDIInstrument.startNote): 261.6 Hz, fails.
+    /// Note 72 is an octave up: 523.3 Hz within 2 %. Mutation tried: startNote's note masked
+    /// with 0x3F instead of 0x7F (AVAudioUnitMIDIInstrument; 72 becomes 8): no pitch found, fails.
     func testNoteSeventyTwoIsAnOctaveUp() throws {
         let samples = Array(try play(note: 72).dropFirst(2_400))
         let pitch = try XCTUnwrap(fundamental(samples, sampleRate: 48_000))
@@ -56,8 +56,8 @@ final class SamplerTests: XCTestCase {
     }
 
     /// Program 40 (violin) is not program 0 (piano): the two renders differ by more than half the
-    /// piano's RMS, and the violin still plays middle C. Mutation tried: the bank/program selection
-    /// (kDSSIUnitProperty_Program) not sent by the sampler: both are the piano, fails.
+    /// piano's RMS, and the violin still plays middle C. Mutation tried: the unit's render skips
+    /// select_program (ladspaUnitSelectBankProgram): both are the piano (difference 0), fails.
     func testViolinIsADifferentInstrumentThanPiano() throws {
         let piano = Array(try play(program: 0).dropFirst(2_400))
         let violin = Array(try play(program: 40).dropFirst(2_400))
@@ -105,8 +105,8 @@ final class SamplerTests: XCTestCase {
 
     /// A missing file is kAudio_FileNotFoundError; a kind FluidSynth cannot read (.dls, .aupreset)
     /// is kAudioUnitErr_InvalidFile; audio files as zones are kAudio_UnimplementedError.
-    /// Mutation tried: the existence check removed (the plug-in's configure refusal then answers
-    /// kAudioUnitErr_InvalidPropertyValue): fails.
+    /// Mutation tried: the existence check removed: no error at all (a unit not yet initialized
+    /// only remembers the "load" value), fails.
     func testFilesItCannotLoadThrow() throws {
         let sampler = AVAudioUnitSampler()
         assertThrowsStatus(OSStatus(kAudio_FileNotFoundError), "missing .sf2") {
@@ -120,6 +120,35 @@ final class SamplerTests: XCTestCase {
         assertThrowsStatus(kAudioUnitErr_InvalidFile, ".aupreset") { try sampler.loadInstrument(at: scratch) }
         assertThrowsStatus(kAudio_UnimplementedError, "audio files") { try sampler.loadAudioFiles(at: [scratch]) }
         XCTAssertNoThrow(try sampler.loadInstrument(at: Self.bank))
+    }
+    /// One sampler runs at a time (FluidSynth-DSSI renders all its instances in one call): a second
+    /// engine with a sampler cannot start until the first sampler is detached. kDSSIUnitProperty_Program
+    /// reads back the SoundFont bank and program a load selected (percussion: bank 128), and is
+    /// not in use before. Mutation tried: the claim check removed (LADSPAUnit+MultipleSynths):
+    /// the second initializes, fails.
+    func testOneSamplerRunsAtATimeAndReportsItsProgram() throws {
+        let rigs = [OfflineRig(channels: 2), OfflineRig(channels: 2)]
+        let samplers = [AVAudioUnitSampler(), AVAudioUnitSampler()]
+        var program = DSSIUnitProgram()
+        var size = UInt32(MemoryLayout<DSSIUnitProgram>.size)
+        let unit = samplers[0].audioUnit
+        let before = AudioUnitGetProperty(unit, kDSSIUnitProperty_Program, kAudioUnitScope_Global, 0, &program, &size)
+        XCTAssertEqual(before, kAudioUnitErr_PropertyNotInUse)
+        for (rig, sampler) in zip(rigs, samplers) {
+            rig.engine.attach(sampler)
+            rig.engine.connect(sampler, to: rig.engine.mainMixerNode, format: rig.format)
+            try rig.enable()
+            try sampler.loadSoundBankInstrument(at: Self.bank, program: 0, bankMSB: UInt8(kAUSampler_DefaultPercussionBankMSB), bankLSB: 0)
+        }
+        XCTAssertEqual(AudioUnitGetProperty(unit, kDSSIUnitProperty_Program, kAudioUnitScope_Global, 0, &program, &size), noErr)
+        XCTAssertEqual([program.bank, program.program], [128, 0])
+        try rigs[0].engine.start()
+        XCTAssertThrowsError(try rigs[1].engine.start())
+        rigs[0].engine.stop()
+        rigs[0].engine.detach(samplers[0])
+        XCTAssertNoThrow(try rigs[1].engine.start())
+        rigs[1].engine.stop()
+        rigs[1].engine.detach(samplers[1])
     }
 }
 
@@ -151,6 +180,7 @@ func fundamental(_ x: [Float], sampleRate: Double) -> (frequency: Double, period
     var index = 1
     func isPeak(_ i: Int) -> Bool { values[i] >= 0.9 * best && values[i] >= values[i - 1] && values[i] >= values[i + 1] }
     while index < values.count - 1, !isPeak(index) { index += 1 }
+    guard index < values.count - 1 else { return nil }
     let (left, centre, right) = (values[index - 1], values[index], values[index + 1])
     let curvature = left - 2 * centre + right
     let offset = curvature == 0 ? 0 : 0.5 * (left - right) / curvature
