@@ -159,7 +159,7 @@ let providers: [Target] = [
             "UnitIsolation", "SystemSoundServices", "AudioFormatServices", "AudioSessionServices", "CoreMIDIServices",
         ]),
     /// `import AVFAudio`: AVAudioEngine and the classes around it, as Swift classes over AUGraph and units.
-    .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units", "AudioSessionServices"]),
+    .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units", "LADSPAUnits", "AudioSessionServices"]),
     /// `import AVFoundation` for audio: re-exports AVFAudio, as Apple's AVFoundation does.
     .target(name: "AVFoundation", dependencies: ["AVFAudio"]),
     /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).

@@ -5,7 +5,8 @@
 #
 #   LADSPA_PATH=$(scripts/test-ladspa-path.sh) DSSI_PATH=$(scripts/test-ladspa-path.sh --dssi) swift test --filter LADSPA
 #
-# With --dssi it prints a DSSI_PATH instead: a folder with hexter alone (package hexter).
+# With --dssi it prints a DSSI_PATH instead: a folder with hexter (package hexter) and
+# FluidSynth-DSSI (package fluidsynth-dssi, AVAudioUnitSampler's plug-in).
 # Thread class: n/a (build tooling).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,9 @@ if [ "${1:-}" = "--dssi" ]; then
     out=${TEST_DSSI_DIR:-$PWD/.build/test-dssi}
     rm -rf "$out"
     mkdir -p "$out"
-    dpkg -L hexter | grep -E '^/usr/lib/dssi/[^/]+\.so$' | while read -r library; do ln -s "$library" "$out/$(basename "$library")"; done
+    for package in hexter fluidsynth-dssi; do
+        dpkg -L "$package" | grep -E '^/usr/lib/dssi/[^/]+\.so$' | while read -r library; do ln -s "$library" "$out/$(basename "$library")"; done
+    done
     echo "$out"
     exit 0
 fi

@@ -18,8 +18,9 @@ public enum LADSPACatalogCacheFile {
     /// Version 2: DSSI plug-ins (kind field, program lines) and the DSSI path. Version 3: the
     /// checksum takes eight bytes a step in four lanes (FNV-1a byte by byte was a tenth of a warm
     /// `auhost list` over the 1.4 MB file). Version 4: a "ports" line before each plug-in's
-    /// ports, so that a read steps over them (their parsing was most of the rest).
-    static let header = "auhost-ladspa-catalog 4"
+    /// ports, so that a read steps over them (their parsing was most of the rest). Version 5: a
+    /// plug-in with run_multiple_synths alone is a synth (kind "1"), so version 4 files are stale.
+    static let header = "auhost-ladspa-catalog 5"
 
     /// FNV-1a's multiply over 8-byte little-endian words in four interleaved lanes, then the tail
     /// bytes: a check against truncation and corruption, not a cryptographic hash. Thread: any.

@@ -77,7 +77,8 @@ public final class LADSPALibrary: @unchecked Sendable {
             var info = Self.info(d.pointee, library: path, index: index)
             if let dssi = dssiDescriptor(at: index) {
                 info.isDSSI = true
-                info.isDSSISynth = dssi.pointee.run_synth != nil
+                // A synth has run_synth, run_multiple_synths or both (fluidsynth-dssi has only the latter).
+                info.isDSSISynth = dssi.pointee.run_synth != nil || dssi.pointee.run_multiple_synths != nil
                 info.programs = Self.programs(dssi)
             }
             plugins.append(info)

@@ -21,7 +21,7 @@ public struct LADSPAPluginInfo: Equatable, Sendable {
         set { portTable = LADSPAPortTable(newValue) }
     }
     /// Whether it came through `dssi_descriptor` (a DSSI library), and whether that descriptor has
-    /// `run_synth` (an instrument: MIDI in).
+    /// `run_synth` or `run_multiple_synths` (an instrument: MIDI in).
     public var isDSSI: Bool
     public var isDSSISynth: Bool
     /// A DSSI plug-in's programs (`get_program`), in its order: the unit's factory presets.

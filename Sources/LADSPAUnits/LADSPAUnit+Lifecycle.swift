@@ -16,14 +16,15 @@ extension LADSPAUnit {
                 "LADSPA plug-in \(plugin.label) runs at one sample rate; every element must use \(rate) Hz (one uses \(format.mSampleRate) Hz)."
             )
         }
+        let kept = try claimMultipleSynths(sampleRate: rate)
         let instance: LADSPAInstance
-        do { instance = try LADSPAInstance(plugin: plugin, sampleRate: rate) } catch let error as LADSPAHostError {
+        do { instance = try kept ?? LADSPAInstance(plugin: plugin, sampleRate: rate) } catch let error as LADSPAHostError {
+            releaseMultipleSynths(keeping: nil)
             throw AudioError(error.status, error.message)
         }
-        guard instance.descriptor.pointee.run != nil || instance.dssi?.pointee.run_synth != nil else {
-            throw AudioError(
-                kAudioUnitErr_FailedInitialization,
-                "LADSPA plug-in \(plugin.label) has neither run nor run_synth (only run_multiple_synths, which AUHost does not call).")
+        let dssi = instance.dssi?.pointee
+        guard instance.descriptor.pointee.run != nil || dssi?.run_synth != nil || dssi?.run_multiple_synths != nil else {
+            throw AudioError(kAudioUnitErr_FailedInitialization, "LADSPA plug-in \(plugin.label) has neither run nor run_synth.")
         }
         let r = makeRenderState(instance)
         renderState = r
@@ -39,6 +40,10 @@ extension LADSPAUnit {
             }
         }
         instance.activate()
+        // A kept instance (LADSPAUnit+MultipleSynths.swift) still holds the voices its last unit
+        // left: FluidSynth silences them only while rendering, and a first-cycle note on the same
+        // key met them (its level 6 % off a fresh note's). One short run ends them first.
+        if kept != nil { ladspaUnitRunSynthSilently(r, frames: min(64, Int(maxFramesPerSlice))) }
         // A latency output is written only by run. A second instance, run once on silence with the
         // same control values and then thrown away, tells it before the first render; running the
         // unit's own instance and resetting it would not do: LSP's plug-ins keep counters across
@@ -84,6 +89,7 @@ extension LADSPAUnit {
         guard let instance = ladspaInstance else { return }
         instance.deactivate()
         ladspaInstance = nil
+        releaseMultipleSynths(keeping: instance)
         freeRenderState()
     }
 
@@ -122,6 +128,10 @@ extension LADSPAUnit {
         events.initialize(repeating: snd_seq_event_t(), count: eventCapacity)
         let requested = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
         requested.initialize(to: Atomic(programIndex))
+        let requestedBankProgram = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
+        requestedBankProgram.initialize(to: Atomic(SelectedBankProgram.encode(bankProgram, request: bankProgramRequests)))
+        let eventLists = UnsafeMutablePointer<UnsafeMutablePointer<snd_seq_event_t>?>.allocate(capacity: 1)
+        eventLists.initialize(to: events)
         let state = UnsafeMutablePointer<LADSPAUnitRenderState>.allocate(capacity: 1)
         state.initialize(
             to: LADSPAUnitRenderState(
@@ -139,10 +149,13 @@ extension LADSPAUnit {
                 meterMinimum: array(meters.map { range($0).lowerBound }), meterMaximum: array(meters.map { range($0).upperBound }),
                 meterIndices: array(meters), meterCount: meters.count,
                 controlStorage: storage, inPlaceBroken: plugin.isInPlaceBroken,
-                dssi: plugin.isDSSISynth && instance.dssi?.pointee.run_synth != nil ? instance.dssi : nil,
+                dssi: plugin.isDSSISynth && (instance.dssi?.pointee.run_synth != nil || instance.dssi?.pointee.run_multiple_synths != nil)
+                    ? instance.dssi : nil,
                 events: events, eventCapacity: eventCapacity,
                 programBanks: array(plugin.programs.map(\.bank)), programNumbers: array(plugin.programs.map(\.program)),
                 programCount: plugin.programs.count, requestedProgram: requested, selectedProgram: -1,
+                requestedBankProgram: requestedBankProgram, selectedBankProgram: -1,
+                synthHandles: array([Optional(instance.handle)]), synthEventLists: eventLists, synthEventCounts: array([UInt(0)]),
                 producedNonFinite: false))
         return state
     }
@@ -167,6 +180,11 @@ extension LADSPAUnit {
         s.programNumbers.deallocate()
         s.requestedProgram.deinitialize(count: 1)
         s.requestedProgram.deallocate()
+        s.requestedBankProgram.deinitialize(count: 1)
+        s.requestedBankProgram.deallocate()
+        s.synthHandles.deallocate()
+        s.synthEventLists.deallocate()
+        s.synthEventCounts.deallocate()
         r.deinitialize(count: 1)
         r.deallocate()
     }

@@ -52,6 +52,13 @@ struct LADSPAUnitRenderState {
     var programCount: Int
     var requestedProgram: UnsafeMutablePointer<Atomic<Int>>
     var selectedProgram: Int
+    /// kDSSIUnitProperty_Program: the request (``SelectedBankProgram``) against the one handled last.
+    var requestedBankProgram: UnsafeMutablePointer<Atomic<Int>>
+    var selectedBankProgram: Int
+    /// For a synth with run_multiple_synths alone: its one-instance arrays (handle, event list, count).
+    var synthHandles: UnsafeMutablePointer<LADSPA_Handle?>
+    var synthEventLists: UnsafeMutablePointer<UnsafeMutablePointer<snd_seq_event_t>?>
+    var synthEventCounts: UnsafeMutablePointer<UInt>
     /// Set when a cycle's output held NaN or infinity (and was silenced); read on setup threads.
     var producedNonFinite: Bool
 }
@@ -78,6 +85,7 @@ func ladspaUnitRender(
     if synth {
         midi.pointee.takeArrivals()
         ladspaUnitSelectProgram(r)
+        ladspaUnitSelectBankProgram(r)
     }
     var position = 0
     var nextEvent = 0
@@ -90,7 +98,7 @@ func ladspaUnitRender(
         // LADSPA contract (LADSPA_PROPERTY_HARD_RT_CAPABLE says how far).
         if synth {
             let count = ladspaUnitCollectEvents(r, midi, from: position, frames: slice, next: &nextEvent)
-            _unsafePerformance { r.pointee.dssi!.pointee.run_synth?(r.pointee.handle, UInt(slice), r.pointee.events, UInt(count)) }
+            ladspaUnitRunSynth(r, frames: slice, events: count)
         } else {
             _unsafePerformance { r.pointee.descriptor.pointee.run?(r.pointee.handle, UInt(slice)) }
         }
@@ -111,6 +119,44 @@ private func ladspaUnitSelectProgram(_ r: UnsafeMutablePointer<LADSPAUnitRenderS
     r.pointee.selectedProgram = wanted
     let bank = r.pointee.programBanks[wanted], number = r.pointee.programNumbers[wanted]
     _unsafePerformance { r.pointee.dssi!.pointee.select_program?(r.pointee.handle, bank, number) }
+}
+
+/// Selects the bank and program last set through kDSSIUnitProperty_Program, once per set. A run
+/// of zero frames comes first: a plug-in applies there what configure() left pending
+/// (fluidsynth-dssi's "load" selects the soundfont's first preset at its next run, which would
+/// otherwise undo this selection).
+@_noAllocation @_noLocks
+private func ladspaUnitSelectBankProgram(_ r: UnsafeMutablePointer<LADSPAUnitRenderState>) {
+    let wanted = r.pointee.requestedBankProgram.pointee.load(ordering: .acquiring)
+    guard wanted >= 0, wanted != r.pointee.selectedBankProgram else { return }
+    r.pointee.selectedBankProgram = wanted
+    ladspaUnitRunSynth(r, frames: 0, events: 0)
+    let bank = SelectedBankProgram.bank(wanted), program = SelectedBankProgram.program(wanted)
+    _unsafePerformance { r.pointee.dssi!.pointee.select_program?(r.pointee.handle, bank, program) }
+}
+
+/// Runs the synth over `frames` frames with the first `count` of `events`: run_synth, or
+/// run_multiple_synths with this one instance (the unit lets only one instance of such a plug-in
+/// run at a time, as DSSI asks every active instance to be in each call).
+@_noAllocation @_noLocks
+private func ladspaUnitRunSynth(_ r: UnsafeMutablePointer<LADSPAUnitRenderState>, frames: Int, events count: Int) {
+    let dssi = r.pointee.dssi!
+    // The plug-in's own code: real-time by its DSSI contract.
+    if let runSynth = dssi.pointee.run_synth {
+        _unsafePerformance { runSynth(r.pointee.handle, UInt(frames), r.pointee.events, UInt(count)) }
+    } else {
+        r.pointee.synthEventCounts[0] = UInt(count)
+        let handles = r.pointee.synthHandles, lists = r.pointee.synthEventLists, counts = r.pointee.synthEventCounts
+        _unsafePerformance { dssi.pointee.run_multiple_synths?(1, handles, UInt(frames), lists, counts) }
+    }
+}
+
+/// Runs the synth over `frames` frames with no events into whatever its ports point at (at
+/// initialize: the unit's own buffers, `frames` long at most), the output discarded.
+/// Thread: setup (before the first render).
+func ladspaUnitRunSynthSilently(_ r: UnsafeMutablePointer<LADSPAUnitRenderState>, frames: Int) {
+    guard r.pointee.dssi != nil else { return }
+    ladspaUnitRunSynth(r, frames: frames, events: 0)
 }
 
 /// Converts the queued MIDI events due in `from ..< from + frames` into `events`, at their frame

@@ -11,8 +11,10 @@ import LADSPAHost
 /// - AudioUnitInitialize loads the library and instantiates and activates the plug-in at the
 ///   unit's rate; Uninitialize deactivates and cleans it up; Reset deactivates and activates it.
 /// - INPLACE_BROKEN plug-ins never get an output buffer that is also an input buffer.
-/// - DSSI synths ('aumu'): MusicDeviceMIDIEvent reaches run_synth as ALSA sequencer events at their
-///   offsets; programs are the factory presets, selected on the render thread between runs.
+/// - DSSI synths ('aumu'): MusicDeviceMIDIEvent reaches run_synth (or run_multiple_synths with this
+///   one instance) as ALSA sequencer events at their offsets; programs are the factory presets,
+///   selected on the render thread between runs, or any bank and program by number
+///   (kDSSIUnitProperty_Program).
 ///
 /// ```swift
 /// let unit = try AudioUnitInstance(LADSPAProvider.component(label: "amp_mono")!.description)
@@ -28,6 +30,12 @@ public final class LADSPAUnit: AUBase {
     var programIndex = -1
     /// DSSI configure() values given so far, given again at every instantiation (AUHostDSSI.h).
     var configureValues: [String: String] = [:]
+    /// kDSSIUnitProperty_Program's last numbers, selected again at every instantiation, and how
+    /// many times it was set (each set selects again: ``SelectedBankProgram``).
+    var bankProgram: DSSIUnitProgram?
+    var bankProgramRequests = 0
+    /// Whether this unit holds its run_multiple_synths plug-in (LADSPAUnit+MultipleSynths.swift).
+    var holdsMultipleSynths = false
 
     /// Lays out elements and parameters from the catalog's description; runs no plug-in code.
     /// Thread: setup.
@@ -44,6 +52,7 @@ public final class LADSPAUnit: AUBase {
     }
 
     deinit {
+        releaseMultipleSynths(keeping: ladspaInstance)
         RenderEventQueue.deallocate(midiQueue)
     }
 
@@ -120,19 +129,22 @@ public final class LADSPAUnit: AUBase {
     public override func customPropertyInfo(
         _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement
     ) throws -> (size: UInt32, writable: Bool)? {
-        try configurePropertyInfo(id, scope)
+        if id == kDSSIUnitProperty_Program { return try programPropertyInfo(scope) }
+        return try configurePropertyInfo(id, scope)
     }
 
     public override func getCustomProperty(
         _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ data: UnsafeMutableRawPointer
     ) throws {
         if id == kDSSIUnitProperty_Configure { getConfigure(data) }
+        if id == kDSSIUnitProperty_Program { try getProgram(data) }
     }
 
     public override func setCustomProperty(
         _ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ data: UnsafeRawPointer, _ size: UInt32
     ) throws {
         if id == kDSSIUnitProperty_Configure { try setConfigure(data) }
+        if id == kDSSIUnitProperty_Program { try setProgram(data, size) }
     }
 
     public override func allocateRenderResources() throws { try startPlugin() }

@@ -427,4 +427,20 @@ extension AVFAudioCorpusTests {
         for (i, s) in click.prefix(599).enumerated() { expected[22_050 + i] = s }
         assertSamplesEqual(output, expected, "sampler output")
     }
+
+    /// AVAudioUnitSampler with TimGM6mb (package timgm6mb-soundfont): middle C on the piano is
+    /// audible (RMS over 0.003) and repeats every 183.5 frames at 48 kHz (261.6 Hz) within 2 %,
+    /// the lag of the best autocorrelation between 200 and 400 Hz.
+    func testSamplerPlaysMiddleCFromASoundFontBank() throws {
+        let bank = "/usr/share/sounds/sf2/TimGM6mb.sf2"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: bank), "timgm6mb-soundfont is not installed")
+        let output = Array(try SoundFontSampler().render(bankURL: URL(fileURLWithPath: bank), note: 60, frames: 24_000).dropFirst(2_400))
+        let level = (output.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(output.count)).squareRoot()
+        XCTAssertGreaterThan(level, 0.003)
+        let window = output.count - 240
+        let lags = 120...240
+        let scores = lags.map { lag in (0..<window).reduce(0.0) { $0 + Double(output[$1]) * Double(output[$1 + lag]) } }
+        let best = lags.lowerBound + scores.indices.max { scores[$0] < scores[$1] }!
+        XCTAssertEqual(48_000 / Double(best), 261.63, accuracy: 261.63 * 0.02)
+    }
 }

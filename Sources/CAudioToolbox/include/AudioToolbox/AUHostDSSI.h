@@ -19,8 +19,23 @@ AUHOST_EXTERN_C_BEGIN
    value that is not a CFString, too; a unit that is not DSSI answers kAudioUnitErr_InvalidProperty.
    [setup] */
 AU_ENUM(AudioUnitPropertyID) {
-    kDSSIUnitProperty_Configure = 64010
+    kDSSIUnitProperty_Configure = 64010,
+    kDSSIUnitProperty_Program = 64011
 };
+
+/* kDSSIUnitProperty_Program (global, read/write, a DSSIUnitProgram): selects a DSSI synth's
+   bank and program by number, whether or not they are among the factory presets (which the
+   catalog asks of a fresh instance: a sampler's programs appear only once configure() has loaded
+   its file). The unit calls select_program at the start of the next render cycle (after a run of
+   zero frames, in which a plug-in applies what configure() left pending: fluidsynth-dssi's "load"
+   selects the soundfont's first preset at its next run), and again after every Initialize. Each
+   set selects again, even the same numbers (after a new "load"). Reading gives the numbers last
+   set (kAudioUnitErr_PropertyNotInUse before any). A unit that is not DSSI answers
+   kAudioUnitErr_InvalidProperty. [setup] */
+typedef struct DSSIUnitProgram {
+    UInt32 bank;
+    UInt32 program;
+} DSSIUnitProgram;
 
 AUHOST_EXTERN_C_END
 

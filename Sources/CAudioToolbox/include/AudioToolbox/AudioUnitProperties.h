@@ -299,6 +299,15 @@ AU_ENUM(AudioUnitPropertyID) {
     kAUVoiceIOProperty_MuteOutput = 2104
 };
 
+/* Apple's sampler bank numbers (AVAudioUnitSampler's loadSoundBankInstrument): the MSB of a
+   melodic bank and of the percussion bank, and the LSB (variation) of the default bank. On Linux
+   the sampler maps melodic MSB 0x79 to SoundFont bank LSB and percussion 0x78 to bank 128. */
+enum {
+    kAUSampler_DefaultPercussionBankMSB = 0x78,
+    kAUSampler_DefaultMelodicBankMSB = 0x79,
+    kAUSampler_DefaultBankLSB = 0x00
+};
+
 AU_ASSUME_NONNULL_END
 AUHOST_EXTERN_C_END
 
