@@ -67,12 +67,14 @@ public final class AVAudioUnitSampler: AVAudioUnitMIDIInstrument {
             kAudio_UnimplementedError, "AVAudioUnitSampler on Linux plays SoundFont 2 banks only; audio files cannot be loaded as zones")
     }
 
-    /// The output level in dB (-90…12, Apple's range), FluidSynth's gain (0.2 at 0 dB).
+    /// The output level in dB (-90…12, Apple's range), FluidSynth's gain (0.2 at 0 dB). Values
+    /// outside are clamped; NaN and infinities are ignored, here and for pan and tuning.
     ///
     /// Thread: setup.
     public var masterGain: Float {
         get { gainDecibels }
         set {
+            guard newValue.isFinite else { return }  // NaN would reach the plug-in as "nan"
             gainDecibels = min(max(newValue, -90), 12)
             let gain = Self.unityGain * pow(10, Double(gainDecibels) / 20)
             try? configure(["GLOBAL:gain": String(format: "%.9g", gain)])
@@ -85,6 +87,7 @@ public final class AVAudioUnitSampler: AVAudioUnitMIDIInstrument {
     public var stereoPan: Float {
         get { panValue }
         set {
+            guard newValue.isFinite else { return }  // NaN cannot become a MIDI value
             panValue = min(max(newValue, -100), 100)
             sendPan()
         }
@@ -97,6 +100,7 @@ public final class AVAudioUnitSampler: AVAudioUnitMIDIInstrument {
     public var globalTuning: Float {
         get { tuningCents }
         set {
+            guard newValue.isFinite else { return }
             tuningCents = min(max(newValue, -2400), 2400)
             sendTuning()
         }

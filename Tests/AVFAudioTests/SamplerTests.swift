@@ -95,6 +95,29 @@ final class SamplerTests: XCTestCase {
         XCTAssertEqual(quiet / loud, 0.1, accuracy: 0.003)
     }
 
+    /// NaN and infinities leave gain, pan and tuning as they were (a NaN pan trapped converting
+    /// to a MIDI value); finite values outside the ranges are clamped.
+    func testNonFiniteSettingsAreIgnoredAndOthersClamped() {
+        let sampler = AVAudioUnitSampler()
+        sampler.masterGain = -20
+        sampler.stereoPan = 50
+        sampler.globalTuning = 100
+        for bad: Float in [.nan, .infinity, -.infinity] {
+            sampler.masterGain = bad
+            sampler.stereoPan = bad
+            sampler.globalTuning = bad
+        }
+        XCTAssertEqual(sampler.masterGain, -20)
+        XCTAssertEqual(sampler.stereoPan, 50)
+        XCTAssertEqual(sampler.globalTuning, 100)
+        sampler.masterGain = 1000
+        sampler.stereoPan = -1000
+        sampler.globalTuning = 1e9
+        XCTAssertEqual(sampler.masterGain, 12)
+        XCTAssertEqual(sampler.stereoPan, -100)
+        XCTAssertEqual(sampler.globalTuning, 2400)
+    }
+
     /// globalTuning 1200 cents puts middle C an octave up (RPN coarse tuning). Mutation tried:
     /// the coarse-tuning RPN number 2 sent as 0 (pitch-bend range): fails.
     func testGlobalTuningOfAnOctaveDoublesThePitch() throws {
