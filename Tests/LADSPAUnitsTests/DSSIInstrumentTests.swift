@@ -149,6 +149,35 @@ final class DSSIInstrumentTests: XCTestCase {
         XCTAssertGreaterThan(output.map(abs).max() ?? 0, 0.05, "hexter played")
     }
 
+    /// kDSSIUnitProperty_Program from a careless caller: a short value, numbers past 65535 and
+    /// a read before any set are refused with their status codes, and nothing is remembered; a
+    /// LADSPA unit has no such property.
+    func testProgramPropertyRefusesWhatItCannotTake() throws {
+        let rig = try LADSPAUnitRig(try LADSPATestSupport.component("hexter"), rate: 48_000, maxFrames: 4096)
+        let full = UInt32(MemoryLayout<DSSIUnitProgram>.size)
+        var program = DSSIUnitProgram(bank: 0, program: 3)
+        var size = full
+        XCTAssertEqual(
+            AudioUnitGetProperty(rig.unit, kDSSIUnitProperty_Program, kAudioUnitScope_Global, 0, &program, &size),
+            kAudioUnitErr_PropertyNotInUse)
+        XCTAssertEqual(
+            AudioUnitSetProperty(rig.unit, kDSSIUnitProperty_Program, kAudioUnitScope_Global, 0, &program, full - 1),
+            kAudioUnitErr_InvalidPropertyValue)
+        for (bank, number) in [(UInt32(70_000), UInt32(0)), (0, UInt32.max)] {
+            var wide = DSSIUnitProgram(bank: bank, program: number)
+            XCTAssertEqual(
+                AudioUnitSetProperty(rig.unit, kDSSIUnitProperty_Program, kAudioUnitScope_Global, 0, &wide, full),
+                kAudioUnitErr_InvalidPropertyValue)
+        }
+        XCTAssertEqual(
+            AudioUnitGetProperty(rig.unit, kDSSIUnitProperty_Program, kAudioUnitScope_Global, 0, &program, &size),
+            kAudioUnitErr_PropertyNotInUse, "a refused value is not remembered")
+        let hpf = try LADSPAUnitRig(try LADSPATestSupport.component("hpf"), rate: 48_000, maxFrames: 256)
+        XCTAssertEqual(
+            AudioUnitSetProperty(hpf.unit, kDSSIUnitProperty_Program, kAudioUnitScope_Global, 0, &program, full),
+            kAudioUnitErr_InvalidProperty)
+    }
+
     /// A graph file of LADSPA and DSSI nodes (`auhost run`): the MIDI file into hexter with program
     /// 3, through CMT's amp at 0.5, is the direct run halved, every frame (halving is exact).
     func testAGraphFileOfDSSIAndLADSPANodesRendersTheDirectRunHalved() throws {

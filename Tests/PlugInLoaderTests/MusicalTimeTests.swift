@@ -206,12 +206,7 @@ final class MusicalTimeTests: XCTestCase {
     /// kernel reads 120 BPM before it and 90 from it. The second position is in 6/8 (beatUnit 8:
     /// 180 eighths a minute is 90 quarter notes, beat 20 eighths is quarter note 10).
     func testLV2BuildTakesATimePositionInsideARunAtItsFrame() throws {
-        _ = try MusicalProbePlugIn.lv2Component.get()
-        let world = LV2World(lv2Path: MusicalProbePlugIn.lv2Folder)
-        let plugin = try world.plugin(uri: "urn:auhost:aufx:mtim:AUSt")
-        let direct = try LV2Instance(plugin: plugin, configuration: .init(sampleRate: 48_000, maxBlockLength: 512))
-        direct.activate()
-        for c in 0..<2 { direct.audioInput(c).update(repeating: 0, count: 512) }
+        let direct = try activeLV2Probe()
         let first = LV2TimePosition(frame: 0, speed: 1, bar: 0, barBeat: 2, beat: 2, beatUnit: 4, beatsPerBar: 4, beatsPerMinute: 120)
         let second = LV2TimePosition(
             frame: 9_000, speed: 1, bar: 1, barBeat: 14, beat: 20, beatUnit: 8, beatsPerBar: 6, beatsPerMinute: 180)
@@ -230,15 +225,21 @@ final class MusicalTimeTests: XCTestCase {
         XCTAssertEqual(Double(direct.audioOutput(1)[0]), 10 + 312 * 1.5 / 48_000, accuracy: 1e-5)
     }
 
-    /// A host's time:Position is input nobody here wrote: a beat of 1e300 or below zero must not
-    /// trap on the render thread (the beats-to-next-beat answer converted the beat to Int).
-    func testLV2BuildTakesHostileBeatsWithoutTrapping() throws {
+    /// The probe's LV2 build run directly through lilv at 48 kHz, 512 frames a run, inputs silent.
+    private func activeLV2Probe() throws -> LV2Instance {
         _ = try MusicalProbePlugIn.lv2Component.get()
         let world = LV2World(lv2Path: MusicalProbePlugIn.lv2Folder)
         let plugin = try world.plugin(uri: "urn:auhost:aufx:mtim:AUSt")
         let direct = try LV2Instance(plugin: plugin, configuration: .init(sampleRate: 48_000, maxBlockLength: 512))
         direct.activate()
         for c in 0..<2 { direct.audioInput(c).update(repeating: 0, count: 512) }
+        return direct
+    }
+
+    /// A host's time:Position is input nobody here wrote: a beat of 1e300 or below zero must not
+    /// trap on the render thread (the beats-to-next-beat answer converted the beat to Int).
+    func testLV2BuildTakesHostileBeatsWithoutTrapping() throws {
+        let direct = try activeLV2Probe()
         for beat in [1e300, -1e300, -0.5] {
             let position = LV2TimePosition(
                 frame: 0, speed: 1, bar: 0, barBeat: 0, beat: beat, beatUnit: 4, beatsPerBar: 4, beatsPerMinute: 120)
