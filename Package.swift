@@ -159,7 +159,7 @@ let providers: [Target] = [
             "UnitIsolation", "SystemSoundServices", "AudioFormatServices", "AudioSessionServices", "CoreMIDIServices",
         ]),
     /// `import AVFAudio`: AVAudioEngine and the classes around it, as Swift classes over AUGraph and units.
-    .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units", "LADSPAUnits", "AudioSessionServices"]),
+    .target(name: "AVFAudio", dependencies: ["AudioToolbox", "AUHost", "LV2Units", "LADSPAUnits", "AudioSessionServices", "JACKIOUnit"]),
     /// `import AVFoundation` for audio: re-exports AVFAudio, as Apple's AVFoundation does.
     .target(name: "AVFoundation", dependencies: ["AVFAudio"]),
     /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).
@@ -198,7 +198,7 @@ let executables: [Target] = [
 // MARK: - Tests: support targets, fuzzing, then the test targets
 
 let testSupport: [Target] = [
-    .target(name: "TestSupport", dependencies: ["AUHost", "CJACK", "ALSATestSupport"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["AUHost", "CJACK", "CAUHostAtomics", "ALSATestSupport"], path: "Tests/TestSupport"),
     .target(name: "ALSATestSupport", dependencies: ["CALSA"], path: "Tests/ALSATestSupport"),
     /// A sine fitted to measured samples (amplitude, THD+N), for the DSP and codec tests.
     .target(name: "SignalTestSupport", path: "Tests/SignalTestSupport"),
@@ -292,7 +292,7 @@ let tests: [Target] = [
     .testTarget(name: "AppleSwiftCorpusTests", dependencies: ["AudioToolbox", "AUHost"], path: "Tests/AppleSwiftCorpus"),
     /// Swift written after Apple's AVFAudio documentation (the corpus files import only AVFAudio and
     /// Foundation; AVFAudioCorpusTests checks the imports and the samples).
-    .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "CALSA"]),
+    .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "CALSA", "TestSupport", "ALSATestSupport"]),
     .testTarget(name: "AVFAudioCorpusTests", dependencies: ["AVFAudio", "AVFoundation"], path: "Tests/AVFAudioCorpus"),
     .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzHarnesses", "AUHost"], path: "Tests/Fuzz/ReplayTests"),
     .testTarget(name: "auhostTests", dependencies: ["auhost", "TestSupport", "ALSATestSupport"]),

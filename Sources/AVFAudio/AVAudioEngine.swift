@@ -144,7 +144,8 @@ open class AVAudioEngine {
         }
     }
 
-    /// The engine's output: the ALSA device, or in manual rendering mode the application.
+    /// The engine's output: the device (ALSA's, or JACK when AUHOST_AUDIO_DEVICE says "jack"), or
+    /// in manual rendering mode the application.
     ///
     /// Thread: setup.
     public var outputNode: AVAudioOutputNode {
@@ -207,7 +208,7 @@ open class AVAudioEngine {
     }
 
     func initializeGraph() throws {
-        _ = outputNode
+        if let error = outputNode.deviceError { throw error }
         if let inputNode_, !graph.isInitialized { try inputNode_.captureFrom(outputNode) }
         if !graph.isInitialized { reconcileMixerRates() }
         if manualMode == .offline, !graph.isInitialized {
@@ -237,7 +238,7 @@ open class AVAudioEngine {
             if manualMode == nil {
                 watchOutputDevice()
                 try graph.start()
-                AVAudioSession.sharedInstance().deviceStarted(outputNode.unit)
+                if let device = outputNode.device { AVAudioSession.sharedInstance().deviceStarted(outputNode.unit, device: device) }
             }
         } catch {
             stopSinks()

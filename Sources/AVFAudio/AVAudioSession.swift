@@ -227,12 +227,14 @@ public final class AVAudioSession {
         }
     }
 
-    /// Notes what a started device granted.
-    func deviceStarted(_ unit: AudioUnit) {
+    /// Notes what a started device granted (on JACK: the server's rate and buffer size).
+    func deviceStarted(_ unit: AudioUnit, device: EngineDevice) {
+        let isJACK = if case .jack = device { true } else { false }
         var rate: Float64 = 0
         var size = UInt32(8)
-        AudioUnitGetProperty(unit, kAUHostALSAProperty_GrantedSampleRate, kAudioUnitScope_Global, 0, &rate, &size)
-        let frames = uint32Property(unit, kAUHostALSAProperty_GrantedPeriodFrames) ?? 0
+        let rateID = isJACK ? kAUHostJACKProperty_ServerSampleRate : kAUHostALSAProperty_GrantedSampleRate
+        AudioUnitGetProperty(unit, rateID, kAudioUnitScope_Global, 0, &rate, &size)
+        let frames = uint32Property(unit, isJACK ? kAUHostJACKProperty_ServerBufferFrames : kAUHostALSAProperty_GrantedPeriodFrames) ?? 0
         if rate > 0 { locked { granted = (rate, frames) } }
     }
 }

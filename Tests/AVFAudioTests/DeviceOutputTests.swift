@@ -34,4 +34,34 @@ final class DeviceOutputTests: XCTestCase {
         XCTAssertFalse(engine.isRunning)
         XCTAssertEqual(first, [Float](repeating: 0.125, count: 256))
     }
+
+    /// AUHOST_AUDIO_DEVICE names the PCM for programs written for Apple, which never set one:
+    /// the engine plays on it, and a PCM that does not exist fails start naming it.
+    func testTheEnvironmentChoosesThePCM() throws {
+        setenv("AUHOST_AUDIO_DEVICE", "null", 1)
+        defer { unsetenv("AUHOST_AUDIO_DEVICE") }
+        let engine = AVAudioEngine()
+        let source = AVAudioSourceNode { _, _, frames, list in
+            for buffer in UnsafeMutableAudioBufferListPointer(list) {
+                buffer.mData!.initializeMemory(as: Float.self, repeating: 0.25, count: Int(frames))
+            }
+            return noErr
+        }
+        engine.attach(source)
+        engine.connect(source, to: engine.mainMixerNode, format: nil)
+        let heard = DispatchSemaphore(value: 0)
+        engine.mainMixerNode.installTap(onBus: 0, bufferSize: 256, format: nil) { buffer, _ in
+            if buffer.floatChannelData![0][0] == 0.25 { heard.signal() }
+        }
+        try engine.start()
+        XCTAssertEqual(heard.wait(timeout: .now() + 30), .success, "the null PCM pulled the engine")
+        engine.stop()
+
+        setenv("AUHOST_AUDIO_DEVICE", "auhost_no_such_pcm", 1)
+        let lost = AVAudioEngine()
+        _ = lost.mainMixerNode
+        XCTAssertThrowsError(try lost.start()) { error in
+            XCTAssertTrue("\(error)".contains("auhost_no_such_pcm"), "\(error)")
+        }
+    }
 }

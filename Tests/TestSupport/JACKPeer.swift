@@ -5,7 +5,7 @@ import XCTest
 /// A JACK client of the test's own, as another program on the server would be: input ports that
 /// record what arrives (up to `capacity` frames each) and one output port that plays a ramp
 /// (frame n of its own count is n / 65536, exact in Float). Its process callback allocates nothing.
-final class JACKPeer {
+public final class JACKPeer {
     struct State {
         var inputs: (OpaquePointer?, OpaquePointer?) = (nil, nil)
         var output: OpaquePointer?
@@ -15,11 +15,11 @@ final class JACKPeer {
         var played: Int = 0
     }
 
-    let client: OpaquePointer
+    public let client: OpaquePointer
     let state: UnsafeMutablePointer<State>
 
     /// Thread: setup.
-    init(name: String = "auhost-test-peer", capacity: Int = 48_000) throws {
+    public init(name: String = "auhost-test-peer", capacity: Int = 48_000) throws {
         var status = jack_status_t(0)
         client = try XCTUnwrap(auhost_jack_client_open(name, JackNoStartServer, &status), "a JACK client of the test's own")
         state = .allocate(capacity: 1)
@@ -41,18 +41,25 @@ final class JACKPeer {
     }
 
     /// Frames recorded so far on both inputs. Thread: any.
-    var framesRecorded: Int { Int(auhost_atomic_load_u64(&state.pointee.frames)) }
+    public var framesRecorded: Int { Int(auhost_atomic_load_u64(&state.pointee.frames)) }
 
     /// What input `channel` recorded (call once recording has stopped growing or is enough).
-    func recording(_ channel: Int) -> [Float] {
+    public func recording(_ channel: Int) -> [Float] {
         let count = min(framesRecorded, state.pointee.capacity)
         return Array(UnsafeBufferPointer(start: channel == 0 ? state.pointee.recorded.0 : state.pointee.recorded.1, count: count))
     }
 
-    func connect(_ source: String, _ destination: String) -> Int32 { jack_connect(client, source, destination) }
+    /// Places where a ramp of step 1/65536 (the peer's, exact in Float) does not go on. An xrun
+    /// (this VM's dummy server logs about one a second on its own) can drop or repeat a cycle;
+    /// nothing else may.
+    public static func rampBreaks(_ samples: [Float]) -> Int {
+        zip(samples, samples.dropFirst()).filter { $1 != $0 + 1 / 65_536 }.count
+    }
+
+    public func connect(_ source: String, _ destination: String) -> Int32 { jack_connect(client, source, destination) }
 
     /// The server's port names that start with `prefix`.
-    func ports(_ prefix: String) -> [String] {
+    public func ports(_ prefix: String) -> [String] {
         guard let names = jack_get_ports(client, "^" + NSRegularExpression.escapedPattern(for: prefix), nil, 0) else { return [] }
         defer { jack_free(names) }
         var result: [String] = []
