@@ -228,6 +228,14 @@ bench-graph-floor: deps
 		$$(PKG_CONFIG_PATH=.build/bench-graph-floor/lib/pkgconfig pkg-config --cflags --libs auhost)
 	.build/bench-graph-floor/graph-floor
 
+## bench-parallel-run: issue 35's field case, `auhost run` of two branches of two SDK Saturators,
+## serial against two threads, whole process and block medians (Benchmarks/compare-parallel-run.sh).
+.PHONY: bench-parallel-run
+bench-parallel-run: deps
+	$(SWIFT) build -c release --product auhost
+	Plugins/build.sh release
+	Benchmarks/compare-parallel-run.sh
+
 bench-isolated: deps
 	$(SWIFT) build -c release --product auhost-unit-host
 	cd Benchmarks && LV2_PATH=$$(../scripts/test-lv2-path.sh) $(SWIFT) package benchmark --target IsolatedUnit

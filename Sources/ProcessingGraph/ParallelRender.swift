@@ -88,6 +88,8 @@ public struct WorkerPool {
     public static let capacity = 64
     /// Futex word: bumped to start a run (or to make a worker look at its stop flag).
     public var generation: UInt32 = 0
+    /// Workers asleep on `generation` (the head wakes them only when there are any).
+    public var sleepers: UInt32 = 0
     /// Futex word: bumped whenever a task becomes ready or the last task of a run finishes.
     public var work: UInt32 = 0
     /// Threads sleeping on `work`.
@@ -147,9 +149,12 @@ func runParallelPhase(
     _unsafePerformance {
         auhost_atomic_store_pointer(&pool.pointee.job, UnsafeMutableRawPointer(plan))
         if workers {
+            // Both sides' read-modify-writes are full barriers: a worker that counted itself asleep
+            // before this bump is woken, and one counted after it sees the new generation.
             _ = auhost_atomic_add_u32(&pool.pointee.generation, 1)
-            // A futex wake: one system call, no lock held, nothing allocated.
-            auhost_futex_wake_all(&pool.pointee.generation)
+            // A futex wake (one system call, no lock held, nothing allocated) only for a sleeper:
+            // workers polling between back-to-back cycles see the bump by themselves.
+            if auhost_atomic_load_u32(&pool.pointee.sleepers) > 0 { auhost_futex_wake_all(&pool.pointee.generation) }
         }
     }
     participate(plan, pool, run: run, head: true)
@@ -291,17 +296,52 @@ func adoptHeadScheduling(_ pool: UnsafeMutablePointer<WorkerPool>) {
     }
 }
 
-/// A worker's life: sleep until a run starts, join it, repeat until asked to stop.
+/// How long a worker polls for the next run before it sleeps, when the gap before the last run
+/// was shorter than this: back-to-back cycles (offline rendering, a graph pulled in a loop) start
+/// the next run sooner than a futex wake brings a sleeping thread back (tens of µs on a VM), while
+/// a device's periods (a millisecond and more) leave the worker asleep after a short poll.
+let idlePollSeconds = 200e-6
+/// The poll after a long gap: catches a run that follows at once without costing a device's period.
+let shortIdlePollSeconds = 10e-6
+
+/// Waits until the generation moves past `seen`: polls for `pollSeconds`, then sleeps on the
+/// futex. Returns how long it waited (seconds).
+///
+/// Thread: worker.
+@_noAllocation @_noLocks
+private func awaitRun(_ pool: UnsafeMutablePointer<WorkerPool>, seen: UInt32, pollSeconds: Double) -> Double {
+    let started = _unsafePerformance { monotonicSeconds() }
+    var spins = 0
+    while _unsafePerformance({ auhost_atomic_load_u32(&pool.pointee.generation) }) == seen {
+        spins += 1
+        // The clock is read once every 32 pauses: a pause is 10–140 cycles depending on the CPU.
+        if spins & 31 != 0 || _unsafePerformance({ monotonicSeconds() }) - started < pollSeconds {
+            _unsafePerformance { auhost_cpu_relax() }
+            continue
+        }
+        _unsafePerformance {
+            _ = auhost_atomic_add_u32(&pool.pointee.sleepers, 1)
+            // Sleeps only if the generation is still `seen` (futex semantics): a run started (or a
+            // stop asked) since the poll is not slept through.
+            auhost_futex_wait(&pool.pointee.generation, seen)
+            _ = auhost_atomic_sub_u32(&pool.pointee.sleepers, 1)
+        }
+    }
+    return _unsafePerformance { monotonicSeconds() } - started
+}
+
+/// A worker's life: wait until a run starts, join it, repeat until asked to stop.
 ///
 /// Thread: worker (real-time when the head's thread is).
 @_noAllocation @_noLocks
 func workerLoop(_ pool: UnsafeMutablePointer<WorkerPool>, index: Int) {
     var seen = _unsafePerformance { auhost_atomic_load_u32(&pool.pointee.generation) }
     var appliedPolicy = Int32(SCHED_OTHER), appliedPriority: Int32 = 0
+    var lastGap = Double.infinity
     while _unsafePerformance({ auhost_atomic_load_u32(pool.pointee.stop + index) }) == 0 {
         let generation = _unsafePerformance { auhost_atomic_load_u32(&pool.pointee.generation) }
         if generation == seen {
-            _unsafePerformance { auhost_futex_wait(&pool.pointee.generation, seen) }
+            lastGap = awaitRun(pool, seen: seen, pollSeconds: lastGap < idlePollSeconds ? idlePollSeconds : shortIdlePollSeconds)
             continue
         }
         seen = generation
