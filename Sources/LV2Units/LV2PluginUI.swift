@@ -8,9 +8,10 @@ import LV2Host
 ///
 /// The port protocol runs in ``idle()``, on the caller's thread, never on the render thread:
 /// values the UI writes become `AudioUnitSetParameter` calls (and ``onEvent`` events), values
-/// changed on the host's side reach the UI. Atoms cross both ways for a unit in this process
-/// (LV2PluginUIAtoms): what the UI writes reaches the plug-in at its next run, what the plug-in
-/// writes on its atom outputs reaches the UI at the next `idle()`. Call `idle()` regularly
+/// changed on the host's side reach the UI. Atoms cross both ways (LV2PluginUIAtoms; for a unit
+/// out of process, through its child: LV2PluginUIRemoteAtoms): what the UI writes reaches the
+/// plug-in at its next run, what the plug-in writes on its atom outputs reaches the UI at the next
+/// `idle()`. Call `idle()` regularly
 /// (every 30 ms, as jalv does).
 ///
 /// ```swift
@@ -58,9 +59,9 @@ public final class LV2PluginUI {
     /// Requests the handler declined or whose answer the unit refused.
     public private(set) var unansweredRequests = 0
     private var state = State.open
-    /// Atoms to and from the unit (nil for a unit out of process, without atom ports, or whose
-    /// atoms another open UI holds), and the UI's atom lines refused for want of it.
-    private var atoms: LV2PluginUIAtoms?
+    /// Atoms to and from the unit (in this process or out of it; nil for a unit without atom
+    /// ports, or whose atoms another open UI holds), and the UI's atom lines refused for want of it.
+    private var atoms: LV2UIAtomCarrier?
     private var atomsRefused = 0
     private var atomsDroppedAtEnd = (toPlugin: 0, toUI: 0)
     /// Atom lines that arrived before the rings were taken, applied once they are.
@@ -113,7 +114,7 @@ public final class LV2PluginUI {
             child.stop(grace: 0)
             throw error
         }
-        atoms = LV2PluginUIAtoms(unit: unit)
+        atoms = LV2PluginUIAtoms(unit: unit) ?? LV2PluginUIRemoteAtoms(unit: unit)
         // Atoms the UI wrote while opening (a patch:Get from its instantiate, as eg-sampler's).
         for line in early { apply(line) }
         early = []
@@ -193,7 +194,8 @@ public final class LV2PluginUI {
 
     /// Atoms dropped since the UI opened: on the way to the plug-in (a line naming no atom input
     /// or holding no atom, over 64 KiB, or the unit's ring full; every one when the unit has no
-    /// rings for this UI) and to the UI (the ring full while idle was not called, or over 64 KiB).
+    /// rings for this UI; out of process, also those lost with a child that died) and to the UI
+    /// (the ring full while idle was not called, or over 64 KiB).
     /// Thread: setup.
     public var droppedAtoms: (toPlugin: Int, toUI: Int) {
         let counted: (toPlugin: Int, toUI: Int) = atoms?.dropped ?? atomsDroppedAtEnd

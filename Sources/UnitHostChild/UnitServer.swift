@@ -1,6 +1,7 @@
 import AUHostCore
 import CUnitIsolation
 import Foundation
+import LV2Units
 import UnitIsolation
 
 /// The child's side of the protocol: answers control messages on the main thread and renders on
@@ -72,6 +73,29 @@ final class UnitServer {
             }
             guard (try? ControlChannel.send(control, UInt32(bitPattern: reply.0), reply.1)) != nil else { return }
         }
+    }
+
+    /// The plug-in's atoms for the parent's open UI: the rings are taken at the first exchange
+    /// and given back at closeUIAtoms (or with this process).
+    private var uiAtoms: LV2PluginUIAtoms?
+
+    /// Puts the UI's atoms into the plug-in's rings and answers with what it wrote (at most 2 MiB
+    /// of text a reply; the rest waits for the next exchange).
+    private func exchangeUIAtoms(_ lines: [UIAtomLine], _ unit: AudioUnit) throws -> [UInt8] {
+        if uiAtoms == nil { uiAtoms = LV2PluginUIAtoms(unit: unit) }
+        var w = ByteWriter()
+        guard let atoms = uiAtoms else {
+            w.u32(0)
+            return w.bytes
+        }
+        lines.forEach(atoms.fromUI)
+        var out: [UIAtomLine] = []
+        atoms.toUI(maximumBytes: 2 << 20) { out.append($0) }
+        w.u32(1)
+        w.u32(UInt32(clamping: atoms.dropped.toPlugin))
+        w.u32(UInt32(clamping: atoms.dropped.toUI))
+        w.atomLines(out)
+        return w.bytes
     }
 
     private func check(_ status: OSStatus, _ what: String) throws {
@@ -147,6 +171,10 @@ final class UnitServer {
             w.u32(UInt32(values.count))
             values.forEach { w.f32($0) }
             return w.bytes
+        case .exchangeUIAtoms:
+            return try exchangeUIAtoms(try r.atomLines(), unit)
+        case .closeUIAtoms:
+            uiAtoms = nil
         case .quit:
             break
         }

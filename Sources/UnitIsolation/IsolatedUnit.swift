@@ -13,11 +13,11 @@ import Foundation
 public final class IsolatedUnit: AUBase {
     /// The component the child serves.
     public let component: Component
-    private var process: UnitHostProcess?
+    private(set) var process: UnitHostProcess?
     private var shape: UnitShape
     let cycle: UnsafeMutablePointer<IsolatedCycleState>
     /// Serialises restarts, initialization and the fault sentence.
-    private let lock = NSRecursiveLock()
+    let lock = NSRecursiveLock()
     /// Why the child ended (a signal or an exit status), set by the watcher; and which child is
     /// current. Under `exitLock`, which is never held while waiting (the watcher takes it).
     private let exitLock = NSLock()
@@ -464,7 +464,7 @@ public final class IsolatedUnit: AUBase {
 
     /// Runs control calls; a broken channel (the child died or answered nonsense) becomes a fault
     /// and an AudioError naming the unit; the child's own errors pass through with its sentence.
-    private func withChild(_ process: UnitHostProcess, _ doing: String, _ body: () throws -> Void) throws {
+    func withChild(_ process: UnitHostProcess, _ doing: String, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as AudioError {

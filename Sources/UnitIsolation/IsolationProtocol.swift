@@ -1,4 +1,4 @@
-import AudioUnitBase
+import AUHostCore
 import CUnitIsolation
 import Foundation
 
@@ -27,6 +27,40 @@ public enum IsolationOpcode: UInt32 {
     case quit = 10
     /// (preset number) → the parameter values after it, in the order `describe` listed them.
     case setFactoryPreset = 11
+    /// (a UI's atoms: count, then port and text each) → (1 when the plug-in has atom ports for a
+    /// UI, else 0 and nothing more; atoms dropped toward the plug-in and toward the UI; the
+    /// plug-in's atoms since the last exchange, as sent): an open UI's atoms, at each of its idles.
+    case exchangeUIAtoms = 12
+    /// Lets another UI take the plug-in's atoms.
+    case closeUIAtoms = 13
+}
+
+/// The longest atom line either side sends or accepts (the UI child's own bound).
+public let maximumUIAtomLineBytes = 1 << 20
+
+extension ByteWriter {
+    /// Atom lines: a count, then each line's port and text.
+    public mutating func atomLines(_ lines: [UIAtomLine]) {
+        u32(UInt32(lines.count))
+        for line in lines {
+            u32(line.port)
+            string(line.text)
+        }
+    }
+}
+
+extension ByteReader {
+    /// Atom lines as ``ByteWriter/atomLines(_:)`` writes them; each text at most
+    /// ``maximumUIAtomLineBytes`` (the message's own bound limits the count).
+    public mutating func atomLines() throws -> [UIAtomLine] {
+        let count = Int(try u32())
+        var lines: [UIAtomLine] = []
+        for _ in 0..<count {
+            let port = try u32()
+            lines.append(UIAtomLine(port: port, text: try string(limit: maximumUIAtomLineBytes)))
+        }
+        return lines
+    }
 }
 
 /// The most bytes one message may carry (a ClassInfo of a large plug-in fits easily).

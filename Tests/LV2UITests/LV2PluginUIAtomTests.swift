@@ -16,9 +16,24 @@ final class LV2PluginUIAtomTests: XCTestCase {
 
     func makeUnit() throws -> AudioUnitInstance { try makeFixtureUnit("urn:auhost:fixture:ui-atom") }
 
+    /// The unit in a child of its own (AUHostIsolation.h): atoms cross to the plug-in's rings there.
+    func makeUnitOutOfProcess() throws -> AudioUnitInstance {
+        let unit = try AudioUnitInstance(
+            try XCTUnwrap(LV2PluginUITests.fixtures.component(uri: "urn:auhost:fixture:ui-atom")), outOfProcess: true)
+        try unit.initialize()
+        return unit
+    }
+
     func testTheUIsAtomSetsThePlugInsLevelAndThePlugInsAnswerReachesTheUI() throws {
+        try checkRoundTrip(try makeUnit())
+    }
+
+    func testAtomsCrossToAUnitOutOfProcessAndBack() throws {
+        try checkRoundTrip(try makeUnitOutOfProcess())
+    }
+
+    private func checkRoundTrip(_ unit: AudioUnitInstance) throws {
         let display = try XvfbDisplay.shared()
-        let unit = try makeUnit()
         XCTAssertEqual(try Self.render(unit), Array(repeating: 0.5, count: 256), "the level does not start at 1")
         let ui = try unit.openLV2UI(index: Self.atomUI, display: display.name)
         defer { ui.close() }
@@ -41,11 +56,47 @@ final class LV2PluginUIAtomTests: XCTestCase {
         XCTAssertEqual(ui.droppedAtoms.toUI, 0)
     }
 
+    /// The unit's child killed while its UI is open: the atom in flight is lost and counted, the UI
+    /// stays open, and once the unit restarts its new child carries the UI's atoms both ways again.
+    func testAtomsCrossAgainAfterTheUnitsChildIsRestarted() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try makeUnitOutOfProcess()
+        let ui = try unit.openLV2UI(index: Self.atomUI, display: display.name)
+        defer { ui.close() }
+        var pid: UInt32 = 0
+        var size = UInt32(4)
+        XCTAssertEqual(
+            AudioUnitGetProperty(unit.handle, kAUHostIsolatedUnitProperty_ProcessID, kAudioUnitScope_Global, 0, &pid, &size), noErr)
+        kill(pid_t(bitPattern: pid), SIGKILL)
+        try display.click(window: ui.window, x: 50, y: 30)
+        XCTAssertTrue(try idle(ui) { ui.droppedAtoms.toPlugin > 0 }, "the atom lost with the child is not counted")
+        XCTAssertEqual(try ui.idle(), .open)
+
+        XCTAssertEqual(AUHostIsolatedUnitRestart(unit.handle), noErr)
+        // A click at x = 100 of 200: level 0.5, answered with 1.0.
+        try display.click(window: ui.window, x: 100, y: 30)
+        var output: [Float] = []
+        XCTAssertTrue(
+            try idle(ui) {
+                output = (try? Self.render(unit)) ?? []
+                return output.first != 0.5
+            }, "the UI's atom did not reach the restarted child")
+        XCTAssertEqual(Set(output), [0.25], "every sample is the input 0.5 at level 0.5")
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.seen)) == 1.0 }, "the restarted child's answer did not reach the UI")
+    }
+
     /// The UI asks for the level (patch:Get) from its instantiate, before the child says `ready`:
     /// that atom is kept until the rings are taken, and the answer (1 + 0.5) reaches the UI.
     func testAnAtomTheUIWritesWhileOpeningIsDelivered() throws {
+        try checkAtomWhileOpening(try makeUnit())
+    }
+
+    func testAnAtomTheUIWritesWhileOpeningReachesAUnitOutOfProcess() throws {
+        try checkAtomWhileOpening(try makeUnitOutOfProcess())
+    }
+
+    private func checkAtomWhileOpening(_ unit: AudioUnitInstance) throws {
         let display = try XvfbDisplay.shared()
-        let unit = try makeUnit()
         let ui = try unit.openLV2UI(index: Self.atomUI, display: display.name)
         defer { ui.close() }
         XCTAssertTrue(

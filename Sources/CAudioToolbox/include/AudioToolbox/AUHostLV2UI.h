@@ -58,8 +58,9 @@ typedef void (*AUHostLV2UIEventProc)(void *_Nullable inUserData, UInt32 inEventT
                                      AudioUnitParameterValue inValue);
 
 /* How many UIs the unit's plug-in declares (0 for none). Works for LV2 units in this process and
-   out of process (AUHostIsolation.h: the UI's child and the unit's child are separate processes,
-   and the protocol goes through the unit's parameters). kAudio_ParamError for a unit that is not
+   out of process (AUHostIsolation.h: the UI's child and the unit's child are separate processes;
+   controls go through the unit's parameters, atoms through the unit's child at each idle).
+   kAudio_ParamError for a unit that is not
    an LV2 unit. [setup] */
 OSStatus AUHostLV2UIGetCount(AudioUnit inUnit, UInt32 *outCount);
 
