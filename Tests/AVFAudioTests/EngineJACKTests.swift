@@ -75,7 +75,7 @@ final class EngineJACKTests: XCTestCase {
         let input = engine.inputNode
         XCTAssertEqual(input.outputFormat(forBus: 0).sampleRate, 48_000)
         engine.connect(input, to: engine.mainMixerNode, format: input.outputFormat(forBus: 0))
-        let tapped = TapFrames()
+        let tapped = TapRecord()
         input.installTap(onBus: 0, bufferSize: 256, format: nil) { buffer, _ in tapped.append(buffer) }
         try engine.start()
         defer { engine.stop() }
@@ -140,17 +140,4 @@ final class EngineJACKTests: XCTestCase {
 /// The source node's frame count (render thread only).
 private final class RampCounter: @unchecked Sendable {
     var next = 0
-}
-
-/// The left channel a tap received, on the engine's tap thread.
-private final class TapFrames: @unchecked Sendable {
-    private let lock = NSLock()
-    private var samples: [Float] = []
-    var frames: Int { lock.withLock { samples.count } }
-    var left: [Float] { lock.withLock { samples } }
-
-    func append(_ buffer: AVAudioPCMBuffer) {
-        let data = UnsafeBufferPointer(start: buffer.floatChannelData![0], count: Int(buffer.frameLength))
-        lock.withLock { samples += data }
-    }
 }

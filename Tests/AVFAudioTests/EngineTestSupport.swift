@@ -60,3 +60,16 @@ func assertThrowsStatus(_ status: OSStatus, _ what: String, file: StaticString =
         XCTAssertEqual(error.code, Int(status), "\(what): \(error.localizedDescription)", file: file, line: line)
     }
 }
+
+/// What a tap received (left channel), on the engine's tap thread.
+final class TapRecord: @unchecked Sendable {
+    private let lock = NSLock()
+    private var samples: [Float] = []
+    var frames: Int { lock.withLock { samples.count } }
+    var left: [Float] { lock.withLock { samples } }
+
+    func append(_ buffer: AVAudioPCMBuffer) {
+        let data = UnsafeBufferPointer(start: buffer.floatChannelData![0], count: Int(buffer.frameLength))
+        lock.withLock { samples += data }
+    }
+}

@@ -53,16 +53,3 @@ final class InputNodeTests: XCTestCase {
         XCTAssertEqual(Array(played[start..<start + 2 * frames]), captured)
     }
 }
-
-/// What a tap received (left channel), on the engine's tap thread.
-private final class TapRecord: @unchecked Sendable {
-    private let lock = NSLock()
-    private var samples: [Float] = []
-    var frames: Int { lock.withLock { samples.count } }
-    var left: [Float] { lock.withLock { samples } }
-
-    func append(_ buffer: AVAudioPCMBuffer) {
-        let data = UnsafeBufferPointer(start: buffer.floatChannelData![0], count: Int(buffer.frameLength))
-        lock.withLock { samples += data }
-    }
-}

@@ -40,12 +40,7 @@ final class LV2PluginUIAtomTests: XCTestCase {
 
         // A click at x = 50 of 200: patch:Set #level 0.25, which only an atom input takes.
         try display.click(window: ui.window, x: 50, y: 30)
-        var output: [Float] = []
-        XCTAssertTrue(
-            try idle(ui) {
-                output = (try? Self.render(unit)) ?? []
-                return output.first != 0.5
-            }, "the UI's atom did not reach the plug-in")
+        let output = try renderUntilTheLevelMoves(unit, ui)
         XCTAssertEqual(output.count, 256)
         XCTAssertEqual(Set(output), [0.125], "every sample is the input 0.5 at level 0.25")
         // The plug-in answered 0.75 on its atom output; the UI wrote what it received to `seen`.
@@ -75,14 +70,20 @@ final class LV2PluginUIAtomTests: XCTestCase {
         XCTAssertEqual(AUHostIsolatedUnitRestart(unit.handle), noErr)
         // A click at x = 100 of 200: level 0.5, answered with 1.0.
         try display.click(window: ui.window, x: 100, y: 30)
+        XCTAssertEqual(Set(try renderUntilTheLevelMoves(unit, ui)), [0.25], "every sample is the input 0.5 at level 0.5")
+        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.seen)) == 1.0 }, "the restarted child's answer did not reach the UI")
+    }
+
+    /// Idles the UI and renders until the output leaves 0.5 (the level 1 it starts at): the UI's
+    /// atom reached the plug-in. Returns the last output.
+    private func renderUntilTheLevelMoves(_ unit: AudioUnitInstance, _ ui: LV2PluginUI) throws -> [Float] {
         var output: [Float] = []
         XCTAssertTrue(
             try idle(ui) {
                 output = (try? Self.render(unit)) ?? []
                 return output.first != 0.5
-            }, "the UI's atom did not reach the restarted child")
-        XCTAssertEqual(Set(output), [0.25], "every sample is the input 0.5 at level 0.5")
-        XCTAssertTrue(try idle(ui) { (try? unit.parameter(Self.seen)) == 1.0 }, "the restarted child's answer did not reach the UI")
+            }, "the UI's atom did not reach the plug-in")
+        return output
     }
 
     /// The UI asks for the level (patch:Get) from its instantiate, before the child says `ready`:
