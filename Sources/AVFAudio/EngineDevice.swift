@@ -24,7 +24,8 @@ enum EngineDevice: Equatable {
     /// "jack" / "jack:CLIENT" / a PCM name / nothing, as the variable says it.
     static func parse(_ value: String?, program: String) -> EngineDevice {
         guard let value, !value.isEmpty else { return .alsa(pcm: nil) }
-        if value == "jack" { return .jack(client: program.isEmpty ? "auhost" : program) }
+        // A JACK client name holds 63 bytes, "-01" appended when it is taken: the program's first 56.
+        if value == "jack" { return .jack(client: program.isEmpty ? "auhost" : String(decoding: program.utf8.prefix(56), as: UTF8.self)) }
         if value.hasPrefix("jack:"), value.count > 5 { return .jack(client: String(value.dropFirst(5))) }
         return .alsa(pcm: value)
     }

@@ -117,6 +117,17 @@ final class EngineJACKTests: XCTestCase {
         engine.stop()
     }
 
+    /// "jack" alone names the client after the program, as JACK programs are named.
+    func testPlainJackNamesTheClientAfterTheProgram() throws {
+        setenv("AUHOST_AUDIO_DEVICE", "jack", 1)
+        let engine = AVAudioEngine()
+        _ = engine.mainMixerNode
+        try engine.start()
+        defer { engine.stop() }
+        let program = ProcessInfo.processInfo.processName
+        XCTAssertEqual(try JACKPeer().ports(program + ":"), [program + ":out_1", program + ":out_2"])
+    }
+
     /// No server: the engine is made, and start throws the JACK unit's error naming the server.
     func testStartWithoutAServerThrowsNamingIt() throws {
         server?.interrupt()
