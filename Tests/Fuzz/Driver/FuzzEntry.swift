@@ -28,6 +28,7 @@ public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>?, _ argv: Unsaf
     }
     if let pinned = CAPIFuzz.pinnedTargetName { FileHandle.standardError.write(Data("CAPIFuzz pinned to \(pinned)\n".utf8)) }
     _ = selectedHarness
+    CAPIFuzz.discoverUnits()
     return 0
 }
 

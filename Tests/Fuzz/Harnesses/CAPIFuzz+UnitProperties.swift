@@ -20,6 +20,16 @@ extension CAPIFuzz {
         pinnedTarget.flatMap { builtInTargetNames.indices.contains($0) ? builtInTargetNames[$0] : nil }
     }
 
+    /// Discovers every unit before the first input: on a fresh machine the LADSPA catalog is
+    /// described cold (about 10 s for Debian's LADSPA packages), which libFuzzer would otherwise
+    /// count against the first input as a hang.
+    ///
+    /// Thread: the fuzzer's (before its first input).
+    public static func discoverUnits() {
+        _ = builtInTargets
+        _ = plugInTargets
+    }
+
     /// Two real files the file player can schedule (4096 frames: 44.1 kHz stereo, 48 kHz mono),
     /// opened once per process and never closed (a region may name either at any time).
     nonisolated(unsafe) static let files: [AudioFileID] = {
