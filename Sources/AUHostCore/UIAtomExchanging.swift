@@ -27,6 +27,9 @@ public struct UIAtomLine: Equatable {
 /// What one exchange brought back: the plug-in's atoms, and the atoms dropped so far on the far
 /// side (refused or not fitting, toward the plug-in; unwritable or not fitting, toward the UI).
 public struct UIAtomExchange {
+    /// The most atom text one exchange carries each way (a control message holds 4 MiB); more
+    /// waits for the next exchange (toward the UI) or is refused and counted (toward the plug-in).
+    public static let maximumBytes = 2 << 20
     public var toUI: [UIAtomLine]
     public var droppedToPlugin: Int
     public var droppedToUI: Int

@@ -100,8 +100,6 @@ public final class LV2PluginUIAtoms: LV2UIAtomCarrier {
 ///
 /// Thread: setup (the owning LV2PluginUI's idle).
 final class LV2PluginUIRemoteAtoms: LV2UIAtomCarrier {
-    /// Text sent in one exchange at most (the channel carries 4 MiB a message); more is refused.
-    static let maximumPendingBytes = 2 << 20
     private let exchanger: UIAtomExchanging
     private var pending: [UIAtomLine] = []
     private var pendingBytes = 0
@@ -127,7 +125,7 @@ final class LV2PluginUIRemoteAtoms: LV2UIAtomCarrier {
     }
 
     func fromUI(port: Substring, text: Substring) {
-        guard let port = UInt32(port), pendingBytes + text.utf8.count <= Self.maximumPendingBytes else {
+        guard let port = UInt32(port), pendingBytes + text.utf8.count <= UIAtomExchange.maximumBytes else {
             refused += 1
             return
         }

@@ -79,8 +79,8 @@ final class UnitServer {
     /// and given back at closeUIAtoms (or with this process).
     private var uiAtoms: LV2PluginUIAtoms?
 
-    /// Puts the UI's atoms into the plug-in's rings and answers with what it wrote (at most 2 MiB
-    /// of text a reply; the rest waits for the next exchange).
+    /// Puts the UI's atoms into the plug-in's rings and answers with what it wrote (at most
+    /// UIAtomExchange.maximumBytes of text; the rest waits for the next exchange).
     private func exchangeUIAtoms(_ lines: [UIAtomLine], _ unit: AudioUnit) throws -> [UInt8] {
         if uiAtoms == nil { uiAtoms = LV2PluginUIAtoms(unit: unit) }
         var w = ByteWriter()
@@ -90,7 +90,7 @@ final class UnitServer {
         }
         lines.forEach(atoms.fromUI)
         var out: [UIAtomLine] = []
-        atoms.toUI(maximumBytes: 2 << 20) { out.append($0) }
+        atoms.toUI(maximumBytes: UIAtomExchange.maximumBytes) { out.append($0) }
         w.u32(1)
         w.u32(UInt32(clamping: atoms.dropped.toPlugin))
         w.u32(UInt32(clamping: atoms.dropped.toUI))
