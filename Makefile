@@ -23,10 +23,14 @@ demo: deps
 
 ## test: every test, LV2 and LADSPA tests over a fixed LV2_PATH and LADSPA_PATH (the project's Debian plug-in packages and its
 ## fixtures only), so the verdict does not depend on what else is installed.
+## A run that prints nothing for TEST_QUIET_S seconds (the longest test takes 30) is a hung test:
+## scripts/watchdog.sh prints its threads' stacks and fails the run.
+TEST_QUIET_S ?= 300
 test: deps
 	$(SWIFT) build --build-tests
 	@scripts/reset-jack-state.sh
-	LV2_PATH=$$(scripts/test-lv2-path.sh) LADSPA_PATH=$$(scripts/test-ladspa-path.sh) DSSI_PATH=$$(scripts/test-ladspa-path.sh --dssi) $(SWIFT) test
+	LV2_PATH=$$(scripts/test-lv2-path.sh) LADSPA_PATH=$$(scripts/test-ladspa-path.sh) DSSI_PATH=$$(scripts/test-ladspa-path.sh --dssi) \
+		scripts/watchdog.sh $(TEST_QUIET_S) $(SWIFT) test
 	$(MAKE) check-c
 	$(MAKE) examples
 	$(MAKE) check-dependent

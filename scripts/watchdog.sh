@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# watchdog.sh QUIET_SECONDS COMMAND...: runs COMMAND; when it prints nothing for QUIET_SECONDS
+# (XCTest prints a line as each test starts and ends, and no test takes a minute), prints every
+# thread's stack of each of its processes (gdb) and kills them, so a hung test fails the run in
+# minutes with the place it hangs instead of running into CI's time limit without a word.
+# Exit status: COMMAND's, or 124 after a hang.
+# Thread class: n/a (build tooling).
+set -uo pipefail
+quiet=$1
+shift
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Its own session, so the whole tree (swift test, the test bundle, jackd, children) is found and killed.
+setsid "$@" > >(tee -a "$log") 2> >(tee -a "$log" >&2) &
+session=$!
+
+size=-1
+idle=0
+while kill -0 "$session" 2>/dev/null; do
+  sleep 5
+  now=$(stat -c %s "$log")
+  if [ "$now" != "$size" ]; then size=$now idle=0; else idle=$((idle + 5)); fi
+  [ "$idle" -lt "$quiet" ] && continue
+  echo "watchdog: no output for $quiet s from: $*; the stacks of its processes follow" >&2
+  for pid in $(ps -o pid= -s "$session"); do
+    echo "=== process $pid: $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | cut -c1-200)" >&2
+    timeout 120 gdb -batch -nx -p "$pid" -ex 'thread apply all bt 40' 2>&1 | grep -E '^(Thread|#)' >&2
+  done
+  kill -KILL -- -"$session" 2>/dev/null
+  wait "$session" 2>/dev/null
+  exit 124
+done
+wait "$session"
