@@ -154,6 +154,11 @@ extension AudioQueueObject {
                     throw AudioError(kAudioQueueErr_InvalidRunState, "Enable time-pitch while the queue is stopped.")
                 }
                 guard on != (playback.timePitch != nil) else { return }
+                guard !on || playback.format.channels <= TimePitch.maximumChannels else {
+                    throw AudioError(
+                        kAudioQueueErr_InvalidPropertyValue,
+                        "Time-pitch (SoundTouch) takes 1…\(TimePitch.maximumChannels) channels; this queue has \(playback.format.channels).")
+                }
                 playback.setTimePitch(on)
                 if let timePitch = playback.timePitch {
                     timePitch.algorithm.store(timePitchAlgorithm, ordering: .relaxed)

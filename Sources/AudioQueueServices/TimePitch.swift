@@ -15,6 +15,8 @@ final class TimePitch: @unchecked Sendable {
     /// Interleaved scratch for SoundTouch (it takes and gives interleaved Float32).
     let interleaved: UnsafeMutablePointer<Float>
     static let chunkFrames = 1024
+    /// SoundTouch 2.3.2 ignores more than 16 channels and its anti-alias filter asserts fewer than 16.
+    static let maximumChannels = 15
     // Asked for by setup threads, applied by the render thread at the start of a cycle.
     let playRateBits = Atomic<UInt32>(Float(1).bitPattern)
     let pitchBits = Atomic<UInt32>(Float(0).bitPattern)

@@ -11,7 +11,7 @@ import Foundation
 /// 6 (0…1, 1: accepted, no effect). At Rate 1 and Pitch 0 the input passes exactly, with no
 /// latency (SoundTouch is bypassed and cleared); otherwise the first call pulls what SoundTouch
 /// needs before it gives output, and frames it cannot give are silence. Input and output must have
-/// the same rate and channel count (1…16).
+/// the same rate and channel count (1…15: SoundTouch's anti-alias filter asserts fewer than 16).
 public final class NewTimePitchUnit: AUBase {
     public static let identity = AudioComponentDescription(
         type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_NewTimePitch,
@@ -51,10 +51,10 @@ public final class NewTimePitchUnit: AUBase {
 
     public override func allocateRenderResources() throws {
         let input = inputFormats[0], output = outputFormats[0]
-        guard input.mChannelsPerFrame == output.mChannelsPerFrame, input.mChannelsPerFrame <= 16 else {
+        guard input.mChannelsPerFrame == output.mChannelsPerFrame, input.mChannelsPerFrame <= 15 else {
             throw AudioError(
                 kAudioUnitErr_FormatNotSupported,
-                "The time-pitch unit keeps the channel count (1…16); its input has \(input.mChannelsPerFrame) and its output \(output.mChannelsPerFrame)."
+                "The time-pitch unit keeps the channel count (1…15, SoundTouch's limit); its input has \(input.mChannelsPerFrame) and its output \(output.mChannelsPerFrame)."
             )
         }
         guard input.mSampleRate == output.mSampleRate else {

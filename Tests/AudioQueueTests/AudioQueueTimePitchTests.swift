@@ -74,4 +74,30 @@ final class AudioQueueTimePitchTests: XCTestCase {
         XCTAssertEqual(Double(output.count), 192_000, accuracy: 192_000 * 0.05)
         XCTAssertEqual(frequency(output), 220, accuracy: 220 * 0.02)
     }
+
+    /// SoundTouch takes 1…15 channels (its anti-alias filter asserts fewer than 16 and aborts the
+    /// process; it ignores more than 16 and garbles them): a queue of 16 or 64 channels refuses
+    /// EnableTimePitch naming the limit, one of 15 takes it. Mutation tried: the check at 64: the
+    /// 16-channel queue aborts the process (FIRFilter.cpp's assertion, in TimePitch's warm-up).
+    func testTimePitchTakesUpToFifteenChannels() throws {
+        for channels: UInt32 in [15, 16, 64] {
+            var format = AudioStreamBasicDescription(
+                mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
+                mBytesPerPacket: 4 * channels, mFramesPerPacket: 1, mBytesPerFrame: 4 * channels, mChannelsPerFrame: channels,
+                mBitsPerChannel: 32, mReserved: 0)
+            let state = PlaybackState(samples: [], channels: Int(channels), framesPerBuffer: 512)
+            var queue: AudioQueueRef?
+            XCTAssertEqual(AudioQueueNewOutput(&format, playbackCallback, state.refCon, nil, nil, 0, &queue), noErr)
+            let q = try XCTUnwrap(queue)
+            var on: UInt32 = 1
+            let status = AudioQueueSetProperty(q, kAudioQueueProperty_EnableTimePitch, &on, 4)
+            if channels == 15 {
+                XCTAssertEqual(status, noErr, lastErrorMessage)
+            } else {
+                XCTAssertEqual(status, kAudioQueueErr_InvalidPropertyValue, "\(channels) channels")
+                XCTAssertTrue(lastErrorMessage.contains("1…15"), lastErrorMessage)
+            }
+            XCTAssertEqual(AudioQueueDispose(q, true), noErr)
+        }
+    }
 }

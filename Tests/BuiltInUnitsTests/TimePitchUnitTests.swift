@@ -118,4 +118,33 @@ final class TimePitchUnitTests: XCTestCase {
             }
         }
     }
+
+    /// SoundTouch's anti-alias filter asserts fewer than 16 channels (FIRFilter.cpp, 2.3.2: the
+    /// process aborts at the first pitch shift): 15 channels shift, each channel its own sine to
+    /// twice its frequency (within 2 %, over 0.6 s); 16 are refused at Initialize naming the limit. Mutation tried: the limit
+    /// back at 16: the process aborts in FIRFilter::evaluateFilterMulti.
+    func testFifteenChannelsShiftAndSixteenAreRefused() throws {
+        func unit(channels: Int) throws -> UnitHarness {
+            let h = try UnitHarness(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_NewTimePitch)
+            for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] {
+                try h.setFormat(.canonical(sampleRate: 44_100, channels: UInt32(channels)), scope: scope)
+            }
+            try h.feed(bus: 0, (0..<channels).map { sine(300 + 40 * Double($0), frames: 44_100) })
+            try h.set(kNewTimePitchParam_Pitch, 1200)
+            return h
+        }
+        let fifteen = try unit(channels: 15)
+        try fifteen.initialize()
+        var out = [[Float]](repeating: [], count: 15)
+        for _ in 0..<64 { for (c, samples) in try fifteen.render(frames: 512, channels: 15).enumerated() { out[c] += samples } }
+        for c in [0, 7, 14] {
+            let octave = 2 * (300 + 40 * Double(c))
+            XCTAssertEqual(zeroCrossingFrequency(out[c], from: 4_096, to: 32_768, sampleRate: 44_100), octave, accuracy: octave * 0.02)
+        }
+        let sixteen = try unit(channels: 16)
+        XCTAssertThrowsError(try sixteen.initialize()) { error in
+            XCTAssertEqual((error as? AudioError)?.status, kAudioUnitErr_FormatNotSupported)
+            XCTAssertTrue(unitLastMessage().contains("1…15"), unitLastMessage())
+        }
+    }
 }
