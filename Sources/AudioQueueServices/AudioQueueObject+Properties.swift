@@ -157,7 +157,8 @@ extension AudioQueueObject {
                 guard !on || playback.format.channels <= TimePitch.maximumChannels else {
                     throw AudioError(
                         kAudioQueueErr_InvalidPropertyValue,
-                        "Time-pitch (SoundTouch) takes 1…\(TimePitch.maximumChannels) channels; this queue has \(playback.format.channels).")
+                        "Time-pitch (SoundTouch) takes 1…\(TimePitch.maximumChannels) channels; this queue has \(playback.format.channels)."
+                    )
                 }
                 playback.setTimePitch(on)
                 if let timePitch = playback.timePitch {
