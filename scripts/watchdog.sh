@@ -11,24 +11,28 @@ shift
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-# Its own session, so the whole tree (swift test, the test bundle, jackd, children) is found and killed.
-setsid "$@" > >(tee -a "$log") 2> >(tee -a "$log" >&2) &
-session=$!
+# Job control puts COMMAND in a process group of its own, so the whole tree (swift test, the test
+# bundle, jackd, children) is found and killed; without it bash would start COMMAND with SIGINT
+# ignored, and the tests that interrupt a child of theirs with SIGINT would wait for it forever.
+set -m
+"$@" > >(tee -a "$log") 2> >(tee -a "$log" >&2) &
+group=$!
+trap 'kill -TERM -- -"$group" 2>/dev/null' INT TERM
 
 size=-1
 idle=0
-while kill -0 "$session" 2>/dev/null; do
+while kill -0 "$group" 2>/dev/null; do
   sleep 5
   now=$(stat -c %s "$log")
   if [ "$now" != "$size" ]; then size=$now idle=0; else idle=$((idle + 5)); fi
   [ "$idle" -lt "$quiet" ] && continue
   echo "watchdog: no output for $quiet s from: $*; the stacks of its processes follow" >&2
-  for pid in $(ps -o pid= -s "$session"); do
+  for pid in $(ps -o pid= -g "$group"); do
     echo "=== process $pid: $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | cut -c1-200)" >&2
     timeout 120 gdb -batch -nx -p "$pid" -ex 'thread apply all bt 40' 2>&1 | grep -E '^(Thread|#)' >&2
   done
-  kill -KILL -- -"$session" 2>/dev/null
-  wait "$session" 2>/dev/null
+  kill -KILL -- -"$group" 2>/dev/null
+  wait "$group" 2>/dev/null
   exit 124
 done
-wait "$session"
+wait "$group"

@@ -173,6 +173,10 @@ final class AsyncWriterTests: XCTestCase {
 /// reporting progress, until the parent's SIGINT; exits, never returns.
 private func recordUntilKilled(_ path: String) -> Never {
     setvbuf(stdout, nil, _IOLBF, 0)
+    // SIGINT's default action, whatever was inherited: a runner started in the background by a
+    // shell without job control ignores SIGINT, and so would this child, writing on into a pipe
+    // its parent no longer reads (seen: the run hung).
+    signal(SIGINT, SIG_DFL)
     let writer: AsyncAudioFileWriter
     do {
         writer = try AsyncAudioFileWriter(
