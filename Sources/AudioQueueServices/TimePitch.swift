@@ -68,7 +68,10 @@ final class TimePitch: @unchecked Sendable {
     /// Thread: render.
     var isActive: Bool { !bypass.load(ordering: .relaxed) }
 
-    /// Applies changed PlayRate, Pitch or algorithm.
+    /// Applies changed PlayRate, Pitch or algorithm. A change of pitch, or of PlayRate under the
+    /// Varispeed algorithm, allocates inside SoundTouch (5 allocations: its rate transposer designs
+    /// a new anti-alias filter; scripts/soundtouch-alloc-check.sh): a known exception to the render
+    /// thread's rule, until transposing moves out of SoundTouch. Tempo changes allocate nothing.
     ///
     /// Thread: render.
     @inline(__always)

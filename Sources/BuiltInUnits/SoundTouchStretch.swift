@@ -8,7 +8,8 @@ import CSoundTouch
 /// and only while fewer output frames than one slice wait (`inputFrames(toProduce:tempo:)`), so
 /// the FIFOs stay within a few slices; creation runs that same feeding pattern at the four corner
 /// settings (tempo 1/32 and 32, pitch ±2400 cents) and clears: afterwards processing on the render
-/// thread does not allocate. The overlap (SETTING_OVERLAP_MS) is set here only: SoundTouch
+/// thread rarely allocates (0 in most of scripts/soundtouch-alloc-check.sh's cases; up to 60 in 100
+/// slices of 64 frames at rate 32 when slices vary in size), and a pitch change does (`set`). The overlap (SETTING_OVERLAP_MS) is set here only: SoundTouch
 /// reallocates a buffer when it grows.
 struct SoundTouchStretch {
     let handle: UnsafeMutableRawPointer
@@ -65,11 +66,15 @@ struct SoundTouchStretch {
         return Int(min(max(want, 64), Double(chunk)))
     }
 
+    /// A change of `cents` allocates inside SoundTouch (5 allocations: its rate transposer designs
+    /// a new anti-alias filter; scripts/soundtouch-alloc-check.sh): a known exception to the render
+    /// thread's rule, until transposing moves out of SoundTouch. Tempo changes allocate nothing.
+    ///
     /// Thread: render.
     @_noAllocation @_noLocks
     func set(tempo: Float, cents: Float) {
         let h = handle
-        // Opaque C calls that recompute SoundTouch's ratios (no allocation, no lock).
+        // Opaque C calls that recompute SoundTouch's ratios (no lock; see above for allocation).
         _unsafePerformance {
             soundtouch_setTempo(h, tempo)
             soundtouch_setPitchSemiTones(h, cents / 100)
