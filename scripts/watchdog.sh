@@ -9,7 +9,6 @@ set -uo pipefail
 quiet=$1
 shift
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 
 # Job control puts COMMAND in a process group of its own, so the whole tree (swift test, the test
 # bundle, jackd, children) is found and killed; without it bash would start COMMAND with SIGINT
@@ -17,7 +16,9 @@ trap 'rm -f "$log"' EXIT
 set -m
 "$@" > >(tee -a "$log") 2> >(tee -a "$log" >&2) &
 group=$!
-trap 'kill -TERM -- -"$group" 2>/dev/null' INT TERM
+# Whatever ends this script ends COMMAND's group too (job control keeps it out of this one's).
+trap 'kill -TERM -- -"$group" 2>/dev/null; rm -f "$log"' EXIT
+trap 'exit 130' INT TERM
 
 size=-1
 idle=0
