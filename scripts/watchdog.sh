@@ -11,10 +11,11 @@ shift
 log=$(mktemp)
 
 # Job control puts COMMAND in a process group of its own, so the whole tree (swift test, the test
-# bundle, jackd, children) is found and killed; without it bash would start COMMAND with SIGINT
-# ignored, and the tests that interrupt a child of theirs with SIGINT would wait for it forever.
+# bundle, jackd, children) is found and killed. SIGINT at its default action whatever this script
+# inherited (a background job of a shell without job control starts with it ignored), or the
+# tests that interrupt a child of theirs with SIGINT would wait for it forever.
 set -m
-"$@" > >(tee -a "$log") 2> >(tee -a "$log" >&2) &
+env --default-signal=INT "$@" > >(tee -a "$log") 2> >(tee -a "$log" >&2) &
 group=$!
 # Whatever ends this script ends COMMAND's group too (job control keeps it out of this one's).
 trap 'kill -TERM -- -"$group" 2>/dev/null; rm -f "$log"' EXIT
@@ -28,7 +29,7 @@ while kill -0 "$group" 2>/dev/null; do
   if [ "$now" != "$size" ]; then size=$now idle=0; else idle=$((idle + 5)); fi
   [ "$idle" -lt "$quiet" ] && continue
   echo "watchdog: no output for $quiet s from: $*; the stacks of its processes follow" >&2
-  for pid in $(ps -o pid= -g "$group"); do
+  for pid in $(ps -eo pid=,pgid= | awk -v group="$group" '$2 == group { print $1 }'); do
     echo "=== process $pid: $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | cut -c1-200)" >&2
     timeout 120 gdb -batch -nx -p "$pid" -ex 'thread apply all bt 40' 2>&1 | grep -E '^(Thread|#)' >&2
   done
