@@ -51,10 +51,10 @@ public final class NewTimePitchUnit: AUBase {
 
     public override func allocateRenderResources() throws {
         let input = inputFormats[0], output = outputFormats[0]
-        guard input.mChannelsPerFrame == output.mChannelsPerFrame, input.mChannelsPerFrame <= 15 else {
+        guard input.mChannelsPerFrame == output.mChannelsPerFrame, input.mChannelsPerFrame <= SoundTouchStretch.maximumChannels else {
             throw AudioError(
                 kAudioUnitErr_FormatNotSupported,
-                "The time-pitch unit keeps the channel count (1…15, SoundTouch's limit); its input has \(input.mChannelsPerFrame) and its output \(output.mChannelsPerFrame)."
+                "The time-pitch unit keeps the channel count (1…\(SoundTouchStretch.maximumChannels), SoundTouch's limit); its input has \(input.mChannelsPerFrame) and its output \(output.mChannelsPerFrame)."
             )
         }
         guard input.mSampleRate == output.mSampleRate else {

@@ -9,9 +9,11 @@ import CSoundTouch
 /// the FIFOs stay within a few slices; creation runs that same feeding pattern at the four corner
 /// settings (tempo 1/32 and 32, pitch ±2400 cents) and clears: afterwards processing on the render
 /// thread rarely allocates (0 in most of scripts/soundtouch-alloc-check.sh's cases; up to 60 in 100
-/// slices of 64 frames at rate 32 when slices vary in size), and a pitch change does (`set`). The overlap (SETTING_OVERLAP_MS) is set here only: SoundTouch
-/// reallocates a buffer when it grows.
+/// slices of 64 frames at rate 32 when slices vary in size), and a pitch change does (`set`). The
+/// overlap (SETTING_OVERLAP_MS) is set here only: SoundTouch reallocates a buffer when it grows.
 struct SoundTouchStretch {
+    /// SoundTouch 2.3.2 ignores more than 16 channels and its anti-alias filter asserts fewer than 16.
+    static let maximumChannels = 15
     let handle: UnsafeMutableRawPointer
     let channels: Int
     let chunk: Int

@@ -121,8 +121,8 @@ final class TimePitchUnitTests: XCTestCase {
 
     /// SoundTouch's anti-alias filter asserts fewer than 16 channels (FIRFilter.cpp, 2.3.2: the
     /// process aborts at the first pitch shift): 15 channels shift, each channel its own sine to
-    /// twice its frequency (within 2 %, over 0.6 s); 16 are refused at Initialize naming the limit. Mutation tried: the limit
-    /// back at 16: the process aborts in FIRFilter::evaluateFilterMulti.
+    /// twice its frequency (within 2 %, over 0.6 s); 16 are refused at Initialize naming the limit.
+    /// Mutation tried: the limit back at 16: the process aborts in FIRFilter::evaluateFilterMulti.
     func testFifteenChannelsShiftAndSixteenAreRefused() throws {
         func unit(channels: Int) throws -> UnitHarness {
             let h = try UnitHarness(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_NewTimePitch)

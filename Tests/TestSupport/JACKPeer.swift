@@ -58,7 +58,7 @@ public final class JACKPeer {
 
     /// The ramp breaks a run may show: two per xrun the server reported (a client late in a cycle
     /// leaves its port's buffer stale or empty, so the ramp jumps into that cycle and out of it;
-    /// seen once in 50 runs: 2 breaks at 1 xrun), counted 0.2 s on, since JACK reports an xrun on
+    /// seen once in 26 runs: 2 breaks at 1 xrun), counted 0.2 s on, since JACK reports an xrun on
     /// the client's notification thread after the cycle.
     public static func breaksAllowed(xruns: () -> Int) -> Int {
         usleep(200_000)
