@@ -121,9 +121,12 @@ public final class AudioBufferStorage {
     }
 }
 
-/// The mBuffers array of a list (kept in this file: real-time callers must see its body).
-@inline(__always)
-private func audioBuffers(_ list: UnsafeMutablePointer<AudioBufferList>) -> UnsafeMutablePointer<AudioBuffer> {
+/// The mBuffers array of a list. Inlinable, so that a real-time function in any file or module
+/// may call it under the checks (debug builds compile file by file).
+///
+/// Thread: any.
+@inlinable @inline(__always) @_noAllocation @_noLocks
+public func audioBuffers(_ list: UnsafeMutablePointer<AudioBufferList>) -> UnsafeMutablePointer<AudioBuffer> {
     UnsafeMutableRawPointer(list)
         .advanced(by: (MemoryLayout<UInt32>.size + MemoryLayout<AudioBuffer>.alignment - 1) & ~(MemoryLayout<AudioBuffer>.alignment - 1))
         .assumingMemoryBound(to: AudioBuffer.self)

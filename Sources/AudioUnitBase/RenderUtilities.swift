@@ -3,18 +3,9 @@ import AudioTypes
 import Glibc
 #endif
 
-// Two helpers render code of every module uses. Inlinable, so that a real-time function in any
-// file or module may call them under the checks (debug builds compile file by file).
-
-/// The mBuffers array of a list.
-///
-/// Thread: any.
-@inlinable @inline(__always) @_noAllocation @_noLocks
-public func audioBuffers(_ list: UnsafeMutablePointer<AudioBufferList>) -> UnsafeMutablePointer<AudioBuffer> {
-    UnsafeMutableRawPointer(list)
-        .advanced(by: (MemoryLayout<UInt32>.size + MemoryLayout<AudioBuffer>.alignment - 1) & ~(MemoryLayout<AudioBuffer>.alignment - 1))
-        .assumingMemoryBound(to: AudioBuffer.self)
-}
+// A helper render code of every module uses (audioBuffers, the other, is in AudioTypes). Inlinable,
+// so that a real-time function in any file or module may call it under the checks (debug builds
+// compile file by file).
 
 /// A monotonic clock in seconds (vDSO clock_gettime: no syscall, no lock).
 ///
