@@ -89,7 +89,7 @@ let appleAPIs: [Target] = [
 
 let layers: [Target] = [
     /// Real-time DSP kernels (independent of the unit model).
-    .target(name: "DSPKernels", dependencies: ["AudioToolbox", "CSoxr"]),
+    .target(name: "DSPKernels", dependencies: ["AudioTypes", "CSoxr", "CSoundTouch", "CAUHostFloatMode"]),
     /// Audio files through libsndfile.
     .target(name: "AudioFiles", dependencies: ["AudioToolbox", "CSndFile", "DSPKernels"]),
     /// ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
@@ -114,7 +114,7 @@ let providers: [Target] = [
     /// Extended Audio File Services (the C API, @_cdecl) and its Swift face, over AudioFiles.
     .target(name: "ExtAudioFile", dependencies: ["AudioTypes", "AudioFiles", "DSPKernels"]),
     /// AUHost's own units.
-    .target(name: "BuiltInUnits", dependencies: ["AUHostCore", "DSPKernels", "ExtAudioFile", "CSoundTouch"]),
+    .target(name: "BuiltInUnits", dependencies: ["AUHostCore", "DSPKernels", "ExtAudioFile"]),
     /// Voice processing: the chunking kernel over webrtc and the offline unit.
     .target(name: "VoiceProcessing", dependencies: ["AUHostCore", "CAUHostAtomics", "CWebRTCProcessing"]),
     /// The ALSA I/O unit (RemoteIO / HALOutput on Linux) and its provider.
@@ -139,7 +139,7 @@ let providers: [Target] = [
     /// Audio Queue Services (AudioQueue.h): playback and recording on the ALSA I/O unit, offline render on a generic output.
     .target(
         name: "AudioQueueServices",
-        dependencies: ["AUHostCore", "CAUHostAtomics", "CSoundTouch", "CAUHostFloatMode", "AudioConverterServices"]),
+        dependencies: ["AUHostCore", "CAUHostAtomics", "DSPKernels", "CAUHostFloatMode", "AudioConverterServices"]),
     /// System Sound Services (AudioServices.h): short sounds mixed onto one shared ALSA output.
     .target(name: "SystemSoundServices", dependencies: ["AUHostCore", "AudioTypes", "ExtAudioFile"]),
     /// Audio Format Services (AudioFormat.h): format facts (FormatInfo from cookies, names) and channel layouts.

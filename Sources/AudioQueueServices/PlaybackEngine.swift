@@ -104,18 +104,7 @@ final class PlaybackEngine: @unchecked Sendable {
         var done = 0
         if let timePitch, timePitch.isActive {
             timePitch.followSettings()
-            while done < frames {
-                done += timePitch.receive(into: out, offset: done, frames: frames - done)
-                if done >= frames { break }
-                let fed = pull(frames: TimePitch.chunkFrames, into: timePitchInput!, offset: 0)
-                if fed > 0 {
-                    timePitch.put(timePitchInput!, frames: fed)
-                } else if stopAfterQueued.load(ordering: .acquiring) == 1, current == nil, incoming.isEmpty, !timePitch.flushed {
-                    timePitch.flushOnce()  // the end of the queued audio: push SoundTouch's tail out
-                } else {
-                    break
-                }
-            }
+            done = renderStretched(timePitch, frames: frames, into: out)
         } else {
             done = pull(frames: frames, into: out, offset: 0)
         }
@@ -134,6 +123,41 @@ final class PlaybackEngine: @unchecked Sendable {
         framesFromBuffers &+= done
         if done < frames { noteSilence(frames - done) }
         framesRendered.add(frames, ordering: .releasing)
+        return done
+    }
+
+    /// Renders `frames` frames through time-pitch, in pieces of at most its chunk, feeding it the
+    /// enqueued frames it asks for; returns how many came from them (the rest is silence: the
+    /// queue ran dry, or its end was reached).
+    ///
+    /// Thread: render.
+    @inline(__always)
+    private func renderStretched(_ timePitch: TimePitch, frames: Int, into out: UnsafeMutableAudioBufferListPointer) -> Int {
+        let stretch = timePitch.stretch, input = timePitchInput!
+        var done = 0
+        while done < frames {
+            let piece = min(frames - done, TimePitch.chunkFrames)
+            var ready = piece
+            while true {
+                let wanted = stretch.inputFramesWanted(toProduce: piece)
+                if wanted == 0 { break }
+                let fed = pull(frames: wanted, into: input, offset: 0)
+                if fed > 0 {
+                    timePitch.put(input, frames: fed)
+                    continue
+                }
+                let ending = stopAfterQueued.load(ordering: .acquiring) == 1 && current == nil && incoming.isEmpty
+                if ending && !timePitch.flushed {
+                    timePitch.flushOnce()  // the end of the queued audio: push SoundTouch's tail out
+                    continue
+                }
+                ready = min(piece, stretch.readableFrames(tail: ending))
+                break
+            }
+            stretch.read(into: out.unsafeMutablePointer, offset: done, frames: ready)
+            done += ready
+            if ready < piece { break }
+        }
         return done
     }
 

@@ -1,27 +1,29 @@
 import AUHostCore
+import DSPKernels
 import Foundation
 
-/// The time-pitch unit ('aufc' 'nutp', AUNewTimePitch's parameters) over SoundTouch
-/// (SoundTouchStretch): Rate changes speed keeping pitch, Pitch shifts by cents keeping speed. A
-/// time effect: for `frames` output frames it pulls about rate × frames input frames, in pulls of
-/// at most MaximumFramesPerSlice, with time stamps of its own that count input frames.
+/// The time-pitch unit ('aufc' 'nutp', AUNewTimePitch's parameters) over TimePitchStretch
+/// (SoundTouch for the tempo, a cubic reader for the pitch): Rate changes speed keeping pitch,
+/// Pitch shifts by cents keeping speed. A time effect: for `frames` output frames it pulls about
+/// rate × frames input frames, in pulls of at most MaximumFramesPerSlice, with time stamps of its
+/// own that count input frames.
 ///
 /// Parameters (global): kNewTimePitchParam_Rate 0 (1/32…32, 1), Pitch 1 (−2400…2400 cents, 0),
 /// Overlap 4 (3…32, 8: SoundTouch's overlap in milliseconds, read at Initialize), EnablePeakLocking
-/// 6 (0…1, 1: accepted, no effect). At Rate 1 and Pitch 0 the input passes exactly, with no
-/// latency (SoundTouch is bypassed and cleared); otherwise the first call pulls what SoundTouch
-/// needs before it gives output, and frames it cannot give are silence. Input and output must have
-/// the same rate and channel count (1…15: SoundTouch's anti-alias filter asserts fewer than 16).
+/// 6 (0…1, 1: accepted, no effect). Where Rate equals the pitch ratio (Rate 1 and Pitch 0 among
+/// them) SoundTouch is left out: the input is read as a varispeed reads it, and from Initialize or
+/// Reset at Rate 1 and Pitch 0 it passes exactly, with no latency. Otherwise the first call pulls
+/// what SoundTouch needs before it gives output. Input and output must have the same rate and
+/// channel count (1…16: SoundTouch's limit).
 public final class NewTimePitchUnit: AUBase {
     public static let identity = AudioComponentDescription(
         type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_NewTimePitch,
         manufacturer: kAudioUnitManufacturer_AUHost)
-    var stretch: SoundTouchStretch?
+    var stretch: TimePitchStretch?
     let inputTime = UnsafeMutablePointer<AudioTimeStamp>.allocate(capacity: 1)
     var values: UnsafeMutablePointer<Float>?
-    var appliedRate: Float = .nan, appliedPitch: Float = .nan
-    /// Whether the last slice passed the input straight through (Rate 1, Pitch 0).
-    var passingThrough = true
+    var appliedPitch: Float = 0
+    var pitchRatio = 1.0
 
     /// Thread: setup.
     public init(_ description: AudioComponentDescription = NewTimePitchUnit.identity) {
@@ -51,10 +53,10 @@ public final class NewTimePitchUnit: AUBase {
 
     public override func allocateRenderResources() throws {
         let input = inputFormats[0], output = outputFormats[0]
-        guard input.mChannelsPerFrame == output.mChannelsPerFrame, input.mChannelsPerFrame <= SoundTouchStretch.maximumChannels else {
+        guard input.mChannelsPerFrame == output.mChannelsPerFrame, input.mChannelsPerFrame <= TimePitchStretch.maximumChannels else {
             throw AudioError(
                 kAudioUnitErr_FormatNotSupported,
-                "The time-pitch unit keeps the channel count (1…\(SoundTouchStretch.maximumChannels), SoundTouch's limit); its input has \(input.mChannelsPerFrame) and its output \(output.mChannelsPerFrame)."
+                "The time-pitch unit keeps the channel count (1…\(TimePitchStretch.maximumChannels), SoundTouch's limit); its input has \(input.mChannelsPerFrame) and its output \(output.mChannelsPerFrame)."
             )
         }
         guard input.mSampleRate == output.mSampleRate else {
@@ -64,13 +66,12 @@ public final class NewTimePitchUnit: AUBase {
             )
         }
         let overlap = Int((try? parameter(kNewTimePitchParam_Overlap)) ?? 8)
-        stretch = SoundTouchStretch(
-            channels: Int(output.mChannelsPerFrame), sampleRate: output.mSampleRate, chunk: Int(maxFramesPerSlice),
-            overlapMilliseconds: overlap)
+        stretch = TimePitchStretch(
+            channels: Int(output.mChannelsPerFrame), sampleRate: output.mSampleRate, maximumFrames: Int(maxFramesPerSlice),
+            rates: 1.0 / 32...32, pitchRatios: 0.25...4, overlapMilliseconds: overlap)
         values = parameters.values
-        appliedRate = .nan
-        appliedPitch = .nan
-        passingThrough = true
+        appliedPitch = 0
+        pitchRatio = 1
         inputTime.pointee.mSampleTime = 0
     }
 
@@ -80,7 +81,7 @@ public final class NewTimePitchUnit: AUBase {
     }
 
     public override func resetState() {
-        stretch?.clear()
+        stretch?.reset()
         inputTime.pointee.mSampleTime = 0
     }
 
@@ -108,67 +109,28 @@ public final class NewTimePitchUnit: AUBase {
     /// Thread: render.
     @_noAllocation @_noLocks
     private func renderSlice(
-        _ stretch: SoundTouchStretch, _ values: UnsafeMutablePointer<Float>,
+        _ stretch: TimePitchStretch, _ values: UnsafeMutablePointer<Float>,
         _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ output: UnsafeMutablePointer<AudioBufferList>,
         offset: Int, frames: Int
     ) -> OSStatus {
-        let rate = min(max(values[0], 1.0 / 32), 32), pitch = min(max(values[1], -2400), 2400)
-        if rate == 1 && pitch == 0 {
-            if !passingThrough {
-                stretch.clear()
-                passingThrough = true
-            }
-            let status = pullInput(0, flags, UnsafePointer(inputTime), UInt32(frames))
-            guard status == noErr, let list = inputList(0) else { return status == noErr ? kAudioUnitErr_NoConnection : status }
-            inputTime.pointee.mSampleTime += Double(frames)
-            copyFrames(from: list, to: output, offset: offset, frames: frames)
-            return noErr
-        }
-        passingThrough = false
-        let lastRate = appliedRate, lastPitch = appliedPitch
-        if rate != lastRate || pitch != lastPitch {
-            appliedRate = rate
+        let pitch = min(max(values[1], -2400), 2400)
+        if pitch != appliedPitch {
             appliedPitch = pitch
-            stretch.set(tempo: rate, cents: pitch)
+            // libm's exp2 (no allocation, no lock).
+            pitchRatio = _unsafePerformance { exp2(Double(pitch) / 1200) }
         }
-        var attempts = 0
-        while stretch.available < frames && attempts < 64 {
-            attempts += 1
-            let need = stretch.inputFrames(toProduce: frames - stretch.available, tempo: rate)
+        stretch.set(rate: Double(min(max(values[0], 1.0 / 32), 32)), pitchRatio: pitchRatio)
+        var budget = stretch.inputBudget(frames: frames)
+        while budget > 0 {
+            let need = stretch.inputFramesWanted(toProduce: frames)
+            if need == 0 { break }
             let status = pullInput(0, flags, UnsafePointer(inputTime), UInt32(need))
             guard status == noErr, let list = inputList(0) else { return status == noErr ? kAudioUnitErr_NoConnection : status }
             inputTime.pointee.mSampleTime += Double(need)
             stretch.put(list, frames: need)
+            budget -= need
         }
-        let got = stretch.receive(into: output, offset: offset, frames: frames)
-        if got < frames { zeroFrames(output, offset: offset + got, frames: frames - got) }
+        stretch.read(into: output, offset: offset, frames: frames)
         return noErr
-    }
-}
-
-/// Copies `frames` frames of each buffer of `source` (from 0) into `target` from `offset`.
-///
-/// Thread: render.
-@_noAllocation @_noLocks
-func copyFrames(
-    from source: UnsafeMutablePointer<AudioBufferList>, to target: UnsafeMutablePointer<AudioBufferList>, offset: Int, frames: Int
-) {
-    let ins = audioBuffers(source), outs = audioBuffers(target)
-    for c in 0..<min(Int(source.pointee.mNumberBuffers), Int(target.pointee.mNumberBuffers)) {
-        guard let x = ins[c].mData?.assumingMemoryBound(to: Float.self), let y = outs[c].mData?.assumingMemoryBound(to: Float.self)
-        else { continue }
-        for i in 0..<frames { y[offset + i] = x[i] }
-    }
-}
-
-/// Zeroes frames `offset ..< offset + frames` of each buffer of `list`.
-///
-/// Thread: render.
-@_noAllocation @_noLocks
-func zeroFrames(_ list: UnsafeMutablePointer<AudioBufferList>, offset: Int, frames: Int) {
-    let outs = audioBuffers(list)
-    for c in 0..<Int(list.pointee.mNumberBuffers) {
-        guard let y = outs[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
-        for i in 0..<frames { y[offset + i] = 0 }
     }
 }

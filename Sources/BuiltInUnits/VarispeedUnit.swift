@@ -7,9 +7,7 @@ import Foundation
 /// step = (input rate / output rate) × PlaybackRate × 2^(PlaybackCents/1200) (the product clamped
 /// to 0.25…4), with 4-point cubic (Catmull-Rom) interpolation per channel (VarispeedVoice, as the
 /// 3D mixer's playback rate). At a step of exactly 1 the input passes unchanged with no latency.
-/// Above 1 (reading faster) the input first passes an anti-alias low pass, four 2nd-order
-/// Butterworth sections at 0.45 × input rate / step (−12 dB there), so what would fold back past
-/// the output's Nyquist is removed; at or below 1 nothing filters.
+/// Above 1 (reading faster) the input first passes an anti-alias low pass (VarispeedReader).
 /// A time effect: it pulls about step × frames input frames per call, in pulls of at most
 /// MaximumFramesPerSlice, with time stamps of its own that count input frames.
 ///
@@ -20,8 +18,7 @@ public final class VarispeedUnit: AUBase {
     public static let identity = AudioComponentDescription(
         type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_Varispeed,
         manufacturer: kAudioUnitManufacturer_AUHost)
-    var voices: UnsafeMutablePointer<VarispeedVoice>?
-    var voiceCount = 0
+    var reader: VarispeedReader?
     let inputTime = UnsafeMutablePointer<AudioTimeStamp>.allocate(capacity: 1)
     var values: UnsafeMutablePointer<Float>?
     var baseStep = 1.0
@@ -29,13 +26,6 @@ public final class VarispeedUnit: AUBase {
     var sliceFrames = 1
     var appliedCents: Float = 0
     var centsFactor = 1.0
-    /// Anti-alias sections, four per channel (channel-major), and one channel's filtered pull.
-    var filters: UnsafeMutablePointer<BiquadFilter>?
-    var filtered: UnsafeMutablePointer<Float>?
-    /// The step the sections are designed for, and whether they ran in the last slice.
-    var designedStep = 1.0
-    var filtering = false
-    var inputRate = 44_100.0
 
     /// Thread: setup.
     public init(_ description: AudioComponentDescription = VarispeedUnit.identity) {
@@ -75,26 +65,15 @@ public final class VarispeedUnit: AUBase {
                 "The varispeed converts rates at most a factor of 4 apart, not \(input.mSampleRate) Hz to \(output.mSampleRate) Hz.")
         }
         let channels = Int(output.mChannelsPerFrame), frames = Int(maxFramesPerSlice)
-        let bytes = channels * (Int(Double(frames) * base * 4) + frames + 16) * 4
+        let bytes = VarispeedReader.bytes(channels: channels, maximumFrames: frames, maximumStep: base * 4)
         guard bytes <= AUBase.maximumRenderMemory else {
             throw AudioError(
                 kAudio_MemFullError,
                 "\(channels) channels of \(frames)-frame slices need \(bytes >> 20) MiB of FIFOs, more than the \(AUBase.maximumRenderMemory >> 20) MiB a unit may take."
             )
         }
-        let made = UnsafeMutablePointer<VarispeedVoice>.allocate(capacity: channels)
-        for c in 0..<channels { (made + c).initialize(to: VarispeedVoice(maximumFrames: frames, maximumStep: base * 4)) }
-        voices = made
-        voiceCount = channels
+        reader = VarispeedReader(channels: channels, maximumFrames: frames, maximumStep: base * 4, inputRate: input.mSampleRate)
         baseStep = base
-        let sections = UnsafeMutablePointer<BiquadFilter>.allocate(capacity: channels * 4)
-        sections.initialize(repeating: BiquadFilter(), count: channels * 4)
-        filters = sections
-        filtered = .allocate(capacity: frames)
-        filtered?.initialize(repeating: 0, count: frames)
-        designedStep = 1
-        filtering = false
-        inputRate = input.mSampleRate
         sliceFrames = frames
         values = parameters.values
         appliedCents = 0
@@ -102,26 +81,13 @@ public final class VarispeedUnit: AUBase {
         inputTime.pointee.mSampleTime = 0
     }
 
-    private func freeVoices() {
-        filters?.deinitialize(count: voiceCount * 4)
-        filters?.deallocate()
-        filters = nil
-        filtered?.deallocate()
-        filtered = nil
-        guard let voices else { return }
-        for c in 0..<voiceCount { voices[c].free() }
-        voices.deinitialize(count: voiceCount)
-        voices.deallocate()
-        self.voices = nil
-        voiceCount = 0
+    public override func deallocateRenderResources() {
+        reader?.free()
+        reader = nil
     }
 
-    public override func deallocateRenderResources() { freeVoices() }
-
     public override func resetState() {
-        guard let voices, let filters else { return }
-        for c in 0..<voiceCount { voices[c].reset() }
-        for k in 0..<voiceCount * 4 { filters[k].reset() }
+        reader?.reset()
         inputTime.pointee.mSampleTime = 0
     }
 
@@ -139,13 +105,13 @@ public final class VarispeedUnit: AUBase {
         timeStamp: UnsafePointer<AudioTimeStamp>, frames: UInt32,
         output: UnsafeMutablePointer<AudioBufferList>
     ) -> OSStatus {
-        guard let voices, let values, filters != nil, filtered != nil else { return kAudioUnitErr_Uninitialized }
+        guard let reader, let values else { return kAudioUnitErr_Uninitialized }
         if renderState().pointee.bypass { return pullInput(0, flags, timeStamp, frames, into: output) }
         let n = Int(frames)
         var position = 0
         while position < n {
             let length = nextParameterSlice(at: position, frames: n)
-            let status = renderSlice(voices, values, flags, output, offset: position, frames: length)
+            let status = renderSlice(reader, values, flags, output, offset: position, frames: length)
             guard status == noErr else { return status }
             position += length
         }
@@ -156,7 +122,7 @@ public final class VarispeedUnit: AUBase {
     /// Thread: render.
     @_noAllocation @_noLocks
     private func renderSlice(
-        _ voices: UnsafeMutablePointer<VarispeedVoice>, _ values: UnsafeMutablePointer<Float>,
+        _ reader: VarispeedReader, _ values: UnsafeMutablePointer<Float>,
         _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ output: UnsafeMutablePointer<AudioBufferList>,
         offset: Int, frames: Int
     ) -> OSStatus {
@@ -167,47 +133,25 @@ public final class VarispeedUnit: AUBase {
             centsFactor = _unsafePerformance { exp2(Double(min(max(cents, -2400), 2400)) / 1200) }
         }
         let rate = Double(values[0]) * centsFactor
-        let step = baseStep * min(max(rate, 0.25), 4)
-        let count = voiceCount, chunk = sliceFrames
-        guard let filters, let filtered else { return kAudioUnitErr_Uninitialized }
-        let antiAlias = step > 1, lastDesign = designedStep, wasFiltering = filtering
-        if antiAlias && step != lastDesign {
-            designedStep = step
-            let rate = inputRate, cutoff = 0.45 * inputRate / step
-            // libm inside the design (no allocation, no lock); the cutoff lies below Nyquist.
-            let design = _unsafePerformance {
-                (try? BiquadCoefficients(type: .butterworthLowPass, frequency: cutoff, gain: 0, bandwidth: 1, sampleRate: rate)) ?? .identity
-            }
-            for k in 0..<count * 4 { filters[k].coefficients = design }
-        }
-        if antiAlias && !wasFiltering {
-            for k in 0..<count * 4 { filters[k].reset() }
-        }
-        filtering = antiAlias
-        var need = voices[0].samplesNeeded(frames: frames, step: step)
+        reader.setStep(baseStep * min(max(rate, 0.25), 4))
+        let chunk = sliceFrames
+        var need = reader.samplesNeeded(frames: frames)
         while need > 0 {
             let pull = min(need, chunk)
             let status = pullInput(0, flags, UnsafePointer(inputTime), UInt32(pull))
             guard status == noErr, let list = inputList(0) else { return status == noErr ? kAudioUnitErr_NoConnection : status }
             let ins = audioBuffers(list)
-            for c in 0..<min(count, Int(list.pointee.mNumberBuffers)) {
+            for c in 0..<min(reader.channels, Int(list.pointee.mNumberBuffers)) {
                 guard let x = ins[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
-                if antiAlias {
-                    // Into scratch: the pulled buffers may be the upstream unit's own.
-                    filters[c * 4].process(x, filtered, frameCount: pull)
-                    for k in 1..<4 { filters[c * 4 + k].process(filtered, filtered, frameCount: pull) }
-                    voices[c].append(filtered, pull)
-                } else {
-                    voices[c].append(x, pull)
-                }
+                reader.append(channel: c, x, count: pull)
             }
             inputTime.pointee.mSampleTime += Double(pull)
             need -= pull
         }
         let outs = audioBuffers(output)
-        for c in 0..<min(count, Int(output.pointee.mNumberBuffers)) {
+        for c in 0..<min(reader.channels, Int(output.pointee.mNumberBuffers)) {
             guard let y = outs[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
-            voices[c].read(into: y + offset, frames: frames, step: step)
+            reader.read(channel: c, into: y + offset, frames: frames)
         }
         return noErr
     }

@@ -75,12 +75,12 @@ final class AudioQueueTimePitchTests: XCTestCase {
         XCTAssertEqual(frequency(output), 220, accuracy: 220 * 0.02)
     }
 
-    /// SoundTouch takes 1…15 channels (its anti-alias filter asserts fewer than 16 and aborts the
-    /// process; it ignores more than 16 and garbles them): a queue of 16 or 64 channels refuses
-    /// EnableTimePitch naming the limit, one of 15 takes it. Mutation tried: the check at 64: the
-    /// 16-channel queue aborts the process (FIRFilter.cpp's assertion, in TimePitch's warm-up).
-    func testTimePitchTakesUpToFifteenChannels() throws {
-        for channels: UInt32 in [15, 16, 64] {
+    /// SoundTouch takes 1…16 channels (2.3.2 ignores more and garbles them): a queue of 17 or 64
+    /// channels refuses EnableTimePitch naming the limit, one of 16 takes it (and its warm-up runs
+    /// SoundTouch at the extreme settings). Mutation tried: SoundTouch transposing the pitch itself
+    /// (as before): the 16-channel queue aborts the process (FIRFilter.cpp's assertion).
+    func testTimePitchTakesUpToSixteenChannels() throws {
+        for channels: UInt32 in [16, 17, 64] {
             var format = AudioStreamBasicDescription(
                 mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
                 mBytesPerPacket: 4 * channels, mFramesPerPacket: 1, mBytesPerFrame: 4 * channels, mChannelsPerFrame: channels,
@@ -91,11 +91,11 @@ final class AudioQueueTimePitchTests: XCTestCase {
             let q = try XCTUnwrap(queue)
             var on: UInt32 = 1
             let status = AudioQueueSetProperty(q, kAudioQueueProperty_EnableTimePitch, &on, 4)
-            if channels == 15 {
+            if channels == 16 {
                 XCTAssertEqual(status, noErr, lastErrorMessage)
             } else {
                 XCTAssertEqual(status, kAudioQueueErr_InvalidPropertyValue, "\(channels) channels")
-                XCTAssertTrue(lastErrorMessage.contains("1…15"), lastErrorMessage)
+                XCTAssertTrue(lastErrorMessage.contains("1…16"), lastErrorMessage)
             }
             XCTAssertEqual(AudioQueueDispose(q, true), noErr)
         }

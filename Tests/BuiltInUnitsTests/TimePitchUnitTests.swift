@@ -119,11 +119,12 @@ final class TimePitchUnitTests: XCTestCase {
         }
     }
 
-    /// SoundTouch's anti-alias filter asserts fewer than 16 channels (FIRFilter.cpp, 2.3.2: the
-    /// process aborts at the first pitch shift): 15 channels shift, each channel its own sine to
-    /// twice its frequency (within 2 %, over 0.6 s); 16 are refused at Initialize naming the limit.
-    /// Mutation tried: the limit back at 16: the process aborts in FIRFilter::evaluateFilterMulti.
-    func testFifteenChannelsShiftAndSixteenAreRefused() throws {
+    /// SoundTouch takes at most 16 channels (2.3.2 ignores more), and only its tempo is used: its
+    /// anti-alias filter, which asserts fewer than 16 channels (FIRFilter.cpp), stays off. 16
+    /// channels shift, each channel its own sine to twice its frequency (within 2 %, over 0.6 s);
+    /// 17 are refused at Initialize naming the limit. Mutation tried: SoundTouch transposing the
+    /// pitch itself (as before): the process aborts in FIRFilter::evaluateFilterMulti.
+    func testSixteenChannelsShiftAndSeventeenAreRefused() throws {
         func unit(channels: Int) throws -> UnitHarness {
             let h = try UnitHarness(type: kAudioUnitType_FormatConverter, subType: kAudioUnitSubType_NewTimePitch)
             for scope in [kAudioUnitScope_Input, kAudioUnitScope_Output] {
@@ -133,18 +134,18 @@ final class TimePitchUnitTests: XCTestCase {
             try h.set(kNewTimePitchParam_Pitch, 1200)
             return h
         }
-        let fifteen = try unit(channels: 15)
-        try fifteen.initialize()
-        var out = [[Float]](repeating: [], count: 15)
-        for _ in 0..<64 { for (c, samples) in try fifteen.render(frames: 512, channels: 15).enumerated() { out[c] += samples } }
-        for c in [0, 7, 14] {
+        let sixteen = try unit(channels: 16)
+        try sixteen.initialize()
+        var out = [[Float]](repeating: [], count: 16)
+        for _ in 0..<64 { for (c, samples) in try sixteen.render(frames: 512, channels: 16).enumerated() { out[c] += samples } }
+        for c in [0, 8, 15] {
             let octave = 2 * (300 + 40 * Double(c))
             XCTAssertEqual(zeroCrossingFrequency(out[c], from: 4_096, to: 32_768, sampleRate: 44_100), octave, accuracy: octave * 0.02)
         }
-        let sixteen = try unit(channels: 16)
-        XCTAssertThrowsError(try sixteen.initialize()) { error in
+        let seventeen = try unit(channels: 17)
+        XCTAssertThrowsError(try seventeen.initialize()) { error in
             XCTAssertEqual((error as? AudioError)?.status, kAudioUnitErr_FormatNotSupported)
-            XCTAssertTrue(unitLastMessage().contains("1…15"), unitLastMessage())
+            XCTAssertTrue(unitLastMessage().contains("1…16"), unitLastMessage())
         }
     }
 }

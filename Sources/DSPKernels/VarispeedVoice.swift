@@ -1,4 +1,4 @@
-/// One 3D-mixer input read at a variable speed: pulled mono samples wait in a FIFO and are read
+/// One channel read at a variable speed (a 3D-mixer input, a varispeed or time-pitch channel): pulled mono samples wait in a FIFO and are read
 /// at a fractional position that advances by `step` input samples per output sample (input
 /// rate / output rate × playback rate), with 4-point cubic Hermite (Catmull-Rom) interpolation.
 /// At a step of exactly 1 the samples pass through unchanged. The FIFO keeps one sample of
@@ -6,7 +6,7 @@
 /// input: output frame n reads input position n × step.
 ///
 /// Storage is allocated at setup; every method after `init` is real-time.
-struct VarispeedVoice {
+public struct VarispeedVoice {
     let samples: UnsafeMutablePointer<Float>
     let capacity: Int
     var count = 1
@@ -16,20 +16,20 @@ struct VarispeedVoice {
     /// A voice whose FIFO holds one render call at `maximumStep` of `maximumFrames` output frames.
     ///
     /// Thread: setup.
-    init(maximumFrames: Int, maximumStep: Double) {
+    public init(maximumFrames: Int, maximumStep: Double) {
         capacity = Int(Double(maximumFrames) * maximumStep) + maximumFrames + 16
         samples = .allocate(capacity: capacity)
         samples.initialize(repeating: 0, count: capacity)
     }
 
     /// Thread: setup.
-    func free() { samples.deallocate() }
+    public func free() { samples.deallocate() }
 
     /// Back to silence history and position 1.
     ///
     /// Thread: setup (or render).
     @_noAllocation @_noLocks
-    mutating func reset() {
+    public mutating func reset() {
         samples[0] = 0
         count = 1
         position = 1
@@ -42,17 +42,30 @@ struct VarispeedVoice {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    func samplesNeeded(frames: Int, step: Double) -> Int {
+    public func samplesNeeded(frames: Int, step: Double) -> Int {
         let whole = Double(Int(step)) == step && Double(Int(position)) == position
         let last = Int(position + Double(frames - 1) * step) + (whole ? 0 : 2)
         return min(max(last + 1 - count, 0), capacity - count)
+    }
+
+    /// Output frames that can be read at `step` from what is in the FIFO: those whose whole
+    /// interpolation window is there, or with `tail`, every frame that reads at or before the last
+    /// sample (the end of a stream, where silence follows).
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    public func readableFrames(step: Double, tail: Bool) -> Int {
+        let end = Double(count - (tail ? 0 : 2))
+        guard end > position else { return 0 }
+        let frames = (end - position) / step
+        return frames < Double(Int.max >> 1) ? Int(frames) + (Double(Int(frames)) < frames ? 1 : 0) : Int.max >> 1
     }
 
     /// Appends pulled samples.
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    mutating func append(_ input: UnsafePointer<Float>, _ frames: Int) {
+    public mutating func append(_ input: UnsafePointer<Float>, _ frames: Int) {
         let n = min(frames, capacity - count)
         for i in 0..<n { samples[count + i] = input[i] }
         count += n
@@ -62,7 +75,7 @@ struct VarispeedVoice {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    mutating func appendSilence(_ frames: Int) {
+    public mutating func appendSilence(_ frames: Int) {
         let n = min(frames, capacity - count)
         for i in 0..<n { samples[count + i] = 0 }
         count += n
@@ -73,7 +86,7 @@ struct VarispeedVoice {
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
-    mutating func read(into output: UnsafeMutablePointer<Float>, frames: Int, step: Double) {
+    public mutating func read(into output: UnsafeMutablePointer<Float>, frames: Int, step: Double) {
         let s = samples, n = count
         var p = position
         for j in 0..<frames {
