@@ -74,6 +74,31 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { rig.cycle() }
         benchmark.stopMeasurement()
     }
+    // PlayRate, Pitch and the algorithm changed before every cycle, through their extremes: a pitch
+    // change once redesigned SoundTouch's anti-alias filter on the render thread. One sample is
+    // 800 cycles right after the queue starts, unscaled, so that a single allocation shows.
+    Benchmark(
+        "AudioQueueOfflineRender: 800 cycles of 512 stereo frames, time-pitch with PlayRate, Pitch and algorithm changed every cycle",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 30, thresholds: zeroAllocations)
+    ) { benchmark in
+        var rig = QueueRig(metering: false, playRate: 1)
+        let settings: [(Float, Float, UInt32)] = [
+            (1.5, 300, kAudioQueueTimePitchAlgorithm_Spectral), (0.5, 2400, kAudioQueueTimePitchAlgorithm_TimeDomain),
+            (2, -2400, kAudioQueueTimePitchAlgorithm_Spectral), (0.5, 0, kAudioQueueTimePitchAlgorithm_Varispeed),
+            (1, 0, kAudioQueueTimePitchAlgorithm_TimeDomain), (2, 2400, kAudioQueueTimePitchAlgorithm_Varispeed),
+            (0.5, -2400, kAudioQueueTimePitchAlgorithm_Spectral), (1.01, 7, kAudioQueueTimePitchAlgorithm_TimeDomain),
+        ]
+        benchmark.startMeasurement()
+        for i in 0..<settings.count * 100 {
+            var (rate, pitch, algorithm) = settings[i % settings.count]
+            _ = AudioQueueSetParameter(rig.queue, kAudioQueueParam_PlayRate, rate)
+            _ = AudioQueueSetParameter(rig.queue, kAudioQueueParam_Pitch, pitch)
+            _ = AudioQueueSetProperty(rig.queue, kAudioQueueProperty_TimePitchAlgorithm, &algorithm, 4)
+            rig.cycle()
+        }
+        benchmark.stopMeasurement()
+        AudioQueueDispose(rig.queue, true)
+    }
     for metering in [false, true] {
         Benchmark(
             "AudioQueueOfflineRender: 512 stereo frames, callback re-enqueues\(metering ? ", metering on" : "")",

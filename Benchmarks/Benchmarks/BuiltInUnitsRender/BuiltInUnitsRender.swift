@@ -52,13 +52,29 @@ struct UnitRig {
         timeStamp.mFlags = .sampleTimeValid
     }
 
-    mutating func cycle() {
-        buffers.prepare(frames: frames)
+    mutating func cycle(frames: UInt32? = nil) {
+        let n = frames ?? self.frames
+        buffers.prepare(frames: n)
         var flags: AudioUnitRenderActionFlags = []
-        let status = AudioUnitRender(unit, &flags, &timeStamp, 0, frames, buffers.list)
+        let status = AudioUnitRender(unit, &flags, &timeStamp, 0, n, buffers.list)
         precondition(status == noErr)
-        timeStamp.mSampleTime += Double(frames)
+        timeStamp.mSampleTime += Double(n)
     }
+}
+
+/// A seeded generator (SplitMix64), so that a random benchmark renders the same cycles every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
 func setParameter(
@@ -164,6 +180,74 @@ let benchmarks: @Sendable () -> Void = {
                 setParameter(unit, kNewTimePitchParam_Rate, 1.5)
                 setParameter(unit, kNewTimePitchParam_Pitch, 300)
             })
+    }
+    // A pitch change once redesigned SoundTouch's anti-alias filter on the render thread, and its
+    // FIFOs grew at extreme tempi. Here Rate and Pitch move every cycle through their extremes and
+    // the slices vary in size (up to 512); one sample is 1,080 cycles right after Initialize,
+    // unscaled, so that a single allocation in any of them shows.
+    Benchmark(
+        "NewTimePitch (stereo, 1,080 cycles from Initialize, Rate and Pitch changed every cycle through 1/32…32 and ±2400 cents, slices of 1…512)",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 30, thresholds: zeroAllocations)
+    ) { benchmark in
+        var rig = UnitRig(kAudioUnitType_FormatConverter, kAudioUnitSubType_NewTimePitch)
+        let settings: [(Float, Float)] = [
+            (1.5, 300), (1.0 / 32, 2400), (32, -2400), (1, 0), (32, 2400), (1.0 / 32, -2400), (0.7, -1), (2, 1200), (1.01, 7),
+        ]
+        let slices: [UInt32] = [512, 171, 64, 1, 333, 512]
+        benchmark.startMeasurement()
+        for i in 0..<settings.count * slices.count * 20 {
+            let (rate, pitch) = settings[i % settings.count]
+            setParameter(rig.unit, kNewTimePitchParam_Rate, rate)
+            setParameter(rig.unit, kNewTimePitchParam_Pitch, pitch)
+            rig.cycle(frames: slices[i % slices.count])
+        }
+        benchmark.stopMeasurement()
+        AudioComponentInstanceDispose(rig.unit)
+    }
+    // The same from a seeded random walk: Rate log-uniform over 1/32…32, Pitch over ±2400 cents,
+    // slices of 1…512 frames, a new setting every 1 to 8 cycles.
+    Benchmark(
+        "NewTimePitch (stereo, 2,000 cycles from Initialize, random Rate, Pitch and slice sizes)",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 20, thresholds: zeroAllocations)
+    ) { benchmark in
+        var rig = UnitRig(kAudioUnitType_FormatConverter, kAudioUnitSubType_NewTimePitch)
+        var random = SplitMix(seed: UInt64(benchmark.currentIteration))
+        var cycles = (0..<2_000).map { _ in
+            let rate = Float(pow(32, random.uniform() * 2 - 1)), pitch = Float(random.uniform() * 4800 - 2400)
+            return (rate, pitch, UInt32(1 + random.below(512)), random.below(8))
+        }
+        benchmark.startMeasurement()
+        for i in cycles.indices {
+            if i == 0 || cycles[i].3 == 0 {
+                setParameter(rig.unit, kNewTimePitchParam_Rate, cycles[i].0)
+                setParameter(rig.unit, kNewTimePitchParam_Pitch, cycles[i].1)
+            }
+            rig.cycle(frames: cycles[i].2)
+        }
+        benchmark.stopMeasurement()
+        cycles.removeAll()
+        AudioComponentInstanceDispose(rig.unit)
+    }
+    // Initialize's warm-up runs the render loop at the four corners of Rate × Pitch.
+    for frames: UInt32 in [512, 4096, 65_536] {
+        Benchmark(
+            "NewTimePitch Initialize (stereo, MaximumFramesPerSlice \(frames))",
+            configuration: .init(metrics: [.wallClock], maxIterations: 10)
+        ) { benchmark in
+            for _ in benchmark.scaledIterations {
+                var d = AudioComponentDescription(
+                    componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_NewTimePitch,
+                    componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+                var unit: AudioUnit?
+                precondition(AudioComponentInstanceNew(AudioComponentFindNext(nil, &d)!, &unit) == noErr)
+                var max = frames
+                AudioUnitSetProperty(unit!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &max, 4)
+                benchmark.startMeasurement()
+                precondition(AudioUnitInitialize(unit!) == noErr)
+                benchmark.stopMeasurement()
+                AudioComponentInstanceDispose(unit!)
+            }
+        }
     }
     measure("Varispeed (stereo, rate 1.5)") {
         UnitRig(
