@@ -66,8 +66,9 @@ public final class NewTimePitchUnit: AUBase {
             )
         }
         let overlap = Int((try? parameter(kNewTimePitchParam_Overlap)) ?? 8)
+        // Blocks of at most 1,024 frames: SoundTouch's FIFOs and the warm-up then do not grow with the slice.
         stretch = TimePitchStretch(
-            channels: Int(output.mChannelsPerFrame), sampleRate: output.mSampleRate, maximumFrames: Int(maxFramesPerSlice),
+            channels: Int(output.mChannelsPerFrame), sampleRate: output.mSampleRate, maximumFrames: min(Int(maxFramesPerSlice), 1024),
             rates: 1.0 / 32...32, pitchRatios: 0.25...4, overlapMilliseconds: overlap)
         values = parameters.values
         appliedPitch = 0
@@ -120,17 +121,22 @@ public final class NewTimePitchUnit: AUBase {
             pitchRatio = _unsafePerformance { exp2(Double(pitch) / 1200) }
         }
         stretch.set(rate: Double(min(max(values[0], 1.0 / 32), 32)), pitchRatio: pitchRatio)
-        var budget = stretch.inputBudget(frames: frames)
-        while budget > 0 {
-            let need = stretch.inputFramesWanted(toProduce: frames)
-            if need == 0 { break }
-            let status = pullInput(0, flags, UnsafePointer(inputTime), UInt32(need))
-            guard status == noErr, let list = inputList(0) else { return status == noErr ? kAudioUnitErr_NoConnection : status }
-            inputTime.pointee.mSampleTime += Double(need)
-            stretch.put(list, frames: need)
-            budget -= need
+        var done = 0
+        while done < frames {
+            let block = min(frames - done, stretch.maximumFrames)
+            var budget = stretch.inputBudget(frames: block)
+            while budget > 0 {
+                let need = stretch.inputFramesWanted(toProduce: block)
+                if need == 0 { break }
+                let status = pullInput(0, flags, UnsafePointer(inputTime), UInt32(need))
+                guard status == noErr, let list = inputList(0) else { return status == noErr ? kAudioUnitErr_NoConnection : status }
+                inputTime.pointee.mSampleTime += Double(need)
+                stretch.put(list, frames: need)
+                budget -= need
+            }
+            stretch.read(into: output, offset: offset + done, frames: block)
+            done += block
         }
-        stretch.read(into: output, offset: offset, frames: frames)
         return noErr
     }
 }

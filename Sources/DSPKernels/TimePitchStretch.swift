@@ -1,7 +1,6 @@
 import AudioTypes
 import CSoundTouch
 import Foundation
-import Glibc
 
 /// Time-stretch and pitch-shift of non-interleaved Float32 channels, for the time-pitch unit and
 /// the audio queue's PlayRate and Pitch: SoundTouch (LGPL) changes the tempo only, by
@@ -81,69 +80,36 @@ public struct TimePitchStretch {
         state.deallocate()
     }
 
-    /// Grows SoundTouch's FIFOs to the sizes the render thread can need, then clears: the render
-    /// loop on noise at every corner of the settings in blocks of mixed sizes, then the largest
-    /// input SoundTouch can hold (at the fastest tempo) and the largest output (at the slowest).
+    /// Grows SoundTouch's FIFOs to the largest sizes the render thread can need, then clears:
+    /// its input one frame short of its window at the fastest tempo plus a full feed, and its
+    /// output twice what a tempo fall may leave (`outputBudget`) on top of a read's worth. The puts
+    /// double in size: SoundTouch grows a FIFO a page at a time, copying it, and a window fed a
+    /// block at a time would be copied hundreds of times.
     private func warmUp(rates: ClosedRange<Double>, pitchRatios: ClosedRange<Double>) {
-        var noise: UInt32 = 1
-        for i in 0..<maximumFrames * channels {
-            noise = noise &* 1_664_525 &+ 1_013_904_223
-            interleaved[i] = Float(Int32(bitPattern: noise)) / Float(Int32.max) * 0.5
-        }
-        let input = AudioBufferList.allocate(maximumBuffers: channels)
-        let samples = UnsafeMutablePointer<Float>.allocate(capacity: maximumFrames * channels)
-        let output = AudioBufferList.allocate(maximumBuffers: channels)
-        let outputSamples = UnsafeMutablePointer<Float>.allocate(capacity: maximumFrames * channels)
-        defer {
-            samples.deallocate()
-            outputSamples.deallocate()
-            Glibc.free(input.unsafeMutablePointer)
-            Glibc.free(output.unsafeMutablePointer)
-        }
-        for c in 0..<channels {
-            for f in 0..<maximumFrames { samples[c * maximumFrames + f] = interleaved[f * channels + c] }
-            input[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(maximumFrames * 4), mData: samples + c * maximumFrames)
-            output[c] = AudioBuffer(
-                mNumberChannels: 1, mDataByteSize: UInt32(maximumFrames * 4), mData: outputSamples + c * maximumFrames)
-        }
-        let sizes = [maximumFrames, maximumFrames / 3 + 1, min(maximumFrames, 64), 1, maximumFrames / 2 + 1, maximumFrames]
-        // The render loop at each corner, from empty, in mixed slice sizes.
-        for rate in [rates.lowerBound, rates.upperBound] {
-            for pitch in [pitchRatios.lowerBound, pitchRatios.upperBound] {
-                reset()
-                set(rate: rate, pitchRatio: pitch)
-                for _ in 0..<3 {
-                    for frames in sizes {
-                        var budget = inputBudget(frames: frames)
-                        while budget > 0 {
-                            let wanted = inputFramesWanted(toProduce: frames)
-                            if wanted == 0 { break }
-                            put(input.unsafeMutablePointer, frames: wanted)
-                            budget -= wanted
-                        }
-                        read(into: output.unsafeMutablePointer, offset: 0, frames: frames)
-                    }
-                }
-            }
-        }
-        func feed(_ frames: Int) {
-            var left = frames
-            while left > 0 {
-                put(input.unsafeMutablePointer, frames: min(left, maximumFrames))
-                left -= maximumFrames
-            }
-        }
-        // The most input SoundTouch holds: one frame short of its window at the fastest tempo, and a full feed.
-        reset()
-        set(rate: rates.upperBound, pitchRatio: pitchRatios.lowerBound)
-        feed(state.pointee.latency - 1)
-        feed(maximumFrames)
-        // The most output it holds: a tempo fall the budget allows on top of a read's worth, with room to spare.
-        reset()
         let slowest = rates.lowerBound / pitchRatios.upperBound
         set(rate: rates.lowerBound, pitchRatio: pitchRatios.upperBound)
         let outputFrames = 2 * (outputBudget + Double(maximumFrames) * pitchRatios.upperBound)
-        feed(state.pointee.latency + Int(outputFrames * slowest) + 1)
+        let slowFeed = state.pointee.latency + Int(outputFrames * slowest) + 1
+        set(rate: rates.upperBound, pitchRatio: pitchRatios.lowerBound)
+        let window = state.pointee.latency
+        let largest = max(window, slowFeed, maximumFrames)
+        let silence = UnsafeMutablePointer<Float>.allocate(capacity: largest * channels)
+        silence.initialize(repeating: 0, count: largest * channels)
+        defer { silence.deallocate() }
+        func feed(_ frames: Int) {
+            var left = frames, piece = maximumFrames
+            while left > 0 {
+                let n = min(left, piece)
+                soundtouch_putSamples(handle, silence, UInt32(n))
+                left -= n
+                piece *= 2
+            }
+        }
+        feed(window - 1)
+        feed(maximumFrames)
+        reset()
+        set(rate: rates.lowerBound, pitchRatio: pitchRatios.upperBound)
+        feed(slowFeed)
         reset()
         set(rate: 1, pitchRatio: 1)
     }

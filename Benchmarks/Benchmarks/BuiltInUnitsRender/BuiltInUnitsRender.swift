@@ -21,11 +21,11 @@ struct UnitRig {
     let unit: AudioUnit
     let buffers: AudioBufferStorage
     var timeStamp = AudioTimeStamp()
-    let frames: UInt32 = 512
+    let frames: UInt32
 
     init(
         _ type: OSType, _ subType: OSType, output: AudioStreamBasicDescription = .canonical(sampleRate: 44_100, channels: 2),
-        inputs: Int = 1, configure: (AudioUnit) -> Void = { _ in }, afterInitialize: (AudioUnit) -> Void = { _ in }
+        frames: UInt32 = 512, inputs: Int = 1, configure: (AudioUnit) -> Void = { _ in }, afterInitialize: (AudioUnit) -> Void = { _ in }
     ) {
         var d = AudioComponentDescription(
             componentType: type, componentSubType: subType,
@@ -33,6 +33,7 @@ struct UnitRig {
         var u: AudioUnit?
         precondition(AudioComponentInstanceNew(AudioComponentFindNext(nil, &d)!, &u) == noErr)
         unit = u!
+        self.frames = frames
         var max = frames
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &max, 4)
         var format = output
@@ -205,30 +206,33 @@ let benchmarks: @Sendable () -> Void = {
         AudioComponentInstanceDispose(rig.unit)
     }
     // The same from a seeded random walk: Rate log-uniform over 1/32…32, Pitch over ±2400 cents,
-    // slices of 1…512 frames, a new setting every 1 to 8 cycles.
-    Benchmark(
-        "NewTimePitch (stereo, 2,000 cycles from Initialize, random Rate, Pitch and slice sizes)",
-        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 20, thresholds: zeroAllocations)
-    ) { benchmark in
-        var rig = UnitRig(kAudioUnitType_FormatConverter, kAudioUnitSubType_NewTimePitch)
-        var random = SplitMix(seed: UInt64(benchmark.currentIteration))
-        var cycles = (0..<2_000).map { _ in
-            let rate = Float(pow(32, random.uniform() * 2 - 1)), pitch = Float(random.uniform() * 4800 - 2400)
-            return (rate, pitch, UInt32(1 + random.below(512)), random.below(8))
-        }
-        benchmark.startMeasurement()
-        for i in cycles.indices {
-            if i == 0 || cycles[i].3 == 0 {
-                setParameter(rig.unit, kNewTimePitchParam_Rate, cycles[i].0)
-                setParameter(rig.unit, kNewTimePitchParam_Pitch, cycles[i].1)
+    // a new setting every 1 to 8 cycles; slices of 1…512 frames, and of 1…4,096 (the unit
+    // renders them in blocks of at most 1,024).
+    for maximum: UInt32 in [512, 4096] {
+        Benchmark(
+            "NewTimePitch (stereo, 2,000 cycles from Initialize, random Rate, Pitch and slices of 1…\(maximum))",
+            configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(10), maxIterations: 20, thresholds: zeroAllocations)
+        ) { benchmark in
+            var rig = UnitRig(kAudioUnitType_FormatConverter, kAudioUnitSubType_NewTimePitch, frames: maximum)
+            var random = SplitMix(seed: UInt64(benchmark.currentIteration))
+            var cycles = (0..<2_000).map { _ in
+                let rate = Float(pow(32, random.uniform() * 2 - 1)), pitch = Float(random.uniform() * 4800 - 2400)
+                return (rate, pitch, UInt32(1 + random.below(Int(maximum))), random.below(8))
             }
-            rig.cycle(frames: cycles[i].2)
+            benchmark.startMeasurement()
+            for i in cycles.indices {
+                if i == 0 || cycles[i].3 == 0 {
+                    setParameter(rig.unit, kNewTimePitchParam_Rate, cycles[i].0)
+                    setParameter(rig.unit, kNewTimePitchParam_Pitch, cycles[i].1)
+                }
+                rig.cycle(frames: cycles[i].2)
+            }
+            benchmark.stopMeasurement()
+            cycles.removeAll()
+            AudioComponentInstanceDispose(rig.unit)
         }
-        benchmark.stopMeasurement()
-        cycles.removeAll()
-        AudioComponentInstanceDispose(rig.unit)
     }
-    // Initialize's warm-up runs the render loop at the four corners of Rate × Pitch.
+    // Initialize's warm-up: SoundTouch's FIFOs filled to their largest, the render loop at the corners.
     for frames: UInt32 in [512, 4096, 65_536] {
         Benchmark(
             "NewTimePitch Initialize (stereo, MaximumFramesPerSlice \(frames))",
