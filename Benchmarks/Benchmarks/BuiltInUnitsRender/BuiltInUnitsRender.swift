@@ -211,7 +211,8 @@ let benchmarks: @Sendable () -> Void = {
     for maximum: UInt32 in [512, 4096] {
         Benchmark(
             "NewTimePitch (stereo, 2,000 cycles from Initialize, random Rate, Pitch and slices of 1…\(maximum))",
-            configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(10), maxIterations: 20, thresholds: zeroAllocations)
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(10), maxIterations: 20, thresholds: zeroAllocations)
         ) { benchmark in
             var rig = UnitRig(kAudioUnitType_FormatConverter, kAudioUnitSubType_NewTimePitch, frames: maximum)
             var random = SplitMix(seed: UInt64(benchmark.currentIteration))
