@@ -1,6 +1,7 @@
 import AudioTypes
 import CSoundTouch
 import Foundation
+import Glibc
 
 /// Time-stretch and pitch-shift of non-interleaved Float32 channels, for the time-pitch unit and
 /// the audio queue's PlayRate and Pitch: SoundTouch (LGPL) changes the tempo only, by
@@ -93,9 +94,9 @@ public struct TimePitchStretch {
         set(rate: rates.upperBound, pitchRatio: pitchRatios.lowerBound)
         let window = state.pointee.latency
         let largest = max(window, slowFeed, maximumFrames)
-        let silence = UnsafeMutablePointer<Float>.allocate(capacity: largest * channels)
-        silence.initialize(repeating: 0, count: largest * channels)
-        defer { silence.deallocate() }
+        // calloc: its pages stay the kernel's shared zero page, as SoundTouch only reads them.
+        let silence = calloc(largest * channels, MemoryLayout<Float>.size)!.assumingMemoryBound(to: Float.self)
+        defer { Glibc.free(silence) }
         func feed(_ frames: Int) {
             var left = frames, piece = maximumFrames
             while left > 0 {
