@@ -63,21 +63,6 @@ struct UnitRig {
     }
 }
 
-/// A seeded generator (SplitMix64), so that a random benchmark renders the same cycles every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 func setParameter(
     _ unit: AudioUnit, _ id: AudioUnitParameterID, _ value: Float, scope: AudioUnitScope = kAudioUnitScope_Global, element: UInt32 = 0
 ) {
@@ -215,10 +200,15 @@ let benchmarks: @Sendable () -> Void = {
                 metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(10), maxIterations: 20, thresholds: zeroAllocations)
         ) { benchmark in
             var rig = UnitRig(kAudioUnitType_FormatConverter, kAudioUnitSubType_NewTimePitch, frames: maximum)
-            var random = SplitMix(seed: UInt64(benchmark.currentIteration))
+            // A seeded linear congruential generator: every run renders the same cycles.
+            var seed = UInt64(benchmark.currentIteration) &+ 1
+            func uniform() -> Double {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Double(seed >> 11) / Double(1 << 53)
+            }
             var cycles = (0..<2_000).map { _ in
-                let rate = Float(pow(32, random.uniform() * 2 - 1)), pitch = Float(random.uniform() * 4800 - 2400)
-                return (rate, pitch, UInt32(1 + random.below(Int(maximum))), random.below(8))
+                let rate = Float(pow(32, uniform() * 2 - 1)), pitch = Float(uniform() * 4800 - 2400)
+                return (rate, pitch, UInt32(1 + uniform() * Double(maximum - 1)), Int(uniform() * 8))
             }
             benchmark.startMeasurement()
             for i in cycles.indices {
