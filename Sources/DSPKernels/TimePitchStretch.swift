@@ -42,6 +42,11 @@ public struct TimePitchStretch {
         var latency = 0
         /// Input frames SoundTouch consumes per output sequence (its NOMINAL_INPUT_SEQUENCE).
         var sequence = 0
+        /// SoundTouch's output due for what was fed since it was last cleared, and what was taken
+        /// of it: a flush pads with silence up to the first and passes no more.
+        var expected = 0.0
+        var taken = 0
+        var flushed = false
     }
 
     /// A stretch for rates in `rates` and pitch ratios in `pitchRatios` (the reader's FIFOs hold
@@ -118,10 +123,20 @@ public struct TimePitchStretch {
     /// Drops everything inside (the settings stay). Thread: setup, or render.
     @_noAllocation @_noLocks
     public func reset() {
-        let h = handle, step = reader.step
-        _unsafePerformance { soundtouch_clear(h) }  // empties FIFOs in place
+        let step = reader.step
+        clearSoundTouch()
         reader.reset()
         reader.setStep(step)
+    }
+
+    /// Empties SoundTouch's FIFOs (in place: no allocation) and forgets what was due of them.
+    @_noAllocation @_noLocks
+    private func clearSoundTouch() {
+        let h = handle
+        _unsafePerformance { soundtouch_clear(h) }
+        state.pointee.expected = 0
+        state.pointee.taken = 0
+        state.pointee.flushed = false
     }
 
     /// Sets the speed (`rate`: output played `rate` times as fast) and the pitch ratio (2 is an
@@ -139,7 +154,7 @@ public struct TimePitchStretch {
         let wasStretching = state.pointee.tempo != 1
         state.pointee.tempo = tempo
         guard tempo != 1 else {
-            if wasStretching { _unsafePerformance { soundtouch_clear(h) } }
+            if wasStretching { clearSoundTouch() }
             return
         }
         // Opaque C calls that recompute and read SoundTouch's sequence lengths: no lock, no allocation.
@@ -152,7 +167,7 @@ public struct TimePitchStretch {
         }
         state.pointee.latency = latency
         state.pointee.sequence = sequence
-        if Double(held - latency) / tempo > outputBudget { _unsafePerformance { soundtouch_clear(h) } }
+        if Double(held - latency) / tempo > outputBudget { clearSoundTouch() }
     }
 
     /// Whether SoundTouch is in the path (tempo ≠ 1). Thread: render.
@@ -181,14 +196,27 @@ public struct TimePitchStretch {
         need = reader.samplesNeeded(frames: frames)
         guard need > 0 else { return 0 }
         let exact = Double(need) * state.pointee.tempo
-        return min(max(Int(exact) + 1, 64), maximumFrames)
+        let wanted = min(max(Int(exact) + 1, 64), maximumFrames)
+        guard state.pointee.flushed else { return wanted }
+        // A stream's end: silence in place of input while output is still due (bounded by
+        // SoundTouch's window and a sequence, what it holds back).
+        let h = handle, scratch = interleaved
+        var silence = 0
+        while need > 0 && due > 0 && silence <= state.pointee.latency + state.pointee.sequence + wanted {
+            for i in 0..<wanted * channels { scratch[i] = 0 }
+            _ = _unsafePerformance { soundtouch_putSamples(h, scratch, UInt32(wanted)) }
+            silence += wanted
+            transfer(need)
+            need = reader.samplesNeeded(frames: frames)
+        }
+        return need > 0 ? wanted : 0
     }
 
     /// Moves up to `samples` frames of SoundTouch's output into the reader.
     @_noAllocation @_noLocks
     private func transfer(_ samples: Int) {
         let h = handle, scratch = interleaved, k = channels
-        var left = samples
+        var left = state.pointee.flushed ? min(samples, due) : samples
         while left > 0 {
             let want = min(left, maximumFrames)
             let got = Int(_unsafePerformance { soundtouch_receiveSamples(h, scratch, UInt32(want)) })
@@ -197,6 +225,7 @@ public struct TimePitchStretch {
                 for f in 0..<got { planar[f] = scratch[f * k + c] }
                 reader.append(channel: c, planar, count: got)
             }
+            state.pointee.taken += got
             left -= got
         }
     }
@@ -222,14 +251,24 @@ public struct TimePitchStretch {
         let h = handle, scratch = interleaved
         // Within the FIFO sizes the warm-up reached: no allocation.
         _ = _unsafePerformance { soundtouch_putSamples(h, scratch, UInt32(n)) }
+        state.pointee.expected += Double(n) / state.pointee.tempo
+        state.pointee.flushed = false
     }
 
-    /// Pushes SoundTouch's last frames out (a stream's end); `inputFramesWanted` then moves them on. Thread: render.
+    /// Marks a stream's end: from now on `inputFramesWanted` feeds SoundTouch silence itself, as
+    /// much as each read needs, until the output due for what was fed has been moved on (no more:
+    /// the silence's own output is dropped). soundtouch_flush does the same in one go, allocating
+    /// its block of silence and holding the whole tail at once.
+    ///
+    /// Thread: render.
     @_noAllocation @_noLocks
     public func flush() {
-        guard isStretching else { return }
-        let h = handle
-        _ = _unsafePerformance { soundtouch_flush(h) }
+        state.pointee.flushed = isStretching
+    }
+
+    /// Output SoundTouch still owes for what was fed. Thread: render.
+    private var due: Int {
+        @_noAllocation @_noLocks get { max(Int(state.pointee.expected + 0.5) - state.pointee.taken, 0) }
     }
 
     /// Output frames readable now; with `tail`, up to the last frame fed (the end of a stream).
@@ -245,7 +284,8 @@ public struct TimePitchStretch {
         @_noAllocation @_noLocks get {
             let h = handle
             let inside = _unsafePerformance { soundtouch_numSamples(h) + soundtouch_numUnprocessedSamples(h) }
-            return (!isStretching || inside == 0) && reader.readableFrames(tail: true) == 0
+            let soundTouchDone = !isStretching || (state.pointee.flushed ? due == 0 : inside == 0)
+            return soundTouchDone && reader.readableFrames(tail: true) == 0
         }
     }
 
