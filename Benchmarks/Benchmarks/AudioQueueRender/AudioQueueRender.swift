@@ -99,6 +99,49 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         AudioQueueDispose(rig.queue, true)
     }
+    // The end of a stream through time-pitch: Stop(false), then renders until the queue drains
+    // (SoundTouch's tail pushed out with silence; soundtouch_flush would allocate).
+    Benchmark(
+        "AudioQueueOfflineRender: Stop(false) and the drain of 8 buffers of 512 stereo frames through time-pitch",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 30, thresholds: zeroAllocations)
+    ) { benchmark in
+        var format = AudioStreamBasicDescription(
+            mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: 8, mFramesPerPacket: 1, mBytesPerFrame: 8, mChannelsPerFrame: 2, mBitsPerChannel: 32, mReserved: 0)
+        var q: AudioQueueRef?
+        precondition(AudioQueueNewOutput(&format, { _, _, _ in }, nil, nil, nil, 0, &q) == noErr)
+        let queue = q!
+        precondition(AudioQueueSetOfflineRenderFormat(queue, &format, nil) == noErr)
+        var on: UInt32 = 1
+        precondition(AudioQueueSetProperty(queue, kAudioQueueProperty_EnableTimePitch, &on, 4) == noErr)
+        precondition(AudioQueueSetParameter(queue, kAudioQueueParam_PlayRate, 0.5) == noErr)
+        precondition(AudioQueueSetParameter(queue, kAudioQueueParam_Pitch, 700) == noErr)
+        for _ in 0..<8 {
+            var buffer: AudioQueueBufferRef?
+            precondition(AudioQueueAllocateBuffer(queue, frames * 8, &buffer) == noErr)
+            buffer!.pointee.mAudioData.initializeMemory(as: Float.self, repeating: 0.25, count: Int(frames) * 2)
+            buffer!.pointee.mAudioDataByteSize = frames * 8
+            precondition(AudioQueueEnqueueBuffer(queue, buffer!, 0, nil) == noErr)
+        }
+        var capture: AudioQueueBufferRef?
+        precondition(AudioQueueAllocateBuffer(queue, frames * 8, &capture) == noErr)
+        precondition(AudioQueueStart(queue, nil) == noErr)
+        var time = AudioTimeStamp()
+        time.mFlags = .sampleTimeValid
+        precondition(AudioQueueOfflineRender(queue, &time, capture!, 0) == noErr)
+        benchmark.startMeasurement()
+        precondition(AudioQueueStop(queue, false) == noErr)
+        var rendered = 0
+        while rendered < 100 {
+            precondition(AudioQueueOfflineRender(queue, &time, capture!, frames) == noErr)
+            time.mSampleTime += Double(frames)
+            rendered += 1
+            if capture!.pointee.mAudioDataByteSize < frames * 8 { break }
+        }
+        benchmark.stopMeasurement()
+        precondition(rendered > 8 && rendered < 100, "the queue drains: \(rendered) renders")
+        AudioQueueDispose(queue, true)
+    }
     for metering in [false, true] {
         Benchmark(
             "AudioQueueOfflineRender: 512 stereo frames, callback re-enqueues\(metering ? ", metering on" : "")",
