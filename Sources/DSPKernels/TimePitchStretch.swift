@@ -13,7 +13,8 @@ import Glibc
 /// Why SoundTouch does not transpose: its rate transposer designs a new anti-alias filter on every
 /// pitch change (5 allocations), and a tempo change allocates nothing. SoundTouch grows its FIFOs
 /// on demand, a page at a time; `init` grows them to what the render thread can need (`warmUp`),
-/// and a fall in tempo that would need more clears SoundTouch (`set`). Benchmarks:
+/// a fall in tempo that would need more clears SoundTouch (`set`), and a stream's end is pushed
+/// out with silence of our own (`flush`; soundtouch_flush allocates). Benchmarks:
 /// BuiltInUnitsRender and AudioQueueRender count 0 allocations with the settings changing every
 /// block, and in a random walk of settings and block sizes.
 ///
