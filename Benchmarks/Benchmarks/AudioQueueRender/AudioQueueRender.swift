@@ -15,18 +15,19 @@ let requeue: AudioQueueOutputCallback = { _, queue, buffer in
     _ = AudioQueueEnqueueBuffer(queue, buffer, 0, nil)
 }
 
-/// A started offline queue with four 512-frame buffers of Float32 stereo in flight.
+/// A started offline queue with `buffers` 512-frame buffers of Float32 stereo in flight (four,
+/// re-enqueued by the callback, unless told otherwise).
 struct QueueRig {
     let queue: AudioQueueRef
     let capture: AudioQueueBufferRef
     var time = AudioTimeStamp()
 
-    init(metering: Bool, playRate: Float? = nil) {
+    init(metering: Bool, playRate: Float? = nil, buffers: Int = 4, callback: AudioQueueOutputCallback = requeue) {
         var format = AudioStreamBasicDescription(
             mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
             mBytesPerPacket: 8, mFramesPerPacket: 1, mBytesPerFrame: 8, mChannelsPerFrame: 2, mBitsPerChannel: 32, mReserved: 0)
         var q: AudioQueueRef?
-        precondition(AudioQueueNewOutput(&format, requeue, nil, nil, nil, 0, &q) == noErr)
+        precondition(AudioQueueNewOutput(&format, callback, nil, nil, nil, 0, &q) == noErr)
         queue = q!
         precondition(AudioQueueSetOfflineRenderFormat(queue, &format, nil) == noErr)
         if let playRate {
@@ -38,7 +39,7 @@ struct QueueRig {
         precondition(AudioQueueSetProperty(queue, kAudioQueueProperty_EnableLevelMetering, &on, 4) == noErr)
         precondition(AudioQueueSetParameter(queue, kAudioQueueParam_Volume, 0.5) == noErr)
         precondition(AudioQueueSetParameter(queue, kAudioQueueParam_Pan, -0.25) == noErr)
-        for _ in 0..<4 {
+        for _ in 0..<buffers {
             var buffer: AudioQueueBufferRef?
             precondition(AudioQueueAllocateBuffer(queue, frames * 8, &buffer) == noErr)
             buffer!.pointee.mAudioData.initializeMemory(as: Float.self, repeating: 0.25, count: Int(frames) * 2)
@@ -105,42 +106,20 @@ let benchmarks: @Sendable () -> Void = {
         "AudioQueueOfflineRender: Stop(false) and the drain of 8 buffers of 512 stereo frames through time-pitch",
         configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 30, thresholds: zeroAllocations)
     ) { benchmark in
-        var format = AudioStreamBasicDescription(
-            mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
-            mBytesPerPacket: 8, mFramesPerPacket: 1, mBytesPerFrame: 8, mChannelsPerFrame: 2, mBitsPerChannel: 32, mReserved: 0)
-        var q: AudioQueueRef?
-        precondition(AudioQueueNewOutput(&format, { _, _, _ in }, nil, nil, nil, 0, &q) == noErr)
-        let queue = q!
-        precondition(AudioQueueSetOfflineRenderFormat(queue, &format, nil) == noErr)
-        var on: UInt32 = 1
-        precondition(AudioQueueSetProperty(queue, kAudioQueueProperty_EnableTimePitch, &on, 4) == noErr)
-        precondition(AudioQueueSetParameter(queue, kAudioQueueParam_PlayRate, 0.5) == noErr)
-        precondition(AudioQueueSetParameter(queue, kAudioQueueParam_Pitch, 700) == noErr)
-        for _ in 0..<8 {
-            var buffer: AudioQueueBufferRef?
-            precondition(AudioQueueAllocateBuffer(queue, frames * 8, &buffer) == noErr)
-            buffer!.pointee.mAudioData.initializeMemory(as: Float.self, repeating: 0.25, count: Int(frames) * 2)
-            buffer!.pointee.mAudioDataByteSize = frames * 8
-            precondition(AudioQueueEnqueueBuffer(queue, buffer!, 0, nil) == noErr)
-        }
-        var capture: AudioQueueBufferRef?
-        precondition(AudioQueueAllocateBuffer(queue, frames * 8, &capture) == noErr)
-        precondition(AudioQueueStart(queue, nil) == noErr)
-        var time = AudioTimeStamp()
-        time.mFlags = .sampleTimeValid
-        precondition(AudioQueueOfflineRender(queue, &time, capture!, 0) == noErr)
+        var rig = QueueRig(metering: false, playRate: 0.5, buffers: 8, callback: { _, _, _ in })
+        precondition(AudioQueueSetParameter(rig.queue, kAudioQueueParam_Pitch, 700) == noErr)
         benchmark.startMeasurement()
-        precondition(AudioQueueStop(queue, false) == noErr)
+        precondition(AudioQueueStop(rig.queue, false) == noErr)
         var rendered = 0
         while rendered < 100 {
-            precondition(AudioQueueOfflineRender(queue, &time, capture!, frames) == noErr)
-            time.mSampleTime += Double(frames)
+            precondition(AudioQueueOfflineRender(rig.queue, &rig.time, rig.capture, frames) == noErr)
+            rig.time.mSampleTime += Double(frames)
             rendered += 1
-            if capture!.pointee.mAudioDataByteSize < frames * 8 { break }
+            if rig.capture.pointee.mAudioDataByteSize < frames * 8 { break }
         }
         benchmark.stopMeasurement()
         precondition(rendered > 8 && rendered < 100, "the queue drains: \(rendered) renders")
-        AudioQueueDispose(queue, true)
+        AudioQueueDispose(rig.queue, true)
     }
     for metering in [false, true] {
         Benchmark(
