@@ -157,10 +157,13 @@ public final class AudioQueueObject: @unchecked Sendable {
         let ring = playback?.finished ?? recording!.finished
         while let pointer = ring.pop() {
             let slot = pointer.assumingMemoryBound(to: QueueBufferSlot.self)
-            lock.withLock { slot.pointee.enqueued = 0 }
+            // Read under the lock that marks it returned: from then on another thread may free
+            // it (AudioQueueDevice fuzzing: FreeBuffer between the two read the freed slot).
+            let (frames, startTime) = lock.withLock {
+                slot.pointee.enqueued = 0
+                return (slot.pointee.buffer.mAudioDataByteSize / UInt32(format.bytesPerFrame), slot.pointee.startTime)
+            }
             let buffer = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: AudioQueueBuffer.self)
-            let frames = slot.pointee.buffer.mAudioDataByteSize / UInt32(format.bytesPerFrame)
-            let startTime = slot.pointee.startTime
             if let runLoopCallbacks, onCallbackThread {
                 runLoopCallbacks.post { [self] in callBack(buffer, frames: frames, startTime: startTime) }
             } else {
