@@ -34,7 +34,7 @@ let cShims: [Target] = [
     .target(name: "CAudioToolbox", cSettings: cSettings),
     systemLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
     systemLibrary("CLilv", pkgConfig: "lilv-0", apt: "liblilv-dev"),
-    /// suil and Xlib, for the LV2 UI child only (the host process links neither).
+    /// suil and Xlib, for the LV2 UI host loop only (CUIHost; the host process links neither).
     systemLibrary("CSuil", pkgConfig: "suil-0", apt: "libsuil-dev"),
     /// sratom (lilv links it already): atoms as Turtle, for atoms crossing to and from LV2 UIs.
     systemLibrary("CSratom", pkgConfig: "sratom-0", apt: "libsratom-dev"),
@@ -70,6 +70,9 @@ let cShims: [Target] = [
     .target(name: "CLADSPA"),
     /// Out-of-process units' OS layer: shared block, futexes, spawn.
     .target(name: "CUnitIsolation"),
+    /// The LV2 UI host loop (suil, Xlib), run by auhost-ui-host and, for UIs that need the
+    /// plug-in's instance, by auhost-unit-host; never linked into a host process.
+    .target(name: "CUIHost", dependencies: ["CSuil", "CAUHostAtomText"], cSettings: cSettings, linkerSettings: [.linkedLibrary("X11")]),
     /// The plug-in ABI header shared with SDK/ (its name is the SDK's, so it keeps it).
     .target(name: "AUHostPlugInABI", dependencies: ["CAudioToolbox"], path: "SDK/Sources/AUHostPlugInABI"),
 ]
@@ -183,13 +186,11 @@ let executables: [Target] = [
         name: "auhost-unit-host",
         dependencies: [
             "AUHost", "UnitIsolation", "CUnitIsolation", "CAUHostFloatMode", "LV2Units", "LV2Host", "LADSPAUnits", "LADSPAHost",
-            "PlugInLoader",
+            "PlugInLoader", "CUIHost",
         ],
         path: "Sources/UnitHostChild"),
     /// The child process that shows one LV2 plug-in UI through suil (AUHostLV2UI.h), in C.
-    .executableTarget(
-        name: "auhost-ui-host", dependencies: ["CSuil", "CAUHostAtomText"], path: "Sources/UIHostChild", cSettings: cSettings,
-        linkerSettings: [.linkedLibrary("X11")]),
+    .executableTarget(name: "auhost-ui-host", dependencies: ["CUIHost"], path: "Sources/UIHostChild", cSettings: cSettings),
     /// The crash-isolating child of the LV2 sweep.
     .executableTarget(
         name: "lv2-sweep-child", dependencies: ["LV2Host", "LV2Units", "LADSPAHost", "AUHost"], path: "Sources/LV2SweepChild"),

@@ -4,7 +4,8 @@
 #   drew        opened, and its window was not uniform 2 s later (within 5 s of the start)
 #   blank       opened, but its window was one colour
 #   unsupported a kind the child cannot show (suil has no module for an X11 or Gtk2 host: Gtk3)
-#   needs-instance  requires instance-access/data-access, which a UI in a child cannot have
+#   needs-instance  requires instance-access/data-access and was refused (auhost ui shows such a UI
+#               beside the plug-in, the unit out of process: this is left for a failure to do so)
 #   failed      the UI (or its unit) did not load: the reason is the plug-in's or suil's
 #   crashed     the UI's process died; auhost (the host) reported it and exited normally
 #   hung        auhost did not finish within 30 s (killed)

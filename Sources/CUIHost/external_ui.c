@@ -1,7 +1,7 @@
 /* External UIs (kx:Widget, KXStudio's extension; x42's meters have no other UI): the UI makes
    and runs its own top-level window, and the host only calls its widget's show, hide and run.
    suil does not load them, so the child does, as jalv and Carla do: dlopen the UI's binary, find
-   its descriptor, instantiate it with the external-UI host feature. Thread: the child's one thread. */
+   its descriptor, instantiate it with the external-UI host feature. Thread: the UI's thread. */
 #include "ui_host_child.h"
 
 #include <dlfcn.h>
@@ -99,7 +99,7 @@ bool external_ui_run(ExternalUI *ui) {
 void external_ui_close(ExternalUI *ui) {
     if (!ui->closed) ui->widget->hide(ui->widget);
     ui->descriptor->cleanup(ui->handle);
-    /* Not dlclosed: UIs leave threads and atexit handlers behind (the process ends next anyway). */
+    /* Not dlclosed: UIs leave threads and atexit handlers behind that would outlive their code. */
     free(ui);
 }
 

@@ -1,7 +1,7 @@
 /* A Gtk2 window for Gtk UIs (and, through suil's qt5_in_gtk2 module, Qt5 UIs). Gtk2 is opened
    with dlopen only when such a UI is shown, so the child links no toolkit and an X11 UI never
    loads one; a UI linking Gtk2 itself gets the same library. The few calls are declared here, so
-   building the child needs no Gtk headers. Thread: the child's one thread. */
+   building the child needs no Gtk headers. Thread: the UI's thread (one UI at a time). */
 #include "ui_host_child.h"
 
 #include <dlfcn.h>
@@ -27,6 +27,7 @@ static struct {
     int (*main_iteration_do)(int);
     unsigned long (*signal_connect)(void *, const char *, void *, void *, void *, int);
     void (*size_request)(Widget, int *);
+    void (*destroy)(Widget);
 } gtk;
 
 static Widget window;
@@ -70,6 +71,7 @@ const char *gtk_window_load(void) {
         {(void **)&gtk.main_iteration_do, "gtk_main_iteration_do"},
         {(void **)&gtk.signal_connect, "g_signal_connect_data"},
         {(void **)&gtk.size_request, "gtk_widget_size_request"},
+        {(void **)&gtk.destroy, "gtk_widget_destroy"},
     };
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
         *symbols[i].slot = dlsym(library, symbols[i].name);
@@ -90,6 +92,7 @@ const char *gtk_window_load(void) {
 
 Window gtk_window_open(Window parent, const char *title, void *widget, unsigned *width, unsigned *height) {
     /* A GtkPlug lives inside the host's window (XEmbed); otherwise a top-level of our own. */
+    closed = false;
     window = parent ? gtk.plug_new(parent) : gtk.window_new(0 /* GTK_WINDOW_TOPLEVEL */);
     if (!parent) gtk.window_set_title(window, title);
     gtk.signal_connect(window, "delete-event", (void *)on_delete, NULL, NULL, 0);
@@ -107,6 +110,12 @@ Window gtk_window_open(Window parent, const char *title, void *widget, unsigned 
 bool gtk_window_iterate(void) {
     while (gtk.events_pending()) gtk.main_iteration_do(0);
     return !closed;
+}
+
+void gtk_window_close(void) {
+    if (window) gtk.destroy(window);
+    window = NULL;
+    while (gtk.events_pending()) gtk.main_iteration_do(0);
 }
 
 void gtk_window_show(bool visible) {

@@ -1,12 +1,11 @@
-/* auhost-ui-host: shows one LV2 UI (through suil) for a host in another process; see
-   include/ui_host_child.h for the protocol. X11 UIs go in an X11 window of the child's own; Gtk2
-   UIs, and Qt5 UIs through suil's qt5_in_gtk2 module, in a Gtk2 window (gtk_window.c); external
-   UIs (kx:Widget) make their own window and are loaded without suil (external_ui.c). The host
-   spawns it with:
-     auhost-ui-host PLUGIN_URI UI_URI UI_TYPE_URI BUNDLE_PATH BINARY_PATH PARENT_XID TITLE [symbol=index ...]
-   PARENT_XID 0 makes a top-level window; any other value embeds the UI in that X11 window.
-   Thread: the process's one thread. */
+/* The UI host loop (auhost_ui_host.h): shows one LV2 UI through suil for a host on a socket;
+   ui_host_child.h has the protocol. X11 UIs go in an X11 window of our own; Gtk2 UIs, and Qt5 UIs
+   through suil's qt5_in_gtk2 module, in a Gtk2 window (gtk_window.c); external UIs (kx:Widget)
+   make their own window and are loaded without suil (external_ui.c). PARENT_XID 0 makes a
+   top-level window; any other value embeds the UI in that X11 window.
+   Thread: the caller's (one UI at a time per process). */
 #include "ui_host_child.h"
+#include "auhost_ui_host.h"
 
 #include "atom_text.h"
 
@@ -15,8 +14,11 @@
 #include <X11/Xutil.h>
 #include <lv2/ui/ui.h>
 #include <lv2/atom/atom.h>
+#include <lv2/data-access/data-access.h>
+#include <lv2/instance-access/instance-access.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,11 +31,31 @@ typedef struct {
     Window container; /* what the UI's widget lives in */
     Window widget;
     Atom delete_window;
+    SuilHost *host;
     SuilInstance *instance;
     const LV2UI_Idle_Interface *idle;
     bool gtk; /* the UI lives in a Gtk2 window: `widget` is that window's XID */
     ExternalUI *external; /* a kx:Widget UI (no suil instance): `toplevel` is the window it made */
+    int input; /* what the host sends */
+    const char *requestable; /* the URIs the host answers ui:requestValue for, or NULL */
+    bool quit; /* the host sent quit */
+    /* What the host sent that is not yet a whole line (an atom's line can be long:
+       AUHOST_ATOM_TEXT_MAX_LINE); a longer line is dropped whole. */
+    char *received;
+    size_t used;
+    bool skipping; /* the rest of a dropped line is still to come */
 } Child;
+
+#define RECEIVED_CAPACITY (AUHOST_ATOM_TEXT_MAX_LINE + 64)
+
+/* Through the feature, with its handle: the plug-in's own map needs it. */
+static LV2_URID map_uri(const char *uri) {
+    return urid_map_feature()->map(urid_map_feature()->handle, uri);
+}
+
+static const char *unmap_urid(LV2_URID urid) {
+    return urid_unmap_feature()->unmap(urid_unmap_feature()->handle, urid);
+}
 
 #define KX_WIDGET "http://kxstudio.sf.net/ns/lv2ext/external-ui#Widget"
 
@@ -53,11 +75,9 @@ static void write_atom(uint32_t port, uint32_t size, const void *buffer) {
 
 static void write_port(SuilController controller, uint32_t port, uint32_t size, uint32_t protocol, const void *buffer) {
     (void)controller;
-    static uint32_t event_transfer, atom_transfer;
-    if (!event_transfer) {
-        event_transfer = urid_map_feature()->map(NULL, LV2_ATOM__eventTransfer);
-        atom_transfer = urid_map_feature()->map(NULL, LV2_ATOM__atomTransfer);
-    }
+    /* Mapped each time: the map is the plug-in's in its process, our own elsewhere. */
+    uint32_t event_transfer = protocol ? map_uri(LV2_ATOM__eventTransfer) : 0;
+    uint32_t atom_transfer = protocol ? map_uri(LV2_ATOM__atomTransfer) : 0;
     if (protocol == 0 && size == sizeof(float)) protocol_send("p %u %.9g", port, (double)*(const float *)buffer);
     else if (protocol == event_transfer && protocol != 0 && buffer) write_atom(port, size, buffer);
     /* atom:atomTransfer would set an atom port's whole buffer; jalv refuses it too. */
@@ -80,16 +100,16 @@ static void touch(SuilController controller, uint32_t port, bool grabbed) {
     protocol_send("t %u %d", port, grabbed ? 1 : 0);
 }
 
-/* ui:requestValue: a request for a parameter the host answers for (AUHOST_UI_REQUESTS, the
-   URIs of the plug-in's writable patch parameters, set only when the host has someone to ask)
+/* ui:requestValue: a request for a parameter the host answers for (`requestable`, the URIs of
+   the plug-in's writable patch parameters, given only when the host has someone to ask)
    goes to the host, which sets the value later through the plug-in as for any other change. */
 static LV2UI_Request_Value_Status request_value(LV2UI_Feature_Handle handle, LV2_URID key, LV2_URID type,
                                                 const LV2_Feature *const *features) {
-    (void)handle; (void)features;
-    const char *requestable = getenv("AUHOST_UI_REQUESTS");
+    (void)features;
+    const char *requestable = ((Child *)handle)->requestable;
     if (!requestable) return LV2UI_REQUEST_VALUE_ERR_UNSUPPORTED;
-    const char *key_uri = urid_unmap_feature()->unmap(NULL, key);
-    const char *type_uri = type ? urid_unmap_feature()->unmap(NULL, type) : NULL;
+    const char *key_uri = unmap_urid(key);
+    const char *type_uri = type ? unmap_urid(type) : NULL;
     if (!key_uri || strpbrk(key_uri, " \n") || (type && (!type_uri || strpbrk(type_uri, " \n")))) return LV2UI_REQUEST_VALUE_ERR_UNKNOWN;
     size_t length = strlen(key_uri);
     for (const char *at = requestable; (at = strstr(at, key_uri)); at += length) {
@@ -122,9 +142,10 @@ static int x_error(Display *display, XErrorEvent *event) {
     return 0;
 }
 
-static void fail(const char *kind, const char *text) {
+/* Tells the host why the UI could not open; answered by auhost_ui_host_run. */
+static int fail(const char *kind, const char *text) {
     protocol_send("error %s %s", kind, text);
-    exit(2);
+    return 2;
 }
 
 static void make_toplevel(Child *child, const char *title) {
@@ -175,7 +196,7 @@ static void deliver_atom(Child *child, uint32_t port, const char *text) {
         fprintf(stderr, "auhost-ui-host: an atom for port %u from the host could not be read: ignored\n", port);
         return;
     }
-    uint32_t protocol = urid_map_feature()->map(NULL, LV2_ATOM__eventTransfer);
+    uint32_t protocol = map_uri(LV2_ATOM__eventTransfer);
     uint32_t size = (uint32_t)sizeof(LV2_Atom) + atom->size;
     if (child->external) external_ui_port_event(child->external, port, size, protocol, atom);
     else suil_instance_port_event(child->instance, port, size, protocol, atom);
@@ -202,37 +223,32 @@ static void handle_line(Child *child, char *line) {
         bool written = screenshot_write(child->display, child->toplevel ? child->toplevel : child->widget, line + 5);
         protocol_send("shot %s", written ? "ok" : "failed");
     } else if (!strcmp(line, "quit")) {
-        if (child->external) external_ui_close(child->external);
-        else suil_instance_free(child->instance);
-        exit(0);
+        child->quit = true;
     }
 }
 
-/* Reads what the host sent; false at end of input (the host went away). */
+/* Reads what the host sent; false at end of input (the host went away) or after quit. */
 static bool read_host(Child *child) {
-    /* An atom's line can be long (AUHOST_ATOM_TEXT_MAX_LINE); a longer line is dropped whole. */
-    static char buffer[AUHOST_ATOM_TEXT_MAX_LINE + 64];
-    static size_t used;
-    static bool skipping; /* the rest of a dropped line is still to come */
-    ssize_t got = read(STDIN_FILENO, buffer + used, sizeof buffer - 1 - used);
+    char *buffer = child->received;
+    ssize_t got = read(child->input, buffer + child->used, RECEIVED_CAPACITY - 1 - child->used);
     if (got < 0 && errno == EINTR) return true;
     if (got <= 0) return false;
-    used += (size_t)got;
-    buffer[used] = 0;
+    child->used += (size_t)got;
+    buffer[child->used] = 0;
     char *start = buffer, *end;
-    while ((end = memchr(start, '\n', (size_t)(buffer + used - start)))) {
+    while (!child->quit && (end = memchr(start, '\n', (size_t)(buffer + child->used - start)))) {
         *end = 0;
-        if (skipping) skipping = false;
+        if (child->skipping) child->skipping = false;
         else handle_line(child, start);
         start = end + 1;
     }
-    used = (size_t)(buffer + used - start);
-    memmove(buffer, start, used);
-    if (used == sizeof buffer - 1) {
-        used = 0;
-        skipping = true;
+    child->used = (size_t)(buffer + child->used - start);
+    memmove(buffer, start, child->used);
+    if (child->used == RECEIVED_CAPACITY - 1) {
+        child->used = 0;
+        child->skipping = true;
     }
-    return true;
+    return !child->quit;
 }
 
 static bool handle_x_events(Child *child) {
@@ -251,14 +267,17 @@ static bool handle_x_events(Child *child) {
 
 /* The external UI's own window appears once it has run: wait for it (5 s at most). It is
    watched as our own top-level is: destroyed by someone else, the UI is closed. */
-static void open_external(Child *child, const char *plugin_uri, const char *ui_uri, const char *bundle, const char *binary,
-                          const char *title, const LV2_Feature *const *features) {
+static int open_external(Child *child, const char *plugin_uri, const char *ui_uri, const char *bundle, const char *binary,
+                         const char *title, const LV2_Feature *const *features) {
     Window root_return, parent_return, *before = NULL;
     unsigned before_count = 0;
     XQueryTree(child->display, DefaultRootWindow(child->display), &root_return, &parent_return, &before, &before_count);
     char error[512];
     child->external = external_ui_open(plugin_uri, ui_uri, bundle, binary, title, write_port, features, error, sizeof error);
-    if (!child->external) fail("load-failed", error);
+    if (!child->external) {
+        if (before) XFree(before);
+        return fail("load-failed", error);
+    }
     for (int tries = 0; tries < 500 && !child->toplevel; tries++) {
         if (!external_ui_run(child->external)) break;
         XSync(child->display, False);
@@ -267,6 +286,7 @@ static void open_external(Child *child, const char *plugin_uri, const char *ui_u
     }
     if (before) XFree(before);
     if (child->toplevel) XSelectInput(child->display, child->toplevel, StructureNotifyMask);
+    return 0;
 }
 
 /* ui:touch and ui:portMap for an external UI (suil provides them to the others). */
@@ -278,106 +298,146 @@ static uint32_t external_port_index(LV2UI_Feature_Handle handle, const char *sym
     return port_index(handle, symbol);
 }
 
-int main(int argc, char **argv) {
-    /* Protocol messages get their own descriptor; stdout goes to stderr, since UIs print to it. */
-    protocol_open(dup(STDOUT_FILENO));
-    dup2(STDERR_FILENO, STDOUT_FILENO);
-    if (argc < 8) fail("load-failed", "usage: auhost-ui-host PLUGIN UI UI_TYPE BUNDLE BINARY PARENT TITLE [symbol=index ...]");
-    const char *plugin_uri = argv[1], *ui_uri = argv[2], *ui_type = argv[3], *bundle = argv[4], *binary = argv[5];
-    const char *title = argv[7];
-    Window parent = (Window)strtoull(argv[6], NULL, 0);
-    port_symbols_set(argv + 8, argc - 8);
-
-    /* Before any other Xlib call and before suil loads a toolkit that may use X from threads
-       (suil issue 8: jalv crashed on LSP UIs when this came too late). */
+/* Xlib made thread-safe before any other Xlib call of the process and before suil loads a
+   toolkit that may use X from threads (suil issue 8: jalv crashed on LSP UIs when this came too
+   late); suil initialised once. */
+static void start_once(void) {
     XInitThreads();
+    int argc = 0;
+    char **argv = NULL;
     suil_init(&argc, &argv, SUIL_ARG_NONE);
     XSetErrorHandler(x_error);
+}
 
-    Child child = {0};
+/* Serves the open UI until the host sends quit or goes away, or the UI is closed. */
+static void serve(Child *child) {
+    struct pollfd fds[2] = {{child->input, POLLIN, 0}, {ConnectionNumber(child->display), POLLIN, 0}};
+    for (;;) {
+        /* 30 ms: the idle rate jalv uses; UIs animate meters from their idle callback. Gtk's
+           events arrive on its own connection, which this poll does not see: 10 ms. */
+        if (poll(fds, 2, child->gtk ? 10 : 30) > 0 && (fds[0].revents & (POLLIN | POLLHUP)) && !read_host(child)) return;
+        bool open = handle_x_events(child);
+        if (child->gtk) open = open && gtk_window_iterate();
+        if (child->external) open = open && external_ui_run(child->external);
+        if (child->idle) open = open && !child->idle->idle(suil_instance_get_handle(child->instance));
+        if (!open) {
+            protocol_send("closed");
+            return;
+        }
+    }
+}
+
+/* Opens the UI and serves it; answers 0, or 2 when it could not open. */
+static int show_ui(Child *child, char *const *arguments, int count, const char *display, const AUHostUIPluginAccess *access) {
+    if (count < 7) return fail("load-failed", "usage: PLUGIN UI UI_TYPE BUNDLE BINARY PARENT TITLE [symbol=index ...]");
+    const char *plugin_uri = arguments[0], *ui_uri = arguments[1], *ui_type = arguments[2], *bundle = arguments[3];
+    const char *binary = arguments[4], *title = arguments[6];
+    Window parent = (Window)strtoull(arguments[5], NULL, 0);
+    port_symbols_set(arguments + 7, count - 7);
+
     bool external = !strcmp(ui_type, KX_WIDGET);
     const char *container_type = LV2_UI__X11UI;
     if (!external && !suil_ui_supported(LV2_UI__X11UI, ui_type)) {
         if (!suil_ui_supported(LV2_UI__GtkUI, ui_type)) {
             char text[512];
             snprintf(text, sizeof text, "suil cannot show a %s UI in an X11 or a Gtk2 window", ui_type);
-            fail("unsupported", text);
+            return fail("unsupported", text);
         }
         container_type = LV2_UI__GtkUI;
-        child.gtk = true;
+        child->gtk = true;
     }
-    child.display = XOpenDisplay(NULL);
-    if (!child.display) {
+    child->display = XOpenDisplay(display);
+    if (!child->display) {
+        const char *name = display ? display : getenv("DISPLAY");
         char text[512];
-        snprintf(text, sizeof text, "cannot open the X display \"%s\"", getenv("DISPLAY") ? getenv("DISPLAY") : "");
-        fail("no-display", text);
+        snprintf(text, sizeof text, "cannot open the X display \"%s\"", name ? name : "");
+        return fail("no-display", text);
     }
-    if (child.gtk) {
+    if (child->gtk) {
         const char *why = gtk_window_load();
-        if (why) fail("unsupported", why);
+        if (why) return fail("unsupported", why);
     }
-    if (parent) child.container = parent;
-    else if (!child.gtk && !external) make_toplevel(&child, title);
+    if (parent) child->container = parent;
+    else if (!child->gtk && !external) make_toplevel(child, title);
 
-    LV2UI_Resize resize = {&child, ui_resize};
-    LV2UI_Touch touch_feature = {&child, external_touch};
-    LV2UI_Port_Map port_map = {&child, external_port_index};
-    LV2UI_Request_Value request = {&child, request_value};
+    LV2UI_Resize resize = {child, ui_resize};
+    LV2UI_Touch touch_feature = {child, external_touch};
+    LV2UI_Port_Map port_map = {child, external_port_index};
+    LV2UI_Request_Value request = {child, request_value};
+    LV2_Extension_Data_Feature data_access = {access ? access->extension_data : NULL};
     const LV2_Feature features[] = {
         {LV2_URID__map, urid_map_feature()},
         {LV2_URID__unmap, urid_unmap_feature()},
         {LV2_UI__resize, &resize},
         {LV2_UI__idleInterface, NULL},
         {LV2_UI__requestValue, &request},
-        {LV2_UI__parent, (void *)(uintptr_t)child.container},
+        {LV2_INSTANCE_ACCESS_URI, access ? access->handle : NULL},
+        {LV2_DATA_ACCESS_URI, &data_access},
+        {LV2_UI__parent, (void *)(uintptr_t)child->container},
     };
-    /* A Gtk UI's parent would be a Gtk container, an external UI has none: they get no ui:parent. */
-    const LV2_Feature *feature_list[] = {
-        &features[0], &features[1], &features[2], &features[3], &features[4], child.gtk || external ? NULL : &features[5], NULL,
-    };
+    /* The plug-in's handle only in its own process; a Gtk UI's parent would be a Gtk container
+       and an external UI has none: they get no ui:parent. */
+    const LV2_Feature *feature_list[9];
+    int n = 0;
+    for (int k = 0; k < 5; k++) feature_list[n++] = &features[k];
+    if (access) feature_list[n++] = &features[5], feature_list[n++] = &features[6];
+    if (!child->gtk && !external) feature_list[n++] = &features[7];
+    feature_list[n] = NULL;
 
     unsigned width = 0, height = 0;
-    SuilHost *host = NULL;
     if (external) {
         const LV2_Feature more[] = {{LV2_UI__touch, &touch_feature}, {LV2_UI__portMap, &port_map}};
-        const LV2_Feature *external_features[] = {&features[0], &features[1], &features[4], &more[0], &more[1], NULL};
-        open_external(&child, plugin_uri, ui_uri, bundle, binary, title, external_features);
+        const LV2_Feature *external_features[] = {
+            &features[0], &features[1], &features[4], &more[0], &more[1],
+            access ? &features[5] : NULL, access ? &features[6] : NULL, NULL,
+        };
+        int status = open_external(child, plugin_uri, ui_uri, bundle, binary, title, external_features);
+        if (status) return status;
         XWindowAttributes attributes;
-        if (child.toplevel && XGetWindowAttributes(child.display, child.toplevel, &attributes)) {
+        if (child->toplevel && XGetWindowAttributes(child->display, child->toplevel, &attributes)) {
             width = (unsigned)attributes.width, height = (unsigned)attributes.height;
         }
     } else {
-        host = suil_host_new(write_port, port_index, subscribe, subscribe);
-        suil_host_set_touch_func(host, touch);
-        child.instance = suil_instance_new(host, &child, container_type, plugin_uri, ui_uri, ui_type, bundle, binary, feature_list);
-        if (!child.instance) fail("load-failed", "suil could not instantiate the UI (its own message is on stderr)");
-        child.idle = suil_instance_extension_data(child.instance, LV2_UI__idleInterface);
-        if (child.gtk) {
-            child.widget = gtk_window_open(parent, title, suil_instance_get_widget(child.instance), &width, &height);
+        child->host = suil_host_new(write_port, port_index, subscribe, subscribe);
+        suil_host_set_touch_func(child->host, touch);
+        child->instance = suil_instance_new(child->host, child, container_type, plugin_uri, ui_uri, ui_type, bundle, binary, feature_list);
+        if (!child->instance) return fail("load-failed", "suil could not instantiate the UI (its own message is on stderr)");
+        child->idle = suil_instance_extension_data(child->instance, LV2_UI__idleInterface);
+        if (child->gtk) {
+            child->widget = gtk_window_open(parent, title, suil_instance_get_widget(child->instance), &width, &height);
         } else {
-            child.widget = (Window)(uintptr_t)suil_instance_get_widget(child.instance);
-            fit_toplevel(&child, &width, &height);
+            child->widget = (Window)(uintptr_t)suil_instance_get_widget(child->instance);
+            fit_toplevel(child, &width, &height);
         }
     }
-    protocol_send("window %lu %u %u", child.toplevel ? child.toplevel : child.widget, width, height);
+    protocol_send("window %lu %u %u", child->toplevel ? child->toplevel : child->widget, width, height);
     protocol_send("ready");
-
-    struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {ConnectionNumber(child.display), POLLIN, 0}};
-    for (;;) {
-        /* 30 ms: the idle rate jalv uses; UIs animate meters from their idle callback. Gtk's
-           events arrive on its own connection, which this poll does not see: 10 ms. */
-        if (poll(fds, 2, child.gtk ? 10 : 30) > 0 && (fds[0].revents & (POLLIN | POLLHUP)) && !read_host(&child)) break;
-        bool open = handle_x_events(&child);
-        if (child.gtk) open = open && gtk_window_iterate();
-        if (child.external) open = open && external_ui_run(child.external);
-        if (child.idle) open = open && !child.idle->idle(suil_instance_get_handle(child.instance));
-        if (!open) {
-            protocol_send("closed");
-            break;
-        }
-    }
-    if (child.external) external_ui_close(child.external);
-    else suil_instance_free(child.instance);
-    if (host) suil_host_free(host);
+    serve(child);
     return 0;
+}
+
+int auhost_ui_host_run(int input, int output, char *const *arguments, int count, const char *display, const char *requestable,
+                       const AUHostUIPluginAccess *access) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, start_once);
+    Child child = {.input = input, .requestable = requestable, .received = malloc(RECEIVED_CAPACITY)};
+    protocol_open(output);
+    urid_map_use(access ? access->map : NULL, access ? access->unmap : NULL);
+    int status = child.received ? show_ui(&child, arguments, count, display, access) : fail("load-failed", "out of memory");
+    /* The UI first, then what held it: our Gtk window, top-level, display and suil host. */
+    if (child.external) external_ui_close(child.external);
+    if (child.instance) suil_instance_free(child.instance);
+    if (child.gtk && child.widget) gtk_window_close();
+    if (child.display) {
+        if (child.toplevel && !child.external) XDestroyWindow(child.display, child.toplevel);
+        XCloseDisplay(child.display);
+    }
+    if (child.host) suil_host_free(child.host);
+    protocol_open(-1);
+    urid_map_use(NULL, NULL);
+    port_symbols_set(NULL, 0);
+    free(child.received);
+    close(input);
+    if (output != input) close(output);
+    return status;
 }

@@ -1,5 +1,6 @@
-/* auhost-ui-host: one LV2 UI in a process of its own, driven over two pipes by the host
-   (LV2PluginUI in LV2Units). A UI that crashes takes only this process down.
+/* The LV2 UI host loop's parts (auhost_ui_host.h), driven over a socket by the host
+   (LV2PluginUI in LV2Units): in `auhost-ui-host`, a process of its own, a UI that crashes takes
+   only that process down; in `auhost-unit-host` (a UI needing the plug-in's instance), the unit's.
 
    Protocol, one line each way per message (numbers in C locale):
      host -> child   p INDEX VALUE        a control port's value (port_event, float protocol)
@@ -27,7 +28,7 @@
    escaped): URIDs cross as URIs, since the child's map (urid_map.c) is not the host's. Atoms
    over 64 KiB are dropped by the sender; a line either side cannot read is ignored. Lines from
    the host are at most 1 MiB long; a longer one is dropped.
-   Thread: the child's one thread (X11 and the UI run on it). */
+   Thread: the one thread running auhost_ui_host_run (X11 and the UI run on it). */
 #ifndef UI_HOST_CHILD_H
 #define UI_HOST_CHILD_H
 
@@ -38,15 +39,17 @@
 #include <lv2/ui/ui.h>
 #include <lv2/urid/urid.h>
 
-/* Messages to the host, written to the protocol descriptor (never stdout: UIs print there). */
+/* Messages to the host, written to the protocol socket (never stdout: UIs print there). */
 void protocol_open(int fd);
 void protocol_send(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
-/* A URI <-> URID table for urid:map / urid:unmap (the UI's own; URIDs never cross to the host). */
+/* urid:map / urid:unmap for the UI: a table of the UI's own (URIDs never cross to the host), or
+   the plug-in's map when urid_map_use gave one (a UI in the plug-in's process; NULL: the table). */
 LV2_URID_Map *urid_map_feature(void);
 LV2_URID_Unmap *urid_unmap_feature(void);
+void urid_map_use(LV2_URID_Map *map, LV2_URID_Unmap *unmap);
 
-/* Port symbols as `symbol=index` arguments, for ui:portMap. */
+/* Port symbols as `symbol=index` arguments, for ui:portMap (kept, not copied: they outlive the UI). */
 void port_symbols_set(char *const *arguments, int count);
 uint32_t port_symbols_index(const char *symbol);
 
@@ -56,10 +59,12 @@ bool screenshot_write(Display *display, Window window, const char *path);
 /* A Gtk2 window holding a Gtk (or suil-wrapped Qt5) UI's widget; Gtk2 is dlopened by
    gtk_window_load, which answers NULL or why it cannot. gtk_window_open puts `widget` in a
    top-level titled `title`, or in `parent` when it is not 0, and answers the window's XID and
-   size; gtk_window_iterate runs Gtk's pending events and answers false once the window was closed. */
+   size; gtk_window_iterate runs Gtk's pending events and answers false once the window was closed;
+   gtk_window_close destroys the window (after the UI was freed). */
 const char *gtk_window_load(void);
 Window gtk_window_open(Window parent, const char *title, void *widget, unsigned *width, unsigned *height);
 bool gtk_window_iterate(void);
+void gtk_window_close(void);
 void gtk_window_show(bool visible);
 void gtk_window_resize(int width, int height);
 

@@ -1,4 +1,5 @@
-/* urid:map and urid:unmap for the UI: a growing table of URIs (the UI thread is the only caller). */
+/* urid:map and urid:unmap for the UI: a growing table of URIs (the UI thread is the only caller),
+   or the plug-in's own map for a UI in the plug-in's process. */
 #include "ui_host_child.h"
 
 #include <stdlib.h>
@@ -30,5 +31,13 @@ static const char *unmap(LV2_URID_Unmap_Handle handle, LV2_URID urid) {
 static LV2_URID_Map map_feature = {NULL, map};
 static LV2_URID_Unmap unmap_feature = {NULL, unmap};
 
-LV2_URID_Map *urid_map_feature(void) { return &map_feature; }
-LV2_URID_Unmap *urid_unmap_feature(void) { return &unmap_feature; }
+static LV2_URID_Map *plugin_map;
+static LV2_URID_Unmap *plugin_unmap;
+
+void urid_map_use(LV2_URID_Map *map, LV2_URID_Unmap *unmap) {
+    plugin_map = map && unmap ? map : NULL;
+    plugin_unmap = map && unmap ? unmap : NULL;
+}
+
+LV2_URID_Map *urid_map_feature(void) { return plugin_map ? plugin_map : &map_feature; }
+LV2_URID_Unmap *urid_unmap_feature(void) { return plugin_unmap ? plugin_unmap : &unmap_feature; }

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -62,6 +63,55 @@ int auhost_iso_socket_timeout(int fd, int milliseconds) {
     struct timeval tv = {milliseconds / 1000, (milliseconds % 1000) * 1000};
     if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0) return -1;
     return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+}
+
+int auhost_iso_send_fd(int socket, int fd) {
+    char byte = 'F';
+    struct iovec io = {&byte, 1};
+    union {
+        struct cmsghdr header;
+        char bytes[CMSG_SPACE(sizeof(int))];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes};
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &fd, sizeof fd);
+    ssize_t sent;
+    do sent = sendmsg(socket, &message, MSG_NOSIGNAL);
+    while (sent < 0 && errno == EINTR);
+    return sent == 1 ? 0 : -1;
+}
+
+int auhost_iso_receive_fd(int socket) {
+    char byte;
+    struct iovec io = {&byte, 1};
+    union {
+        struct cmsghdr header;
+        char bytes[CMSG_SPACE(sizeof(int))];
+    } control;
+    struct msghdr message = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes};
+    ssize_t got;
+    do got = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    while (got < 0 && errno == EINTR);
+    if (got != 1) {
+        if (got == 0) errno = ECONNRESET;
+        return -1;
+    }
+    /* The child is untrusted: exactly one descriptor, or none is kept. */
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    int fd = -1;
+    if (header && header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS && header->cmsg_len >= CMSG_LEN(sizeof(int))) {
+        memcpy(&fd, CMSG_DATA(header), sizeof fd);
+    }
+    if (fd < 0 || header->cmsg_len != CMSG_LEN(sizeof(int)) || (message.msg_flags & MSG_CTRUNC)) {
+        if (fd >= 0) close(fd);
+        errno = EBADMSG;
+        return -1;
+    }
+    return fd;
 }
 
 int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {

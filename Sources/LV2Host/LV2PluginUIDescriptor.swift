@@ -60,11 +60,15 @@ extension LV2PluginDescriptor {
 }
 
 extension LV2PluginUIDescriptor {
-    /// Whether AUHost can show it: the UI child puts X11 UIs in an X11 window and Gtk2 UIs in a
-    /// Gtk2 window, Qt5 UIs too through suil's qt5_in_gtk2 module (Gtk3 UIs have no suil module
-    /// for either), and runs external UIs (kx:Widget) itself; a UI that needs the plug-in
-    /// instance in its own process cannot have it in the child. Thread: any.
+    /// Whether AUHost can show it for a unit in this process: the UI child puts X11 UIs in an X11
+    /// window and Gtk2 UIs in a Gtk2 window, Qt5 UIs too through suil's qt5_in_gtk2 module (Gtk3
+    /// UIs have no suil module for either), and runs external UIs (kx:Widget) itself; a UI that
+    /// needs the plug-in instance in its own process cannot have it in the child. Thread: any.
     public var isSupported: Bool { Self.shownKinds.contains(kindURI) && instanceFeature == nil }
+
+    /// Whether it is a kind AUHost shows that needs the plug-in's instance: shown for a unit out
+    /// of process, in the unit's own process beside the plug-in. Thread: any.
+    public var isShownBesidePlugin: Bool { Self.shownKinds.contains(kindURI) && instanceFeature != nil }
 
     static let shownKinds = Set(
         ["X11UI", "GtkUI", "Qt5UI"].map { "http://lv2plug.in/ns/extensions/ui#" + $0 } + [

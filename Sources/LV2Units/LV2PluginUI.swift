@@ -92,22 +92,28 @@ public final class LV2PluginUI {
             throw AudioError(kAUHostLV2UIErr_UnknownUI, "\(data.uri) has \(uis.count) UI(s); there is no UI \(index).")
         }
         descriptor = uis[index]
-        if let feature = descriptor.instanceFeature {
-            throw AudioError(
-                kAUHostLV2UIErr_NeedsInstanceAccess,
-                "The UI \(descriptor.uri) requires \(feature): the plug-in's instance in the UI's process, which a UI in a child of its own cannot have."
-            )
-        }
         self.unit = unit
         patchParameters = data.patchParameters
         self.requestValue = requestValue
         controls = ports.filter { $0.kind == .control }.map { (AudioUnitParameterID($0.index), $0.direction == .input, Float.nan) }
-        let symbols = ports.map { "\($0.symbol)=\($0.index)" }
-        child = try LV2UIChildProcess(
-            arguments: [
-                data.uri, descriptor.uri, descriptor.kindURI, descriptor.bundlePath, descriptor.binaryPath, String(parentWindow),
-                name,
-            ] + symbols, display: display, requestable: requestValue == nil ? nil : patchParameters.filter(\.isWritable).map(\.uri))
+        let arguments =
+            [data.uri, descriptor.uri, descriptor.kindURI, descriptor.bundlePath, descriptor.binaryPath, String(parentWindow), name]
+            + ports.map { "\($0.symbol)=\($0.index)" }
+        let requestable = requestValue == nil ? nil : patchParameters.filter(\.isWritable).map(\.uri)
+        // A UI that needs the plug-in's instance can only live in the plug-in's process: a unit
+        // out of process shows it there; in this process it would bring its toolkit here.
+        if let feature = descriptor.instanceFeature {
+            guard let host = ComponentInstance.from(unit)?.unit as? UnitProcessUIHosting else {
+                throw AudioError(
+                    kAUHostLV2UIErr_NeedsInstanceAccess,
+                    "The UI \(descriptor.uri) requires \(feature): the plug-in's instance in the UI's process. Open the unit out of process (kAudioComponentInstantiation_LoadOutOfProcess; `auhost … --isolate`) and its UI runs there, beside the plug-in."
+                )
+            }
+            child = LV2UIChildProcess(
+                besidePlugin: try host.openUIBesidePlugin(arguments: arguments, display: display, requestable: requestable))
+        } else {
+            child = try LV2UIChildProcess(arguments: arguments, display: display, requestable: requestable)
+        }
         do {
             try awaitReady()
         } catch {
@@ -167,10 +173,12 @@ public final class LV2PluginUI {
         if let signal = child.waitForEnd() {
             state = .closed
             let name = strsignal(signal).map { String(cString: $0) } ?? "signal"
-            throw AudioError(
-                kAUHostLV2UIErr_Crashed,
-                "The UI \(descriptor.uri) crashed (signal \(signal), \(name)); the unit is unharmed and the UI can be opened again.\(reasonSuffix)"
-            )
+            let after =
+                child.isBesidePlugin
+                ? "took the unit's process with it: the unit outputs silence until restarted (AUHostIsolatedUnitRestart), "
+                    + "then the UI can be opened again"
+                : "the unit is unharmed and the UI can be opened again"
+            throw AudioError(kAUHostLV2UIErr_Crashed, "The UI \(descriptor.uri) crashed (signal \(signal), \(name)); \(after).\(reasonSuffix)")
         }
         state = .closed
         if whileOpening { throw AudioError(kAUHostLV2UIErr_LoadFailed, "The UI \(descriptor.uri) ended while opening.\(reasonSuffix)") }

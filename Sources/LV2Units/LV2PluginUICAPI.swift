@@ -32,7 +32,7 @@ public func _AUHostLV2UICopyInfo(
         }
         outURI?.pointee = UnsafeRawPointer(CFBridge.string(uis[Int(index)].uri).toOpaque())
         outKind?.pointee = UnsafeRawPointer(CFBridge.string(uis[Int(index)].kindURI).toOpaque())
-        outSupported?.pointee = uis[Int(index)].isSupported ? 1 : 0
+        outSupported?.pointee = data.canShow(uis[Int(index)]) ? 1 : 0
     }
 }
 

@@ -13,11 +13,19 @@ struct LV2PluginUIData {
     let uis: [LV2PluginUIDescriptor]
     let ports: [LV2PortInfo]
     let patchParameters: [LV2PatchParameter]
+    /// The unit runs out of process, where UIs needing the plug-in's instance are shown beside it.
+    let isOutOfProcess: Bool
+
+    /// Whether UI `ui` can be shown for this unit.
+    func canShow(_ ui: LV2PluginUIDescriptor) -> Bool {
+        ui.isSupported || (isOutOfProcess && ui.isShownBesidePlugin)
+    }
 
     init(unit: AudioUnit?, function: String) throws {
         guard let instance = ComponentInstance.from(unit) else {
             throw AudioError(kAudio_ParamError, "\(function) takes an LV2 unit; this is not a unit instance.")
         }
+        isOutOfProcess = instance.unit is UnitProcessUIHosting
         if let lv2 = instance.unit as? LV2Unit {
             (uri, name, uis, ports) = lv2.access.withWorld { _ in (lv2.plugin.uri, lv2.plugin.name, lv2.plugin.uis, lv2.plugin.ports) }
             patchParameters = lv2.patchParameters

@@ -1,15 +1,18 @@
 import AUHostCore
 import Foundation
 
-/// One `auhost-ui-host` child showing one LV2 UI (the protocol is in
-/// Sources/UIHostChild/include/ui_host_child.h): a socket for the protocol both ways, a pipe
-/// holding the tail of what the UI printed, and the process's fate when it ends.
+/// One LV2 UI shown for this host (the protocol is in Sources/CUIHost/ui_host_child.h): by an
+/// `auhost-ui-host` child of its own, or by the process of a unit out of process, beside the
+/// plug-in (a UI that needs its instance). A socket carries the protocol both ways; a child of
+/// its own also gives a pipe holding the tail of what the UI printed, and its fate when it ends.
 ///
 /// Thread: setup, one thread at a time (the owning ``LV2PluginUI`` serialises calls).
 final class LV2UIChildProcess {
-    private let process = Process()
+    private let process: Process?
     private let socket: Int32
-    private let errorPipe = Pipe()
+    private let errorPipe: Pipe?
+    /// For a UI in a unit's process: the signal that ended that process, once it did.
+    private let unitProcessEndSignal: (() -> Int32?)?
     private var received: [UInt8] = []
     /// Set after a line longer than `maximumLine` was dropped, until its end has gone by.
     private var skipping = false
@@ -19,6 +22,8 @@ final class LV2UIChildProcess {
     /// The last 4 KB of the child's stderr: the UI's (and suil's) own reasons.
     private(set) var errorTail = ""
     private(set) var reachedEnd = false
+    /// Whether the UI runs in its unit's process (whose end is the unit's fault, not the UI's alone).
+    var isBesidePlugin: Bool { unitProcessEndSignal != nil }
 
     /// The child executable: `$AUHOST_UI_HOST`, else `auhost-ui-host` beside the running program,
     /// else `../libexec/auhost/auhost-ui-host` from the program's folder (an installed program in
@@ -36,6 +41,8 @@ final class LV2UIChildProcess {
     /// `requestable` (nil: none) its AUHOST_UI_REQUESTS: the parameter URIs the host answers a
     /// ui:requestValue for (ui_host_child.h).
     init(arguments: [String], display: String?, requestable: [String]? = nil) throws {
+        let process = Process(), errorPipe = Pipe()
+        (self.process, self.errorPipe, unitProcessEndSignal) = (process, errorPipe, nil)
         let path = Self.childPath()
         guard access(path, X_OK) == 0 else {
             throw AudioError(
@@ -69,6 +76,11 @@ final class LV2UIChildProcess {
         try? childEnd.close()
         try? errorPipe.fileHandleForWriting.close()
         _ = fcntl(errorPipe.fileHandleForReading.fileDescriptor, F_SETFL, O_NONBLOCK)
+    }
+
+    /// A UI a unit's process started beside its plug-in (``UnitProcessUIHosting``).
+    init(besidePlugin ui: UnitProcessUI) {
+        (process, errorPipe, socket, unitProcessEndSignal) = (nil, nil, ui.socket, ui.endSignal)
     }
 
     deinit {
@@ -123,6 +135,7 @@ final class LV2UIChildProcess {
     }
 
     private func readErrors() {
+        guard let errorPipe else { return }
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let got = read(errorPipe.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
@@ -131,18 +144,33 @@ final class LV2UIChildProcess {
         }
     }
 
-    /// How the child ended, once it has (waits for it: call after `reachedEnd`):
-    /// the signal that killed it, or nil for a normal exit.
+    /// How the UI ended, once it has (call after `reachedEnd`): the signal that killed its
+    /// process, or nil for a normal end. Waits for a child of its own; a unit's process is given
+    /// 0.3 s to be seen ending (its socket closes as it dies, its reaper runs just after).
     func waitForEnd() -> Int32? {
+        guard let process else {
+            let deadline = Date().addingTimeInterval(0.3)
+            while Date() < deadline {
+                if let signal = unitProcessEndSignal?() { return signal }
+                usleep(10_000)
+            }
+            return nil
+        }
         process.waitUntilExit()
         readErrors()
         return process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
     }
 
-    /// Asks the child to quit; kills it if it has not within `grace` seconds. Thread: setup.
+    /// Asks the UI to quit; kills a child of its own if it has not within `grace` seconds (a UI
+    /// in a unit's process is left to end: the process ends it when its unit is uninitialized).
+    /// Thread: setup.
     func stop(grace: Double = 2) {
         send("quit")
         let deadline = Date().addingTimeInterval(grace)
+        guard let process else {
+            while !reachedEnd && Date() < deadline { _ = receiveLines(timeout: 0.05) }
+            return
+        }
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()

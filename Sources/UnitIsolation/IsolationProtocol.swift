@@ -33,6 +33,10 @@ public enum IsolationOpcode: UInt32 {
     case exchangeUIAtoms = 12
     /// Lets another UI take the plug-in's atoms.
     case closeUIAtoms = 13
+    /// (UI host arguments: count and each; display, "" for the child's own; 1 and the requestable
+    /// URIs joined by spaces, or 0) → status; on success one byte follows carrying the UI's socket
+    /// (SCM_RIGHTS). The child shows the UI on a thread beside the running plug-in (instance-access).
+    case openUI = 14
 }
 
 /// The longest atom line either side sends or accepts (the UI child's own bound).

@@ -18,8 +18,8 @@ final class UnitHostProcess {
     private var audioBytes = 0
     private let exited = DispatchSemaphore(value: 0)
     private var reaped = false
-    /// The wait status once the child ended (read after `exited` is signalled).
-    private(set) var waitStatus: Int32 = 0
+    /// The wait status, written by the watcher before it signals `exited` (freed after that).
+    private let waitStatus = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
     /// The child executable: `$AUHOST_UNIT_HOST`, else `auhost-unit-host` beside the running
     /// program, else where `make install` puts it for the installed library
@@ -94,16 +94,18 @@ final class UnitHostProcess {
         header = mapped.assumingMemoryBound(to: auhost_iso_header.self)
         header.pointee.magic = AUHOST_ISO_MAGIC
         let exited = self.exited
+        // Written once by the watcher before `exited` is signalled; read only after it.
+        nonisolated(unsafe) let waitStatus = self.waitStatus
         let thread = Thread { [pid = child] in
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            waitStatus.pointee = status
             onExit(status)
             exited.signal()
         }
         thread.name = "auhost-unit-host watcher"
         thread.stackSize = 256 << 10
         thread.start()
-        // Kept until the watcher is done (it reads waitStatus through onExit only).
     }
 
     deinit {
@@ -113,6 +115,7 @@ final class UnitHostProcess {
         close(control)
         close(blockFD)
         if pidfd >= 0 { close(pidfd) }
+        waitStatus.deallocate()
     }
 
     /// Ends the child (SIGKILL) and waits until its watcher has run.
@@ -133,6 +136,12 @@ final class UnitHostProcess {
         return false
     }
 
+    /// The signal that ended the child, once it ended on one (nil while it runs, or after an exit).
+    var endSignal: Int32? {
+        guard hasEnded, (waitStatus.pointee & 0x7F) != 0 else { return nil }
+        return waitStatus.pointee & 0x7F
+    }
+
     /// Sends a request and returns the reply payload; a failure status becomes an AudioError with
     /// the child's sentence; a broken or malformed channel an IsolationProtocolError.
     func call(_ op: IsolationOpcode, _ payload: [UInt8] = []) throws -> [UInt8] {
@@ -144,6 +153,14 @@ final class UnitHostProcess {
             throw AudioError(status, (try? r.string()) ?? "The unit's process answered status \(status).")
         }
         return reply
+    }
+
+    /// ``call(_:_:)``, then receives the descriptor the child passes after a successful reply.
+    func callReceivingDescriptor(_ op: IsolationOpcode, _ payload: [UInt8]) throws -> Int32 {
+        _ = try call(op, payload)
+        let fd = auhost_iso_receive_fd(control)
+        guard fd >= 0 else { throw IsolationProtocolError("no descriptor came with the reply (\(String(cString: strerror(errno))))") }
+        return fd
     }
 
     /// Grows the block to hold `bytes` of audio after the header and maps them.

@@ -37,9 +37,12 @@ struct UICommand: ParsableCommand {
         if let seconds, !(seconds > 0 && seconds <= 86_400) { throw ValidationError("--seconds must be in (0, 86400], not \(seconds).") }
     }
 
+    @Flag(help: "Run the unit in a process of its own (always for a UI that needs the plug-in's instance).")
+    var isolate = false
+
     func run() throws {
         let component = try UnitLookup.component(unit)
-        let instance = try AudioUnitInstance(component)
+        var instance = try AudioUnitInstance(component, outOfProcess: isolate)
         let uis = instance.lv2UIs
         if list {
             if uis.isEmpty { print("\(component.name) declares no UI.") }
@@ -47,8 +50,9 @@ struct UICommand: ParsableCommand {
                 let why =
                     ui.isSupported
                     ? ""
-                    : ui.instanceFeature != nil
-                        ? " (not supported: needs instance-access)" : " (not supported: neither an X11 nor a Gtk2 window can show it)"
+                    : ui.isShownBesidePlugin
+                        ? " (needs instance-access: shown beside the plug-in, out of process)"
+                        : " (not supported: neither an X11 nor a Gtk2 window can show it)"
                 print("\(index)  \(ui.kindName)\(why)  \(ui.uri)")
             }
             return
@@ -56,6 +60,16 @@ struct UICommand: ParsableCommand {
         // Line by line even into a pipe: scripts read the window ID and the changes as they come.
         setlinebuf(stdout)
         let index = try chooseUI(uis, name: component.name)
+        // Such a UI lives in the plug-in's own process: the unit's, out of this one.
+        if uis[index].isShownBesidePlugin && !isolate {
+            print("\(uis[index].uri) needs the plug-in's instance: the unit runs out of process, its UI beside it.")
+            instance = try AudioUnitInstance(component, outOfProcess: true)
+        }
+        if isolate || uis[index].isShownBesidePlugin {
+            // The silence is rendered unpaced, beside a UI drawing on the same cores: a slow cycle
+            // is no fault, only a child stuck for 10 s is declared hung (as `auhost render` does).
+            try instance.setProperty(kAUHostIsolatedUnitProperty_RenderDeadline, 10.0 as Float64)
+        }
         try instance.initialize()
         try UnitSettings.apply(preset: nil, parameters: parameters, to: instance)
         let silence = try SilenceRunner(instance)
@@ -82,7 +96,7 @@ struct UICommand: ParsableCommand {
     private func chooseUI(_ uis: [LV2PluginUIDescriptor], name: String) throws -> Int {
         guard !uis.isEmpty else { throw ValidationError("\(name) declares no UI (status \(kAUHostLV2UIErr_UnknownUI)).") }
         guard let ui else {
-            return uis.firstIndex(where: \.isSupported) ?? 0
+            return uis.firstIndex(where: \.isSupported) ?? uis.firstIndex(where: \.isShownBesidePlugin) ?? 0
         }
         if let index = Int(ui), uis.indices.contains(index) { return index }
         if let index = uis.firstIndex(where: { $0.uri == ui }) { return index }

@@ -48,9 +48,9 @@ final class XvfbDisplay {
         try run("/usr/bin/import", ["-display", name, "-window", String(window), "-depth", "8", "rgb:-"])
     }
 
-    /// A left click at (x, y) inside `window` (xdotool, through XTest).
-    func click(window: UInt64, x: Int, y: Int) throws {
-        _ = try run("/usr/bin/xdotool", ["mousemove", "--window", String(window), String(x), String(y), "click", "1"])
+    /// A click of `button` (1: left, 3: right) at (x, y) inside `window` (xdotool, through XTest).
+    func click(window: UInt64, x: Int, y: Int, button: Int = 1) throws {
+        _ = try run("/usr/bin/xdotool", ["mousemove", "--window", String(window), String(x), String(y), "click", String(button)])
     }
 
     /// Destroys `window` as a session ending would (xdotool windowclose; Xvfb runs no window manager

@@ -95,6 +95,13 @@ int auhost_iso_socketpair(int fds[2]);
 /* Sets a receive and send timeout on a socket. Thread: setup. */
 int auhost_iso_socket_timeout(int fd, int milliseconds);
 
+/* Passes descriptor `fd` over the stream socket `socket` (one byte carrying SCM_RIGHTS); 0 or
+   -1 with errno. Thread: setup. */
+int auhost_iso_send_fd(int socket, int fd);
+/* Receives a descriptor auhost_iso_send_fd passed (close-on-exec), or -1 with errno (EBADMSG
+   when the byte came without one). Thread: setup. */
+int auhost_iso_receive_fd(int socket);
+
 /* Starts `path` with argv/envp, the control socket as fd 3 and the block as fd 4 and every other
    descriptor closed but standard error (standard input and output are /dev/null), default signal dispositions and an empty signal mask. 0 and *pid, or an
    errno value. Thread: setup. */

@@ -4,8 +4,15 @@
  *   #crash     the same bar, which dereferences NULL when clicked: the host must survive it.
  *   #external  the same bar as an external UI (kx:Widget): a top-level window of its own, shown,
  *              hidden and run through the widget the host gets; closing it calls ui_closed.
- * The first two draw in a child window of ui:parent and are driven by the host's idle calls
+ *   #needs-instance  the bar showing the gain the plug-in's last run applied, read at each idle
+ *              from the instance (instance-access, data-access: ui_fixture_applied.h), never
+ *              from port events; a left click sets the gain, a right click dereferences NULL.
+ * All but #external draw in a child window of ui:parent and are driven by the host's idle calls
  * (ui:idleInterface). Thread: the UI thread of whatever process hosts them. */
+#include "ui_fixture_applied.h"
+
+#include <lv2/data-access/data-access.h>
+#include <lv2/instance-access/instance-access.h>
 #include <lv2/ui/ui.h>
 #include <X11/Xlib.h>
 #include <stdbool.h>
@@ -41,6 +48,8 @@ typedef struct {
     KXWidget widget; /* #external only */
     const KXHost *host;
     Atom delete_window;
+    LV2_Handle plugin; /* #needs-instance only: the plug-in and what it tells */
+    const FixtureApplied *applied;
 } BarUI;
 
 static void draw(BarUI *ui) {
@@ -89,13 +98,22 @@ static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *
     Window parent = 0;
     const LV2UI_Touch *touch = NULL;
     const KXHost *host = NULL;
+    LV2_Handle plugin = NULL;
+    const LV2_Extension_Data_Feature *data_access = NULL;
     for (int i = 0; features && features[i]; i++) {
         if (!strcmp(features[i]->URI, LV2_UI__parent)) parent = (Window)(uintptr_t)features[i]->data;
         if (!strcmp(features[i]->URI, LV2_UI__touch)) touch = features[i]->data;
         if (!strcmp(features[i]->URI, "http://kxstudio.sf.net/ns/lv2ext/external-ui#Host")) host = features[i]->data;
+        if (!strcmp(features[i]->URI, LV2_INSTANCE_ACCESS_URI)) plugin = features[i]->data;
+        if (!strcmp(features[i]->URI, LV2_DATA_ACCESS_URI)) data_access = features[i]->data;
     }
     bool external = strstr(descriptor->URI, "#external") != NULL;
     if (external && !host) return NULL;
+    const FixtureApplied *applied = NULL;
+    if (strstr(descriptor->URI, "#needs-instance")) {
+        applied = plugin && data_access && data_access->data_access ? data_access->data_access(FIXTURE_APPLIED_URI) : NULL;
+        if (!applied) return NULL; /* both features are required */
+    }
     Display *display = XOpenDisplay(NULL);
     if (!display) return NULL;
     if (!parent) parent = DefaultRootWindow(display);
@@ -106,6 +124,8 @@ static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *
     ui->write = write_function;
     ui->controller = controller;
     ui->touch = touch;
+    ui->plugin = plugin;
+    ui->applied = applied;
     ui->background = color(display, 0x3000, 0x3000, 0x3000);
     ui->bar = ui->crashes ? color(display, 0xe000, 0x2000, 0x2000) : color(display, 0x2000, 0xc000, 0x4000);
     ui->window = XCreateSimpleWindow(display, parent, 0, 0, WIDTH, HEIGHT, 0, 0, ui->background);
@@ -136,7 +156,7 @@ static void cleanup(LV2UI_Handle handle) {
 
 static void port_event(LV2UI_Handle handle, uint32_t port, uint32_t size, uint32_t format, const void *buffer) {
     BarUI *ui = handle;
-    if (port != GAIN_PORT || format != 0 || size != sizeof(float)) return;
+    if (ui->applied || port != GAIN_PORT || format != 0 || size != sizeof(float)) return;
     ui->gain = *(const float *)buffer;
     draw(ui);
 }
@@ -162,11 +182,19 @@ static int idle(LV2UI_Handle handle) {
         XEvent event;
         XNextEvent(ui->display, &event);
         if (event.type == Expose && event.xexpose.count == 0) draw(ui);
+        if (event.type == ButtonPress && event.xbutton.button == Button3 && ui->applied) {
+            volatile int *nowhere = NULL;
+            *nowhere = 1; /* a UI beside the plug-in that crashes takes the plug-in's process */
+        }
         if (event.type == ButtonPress) clicked(ui, event.xbutton.x);
         if (event.type == ClientMessage && ui->host && (Atom)event.xclient.data.l[0] == ui->delete_window) {
             XUnmapWindow(ui->display, ui->window);
             ui->host->ui_closed(ui->controller);
         }
+    }
+    if (ui->applied && ui->applied->applied(ui->plugin) != ui->gain) {
+        ui->gain = ui->applied->applied(ui->plugin);
+        draw(ui);
     }
     return 0;
 }
@@ -181,8 +209,9 @@ static const LV2UI_Descriptor descriptors[] = {
     {"urn:auhost:fixture:ui-gain#x11", instantiate, cleanup, port_event, extension_data},
     {"urn:auhost:fixture:ui-gain#crash", instantiate, cleanup, port_event, extension_data},
     {"urn:auhost:fixture:ui-gain#external", instantiate, cleanup, port_event, NULL},
+    {"urn:auhost:fixture:ui-gain#needs-instance", instantiate, cleanup, port_event, extension_data},
 };
 
 LV2_SYMBOL_EXPORT const LV2UI_Descriptor *lv2ui_descriptor(uint32_t index) {
-    return index < 3 ? &descriptors[index] : NULL;
+    return index < sizeof descriptors / sizeof descriptors[0] ? &descriptors[index] : NULL;
 }

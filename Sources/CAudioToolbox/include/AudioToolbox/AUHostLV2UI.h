@@ -14,8 +14,14 @@
  * and ui:touch as begin/end gestures); a value changed on the host's side (AudioUnitSetParameter,
  * a preset, a scheduled or MIDI-mapped change, a meter output) reaches the UI at the next idle.
  * Atoms (patch messages, waveforms) cross both ways for a unit in this process; a UI's value
- * requests (ui:requestValue) reach the host through AUHostLV2UIOpenWithValueRequests. UIs that
- * require instance-access or data-access answer kAUHostLV2UIErr_NeedsInstanceAccess.
+ * requests (ui:requestValue) reach the host through AUHostLV2UIOpenWithValueRequests.
+ *
+ * A UI that requires instance-access or data-access needs the plug-in's instance in its own
+ * process. For a unit out of process (AUHostIsolation.h) it runs there, on a thread of the
+ * unit's process beside the running plug-in (open it after AudioUnitInitialize; Uninitialize
+ * closes it); a crash of such a UI takes the unit's process with it (the unit reports the fault
+ * and outputs silence until restarted). For a unit in this process it answers
+ * kAUHostLV2UIErr_NeedsInstanceAccess.
  */
 #ifndef AUHOST_AUHOSTLV2UI_H
 #define AUHOST_AUHOSTLV2UI_H
@@ -39,10 +45,11 @@ AU_ENUM(OSStatus) {
     kAUHostLV2UIErr_LoadFailed = -66803,
     /* The user closed the UI's window (or the UI asked to close): not a failure; close the UI. */
     kAUHostLV2UIErr_Closed = -66804,
-    /* The UI's process crashed (the message names the signal); the unit is unharmed. */
+    /* The UI's process crashed (the message names the signal); the unit is unharmed, unless the
+       UI ran beside the plug-in in the unit's own process (then that process ended too). */
     kAUHostLV2UIErr_Crashed = -66805,
     /* The UI requires instance-access or data-access (the plug-in's instance in its process),
-       which a UI in a child process cannot have. */
+       which it has only for a unit out of process; open the unit so. */
     kAUHostLV2UIErr_NeedsInstanceAccess = -66806
 };
 
@@ -66,7 +73,8 @@ OSStatus AUHostLV2UIGetCount(AudioUnit inUnit, UInt32 *outCount);
 
 /* UI inIndex's URI and kind (a class URI such as http://lv2plug.in/ns/extensions/ui#X11UI), +1
    CFStrings the caller releases (either out-pointer may be NULL); outSupported (may be NULL) tells
-   whether AUHostLV2UIOpen can show that kind. kAUHostLV2UIErr_UnknownUI past the count. [setup] */
+   whether AUHostLV2UIOpen can show it for this unit (one needing the plug-in's instance only for a unit
+   out of process). kAUHostLV2UIErr_UnknownUI past the count. [setup] */
 OSStatus AUHostLV2UICopyInfo(AudioUnit inUnit, UInt32 inIndex, CFStringRef _Nullable *_Nullable outURI,
                              CFStringRef _Nullable *_Nullable outKind, Boolean *_Nullable outSupported);
 

@@ -1,0 +1,33 @@
+/* The LV2 UI host loop: shows one LV2 UI through suil and speaks the line protocol of
+   ui_host_child.h with a host on one socket. Two processes run it: `auhost-ui-host`, a child of
+   its own for each UI (a UI that crashes ends only it), and `auhost-unit-host`, the child of a
+   unit out of process, for a UI that needs the plug-in's instance (instance-access,
+   data-access), which only a UI in the plug-in's own process can have. */
+#ifndef AUHOST_UI_HOST_H
+#define AUHOST_UI_HOST_H
+
+/* What a UI in the plug-in's process is given: the plug-in's handle (instance-access), its
+   descriptor's extension_data (data-access), and the plug-in's own URID map, so that URIDs the
+   UI reads from the instance are the ones it maps. */
+typedef struct {
+    void *handle;
+    const void *(*extension_data)(const char *uri);
+    void *map;   /* LV2_URID_Map * */
+    void *unmap; /* LV2_URID_Unmap * */
+} AUHostUIPluginAccess;
+
+/* Shows the UI that `arguments` name and serves it until the host sends quit or closes the
+   socket, or the user closes the window:
+     PLUGIN_URI UI_URI UI_TYPE_URI BUNDLE_PATH BINARY_PATH PARENT_XID TITLE [symbol=index ...]
+   (PARENT_XID 0 makes a top-level window). The host's lines are read from `input` and ours
+   written to `output` (one socket, or two pipes), both closed on return; `display` the X display (NULL: $DISPLAY); `requestable` the space-separated
+   patch parameter URIs the host answers ui:requestValue for (NULL: unsupported); `access` the
+   plug-in for instance-access and data-access (NULL: neither is offered). Answers 0 once the UI
+   was shown and closed, 2 if it could not be opened (the host was sent why).
+   Thread: any one thread, one UI at a time per process (Xlib, suil's toolkits and the URID
+   table are process-wide); the first call makes Xlib thread-safe (XInitThreads) before any
+   other Xlib call of the process. */
+int auhost_ui_host_run(int input, int output, char *const *arguments, int count, const char *display, const char *requestable,
+                       const AUHostUIPluginAccess *access);
+
+#endif
