@@ -25,7 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
+/* One open UI (AUHostUIHost in auhost_ui_host.h). */
+typedef struct AUHostUIHost {
     Display *display;
     Window toplevel; /* ours, or 0 when embedded */
     Window container; /* what the UI's widget lives in */
@@ -44,6 +45,17 @@ typedef struct {
     char *received;
     size_t used;
     bool skipping; /* the rest of a dropped line is still to come */
+    int output; /* where our lines go */
+    /* What the UI was given, which must outlive it. */
+    char **arguments;
+    int count;
+    LV2UI_Resize resize;
+    LV2UI_Touch touch;
+    LV2UI_Port_Map port_map;
+    LV2UI_Request_Value request;
+    LV2_Extension_Data_Feature data_access;
+    LV2_Feature features[8], external_more[2];
+    const LV2_Feature *feature_list[9], *external_list[8];
 } Child;
 
 #define RECEIVED_CAPACITY (AUHOST_ATOM_TEXT_MAX_LINE + 64)
@@ -309,31 +321,14 @@ static void start_once(void) {
     XSetErrorHandler(x_error);
 }
 
-/* Serves the open UI until the host sends quit or goes away, or the UI is closed. */
-static void serve(Child *child) {
-    struct pollfd fds[2] = {{child->input, POLLIN, 0}, {ConnectionNumber(child->display), POLLIN, 0}};
-    for (;;) {
-        /* 30 ms: the idle rate jalv uses; UIs animate meters from their idle callback. Gtk's
-           events arrive on its own connection, which this poll does not see: 10 ms. */
-        if (poll(fds, 2, child->gtk ? 10 : 30) > 0 && (fds[0].revents & (POLLIN | POLLHUP)) && !read_host(child)) return;
-        bool open = handle_x_events(child);
-        if (child->gtk) open = open && gtk_window_iterate();
-        if (child->external) open = open && external_ui_run(child->external);
-        if (child->idle) open = open && !child->idle->idle(suil_instance_get_handle(child->instance));
-        if (!open) {
-            protocol_send("closed");
-            return;
-        }
-    }
-}
-
-/* Opens the UI and serves it; answers 0, or 2 when it could not open. */
-static int show_ui(Child *child, char *const *arguments, int count, const char *display, const AUHostUIPluginAccess *access) {
-    if (count < 7) return fail("load-failed", "usage: PLUGIN UI UI_TYPE BUNDLE BINARY PARENT TITLE [symbol=index ...]");
+/* Opens the UI the arguments name; answers 0, or 2 when it could not open. */
+static int open_ui(Child *child, const char *display, const AUHostUIPluginAccess *access) {
+    if (child->count < 7) return fail("load-failed", "usage: PLUGIN UI UI_TYPE BUNDLE BINARY PARENT TITLE [symbol=index ...]");
+    char *const *arguments = child->arguments;
     const char *plugin_uri = arguments[0], *ui_uri = arguments[1], *ui_type = arguments[2], *bundle = arguments[3];
     const char *binary = arguments[4], *title = arguments[6];
     Window parent = (Window)strtoull(arguments[5], NULL, 0);
-    port_symbols_set(arguments + 7, count - 7);
+    port_symbols_set(arguments + 7, child->count - 7);
 
     bool external = !strcmp(ui_type, KX_WIDGET);
     const char *container_type = LV2_UI__X11UI;
@@ -360,38 +355,41 @@ static int show_ui(Child *child, char *const *arguments, int count, const char *
     if (parent) child->container = parent;
     else if (!child->gtk && !external) make_toplevel(child, title);
 
-    LV2UI_Resize resize = {child, ui_resize};
-    LV2UI_Touch touch_feature = {child, external_touch};
-    LV2UI_Port_Map port_map = {child, external_port_index};
-    LV2UI_Request_Value request = {child, request_value};
-    LV2_Extension_Data_Feature data_access = {access ? access->extension_data : NULL};
-    const LV2_Feature features[] = {
-        {LV2_URID__map, urid_map_feature()},
-        {LV2_URID__unmap, urid_unmap_feature()},
-        {LV2_UI__resize, &resize},
-        {LV2_UI__idleInterface, NULL},
-        {LV2_UI__requestValue, &request},
-        {LV2_INSTANCE_ACCESS_URI, access ? access->handle : NULL},
-        {LV2_DATA_ACCESS_URI, &data_access},
-        {LV2_UI__parent, (void *)(uintptr_t)child->container},
-    };
+    child->resize = (LV2UI_Resize){child, ui_resize};
+    child->touch = (LV2UI_Touch){child, external_touch};
+    child->port_map = (LV2UI_Port_Map){child, external_port_index};
+    child->request = (LV2UI_Request_Value){child, request_value};
+    child->data_access = (LV2_Extension_Data_Feature){access ? access->extension_data : NULL};
+    LV2_Feature *features = child->features;
+    features[0] = (LV2_Feature){LV2_URID__map, urid_map_feature()};
+    features[1] = (LV2_Feature){LV2_URID__unmap, urid_unmap_feature()};
+    features[2] = (LV2_Feature){LV2_UI__resize, &child->resize};
+    features[3] = (LV2_Feature){LV2_UI__idleInterface, NULL};
+    features[4] = (LV2_Feature){LV2_UI__requestValue, &child->request};
+    features[5] = (LV2_Feature){LV2_INSTANCE_ACCESS_URI, access ? access->handle : NULL};
+    features[6] = (LV2_Feature){LV2_DATA_ACCESS_URI, &child->data_access};
+    features[7] = (LV2_Feature){LV2_UI__parent, (void *)(uintptr_t)child->container};
     /* The plug-in's handle only in its own process; a Gtk UI's parent would be a Gtk container
-       and an external UI has none: they get no ui:parent. */
-    const LV2_Feature *feature_list[9];
+       and an external UI has none: they get no ui:parent. External UIs get touch and portMap
+       here (suil provides them to the others). */
+    const LV2_Feature **list = child->feature_list;
     int n = 0;
-    for (int k = 0; k < 5; k++) feature_list[n++] = &features[k];
-    if (access) feature_list[n++] = &features[5], feature_list[n++] = &features[6];
-    if (!child->gtk && !external) feature_list[n++] = &features[7];
-    feature_list[n] = NULL;
+    for (int k = 0; k < 5; k++) list[n++] = &features[k];
+    if (access) list[n++] = &features[5], list[n++] = &features[6];
+    if (!child->gtk && !external) list[n++] = &features[7];
+    list[n] = NULL;
 
     unsigned width = 0, height = 0;
     if (external) {
-        const LV2_Feature more[] = {{LV2_UI__touch, &touch_feature}, {LV2_UI__portMap, &port_map}};
+        LV2_Feature *more = child->external_more;
+        more[0] = (LV2_Feature){LV2_UI__touch, &child->touch};
+        more[1] = (LV2_Feature){LV2_UI__portMap, &child->port_map};
         const LV2_Feature *external_features[] = {
             &features[0], &features[1], &features[4], &more[0], &more[1],
             access ? &features[5] : NULL, access ? &features[6] : NULL, NULL,
         };
-        int status = open_external(child, plugin_uri, ui_uri, bundle, binary, title, external_features);
+        memcpy(child->external_list, external_features, sizeof external_features);
+        int status = open_external(child, plugin_uri, ui_uri, bundle, binary, title, child->external_list);
         if (status) return status;
         XWindowAttributes attributes;
         if (child->toplevel && XGetWindowAttributes(child->display, child->toplevel, &attributes)) {
@@ -400,7 +398,7 @@ static int show_ui(Child *child, char *const *arguments, int count, const char *
     } else {
         child->host = suil_host_new(write_port, port_index, subscribe, subscribe);
         suil_host_set_touch_func(child->host, touch);
-        child->instance = suil_instance_new(child->host, child, container_type, plugin_uri, ui_uri, ui_type, bundle, binary, feature_list);
+        child->instance = suil_instance_new(child->host, child, container_type, plugin_uri, ui_uri, ui_type, bundle, binary, list);
         if (!child->instance) return fail("load-failed", "suil could not instantiate the UI (its own message is on stderr)");
         child->idle = suil_instance_extension_data(child->instance, LV2_UI__idleInterface);
         if (child->gtk) {
@@ -412,32 +410,96 @@ static int show_ui(Child *child, char *const *arguments, int count, const char *
     }
     protocol_send("window %lu %u %u", child->toplevel ? child->toplevel : child->widget, width, height);
     protocol_send("ready");
-    serve(child);
     return 0;
+}
+
+AUHostUIHost *auhost_ui_host_open(int input, int output, char *const *arguments, int count, const char *display,
+                                  const char *requestable, const AUHostUIPluginAccess *access) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, start_once);
+    protocol_open(output);
+    Child *child = calloc(1, sizeof *child);
+    char **copied = calloc((size_t)(count > 0 ? count : 0) + 1, sizeof *copied);
+    char *copied_requestable = requestable ? strdup(requestable) : NULL;
+    char *received = malloc(RECEIVED_CAPACITY);
+    if (!child || !copied || !received || (requestable && !copied_requestable)) {
+        fail("load-failed", "out of memory");
+        free(child), free(copied), free(copied_requestable), free(received);
+        close(input);
+        if (output != input) close(output);
+        protocol_open(-1);
+        return NULL;
+    }
+    for (int k = 0; k < count; k++) copied[k] = strdup(arguments[k]);
+    *child = (Child){.input = input, .output = output, .requestable = copied_requestable, .received = received,
+                     .arguments = copied, .count = count};
+    urid_map_use(access ? access->map : NULL, access ? access->unmap : NULL);
+    if (open_ui(child, display, access) != 0) {
+        auhost_ui_host_close(child);
+        return NULL;
+    }
+    return child;
+}
+
+int auhost_ui_host_poll(AUHostUIHost *child, struct pollfd fds[2]) {
+    fds[0] = (struct pollfd){child->input, POLLIN, 0};
+    fds[1] = (struct pollfd){ConnectionNumber(child->display), POLLIN, 0};
+    /* 30 ms: the idle rate jalv uses; UIs animate meters from their idle callback. Gtk's events
+       arrive on its own connection, which the caller's poll does not see: 10 ms. */
+    return child->gtk ? 10 : 30;
+}
+
+bool auhost_ui_host_step(AUHostUIHost *child, bool host_readable) {
+    if (host_readable && !read_host(child)) return false;
+    bool open = handle_x_events(child);
+    if (child->gtk) open = open && gtk_window_iterate();
+    if (child->external) open = open && external_ui_run(child->external);
+    if (child->idle) open = open && !child->idle->idle(suil_instance_get_handle(child->instance));
+    if (!open) protocol_send("closed");
+    return open;
+}
+
+void auhost_ui_host_close(AUHostUIHost *child) {
+    /* The UI first, then what held it: our Gtk window, top-level, display and suil host. */
+    if (child->external) external_ui_close(child->external);
+    if (child->instance) suil_instance_free(child->instance);
+    if (child->gtk && child->widget) gtk_window_close();
+    if (child->display) {
+        if (child->toplevel && !child->external) XDestroyWindow(child->display, child->toplevel);
+        XCloseDisplay(child->display);
+    }
+    if (child->host) suil_host_free(child->host);
+    protocol_open(-1);
+    urid_map_use(NULL, NULL);
+    port_symbols_set(NULL, 0);
+    for (int k = 0; k < child->count; k++) free(child->arguments[k]);
+    free(child->arguments);
+    free((char *)child->requestable);
+    free(child->received);
+    close(child->input);
+    if (child->output != child->input) close(child->output);
+    free(child);
 }
 
 int auhost_ui_host_run(int input, int output, char *const *arguments, int count, const char *display, const char *requestable,
                        const AUHostUIPluginAccess *access) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, start_once);
-    Child child = {.input = input, .requestable = requestable, .received = malloc(RECEIVED_CAPACITY)};
-    protocol_open(output);
-    urid_map_use(access ? access->map : NULL, access ? access->unmap : NULL);
-    int status = child.received ? show_ui(&child, arguments, count, display, access) : fail("load-failed", "out of memory");
-    /* The UI first, then what held it: our Gtk window, top-level, display and suil host. */
-    if (child.external) external_ui_close(child.external);
-    if (child.instance) suil_instance_free(child.instance);
-    if (child.gtk && child.widget) gtk_window_close();
-    if (child.display) {
-        if (child.toplevel && !child.external) XDestroyWindow(child.display, child.toplevel);
-        XCloseDisplay(child.display);
+    AUHostUIHost *ui = auhost_ui_host_open(input, output, arguments, count, display, requestable, access);
+    if (!ui) return 2;
+    for (;;) {
+        struct pollfd fds[2];
+        int timeout = auhost_ui_host_poll(ui, fds);
+        bool readable = poll(fds, 2, timeout) > 0 && (fds[0].revents & (POLLIN | POLLHUP));
+        if (!auhost_ui_host_step(ui, readable)) break;
     }
-    if (child.host) suil_host_free(child.host);
-    protocol_open(-1);
-    urid_map_use(NULL, NULL);
-    port_symbols_set(NULL, 0);
-    free(child.received);
-    close(input);
-    if (output != input) close(output);
-    return status;
+    auhost_ui_host_close(ui);
+    return 0;
+}
+
+void auhost_ui_host_prepare_toolkits(void) {
+    const char *display = getenv("DISPLAY");
+    if (!display || !*display || getenv("QT_QPA_PLATFORM")) return;
+    Display *connection = XOpenDisplay(display);
+    if (!connection) return;
+    XCloseDisplay(connection);
+    setenv("QT_QPA_PLATFORM", "xcb", 0);
 }

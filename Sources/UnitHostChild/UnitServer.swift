@@ -52,10 +52,12 @@ final class UnitServer {
         }
     }
 
-    /// Answers messages until the host quits or closes the channel.
+    /// Answers messages until the host quits or closes the channel; between them, runs the UI
+    /// shown beside the plug-in, if one is open.
     func serve() {
         defer { closePluginUI() }
         while true {
+            if pluginUI != nil && !awaitControlWhileShowingUI() { continue }
             guard let (opcode, payload) = try? ControlChannel.receive(control) else { return }
             var reply: (OSStatus, [UInt8])
             do {
@@ -73,53 +75,23 @@ final class UnitServer {
                 reply = (kAudio_ParamError, w.bytes)
             }
             guard (try? ControlChannel.send(control, UInt32(bitPattern: reply.0), reply.1)) != nil else { return }
-            // Set only by a successful openUI: its socket follows the reply.
-            if let descriptor = pendingDescriptor {
-                pendingDescriptor = nil
-                let passed = auhost_iso_send_fd(control, descriptor) == 0
-                Glibc.close(descriptor)
-                guard passed else { return }
+            // Set only by a successful openUI: its socket follows the reply, then the UI opens.
+            if let opening = pendingUI {
+                pendingUI = nil
+                let passed = auhost_iso_send_fd(control, opening.hostEnd) == 0
+                Glibc.close(opening.hostEnd)
+                guard passed else {
+                    Glibc.close(opening.uiEnd)
+                    return
+                }
+                showPluginUI(opening)
             }
         }
     }
 
-    /// A UI shown in this process beside the plug-in (openUI), and the descriptor to pass to
-    /// the host after the reply.
-    private var pluginUI: PluginUIThread?
-    private var pendingDescriptor: Int32?
-
-    /// Starts the UI the arguments name with the running plug-in's handle (one at a time).
-    private func openPluginUI(_ r: inout ByteReader, _ unit: AudioUnit) throws {
-        let count = Int(try r.u32())
-        guard count <= 65_536 else { throw AudioError(kAudio_ParamError, "openUI with \(count) arguments") }
-        let arguments = try (0..<count).map { _ in try r.string() }
-        let display = try r.string()
-        let hasRequestable = try r.u32() == 1
-        let requestable = try r.string(limit: maximumPayload)
-        if let ui = pluginUI, !ui.isRunning { closePluginUI() }
-        guard pluginUI == nil else {
-            throw AudioError(kAUHostLV2UIErr_LoadFailed, "Another UI of this plug-in is open beside it; close that one first.")
-        }
-        guard let lv2 = ComponentInstance.from(unit)?.unit as? LV2Unit else {
-            throw AudioError(kAUHostLV2UIErr_UnknownUI, "The unit is not an LV2 plug-in; it has no LV2 UI.")
-        }
-        guard let instance = lv2.lv2Instance else {
-            throw AudioError(kAudioUnitErr_Uninitialized, "The UI needs the running plug-in; initialize the unit first.")
-        }
-        // UIs open their own connections to $DISPLAY (and Gtk reads it): it must name the host's display.
-        if !display.isEmpty { setenv("DISPLAY", display, 1) }
-        let (ui, hostEnd) = try PluginUIThread.start(
-            arguments: arguments, display: display.isEmpty ? nil : display, requestable: hasRequestable ? requestable : nil,
-            access: instance.uiAccess)
-        pluginUI = ui
-        pendingDescriptor = hostEnd
-    }
-
-    /// Ends a UI beside the plug-in before the plug-in it may reach into goes away.
-    private func closePluginUI() {
-        pluginUI?.close()
-        pluginUI = nil
-    }
+    /// A UI shown beside the plug-in (UnitServer+PluginUI), and one openUI prepared.
+    var pluginUI: OpaquePointer?
+    var pendingUI: PendingUI?
 
     /// The plug-in's atoms for the parent's open UI: the rings are taken at the first exchange
     /// and given back at closeUIAtoms (or with this process).

@@ -8,6 +8,7 @@
 import AUHost
 import AUHostCore
 import CAUHostFloatMode
+import CUIHost
 import CUnitIsolation
 import Foundation
 import UnitIsolation
@@ -27,6 +28,8 @@ let origin = arguments[5...].joined(separator: " ")
 let description = AudioComponentDescription(
     componentType: type, componentSubType: subtype, componentManufacturer: manufacturer, componentFlags: 0, componentFlagsMask: 0)
 
+// Its UI may be shown here, beside the plug-in (UnitServer+PluginUI): Qt on the display, if any.
+auhost_ui_host_prepare_toolkits()
 let server = UnitServer(control: AUHOST_ISO_CONTROL_FD, block: AUHOST_ISO_BLOCK_FD)
 server.load(description: description, origin: origin)
 server.serve()

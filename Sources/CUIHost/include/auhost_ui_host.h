@@ -6,6 +6,9 @@
 #ifndef AUHOST_UI_HOST_H
 #define AUHOST_UI_HOST_H
 
+#include <poll.h>
+#include <stdbool.h>
+
 /* What a UI in the plug-in's process is given: the plug-in's handle (instance-access), its
    descriptor's extension_data (data-access), and the plug-in's own URID map, so that URIDs the
    UI reads from the instance are the ones it maps. */
@@ -29,5 +32,27 @@ typedef struct {
    other Xlib call of the process. */
 int auhost_ui_host_run(int input, int output, char *const *arguments, int count, const char *display, const char *requestable,
                        const AUHostUIPluginAccess *access);
+
+/* The same loop a turn at a time, for a caller that has its own to run (auhost-unit-host serves
+   its control channel and shows the UI on the thread that instantiated the plug-in, as Qt wants).
+   auhost_ui_host_open shows the UI (as auhost_ui_host_run does, up to its `ready`; the arguments
+   are copied) or answers NULL when it could not (the host was told why; the descriptors are
+   closed). auhost_ui_host_poll fills the two descriptors to wait on (the host's, the display's)
+   and answers how long to wait at most, in ms; auhost_ui_host_step runs one turn (the host's
+   lines when `host_readable`, X events, the toolkit, the UI's idle) and answers false once the UI
+   is over (quit, the host gone, the window closed); auhost_ui_host_close frees it all and closes
+   the descriptors. Thread: one thread for all four, one UI at a time per process. */
+typedef struct AUHostUIHost AUHostUIHost;
+AUHostUIHost *auhost_ui_host_open(int input, int output, char *const *arguments, int count, const char *display,
+                                  const char *requestable, const AUHostUIPluginAccess *access);
+int auhost_ui_host_poll(AUHostUIHost *ui, struct pollfd fds[2]);
+bool auhost_ui_host_step(AUHostUIHost *ui, bool host_readable);
+void auhost_ui_host_close(AUHostUIHost *ui);
+
+/* Before a plug-in is instantiated in a process that may show its UI: when $DISPLAY opens and
+   QT_QPA_PLATFORM is unset, sets it to xcb, so that a plug-in that makes its QApplication when it
+   is instantiated (drumkv1) makes it on the display its UI will use (without a display, LV2Host
+   makes it offscreen). Thread: setup, before other threads read the environment. */
+void auhost_ui_host_prepare_toolkits(void);
 
 #endif
