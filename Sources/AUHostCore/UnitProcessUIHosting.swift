@@ -4,8 +4,8 @@
 ///
 /// Thread: setup.
 public protocol UnitProcessUIHosting: AnyObject {
-    /// Starts the UI that `arguments` name (auhost_ui_host.h's arguments) on a thread of the
-    /// unit's process and answers the socket that speaks the UI protocol (ui_host_child.h) with
+    /// Starts the UI that `arguments` name (auhost_ui_host.h's arguments) in the unit's process,
+    /// on the thread that instantiated the plug-in, and answers the socket that speaks the UI protocol (ui_host_child.h) with
     /// it. `display` nil: the process's own; `requestable` nil: ui:requestValue is unsupported.
     /// Errors: kAudioUnitErr_Uninitialized before Initialize (the UI needs the running plug-in),
     /// kAudioComponentErr_InstanceInvalidated when the unit's process is gone, else the process's.

@@ -2,7 +2,7 @@ import AUHostCore
 import CUnitIsolation
 
 /// A UI that needs the plug-in's instance runs in the unit's own process (opcode openUI): the
-/// child starts it on a thread of its own and passes back the UI's socket.
+/// child passes back the UI's socket and shows it on its main thread, between control messages.
 extension IsolatedUnit: UnitProcessUIHosting {
     /// Thread: setup.
     public func openUIBesidePlugin(arguments: [String], display: String?, requestable: [String]?) throws -> UnitProcessUI {

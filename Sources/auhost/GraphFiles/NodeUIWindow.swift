@@ -36,10 +36,11 @@ final class NodeUIWindow {
             break
         }
         guard let ui = opened else {
-            throw AudioError(
-                kAUHostLV2UIErr_UnknownUI,
-                count == 0
-                    ? "Node \(node) has no plug-in UI." : "None of node \(node)'s UIs can be shown (auhost ui --list names their kinds).")
+            guard count > 0 else { throw AudioError(kAUHostLV2UIErr_UnknownUI, "Node \(node) has no plug-in UI.") }
+            // Its first UI's own refusal says why (a kind no window shows, or the plug-in's
+            // instance needed: then the node must run out of process).
+            _ = try LV2PluginUI(unit: unit, index: 0, display: display)
+            throw AudioError(kAUHostLV2UIErr_UnknownUI, "None of node \(node)'s UIs can be shown (auhost ui --list names their kinds).")
         }
         ui.onEvent = { event in
             if case .valueChange(let id, let value) = event { print("parameter \(id) = \(value)") }

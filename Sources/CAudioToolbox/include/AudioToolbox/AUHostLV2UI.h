@@ -17,8 +17,8 @@
  * requests (ui:requestValue) reach the host through AUHostLV2UIOpenWithValueRequests.
  *
  * A UI that requires instance-access or data-access needs the plug-in's instance in its own
- * process. For a unit out of process (AUHostIsolation.h) it runs there, on a thread of the
- * unit's process beside the running plug-in (open it after AudioUnitInitialize; Uninitialize
+ * process. For a unit out of process (AUHostIsolation.h) it runs there, beside the running
+ * plug-in, on the thread that instantiated it (open it after AudioUnitInitialize; Uninitialize
  * closes it); a crash of such a UI takes the unit's process with it (the unit reports the fault
  * and outputs silence until restarted). For a unit in this process it answers
  * kAUHostLV2UIErr_NeedsInstanceAccess.
