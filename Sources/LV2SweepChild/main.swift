@@ -37,14 +37,17 @@ guard arguments.count >= 2, let timeout = UInt32(arguments[1]) else {
 alarm(timeout)
 setvbuf(stdout, nil, _IOLBF, 0)
 let lv2Path = arguments.count > 2 ? arguments[2] : nil
-do {
-    let report: LV2SmokeRender.Report
-    if throughUnit {
-        report = try LV2UnitSmokeRender.run(uri: arguments[0], provider: LV2Provider(lv2Path: lv2Path))
-    } else {
-        report = try LV2SmokeRender.run(LV2World(lv2Path: lv2Path).plugin(uri: arguments[0]))
-    }
+func printReport(_ report: LV2SmokeRender.Report) {
     print("\(report.producedNonFinite ? "NONFINITE" : "RENDERED") \(report.framesRendered) frames, peak \(report.peak)")
+}
+do {
+    if throughUnit {
+        // Printed before the unit is disposed: a crash in the plug-in's cleanup then still ends
+        // this process on its signal (reported as a crash), after saying what was rendered.
+        _ = try LV2UnitSmokeRender.run(uri: arguments[0], provider: LV2Provider(lv2Path: lv2Path), rendered: printReport)
+    } else {
+        printReport(try LV2SmokeRender.run(LV2World(lv2Path: lv2Path).plugin(uri: arguments[0])))
+    }
     exit(0)
 } catch let error as LV2HostError {
     print("FAILED \(error.description)")

@@ -7,9 +7,13 @@ import LV2Host
 /// every input element (and a note every 8 slices through MusicDeviceMIDIEvent), and rendered
 /// with AudioUnitRender on every output element.
 public enum LV2UnitSmokeRender {
-    /// Renders `seconds` through plug-in `uri` of `provider`. Throws an AudioError with the
-    /// status and message of the call that failed. Thread: setup.
-    public static func run(uri: String, provider: LV2Provider, seconds: Double = 0.5) throws -> LV2SmokeRender.Report {
+    /// Renders `seconds` through plug-in `uri` of `provider`; `rendered` gets the report before
+    /// the unit is disposed (a plug-in may crash in its cleanup: what it rendered is known by
+    /// then). Throws an AudioError with the status and message of the call that failed.
+    /// Thread: setup.
+    public static func run(
+        uri: String, provider: LV2Provider, seconds: Double = 0.5, rendered: (LV2SmokeRender.Report) -> Void = { _ in }
+    ) throws -> LV2SmokeRender.Report {
         if provider.component(uri: uri) == nil { ComponentRegistry.shared.install(provider) }
         guard let component = provider.component(uri: uri) else {
             throw AudioError(kAudioUnitErr_ExtensionNotFound, "No LV2 plug-in with URI <\(uri)> is installed.")
@@ -70,6 +74,7 @@ public enum LV2UnitSmokeRender {
             report.framesRendered += Int(count)
             cycle += 1
         }
+        rendered(report)
         return report
     }
 

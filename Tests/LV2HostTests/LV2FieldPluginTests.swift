@@ -43,6 +43,9 @@ final class LV2FieldPluginTests: XCTestCase {
     /// drumkv1 creates a Qt application in its DSP library; headless, Qt's default platform
     /// aborts the process. The host sets QT_QPA_PLATFORM=offscreen (when unset) before the first
     /// instantiate, so it renders. Run in a child without QT_QPA_PLATFORM and without a display.
+    /// drumkv1 0.9.29 itself aborts in about one cleanup in three, after rendering ("QThread:
+    /// Destroyed while thread is still running", from its own worker thread): that abort, and
+    /// only that one, is allowed after the render was reported.
     func testDrumkv1RendersHeadless() throws {
         _ = try installed("http://drumkv1.sourceforge.net/lv2")
         let process = Process()
@@ -51,14 +54,19 @@ final class LV2FieldPluginTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         for key in ["QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"] { environment[key] = nil }
         environment["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("drumkv1-\(getpid())").path
+        environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
-        let pipe = Pipe()
+        let pipe = Pipe(), errors = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .exit, output)
-        XCTAssertTrue(output.hasPrefix("RENDERED"), output)
+        XCTAssertTrue(output.hasPrefix("RENDERED"), output + said)
+        if process.terminationReason != .exit {
+            XCTAssertEqual(process.terminationStatus, SIGABRT, said)
+            XCTAssertTrue(said.contains("QThread: Destroyed while thread is still running"), said)
+        }
     }
 }
