@@ -88,9 +88,11 @@ int auhost_iso_send_fd(int socket, int fd) {
 int auhost_iso_receive_fd(int socket) {
     char byte;
     struct iovec io = {&byte, 1};
+    /* Room for more than one: a hostile child's extra descriptors arrive here and are closed,
+       rather than being installed beyond the buffer's end or silently kept. */
     union {
         struct cmsghdr header;
-        char bytes[CMSG_SPACE(sizeof(int))];
+        char bytes[CMSG_SPACE(8 * sizeof(int))];
     } control;
     struct msghdr message = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes};
     ssize_t got;
@@ -100,18 +102,24 @@ int auhost_iso_receive_fd(int socket) {
         if (got == 0) errno = ECONNRESET;
         return -1;
     }
-    /* The child is untrusted: exactly one descriptor, or none is kept. */
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-    int fd = -1;
-    if (header && header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS && header->cmsg_len >= CMSG_LEN(sizeof(int))) {
-        memcpy(&fd, CMSG_DATA(header), sizeof fd);
+    /* The child is untrusted: exactly one descriptor in one message, or none is kept. */
+    int kept = -1, count = 0;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS || header->cmsg_len < CMSG_LEN(0)) continue;
+        size_t carried = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t k = 0; k < carried; k++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(header) + k * sizeof(int), sizeof fd);
+            if (count++ == 0) kept = fd;
+            else close(fd);
+        }
     }
-    if (fd < 0 || header->cmsg_len != CMSG_LEN(sizeof(int)) || (message.msg_flags & MSG_CTRUNC)) {
-        if (fd >= 0) close(fd);
+    if (count != 1 || (message.msg_flags & MSG_CTRUNC)) {
+        if (kept >= 0) close(kept);
         errno = EBADMSG;
         return -1;
     }
-    return fd;
+    return kept;
 }
 
 int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {
