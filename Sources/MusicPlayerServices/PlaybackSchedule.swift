@@ -51,6 +51,9 @@ final class PlaybackSchedule {
         func sample(_ beat: Double) -> Int64 { PlaybackSchedule.sample(((map.seconds(forBeats: beat) - startSeconds) * sampleRate / rate)) }
         var entries: [(event: ScheduledEvent, rank: Int, order: Int, pair: Int)] = []
         var pool: [UInt8] = []
+        // Where each raw-data or user event's bytes are in `pool`: kept once, however many loop
+        // passes play the event (they were appended again on every pass).
+        var poolOffsets: [ObjectIdentifier: Int] = [:]
         let soloing = sequence.tracks.contains { $0.soloed }
         for track in sequence.tracks where !track.muted && (!soloing || track.soloed) && !track.events.isEmpty {
             let endpoint = endpointRing == nil ? 0 : track.destEndpoint
@@ -100,10 +103,17 @@ final class PlaybackSchedule {
                         let user = event.type == UInt32(kMusicEventType_User)
                         e.kind = user ? .user : .sysEx
                         e.track = track.handle
-                        while pool.count % 8 != 0 { pool.append(0) }
-                        e.dataOffset = pool.count + (user ? 0 : 4)
+                        let start: Int
+                        if let known = poolOffsets[ObjectIdentifier(event)] {
+                            start = known
+                        } else {
+                            while pool.count % 8 != 0 { pool.append(0) }
+                            start = pool.count
+                            pool += UnsafeRawBufferPointer(start: event.bytes, count: event.size)
+                            poolOffsets[ObjectIdentifier(event)] = start
+                        }
+                        e.dataOffset = start + (user ? 0 : 4)
                         e.dataLength = event.data.count
-                        pool += UnsafeRawBufferPointer(start: event.bytes, count: event.size)
                         entries.append((e, 1, order, -1))
                     }
                     guard entries.count <= PlaybackSchedule.maximumEvents else {

@@ -194,6 +194,52 @@ final class MusicPlayerTests: XCTestCase {
         XCTAssertEqual(Self.userCalls[0].2, 3)
     }
 
+    /// A user event on a looped track reaches the callback on every pass, with its own bytes each
+    /// time (the schedule keeps the bytes once and points every pass at them).
+    func testALoopedUserEventReachesTheCallbackOnEveryPass() throws {
+        let graph = try sineSynthGraph(sampleRate: 48_000)
+        var sequence: MusicSequence?
+        NewMusicSequence(&sequence)
+        defer { DisposeMusicSequence(sequence!) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence!, &track)
+        let user = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 4)
+        defer { user.deallocate() }
+        user.storeBytes(of: UInt32(2), as: UInt32.self)
+        user.storeBytes(of: 0x5C, toByteOffset: 4, as: UInt8.self)
+        XCTAssertEqual(MusicTrackNewUserEvent(track!, 0.5, user.assumingMemoryBound(to: MusicEventUserData.self)), noErr)
+        var length: MusicTimeStamp = 1
+        XCTAssertEqual(MusicTrackSetProperty(track!, UInt32(kSequenceTrackProperty_TrackLength), &length, 8), noErr)
+        var loop = MusicTrackLoopInfo(loopDuration: 1, numberOfLoops: 3)
+        XCTAssertEqual(
+            MusicTrackSetProperty(track!, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size)),
+            noErr)
+        Self.userCallCount.pointee = 0
+        XCTAssertEqual(
+            MusicSequenceSetUserCallback(
+                sequence!,
+                { _, _, _, time, data, _, _ in
+                    guard MusicPlayerTests.userCallCount.pointee < 4 else { return }
+                    MusicPlayerTests.userCalls[MusicPlayerTests.userCallCount.pointee] = (
+                        time, UnsafeRawPointer(data).load(fromByteOffset: 4, as: UInt8.self), data.pointee.length
+                    )
+                    MusicPlayerTests.userCallCount.pointee += 1
+                }, nil), noErr)
+        MusicSequenceSetAUGraph(sequence!, graph.graph!)
+        var player: MusicPlayer?
+        NewMusicPlayer(&player)
+        defer { DisposeMusicPlayer(player!) }
+        MusicPlayerSetSequence(player!, sequence!)
+        XCTAssertEqual(MusicPlayerStart(player!), noErr, lastMessage())
+        _ = try graph.render(96_000, block: 512)
+        XCTAssertEqual(Self.userCallCount.pointee, 3)
+        for pass in 0..<3 {
+            XCTAssertEqual(Self.userCalls[pass].0, 0.5 + Double(pass), "pass \(pass)'s beat")
+            XCTAssertEqual(Self.userCalls[pass].1, 0x5C, "pass \(pass)'s bytes")
+            XCTAssertEqual(Self.userCalls[pass].2, 2, "pass \(pass)'s length")
+        }
+    }
+
     /// MusicTrackSetDestAudioUnit (AUHost extension): a track plays to the unit it names; a unit
     /// that takes no MIDI is refused.
     func testATrackPlaysToTheAudioUnitItNames() throws {
