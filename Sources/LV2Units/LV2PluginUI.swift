@@ -178,7 +178,8 @@ public final class LV2PluginUI {
                 ? "took the unit's process with it: the unit outputs silence until restarted (AUHostIsolatedUnitRestart), "
                     + "then the UI can be opened again"
                 : "the unit is unharmed and the UI can be opened again"
-            throw AudioError(kAUHostLV2UIErr_Crashed, "The UI \(descriptor.uri) crashed (signal \(signal), \(name)); \(after).\(reasonSuffix)")
+            throw AudioError(
+                kAUHostLV2UIErr_Crashed, "The UI \(descriptor.uri) crashed (signal \(signal), \(name)); \(after).\(reasonSuffix)")
         }
         state = .closed
         if whileOpening { throw AudioError(kAUHostLV2UIErr_LoadFailed, "The UI \(descriptor.uri) ended while opening.\(reasonSuffix)") }

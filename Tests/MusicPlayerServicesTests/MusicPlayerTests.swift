@@ -148,6 +148,21 @@ final class MusicPlayerTests: XCTestCase {
     static let userCalls = UnsafeMutablePointer<(Double, UInt8, UInt32)>.allocate(capacity: 4)
     static let userCallCount = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
+    /// Records `sequence`'s user events into userCalls (the first 4), from none.
+    func recordUserCalls(_ sequence: MusicSequence) {
+        Self.userCallCount.pointee = 0
+        XCTAssertEqual(
+            MusicSequenceSetUserCallback(
+                sequence,
+                { _, _, _, time, data, _, _ in
+                    guard MusicPlayerTests.userCallCount.pointee < 4 else { return }
+                    MusicPlayerTests.userCalls[MusicPlayerTests.userCallCount.pointee] = (
+                        time, UnsafeRawPointer(data).load(fromByteOffset: 4, as: UInt8.self), data.pointee.length
+                    )
+                    MusicPlayerTests.userCallCount.pointee += 1
+                }, nil), noErr)
+    }
+
     func testParameterAndUserEventsReachTheirUnitAndCallback() throws {
         let graph = try sineSynthGraph(sampleRate: 48_000)
         var sequence: MusicSequence?
@@ -165,18 +180,7 @@ final class MusicPlayerTests: XCTestCase {
         user.storeBytes(of: UInt32(3), as: UInt32.self)
         user.storeBytes(of: 0x2A, toByteOffset: 4, as: UInt8.self)
         XCTAssertEqual(MusicTrackNewUserEvent(track!, 1, user.assumingMemoryBound(to: MusicEventUserData.self)), noErr)
-        Self.userCallCount.pointee = 0
-        XCTAssertEqual(
-            MusicSequenceSetUserCallback(
-                sequence!,
-                { _, _, _, time, data, _, _ in
-                    guard MusicPlayerTests.userCallCount.pointee < 4 else { return }
-                    let bytes = UnsafeRawPointer(data)
-                    MusicPlayerTests.userCalls[MusicPlayerTests.userCallCount.pointee] = (
-                        time, bytes.load(fromByteOffset: 4, as: UInt8.self), data.pointee.length
-                    )
-                    MusicPlayerTests.userCallCount.pointee += 1
-                }, nil), noErr)
+        recordUserCalls(sequence!)
         MusicSequenceSetAUGraph(sequence!, graph.graph!)
         var player: MusicPlayer?
         NewMusicPlayer(&player)
@@ -214,17 +218,7 @@ final class MusicPlayerTests: XCTestCase {
         XCTAssertEqual(
             MusicTrackSetProperty(track!, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size)),
             noErr)
-        Self.userCallCount.pointee = 0
-        XCTAssertEqual(
-            MusicSequenceSetUserCallback(
-                sequence!,
-                { _, _, _, time, data, _, _ in
-                    guard MusicPlayerTests.userCallCount.pointee < 4 else { return }
-                    MusicPlayerTests.userCalls[MusicPlayerTests.userCallCount.pointee] = (
-                        time, UnsafeRawPointer(data).load(fromByteOffset: 4, as: UInt8.self), data.pointee.length
-                    )
-                    MusicPlayerTests.userCallCount.pointee += 1
-                }, nil), noErr)
+        recordUserCalls(sequence!)
         MusicSequenceSetAUGraph(sequence!, graph.graph!)
         var player: MusicPlayer?
         NewMusicPlayer(&player)
