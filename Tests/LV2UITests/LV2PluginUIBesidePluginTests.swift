@@ -88,3 +88,45 @@ final class LV2PluginUIBesidePluginTests: XCTestCase {
         XCTAssertTrue(try idle(again) { bar(display, again) == 50 * 60 }, "the reopened UI does not show the instance's 0.25")
     }
 }
+
+/// Field plug-ins from Debian whose UIs need the instance (skipped when not installed, as in CI):
+/// Calf's "-req" Gtk2 UI opened, closed and opened again in one unit process (Gtk's second start
+/// in that process), and drumkv1's Qt5 X11 UI (Qt on the thread that instantiated the plug-in).
+final class LV2PluginUIBesidePluginFieldTests: XCTestCase {
+    static let system = LV2Provider(lv2Path: "/usr/lib/lv2")
+
+    /// The unit out of process, its process started on `display` as $DISPLAY (as `auhost ui` has
+    /// it: a Qt plug-in's QApplication, made at instantiate, then starts on that display).
+    func isolatedUnit(_ uri: String, on display: XvfbDisplay) throws -> AudioUnitInstance {
+        ComponentRegistry.shared.install(Self.system)
+        guard let component = Self.system.component(uri: uri) else { throw XCTSkip("\(uri) is not installed in /usr/lib/lv2") }
+        let before = getenv("DISPLAY").map { String(cString: $0) }
+        setenv("DISPLAY", display.name, 1)
+        defer { if let before { setenv("DISPLAY", before, 1) } else { unsetenv("DISPLAY") } }
+        let unit = try AudioUnitInstance(component, outOfProcess: true)
+        try unit.setProperty(kAUHostIsolatedUnitProperty_RenderDeadline, 10.0 as Float64)
+        try unit.initialize()
+        return unit
+    }
+
+    /// Opens the UI beside the plug-in, waits until its window is not one colour, closes it.
+    func assertDraws(_ unit: AudioUnitInstance, _ display: XvfbDisplay, line: UInt = #line) throws {
+        let index = try XCTUnwrap(unit.lv2UIs.firstIndex(where: \.isShownBesidePlugin), line: line)
+        let ui = try unit.openLV2UI(index: index, display: display.name)
+        defer { ui.close() }
+        XCTAssertTrue(
+            try idle(ui) { Set((try? display.screenshot(window: ui.window)) ?? []).count > 1 }, "the UI drew nothing", line: line)
+    }
+
+    func testCalfAnalyzerOpensBesideThePluginTwice() throws {
+        let display = try XvfbDisplay.shared()
+        let unit = try isolatedUnit("http://calf.sourceforge.net/plugins/Analyzer", on: display)
+        try assertDraws(unit, display)
+        try assertDraws(unit, display)
+    }
+
+    func testDrumkv1QtUIDrawsBesideThePlugin() throws {
+        let display = try XvfbDisplay.shared()
+        try assertDraws(try isolatedUnit("http://drumkv1.sourceforge.net/lv2", on: display), display)
+    }
+}

@@ -73,8 +73,13 @@ final class XvfbDisplay {
         process.environment = ["DISPLAY": name, "PATH": "/usr/bin:/bin"]
         process.standardOutput = output
         try process.run()
+        // A stuck tool fails the test instead of hanging it (import waits for a click when it
+        // cannot grab its window): 30 s is a deadline, not a timing.
+        let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: deadline)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        deadline.cancel()
         guard process.terminationStatus == 0 else {
             throw ToolFailure("\(tool) \(arguments) failed (status \(process.terminationStatus)).")
         }
