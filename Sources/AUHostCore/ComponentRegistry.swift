@@ -30,12 +30,15 @@ public final class ComponentRegistry {
 
     private init() {}
 
-    /// Adds a provider; its components are asked for when a search first reaches it.
+    /// Adds a provider; its components are asked for when a search first reaches it. A provider
+    /// already installed is not added again: its components would appear twice, and a FindNext
+    /// walk over them would never end (each finds the first copy of `previous`).
     ///
     /// Thread: setup.
     public func install(_ provider: ComponentProvider) {
         lock.lock()
         defer { lock.unlock() }
+        guard !slots.contains(where: { $0.provider === provider }) else { return }
         slots.append(Slot(provider))
     }
 

@@ -2,6 +2,34 @@ import XCTest
 import TestSupport
 
 final class RegistryTests: XCTestCase {
+    /// A provider installed twice counts once: with its components listed twice, a FindNext walk
+    /// went round for ever (each call finds the first copy of `previous`).
+    func testAProviderInstalledTwiceIsWalkedOnce() throws {
+        final class TwoUnits: ComponentProvider {
+            let name = "twice"
+            lazy var made: [Component] = ["twc1", "twc2"].map { subtype in
+                Component(
+                    description: AudioComponentDescription(
+                        type: kAudioUnitType_Effect, subType: FourCC.code(subtype)!, manufacturer: FourCC.code("AUtw")!),
+                    name: "AUHost test: \(subtype)", version: 1, origin: "test",
+                    factory: { _ in throw AudioError(kAudioUnitErr_FailedInitialization, "not made in this test") })
+            }
+            func components() -> [Component] { made }
+        }
+        let provider = TwoUnits()
+        ComponentRegistry.shared.install(provider)
+        ComponentRegistry.shared.install(provider)
+        var search = AudioComponentDescription(type: kAudioUnitType_Effect, subType: 0, manufacturer: FourCC.code("AUtw")!)
+        var walked: [AudioComponent] = []
+        var c = AudioComponentFindNext(nil, &search)
+        while let found = c, walked.count < 10 {
+            walked.append(found)
+            c = AudioComponentFindNext(found, &search)
+        }
+        XCTAssertEqual(walked.count, 2, "the walk did not end after the provider's two units")
+        XCTAssertEqual(AudioComponentCount(&search), 2)
+    }
+
     func testWildcardsFlagsAndStableOrder() throws {
         registerTestUnits()
         var exact = TestGainUnit.description
