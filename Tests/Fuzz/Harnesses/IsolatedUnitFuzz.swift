@@ -17,6 +17,9 @@ public enum IsolatedUnitFuzz {
     /// The units out of process, by target index; made on first use. Thread: the harness's one thread.
     nonisolated(unsafe) static var units: [Int: AudioUnit] = [:]
 
+    /// Long enough for a 16,384-frame render of any target, short enough that a stopped child costs little.
+    static let defaultDeadline = 0.02
+
     static let targets: [AudioComponentDescription] = {
         let effects = CAPIFuzz.builtInTargets.filter { $0.componentType == kAudioUnitType_Effect }
         return effects + CAPIFuzz.plugInTargets
@@ -29,6 +32,9 @@ public enum IsolatedUnitFuzz {
         let index = input.below(targets.count)
         guard let unit = units[index] ?? make(targets[index]) else { return }
         units[index] = unit
+        // Every input starts from the same deadline (an earlier input's 0.1 s or automatic one made
+        // each stopped child cost that long).
+        setDeadline(unit, defaultDeadline)
         var time = AudioTimeStamp()
         time.mFlags = .sampleTimeValid
         for _ in 0..<32 where !input.isAtEnd { step(&input, unit, &time) }
@@ -56,7 +62,6 @@ public enum IsolatedUnitFuzz {
         _ = AudioUnitSetProperty(
             unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
             UInt32(MemoryLayout<AURenderCallbackStruct>.size))
-        setDeadline(unit, 0.05)
         _ = AudioUnitInitialize(unit)
         return unit
     }
@@ -82,8 +87,11 @@ public enum IsolatedUnitFuzz {
         case 2: killThenRender(&input, unit, &time)
         case 3:
             // Stopped past the deadline: the render answers at its deadline, not when the child wakes.
+            // One render first: a fresh child's first cycle has a second's grace (firstCycleDeadline),
+            // and stopping cold children spent 80 % of the campaign's time waiting it out.
             let pid = childProcess(unit)
             guard pid > 0 else { return }
+            _ = render(&input, unit, &time)
             kill(pid, SIGSTOP)
             _ = render(&input, unit, &time)
             kill(pid, SIGCONT)
@@ -105,7 +113,7 @@ public enum IsolatedUnitFuzz {
             _ = AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, 0, &format, size)
         case 9:
             // Hostile deadlines are refused; sane ones stay short so that a stopped child costs little.
-            let seconds = [Double.nan, -1, .infinity, 1e300, 0, 0.001, 0.02, 0.1][input.below(8)]
+            let seconds = [Double.nan, -1, .infinity, 1e300, 0, 0.001, 0.005, 0.05][input.below(8)]
             let status = setDeadline(unit, seconds)
             if !(seconds.isFinite && seconds >= 0) && status == noErr { fatalError("deadline \(seconds) was accepted") }
         case 10:
