@@ -181,10 +181,11 @@ private func isolatedExchange(
 ) -> OSStatus {
     let sampleTime = timeStamp.pointee.mSampleTime
     // Parameter changes and MIDI are taken even from a faulted unit, so that none pile up.
-    guard _unsafePerformance({ auhost_iso_load(&c.pointee.fault) }) == 0, let header = c.pointee.header, let audio = c.pointee.audio,
-        Int(frames) <= c.pointee.maxFrames
-    else {
+    let fault = _unsafePerformance { auhost_iso_load(&c.pointee.fault) }
+    guard fault == 0, let header = c.pointee.header, let audio = c.pointee.audio, Int(frames) <= c.pointee.maxFrames else {
         _ = isolatedDrainEvents(c, au, nil, frames)
+        // Initialize clears LastRenderError; a unit still faulted says again why it is silent.
+        if let kind = IsolationFault(rawValue: fault), kind != .none { au.pointee.lastRenderError = kind.status }
         return IsolatedCycleState.faulted
     }
     for bus in 0..<c.pointee.inputCount {

@@ -128,7 +128,7 @@ final class FaultContainmentTests: XCTestCase {
     }
 
     /// A faulted unit uninitialized and initialized again (as a graph being reconfigured does)
-    /// initializes and stays silent; a restart then brings its plug-in back.
+    /// initializes and stays silent, and its renders report the fault again; a restart then brings its plug-in back.
     func testAFaultedUnitReinitializesSilentlyUntilRestarted() throws {
         let rig = try IsolationRig(try makeAudioUnit(try FaultFixtures.component("nan"), outOfProcess: true), maxFrames: 256)
         let good = try rig.render(blocks: Self.faultCycle, frames: 256)
@@ -138,6 +138,11 @@ final class FaultContainmentTests: XCTestCase {
         XCTAssertEqual(AudioUnitUninitialize(rig.unit), noErr)
         XCTAssertEqual(AudioUnitInitialize(rig.unit), noErr, LastErrorMessage.current ?? "")
         XCTAssertEqual(try rig.render(blocks: 2, frames: 256)[0].map(abs).max(), 0, "still silent")
+        // Initialize clears LastRenderError; a cycle of the still faulted unit says again why it is silent.
+        var status: OSStatus = noErr
+        var size = UInt32(MemoryLayout<OSStatus>.size)
+        XCTAssertEqual(AudioUnitGetProperty(rig.unit, kAudioUnitProperty_LastRenderError, kAudioUnitScope_Global, 0, &status, &size), noErr)
+        XCTAssertEqual(status, kAUHostIsolatedUnitErr_NonFiniteOutput, "LastRenderError after reinitializing")
         XCTAssertEqual(AUHostIsolatedUnitRestart(rig.unit), noErr, LastErrorMessage.current ?? "")
         let back = try rig.render(blocks: 1, frames: 256)[0]
         let start = Int(rig.time.mSampleTime) - 256
