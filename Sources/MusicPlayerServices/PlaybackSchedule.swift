@@ -49,97 +49,66 @@ final class PlaybackSchedule {
         let map = sequence.tempoMap
         let startSeconds = map.seconds(forBeats: startBeat)
         func sample(_ beat: Double) -> Int64 { PlaybackSchedule.sample(((map.seconds(forBeats: beat) - startSeconds) * sampleRate / rate)) }
-        var entries: [(event: ScheduledEvent, rank: Int, order: Int, pair: Int)] = []
+        // Entries in the order they are made, their sort keys and each note-on's note-off (by that order).
+        var staged: [ScheduledEvent] = []
+        var keys: [SortKey] = []
+        var pairs: [Int32] = []
         var pool: [UInt8] = []
-        // Where each raw-data or user event's bytes are in `pool`: kept once, however many loop
-        // passes play the event (they were appended again on every pass).
-        var poolOffsets: [ObjectIdentifier: Int] = [:]
         let soloing = sequence.tracks.contains { $0.soloed }
-        for track in sequence.tracks where !track.muted && (!soloing || track.soloed) && !track.events.isEmpty {
+        let tracks = sequence.tracks.filter { !$0.muted && (!soloing || $0.soloed) && !$0.events.isEmpty }
+        let plans = try tracks.map { track in
             let endpoint = endpointRing == nil ? 0 : track.destEndpoint
-            let unit: AudioUnit? = endpoint != 0 ? nil : try destination(track)
-            let length = track.length
-            let loop = track.loopInfo
-            let loopStart = length - loop.loopDuration
-            let repeats =
-                loop.loopDuration > 0 ? (loop.numberOfLoops == 0 ? PlaybackSchedule.foreverLoops : Int(max(1, loop.numberOfLoops))) : 1
-            // Passes after the first walk only the loop's events, none when the loop range is
-            // empty, and start at the first pass that can reach `startBeat`: 2^31 loops (or a
-            // start at beat 1e300) must not mean 2^31 walks over the track.
-            let loopEvents = track.events.filter { $0.time >= loopStart && $0.time < length }
-            let skipped = ((startBeat - track.offset - length) / loop.loopDuration).rounded(.down)
-            let firstLoopPass = skipped.isFinite && skipped > 1 ? Int(min(skipped, Double(repeats))) : 1
-            passes: for pass in [0..<1, firstLoopPass..<max(firstLoopPass, repeats)].joined() {
-                let shift = track.offset + Double(pass) * loop.loopDuration
-                for event in pass == 0 ? track.events : loopEvents {
-                    let beat = event.time + shift
+            return TrackPlan(
+                track, startBeat: startBeat, unit: endpoint != 0 ? nil : try destination(track), endpoint: endpoint, pool: &pool)
+        }
+        let bound = min(plans.reduce(0) { $0.addingReportingOverflow($1.entryBound).partialValue }, PlaybackSchedule.maximumEvents + 2)
+        staged.reserveCapacity(bound)
+        keys.reserveCapacity(bound)
+        pairs.reserveCapacity(bound)
+        for plan in plans {
+            passes: for pass in plan.passes {
+                let shift = plan.offset + Double(pass) * plan.loopDuration
+                for template in pass == 0 ? plan.templates[...] : plan.templates[plan.loopRange] {
+                    let beat = template.time + shift
                     guard beat >= startBeat else { continue }
-                    let order = entries.count
-                    var e = ScheduledEvent(sample: sample(beat), unit: unit, kind: .midi)
-                    e.endpoint = endpoint
+                    let order = staged.count
+                    var e = template.event
+                    e.sample = sample(beat)
                     e.beat = beat
-                    if let n = event.note {
-                        e.status = 0x90 | n.channel
-                        e.data1 = n.note
-                        e.data2 = n.velocity
-                        let offSample = sample(beat + Double(n.duration))
-                        entries.append((e, 1, order, order + 1))
-                        var off = ScheduledEvent(sample: offSample, unit: unit, kind: .midi)
-                        off.endpoint = endpoint
-                        off.status = 0x80 | n.channel
-                        off.data1 = n.note
-                        off.data2 = n.releaseVelocity
-                        entries.append((off, offSample == e.sample ? 2 : 0, order + 1, -1))
-                    } else if let m = event.channelMessage {
-                        e.status = m.status
-                        e.data1 = m.data1
-                        e.data2 = m.data2
-                        entries.append((e, 1, order, -1))
-                    } else if let p = event.parameterEvent {
-                        e.kind = .parameter
-                        e.parameter = p
-                        entries.append((e, 1, order, -1))
-                    } else if event.type == UInt32(kMusicEventType_MIDIRawData) || event.type == UInt32(kMusicEventType_User) {
-                        let user = event.type == UInt32(kMusicEventType_User)
-                        e.kind = user ? .user : .sysEx
-                        e.track = track.handle
-                        let start: Int
-                        if let known = poolOffsets[ObjectIdentifier(event)] {
-                            start = known
-                        } else {
-                            while pool.count % 8 != 0 { pool.append(0) }
-                            start = pool.count
-                            pool += UnsafeRawBufferPointer(start: event.bytes, count: event.size)
-                            poolOffsets[ObjectIdentifier(event)] = start
-                        }
-                        e.dataOffset = start + (user ? 0 : 4)
-                        e.dataLength = event.data.count
-                        entries.append((e, 1, order, -1))
+                    if template.duration >= 0 {
+                        let offSample = sample(beat + template.duration)
+                        var off = template.off
+                        off.sample = offSample
+                        staged.append(e)
+                        keys.append(SortKey(e.sample, rank: 1, order: order))
+                        pairs.append(Int32(order + 1))
+                        staged.append(off)
+                        keys.append(SortKey(offSample, rank: offSample == e.sample ? 2 : 0, order: order + 1))
+                        pairs.append(-1)
+                    } else {
+                        staged.append(e)
+                        keys.append(SortKey(e.sample, rank: 1, order: order))
+                        pairs.append(-1)
                     }
-                    guard entries.count <= PlaybackSchedule.maximumEvents else {
+                    guard staged.count <= PlaybackSchedule.maximumEvents else {
                         throw AudioError(
                             kAudio_MemFullError,
                             "The sequence plays more than \(PlaybackSchedule.maximumEvents) events (looped tracks count each pass).")
                     }
                 }
-                if loop.loopDuration <= 0 || loopEvents.isEmpty { break passes }
-                if entries.count > PlaybackSchedule.maximumEvents / 2 && loop.numberOfLoops == 0 { break passes }
+                if staged.count > PlaybackSchedule.maximumEvents / 2 && plan.loopsForever { break passes }
             }
         }
         // Sample order; at one sample note-offs first (unless their own note starts there), then
         // the order the tracks and events were given in.
-        let order = entries.indices.sorted {
-            (entries[$0].event.sample, entries[$0].rank, entries[$0].order) < (
-                entries[$1].event.sample, entries[$1].rank, entries[$1].order
-            )
-        }
-        var position = [Int](repeating: 0, count: entries.count)
-        for (newIndex, oldIndex) in order.enumerated() { position[oldIndex] = newIndex }
-        let buffer = UnsafeMutablePointer<ScheduledEvent>.allocate(capacity: max(1, entries.count))
-        for (newIndex, oldIndex) in order.enumerated() {
-            var e = entries[oldIndex].event
-            let pair = entries[oldIndex].pair
-            e.pairedOff = pair >= 0 ? Int32(position[pair]) : -1
+        keys.sort()
+        var position = [Int32](repeating: 0, count: keys.count)
+        for (newIndex, key) in keys.enumerated() { position[key.order] = Int32(newIndex) }
+        let buffer = UnsafeMutablePointer<ScheduledEvent>.allocate(capacity: max(1, staged.count))
+        for (newIndex, key) in keys.enumerated() {
+            var e = staged[key.order]
+            let pair = pairs[key.order]
+            e.pairedOff = pair >= 0 ? position[Int(pair)] : -1
             (buffer + newIndex).initialize(to: e)
         }
         let poolMemory = UnsafeMutableRawPointer.allocate(byteCount: max(8, pool.count), alignment: 8)
@@ -147,7 +116,7 @@ final class PlaybackSchedule {
         view = .allocate(capacity: 1)
         view.initialize(
             to: ScheduleView(
-                entries: buffer, count: entries.count, pool: poolMemory, generation: generation, sequence: sequence.handle,
+                entries: buffer, count: staged.count, pool: poolMemory, generation: generation, sequence: sequence.handle,
                 userCallback: sequence.userCallback, userClientData: sequence.userClientData, endpointRing: endpointRing,
                 timeline: .make(map, startBeat: startBeat, sampleRate: sampleRate, rate: rate, playing: true)))
         self.startBeat = startBeat
@@ -181,5 +150,111 @@ final class PlaybackSchedule {
     /// The beat `samples` into this schedule.
     func beat(atSample samples: Int64) -> MusicTimeStamp {
         tempoMap.beats(forSeconds: startSeconds + Double(samples) * rate / sampleRate)
+    }
+}
+
+/// An entry's place in the schedule: its sample, then its rank at that sample (0: a note-off whose
+/// note starts earlier, 1: anything else, 2: a note-off at its own note's sample), then the order
+/// it was made in (which also names it).
+struct SortKey: Comparable {
+    let sample: Int64
+    let tie: UInt64
+
+    init(_ sample: Int64, rank: UInt64, order: Int) {
+        self.sample = sample
+        tie = rank << 32 | UInt64(order)
+    }
+
+    var order: Int { Int(truncatingIfNeeded: tie & 0xFFFF_FFFF) }
+
+    static func < (a: SortKey, b: SortKey) -> Bool { a.sample < b.sample || (a.sample == b.sample && a.tie < b.tie) }
+}
+
+/// One track's events decoded once into schedule entries (however many loop passes play them),
+/// and the passes to walk from a start beat.
+///
+/// Thread: setup.
+struct TrackPlan {
+    /// A playable event: its entry (a note's note-on) without sample and beat; a note's note-off
+    /// and duration (-1 for anything else).
+    struct Template {
+        var time: MusicTimeStamp
+        var event: ScheduledEvent
+        var off: ScheduledEvent
+        var duration: Double
+    }
+    var templates: [Template] = []
+    /// The templates inside the loop range [length − loopDuration, length): passes after the first play only these.
+    var loopRange = 0..<0
+    let offset: MusicTimeStamp
+    let loopDuration: MusicTimeStamp
+    let loopsForever: Bool
+    /// Pass 0, then the loop passes that can reach the start beat: 2^31 loops (or a start at beat
+    /// 1e300) must not mean 2^31 walks over the track.
+    let passes: FlattenSequence<[Range<Int>]>
+    /// At most this many entries come from the track.
+    let entryBound: Int
+
+    /// `pool` receives raw-data and user events' bytes (once, however many passes play them).
+    init(_ track: SequenceTrack, startBeat: MusicTimeStamp, unit: AudioUnit?, endpoint: MIDIEndpointRef, pool: inout [UInt8]) {
+        let length = track.length
+        let loop = track.loopInfo
+        let loopStart = length - loop.loopDuration
+        offset = track.offset
+        loopDuration = loop.loopDuration
+        loopsForever = loop.numberOfLoops == 0
+        var loopStartIndex = 0, loopEndIndex = 0
+        for event in track.events {
+            guard let template = Self.template(event, track: track, unit: unit, endpoint: endpoint, pool: &pool) else { continue }
+            templates.append(template)
+            if event.time < loopStart { loopStartIndex = templates.count }
+            if event.time < length { loopEndIndex = templates.count }
+        }
+        loopRange = loopStartIndex..<max(loopStartIndex, loopEndIndex)
+        let repeats = loop.loopDuration > 0 ? (loopsForever ? PlaybackSchedule.foreverLoops : Int(max(1, loop.numberOfLoops))) : 1
+        let skipped = ((startBeat - track.offset - length) / loop.loopDuration).rounded(.down)
+        let firstLoopPass = skipped.isFinite && skipped > 1 ? Int(min(skipped, Double(repeats))) : 1
+        let loopPasses = loop.loopDuration <= 0 || loopRange.isEmpty ? 0 : max(0, repeats - firstLoopPass)
+        passes = [0..<1, firstLoopPass..<(firstLoopPass + loopPasses)].joined()
+        func entries(_ c: ArraySlice<Template>) -> Int { c.reduce(0) { $0 + ($1.duration >= 0 ? 2 : 1) } }
+        let (product, overflow) = entries(templates[loopRange]).multipliedReportingOverflow(by: loopPasses)
+        entryBound = entries(templates[...]) + (overflow ? Int.max / 2 : product)
+    }
+
+    /// The entry `event` makes, nil for events the player does not play (meta, tempo).
+    static func template(_ event: MusicEvent, track: SequenceTrack, unit: AudioUnit?, endpoint: MIDIEndpointRef, pool: inout [UInt8])
+        -> Template?
+    {
+        var e = ScheduledEvent(sample: 0, unit: unit, kind: .midi)
+        e.endpoint = endpoint
+        var off = e
+        var duration = -1.0
+        if let n = event.note {
+            e.status = 0x90 | n.channel
+            e.data1 = n.note
+            e.data2 = n.velocity
+            off.status = 0x80 | n.channel
+            off.data1 = n.note
+            off.data2 = n.releaseVelocity
+            duration = Double(n.duration)
+        } else if let m = event.channelMessage {
+            e.status = m.status
+            e.data1 = m.data1
+            e.data2 = m.data2
+        } else if let p = event.parameterEvent {
+            e.kind = .parameter
+            e.parameter = p
+        } else if event.type == UInt32(kMusicEventType_MIDIRawData) || event.type == UInt32(kMusicEventType_User) {
+            let user = event.type == UInt32(kMusicEventType_User)
+            e.kind = user ? .user : .sysEx
+            e.track = track.handle
+            while pool.count % 8 != 0 { pool.append(0) }
+            e.dataOffset = pool.count + (user ? 0 : 4)
+            e.dataLength = event.data.count
+            pool += UnsafeRawBufferPointer(start: event.bytes, count: event.size)
+        } else {
+            return nil
+        }
+        return Template(time: event.time, event: e, off: off, duration: duration)
     }
 }
