@@ -220,7 +220,7 @@ let testSupport: [Target] = [
         name: "FuzzHarnesses",
         dependencies: [
             "GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "CAUHostAtomics", "AudioFileStreamServices",
-            "AudioConverterServices", "UnitIsolation", "LV2Host", "LV2Units", "LADSPAHost",
+            "AudioConverterServices", "UnitIsolation", "LV2Host", "LV2Units", "LADSPAHost", "MusicPlayerServices",
         ],
         path: "Tests/Fuzz/Harnesses"),
     /// The LADSPA tests' float reference host: dlopen, instantiate, run; nothing else (C).

@@ -17,8 +17,9 @@ final class PlaybackSchedule {
     /// The most events one schedule holds (looped passes count; a track looping for ever stops
     /// repeating at half of it). 1,000,000 is 10 times the densest MIDI files (a schedule of
     /// 4,000,000 took 4 s to build in a debug build and more than 10 s under AddressSanitizer,
-    /// on every Start and SetTime).
-    static let maximumEvents = 1_000_000
+    /// on every Start and SetTime). Lowered only by ``musicPlayerSetMaximumScheduledEvents(_:)``.
+    nonisolated(unsafe) static var maximumEvents = defaultMaximumEvents
+    static let defaultMaximumEvents = 1_000_000
     /// How often a track looping for ever is repeated.
     static let foreverLoops = 10_000
 
@@ -151,6 +152,15 @@ final class PlaybackSchedule {
     func beat(atSample samples: Int64) -> MusicTimeStamp {
         tempoMap.beats(forSeconds: startSeconds + Double(samples) * rate / sampleRate)
     }
+}
+
+/// Lowers (or restores) the schedule bound for a fuzzing process: a million-event schedule takes
+/// a second to build under AddressSanitizer, which holds a campaign to a few inputs a second; a
+/// lower bound reaches the same code, the bound's own error included.
+///
+/// Thread: setup, before any sequence is played.
+@_spi(Fuzzing) public func musicPlayerSetMaximumScheduledEvents(_ count: Int) {
+    PlaybackSchedule.maximumEvents = max(2, min(count, PlaybackSchedule.defaultMaximumEvents))
 }
 
 /// An entry's place in the schedule: its sample, then its rank at that sample (0: a note-off whose

@@ -234,6 +234,43 @@ final class MusicPlayerTests: XCTestCase {
         }
     }
 
+    /// A schedule holds at most 1,000,000 events, looped passes counted: 100 notes (200 events)
+    /// looped 4,999 times fit, 5,001 times do not (kAudio_MemFullError, the player stays stopped), and
+    /// a track looping for ever stops repeating at half the bound instead of failing.
+    func testLoopedTracksAreBoundedAtAMillionScheduledEvents() throws {
+        let graph = try sineSynthGraph(sampleRate: 48_000)
+        var sequence: MusicSequence?
+        NewMusicSequence(&sequence)
+        defer { DisposeMusicSequence(sequence!) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence!, &track)
+        for i in 0..<100 {
+            var note = MIDINoteMessage(channel: 0, note: 60, velocity: 100, releaseVelocity: 0, duration: 0.005)
+            XCTAssertEqual(MusicTrackNewMIDINoteEvent(track!, Double(i) * 0.01, &note), noErr)
+        }
+        MusicSequenceSetAUGraph(sequence!, graph.graph!)
+        var player: MusicPlayer?
+        NewMusicPlayer(&player)
+        defer { DisposeMusicPlayer(player!) }
+        MusicPlayerSetSequence(player!, sequence!)
+        func start(loops: Int32) -> (OSStatus, String) {
+            var loop = MusicTrackLoopInfo(loopDuration: 1, numberOfLoops: loops)
+            MusicTrackSetProperty(track!, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size))
+            let status = MusicPlayerStart(player!)
+            let message = lastMessage()
+            var playing: DarwinBoolean = false
+            MusicPlayerIsPlaying(player!, &playing)
+            XCTAssertEqual(playing.boolValue, status == noErr, "\(loops) loops: playing after Start")
+            MusicPlayerStop(player!)
+            return (status, message)
+        }
+        XCTAssertEqual(start(loops: 4_999).0, noErr)
+        let (status, message) = start(loops: 5_001)
+        XCTAssertEqual(status, kAudio_MemFullError)
+        XCTAssertTrue(message.contains("1000000 events"), message)
+        XCTAssertEqual(start(loops: 0).0, noErr)
+    }
+
     /// MusicTrackSetDestAudioUnit (AUHost extension): a track plays to the unit it names; a unit
     /// that takes no MIDI is refused.
     func testATrackPlaysToTheAudioUnitItNames() throws {
