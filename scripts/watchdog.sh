@@ -21,6 +21,17 @@ group=$!
 trap 'kill -TERM -- -"$group" 2>/dev/null; rm -f "$log"' EXIT
 trap 'exit 130' INT TERM
 
+# COMMAND's process group and every descendant of its leader, whatever group they moved to.
+tree_of() {
+  ps -eo pid=,ppid=,pgid= | awk -v root="$1" '
+    { parent[$1] = $2; group[$1] = $3 }
+    END {
+      for (pid in parent) {
+        for (p = pid; p != "" && p != 0 && p != 1; p = parent[p]) if (p == root || group[pid] == root) { print pid; break }
+      }
+    }'
+}
+
 size=-1
 idle=0
 while kill -0 "$group" 2>/dev/null; do
@@ -29,11 +40,15 @@ while kill -0 "$group" 2>/dev/null; do
   if [ "$now" != "$size" ]; then size=$now idle=0; else idle=$((idle + 5)); fi
   [ "$idle" -lt "$quiet" ] && continue
   echo "watchdog: no output for $quiet s from: $*; the stacks of its processes follow" >&2
-  for pid in $(ps -eo pid=,pgid= | awk -v group="$group" '$2 == group { print $1 }'); do
+  processes=$(tree_of "$group")
+  for pid in $processes; do
     echo "=== process $pid: $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | cut -c1-200)" >&2
     timeout 120 gdb -batch -nx -p "$pid" -ex 'thread apply all bt 40' 2>&1 | grep -E '^(Thread|#)' >&2
   done
   kill -KILL -- -"$group" 2>/dev/null
+  # `swift test` starts the test bundle in a process group of its own: killing the group alone
+  # left it spinning for 20 minutes after a hang was reported.
+  for pid in $processes; do kill -KILL "$pid" 2>/dev/null; done
   wait "$group" 2>/dev/null
   exit 124
 done
