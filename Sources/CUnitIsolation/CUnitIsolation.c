@@ -9,7 +9,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -120,38 +119,6 @@ int auhost_iso_receive_fd(int socket) {
         return -1;
     }
     return kept;
-}
-
-int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attr);
-    /* dup2 clears close-on-exec on the copies; fds 3 and 4 may be the sources themselves, so move
-       them out of the way first. */
-    int control = fcntl(control_fd, F_DUPFD_CLOEXEC, 10);
-    int block = fcntl(block_fd, F_DUPFD_CLOEXEC, 10);
-    int status = control < 0 || block < 0 ? errno : 0;
-    if (!status) {
-        /* No input and no output of its own; standard error stays the host's, for plug-ins' diagnostics. */
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_adddup2(&actions, control, AUHOST_ISO_CONTROL_FD);
-        posix_spawn_file_actions_adddup2(&actions, block, AUHOST_ISO_BLOCK_FD);
-        posix_spawn_file_actions_addclosefrom_np(&actions, AUHOST_ISO_BLOCK_FD + 1);
-        sigset_t none, all;
-        sigemptyset(&none);
-        sigfillset(&all);
-        posix_spawnattr_setsigmask(&attr, &none);
-        posix_spawnattr_setsigdefault(&attr, &all);
-        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-        status = posix_spawn(pid, path, &actions, &attr, argv, envp);
-    }
-    if (control >= 0) close(control);
-    if (block >= 0) close(block);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    return status;
 }
 
 void auhost_iso_thread_sched(int32_t *policy, int32_t *priority) {

@@ -104,7 +104,8 @@ int auhost_iso_receive_fd(int socket);
 
 /* Starts `path` with argv/envp, the control socket as fd 3 and the block as fd 4 and every other
    descriptor closed but standard error (standard input and output are /dev/null), default signal dispositions and an empty signal mask. 0 and *pid, or an
-   errno value. Thread: setup. */
+   errno value. The child is started by a thread that lives as long as the process (its
+   PR_SET_PDEATHSIG follows the thread that spawned it). Thread: setup. */
 int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid);
 
 /* A pidfd for `pid` (close-on-exec), or -1. Thread: setup. */
