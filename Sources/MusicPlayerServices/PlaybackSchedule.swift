@@ -222,8 +222,11 @@ struct TrackPlan {
         }
         loopRange = loopStartIndex..<max(loopStartIndex, loopEndIndex)
         let repeats = loop.loopDuration > 0 ? (loopsForever ? PlaybackSchedule.foreverLoops : Int(max(1, loop.numberOfLoops))) : 1
+        // A start no pass reaches (beyond every pass, or a NaN or infinite beat that SetPlayRate's
+        // current time gives with a hostile tempo map) skips them all: walking 2^31 passes that
+        // each add nothing hung the player.
         let skipped = ((startBeat - track.offset - length) / loop.loopDuration).rounded(.down)
-        let firstLoopPass = skipped.isFinite && skipped > 1 ? Int(min(skipped, Double(repeats))) : 1
+        let firstLoopPass = skipped.isNaN || skipped > 1 ? Int(skipped.isNaN ? Double(repeats) : min(skipped, Double(repeats))) : 1
         let loopPasses = loop.loopDuration <= 0 || loopRange.isEmpty ? 0 : max(0, repeats - firstLoopPass)
         passes = [0..<1, firstLoopPass..<(firstLoopPass + loopPasses)].joined()
         func entries(_ c: ArraySlice<Template>) -> Int { c.reduce(0) { $0 + ($1.duration >= 0 ? 2 : 1) } }

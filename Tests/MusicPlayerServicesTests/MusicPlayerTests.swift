@@ -271,6 +271,41 @@ final class MusicPlayerTests: XCTestCase {
         XCTAssertEqual(start(loops: 0).0, noErr)
     }
 
+    /// A tempo of 1e-300 BPM makes a later tempo's start time infinite (1e7 beats of 6e301 s); a
+    /// player started after it reads its current beat as NaN, and SetPlayRateScalar rebuilds the
+    /// schedule from that beat. No loop pass reaches a NaN beat: the rebuild walks none of the
+    /// 2^31 − 1 passes of the track (it walked them all, each adding nothing, and never returned).
+    func testARebuildFromAnUnreachableBeatWalksNoLoopPass() throws {
+        let graph = try sineSynthGraph(sampleRate: 48_000)
+        var sequence: MusicSequence?
+        NewMusicSequence(&sequence)
+        defer { DisposeMusicSequence(sequence!) }
+        var tempo: MusicTrack?
+        MusicSequenceGetTempoTrack(sequence!, &tempo)
+        XCTAssertEqual(MusicTrackNewExtendedTempoEvent(tempo!, 0, 1e-300), noErr, lastMessage())
+        XCTAssertEqual(MusicTrackNewExtendedTempoEvent(tempo!, 1e7, 120), noErr, lastMessage())
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence!, &track)
+        var note = MIDINoteMessage(channel: 0, note: 60, velocity: 100, releaseVelocity: 0, duration: 0.001)
+        XCTAssertEqual(MusicTrackNewMIDINoteEvent(track!, 0, &note), noErr)
+        // Beat 2e7 lies beyond all 2^31 − 1 passes of 0.001 beats: Start schedules nothing.
+        var loop = MusicTrackLoopInfo(loopDuration: Double(Float32(0.001)), numberOfLoops: Int32.max)
+        MusicTrackSetProperty(track!, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size))
+        MusicSequenceSetAUGraph(sequence!, graph.graph!)
+        var player: MusicPlayer?
+        NewMusicPlayer(&player)
+        defer { DisposeMusicPlayer(player!) }
+        MusicPlayerSetSequence(player!, sequence!)
+        XCTAssertEqual(MusicPlayerSetTime(player!, 2e7), noErr, lastMessage())
+        XCTAssertEqual(MusicPlayerStart(player!), noErr, lastMessage())
+        _ = try graph.render(512, block: 512)
+        var now: MusicTimeStamp = 0
+        MusicPlayerGetTime(player!, &now)
+        XCTAssertTrue(now.isNaN, "the current beat under this tempo map (\(now))")
+        XCTAssertEqual(MusicPlayerSetPlayRateScalar(player!, 2), noErr, lastMessage())
+        XCTAssertEqual(MusicPlayerStop(player!), noErr)
+    }
+
     /// MusicTrackSetDestAudioUnit (AUHost extension): a track plays to the unit it names; a unit
     /// that takes no MIDI is refused.
     func testATrackPlaysToTheAudioUnitItNames() throws {
