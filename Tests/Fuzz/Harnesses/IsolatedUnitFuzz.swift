@@ -89,12 +89,19 @@ public enum IsolatedUnitFuzz {
             // Stopped past the deadline: the render answers at its deadline, not when the child wakes.
             // One render first: a fresh child's first cycle has a second's grace (firstCycleDeadline),
             // and stopping cold children spent 80 % of the campaign's time waiting it out.
+            // The stopped render runs under a 2 ms deadline, the input's own restored after it: an
+            // automatic deadline (three quarters of the cycle) at a sample rate of 1 Hz is hours.
             let pid = childProcess(unit)
             guard pid > 0 else { return }
             _ = render(&input, unit, &time)
+            var deadline: Double = 0
+            var size: UInt32 = 8
+            _ = AudioUnitGetProperty(unit, kAUHostIsolatedUnitProperty_RenderDeadline, kAudioUnitScope_Global, 0, &deadline, &size)
+            setDeadline(unit, 0.002)
             kill(pid, SIGSTOP)
             _ = render(&input, unit, &time)
             kill(pid, SIGCONT)
+            setDeadline(unit, deadline)
         case 4:
             let id = AudioUnitParameterID(input.below(16))
             _ = AudioUnitSetParameter(unit, id, kAudioUnitScope_Global, 0, input.float(), input.u8() < 32 ? input.u32() : 0)
