@@ -4,6 +4,7 @@
    make their own window and are loaded without suil (external_ui.c). PARENT_XID 0 makes a
    top-level window; any other value embeds the UI in that X11 window.
    Thread: the caller's (one UI at a time per process). */
+#define _GNU_SOURCE /* program_invocation_short_name: diagnostics name the process the loop runs in */
 #include "ui_host_child.h"
 #include "auhost_ui_host.h"
 
@@ -76,12 +77,12 @@ static const char *unmap_urid(LV2_URID urid) {
 static void write_atom(uint32_t port, uint32_t size, const void *buffer) {
     const LV2_Atom *atom = buffer;
     if (size < sizeof(LV2_Atom) || atom->size != size - sizeof(LV2_Atom) || size > AUHOST_ATOM_TEXT_MAX_ATOM) {
-        fprintf(stderr, "auhost-ui-host: the UI wrote a malformed or oversized atom (%u bytes) to port %u: dropped\n", size, port);
+        fprintf(stderr, "%s: the UI wrote a malformed or oversized atom (%u bytes) to port %u: dropped\n", program_invocation_short_name, size, port);
         return;
     }
     char *line = auhost_atom_to_line(urid_map_feature(), urid_unmap_feature(), atom);
     if (line) protocol_send("a %u %s", port, line);
-    else fprintf(stderr, "auhost-ui-host: an atom the UI wrote to port %u could not be written as Turtle: dropped\n", port);
+    else fprintf(stderr, "%s: an atom the UI wrote to port %u could not be written as Turtle: dropped\n", program_invocation_short_name, port);
     free(line);
 }
 
@@ -93,7 +94,7 @@ static void write_port(SuilController controller, uint32_t port, uint32_t size, 
     if (protocol == 0 && size == sizeof(float)) protocol_send("p %u %.9g", port, (double)*(const float *)buffer);
     else if (protocol == event_transfer && protocol != 0 && buffer) write_atom(port, size, buffer);
     /* atom:atomTransfer would set an atom port's whole buffer; jalv refuses it too. */
-    else if (protocol == atom_transfer && protocol != 0) fprintf(stderr, "auhost-ui-host: atom:atomTransfer is not supported: dropped\n");
+    else if (protocol == atom_transfer && protocol != 0) fprintf(stderr, "%s: atom:atomTransfer is not supported: dropped\n", program_invocation_short_name);
 }
 
 static uint32_t port_index(SuilController controller, const char *symbol) {
@@ -150,7 +151,7 @@ static int ui_resize(LV2UI_Feature_Handle handle, int width, int height) {
 static int x_error(Display *display, XErrorEvent *event) {
     char text[256];
     XGetErrorText(display, event->error_code, text, sizeof text);
-    fprintf(stderr, "auhost-ui-host: X error from the UI: %s (request %d)\n", text, event->request_code);
+    fprintf(stderr, "%s: X error from the UI: %s (request %d)\n", program_invocation_short_name, text, event->request_code);
     return 0;
 }
 
@@ -205,7 +206,7 @@ static void show(Child *child, bool visible) {
 static void deliver_atom(Child *child, uint32_t port, const char *text) {
     LV2_Atom *atom = auhost_atom_from_line(urid_map_feature(), text);
     if (!atom) {
-        fprintf(stderr, "auhost-ui-host: an atom for port %u from the host could not be read: ignored\n", port);
+        fprintf(stderr, "%s: an atom for port %u from the host could not be read: ignored\n", program_invocation_short_name, port);
         return;
     }
     uint32_t protocol = map_uri(LV2_ATOM__eventTransfer);
