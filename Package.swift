@@ -220,7 +220,7 @@ let testSupport: [Target] = [
         name: "FuzzHarnesses",
         dependencies: [
             "GraphFileFormat", "ExtAudioFile", "AudioFiles", "AudioTypes", "AUHost", "CAUHostAtomics", "AudioFileStreamServices",
-            "AudioConverterServices", "UnitIsolation", "LV2Host", "LV2Units", "LADSPAHost", "MusicPlayerServices",
+            "AudioConverterServices", "UnitIsolation", "LV2Host", "LV2Units", "LADSPAHost", "MusicPlayerServices", "CUIHost",
         ],
         path: "Tests/Fuzz/Harnesses"),
     /// The LADSPA tests' float reference host: dlopen, instantiate, run; nothing else (C).

@@ -43,9 +43,7 @@ typedef struct AUHostUIHost {
     bool quit; /* the host sent quit */
     /* What the host sent that is not yet a whole line (an atom's line can be long:
        AUHOST_ATOM_TEXT_MAX_LINE); a longer line is dropped whole. */
-    char *received;
-    size_t used;
-    bool skipping; /* the rest of a dropped line is still to come */
+    AUHostUILines lines;
     int output; /* where our lines go */
     /* What the UI was given, which must outlive it. */
     char **arguments;
@@ -216,51 +214,38 @@ static void deliver_atom(Child *child, uint32_t port, const char *text) {
     auhost_atom_text_free(atom);
 }
 
-static void handle_line(Child *child, char *line) {
-    unsigned port, width, height;
-    float value;
-    int offset = 0;
-    if (sscanf(line, "p %u %f", &port, &value) == 2) {
-        if (child->external) external_ui_port_event(child->external, port, sizeof value, 0, &value);
-        else suil_instance_port_event(child->instance, port, sizeof value, 0, &value);
-    } else if (sscanf(line, "a %u %n", &port, &offset) == 1 && offset > 0) {
-        deliver_atom(child, port, line + offset);
-    } else if (!strcmp(line, "show")) {
-        show(child, true);
-    } else if (!strcmp(line, "hide")) {
-        show(child, false);
-    } else if (sscanf(line, "size %u %u", &width, &height) == 2) {
-        ui_resize(child, (int)width, (int)height);
-    } else if (!strncmp(line, "shot ", 5)) {
+static bool handle_line(void *context, char *line) {
+    Child *child = context;
+    AUHostUIRequest request = auhost_ui_parse_host_line(line);
+    switch (request.kind) {
+    case AUHOST_UI_REQUEST_PORT_VALUE:
+        if (child->external) external_ui_port_event(child->external, request.port, sizeof request.value, 0, &request.value);
+        else suil_instance_port_event(child->instance, request.port, sizeof request.value, 0, &request.value);
+        break;
+    case AUHOST_UI_REQUEST_ATOM: deliver_atom(child, request.port, request.text); break;
+    case AUHOST_UI_REQUEST_SHOW: show(child, true); break;
+    case AUHOST_UI_REQUEST_HIDE: show(child, false); break;
+    case AUHOST_UI_REQUEST_SIZE: ui_resize(child, (int)request.width, (int)request.height); break;
+    case AUHOST_UI_REQUEST_SCREENSHOT: {
         XSync(child->display, False);
-        bool written = screenshot_write(child->display, child->toplevel ? child->toplevel : child->widget, line + 5);
+        bool written = screenshot_write(child->display, child->toplevel ? child->toplevel : child->widget, request.text);
         protocol_send("shot %s", written ? "ok" : "failed");
-    } else if (!strcmp(line, "quit")) {
-        child->quit = true;
+        break;
     }
+    case AUHOST_UI_REQUEST_QUIT: child->quit = true; break;
+    case AUHOST_UI_REQUEST_UNKNOWN: break;
+    }
+    return !child->quit;
 }
 
 /* Reads what the host sent; false at end of input (the host went away) or after quit. */
 static bool read_host(Child *child) {
-    char *buffer = child->received;
-    ssize_t got = read(child->input, buffer + child->used, RECEIVED_CAPACITY - 1 - child->used);
+    size_t room;
+    char *tail = auhost_ui_lines_tail(&child->lines, &room);
+    ssize_t got = read(child->input, tail, room);
     if (got < 0 && errno == EINTR) return true;
     if (got <= 0) return false;
-    child->used += (size_t)got;
-    buffer[child->used] = 0;
-    char *start = buffer, *end;
-    while (!child->quit && (end = memchr(start, '\n', (size_t)(buffer + child->used - start)))) {
-        *end = 0;
-        if (child->skipping) child->skipping = false;
-        else handle_line(child, start);
-        start = end + 1;
-    }
-    child->used = (size_t)(buffer + child->used - start);
-    memmove(buffer, start, child->used);
-    if (child->used == RECEIVED_CAPACITY - 1) {
-        child->used = 0;
-        child->skipping = true;
-    }
+    auhost_ui_lines_commit(&child->lines, (size_t)got, handle_line, child);
     return !child->quit;
 }
 
@@ -432,8 +417,8 @@ AUHostUIHost *auhost_ui_host_open(int input, int output, char *const *arguments,
         return NULL;
     }
     for (int k = 0; k < count; k++) copied[k] = strdup(arguments[k]);
-    *child = (Child){.input = input, .output = output, .requestable = copied_requestable, .received = received,
-                     .arguments = copied, .count = count};
+    *child = (Child){.input = input, .output = output, .requestable = copied_requestable,
+                     .lines = {.buffer = received, .capacity = RECEIVED_CAPACITY}, .arguments = copied, .count = count};
     urid_map_use(access ? access->map : NULL, access ? access->unmap : NULL);
     if (open_ui(child, display, access) != 0) {
         auhost_ui_host_close(child);
@@ -476,7 +461,7 @@ void auhost_ui_host_close(AUHostUIHost *child) {
     for (int k = 0; k < child->count; k++) free(child->arguments[k]);
     free(child->arguments);
     free((char *)child->requestable);
-    free(child->received);
+    free(child->lines.buffer);
     close(child->input);
     if (child->output != child->input) close(child->output);
     free(child);

@@ -8,6 +8,7 @@
 
 #include <poll.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* What a UI in the plug-in's process is given: the plug-in's handle (instance-access), its
    descriptor's extension_data (data-access), and the plug-in's own URID map, so that URIDs the
@@ -54,5 +55,37 @@ void auhost_ui_host_close(AUHostUIHost *ui);
    is instantiated (drumkv1) makes it on the display its UI will use (without a display, LV2Host
    makes it offscreen). Thread: setup, before other threads read the environment. */
 void auhost_ui_host_prepare_toolkits(void);
+
+/* The host's bytes as whole lines: read into auhost_ui_lines_tail (at most `room` bytes), then
+   auhost_ui_lines_commit the count read, which calls `line` for each whole line (NUL-terminated,
+   without its newline) until it answers false. A line of `capacity` - 1 bytes or more is dropped
+   whole. `buffer` holds `capacity` bytes; start with `used` 0 and `skipping` false. */
+typedef struct {
+    char *buffer;
+    size_t capacity, used;
+    bool skipping; /* the rest of a dropped line is still to come */
+} AUHostUILines;
+char *auhost_ui_lines_tail(AUHostUILines *lines, size_t *room);
+void auhost_ui_lines_commit(AUHostUILines *lines, size_t count, bool (*line)(void *context, char *text), void *context);
+
+/* One line from the host (ui_host_child.h): what it asks and its numbers; `text` points into the
+   line (an atom's Turtle, a screenshot's path). Anything else is UNKNOWN and ignored. */
+typedef enum {
+    AUHOST_UI_REQUEST_UNKNOWN,
+    AUHOST_UI_REQUEST_PORT_VALUE,
+    AUHOST_UI_REQUEST_ATOM,
+    AUHOST_UI_REQUEST_SHOW,
+    AUHOST_UI_REQUEST_HIDE,
+    AUHOST_UI_REQUEST_SIZE,
+    AUHOST_UI_REQUEST_SCREENSHOT,
+    AUHOST_UI_REQUEST_QUIT
+} AUHostUIRequestKind;
+typedef struct {
+    AUHostUIRequestKind kind;
+    unsigned port, width, height;
+    float value;
+    const char *text;
+} AUHostUIRequest;
+AUHostUIRequest auhost_ui_parse_host_line(const char *line);
 
 #endif

@@ -17,6 +17,7 @@ public enum FuzzRegistry {
         ("IsolatedUnit", IsolatedUnitFuzz.run),
         ("MusicPlayer", MusicPlayerFuzz.run),
         ("UIMessages", UIMessagesFuzz.run),
+        ("UIHostLines", UIHostLinesFuzz.run),
         ("LV2Descriptor", LV2DescriptorFuzz.run),
         ("LADSPACatalog", LADSPACatalogFuzz.run),
     ]
