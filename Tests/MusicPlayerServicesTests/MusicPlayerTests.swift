@@ -8,12 +8,24 @@ final class MusicPlayerTests: XCTestCase {
         var sequence: MusicSequence?
         var player: MusicPlayer?
 
-        init(_ file: URL, graph: AUGraph) throws {
+        /// `file`'s sequence, or an empty one with no track but the tempo track.
+        init(_ file: URL? = nil, graph: AUGraph) throws {
             try AudioError.check(NewMusicSequence(&sequence), "NewMusicSequence")
-            try AudioError.check(MusicSequenceFileLoad(sequence!, cfURL(file.path), .midiType, []), lastMessage())
+            if let file { try AudioError.check(MusicSequenceFileLoad(sequence!, cfURL(file.path), .midiType, []), lastMessage()) }
             try AudioError.check(MusicSequenceSetAUGraph(sequence!, graph), lastMessage())
             try AudioError.check(NewMusicPlayer(&player), "NewMusicPlayer")
             try AudioError.check(MusicPlayerSetSequence(player!, sequence!), lastMessage())
+        }
+
+        func newTrack() throws -> MusicTrack {
+            var track: MusicTrack?
+            try AudioError.check(MusicSequenceNewTrack(sequence!, &track), lastMessage())
+            return track!
+        }
+
+        func setLoop(_ track: MusicTrack, duration: MusicTimeStamp, count: Int32) {
+            var loop = MusicTrackLoopInfo(loopDuration: duration, numberOfLoops: count)
+            MusicTrackSetProperty(track, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size))
         }
 
         deinit {
@@ -239,29 +251,21 @@ final class MusicPlayerTests: XCTestCase {
     /// a track looping for ever stops repeating at half the bound instead of failing.
     func testLoopedTracksAreBoundedAtAMillionScheduledEvents() throws {
         let graph = try sineSynthGraph(sampleRate: 48_000)
-        var sequence: MusicSequence?
-        NewMusicSequence(&sequence)
-        defer { DisposeMusicSequence(sequence!) }
-        var track: MusicTrack?
-        MusicSequenceNewTrack(sequence!, &track)
+        let playback = try Playback(graph: graph.graph!)
+        let track = try playback.newTrack()
         for i in 0..<100 {
             var note = MIDINoteMessage(channel: 0, note: 60, velocity: 100, releaseVelocity: 0, duration: 0.005)
-            XCTAssertEqual(MusicTrackNewMIDINoteEvent(track!, Double(i) * 0.01, &note), noErr)
+            XCTAssertEqual(MusicTrackNewMIDINoteEvent(track, Double(i) * 0.01, &note), noErr)
         }
-        MusicSequenceSetAUGraph(sequence!, graph.graph!)
-        var player: MusicPlayer?
-        NewMusicPlayer(&player)
-        defer { DisposeMusicPlayer(player!) }
-        MusicPlayerSetSequence(player!, sequence!)
+        let player = playback.player!
         func start(loops: Int32) -> (OSStatus, String) {
-            var loop = MusicTrackLoopInfo(loopDuration: 1, numberOfLoops: loops)
-            MusicTrackSetProperty(track!, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size))
-            let status = MusicPlayerStart(player!)
+            playback.setLoop(track, duration: 1, count: loops)
+            let status = MusicPlayerStart(player)
             let message = lastMessage()
             var playing: DarwinBoolean = false
-            MusicPlayerIsPlaying(player!, &playing)
+            MusicPlayerIsPlaying(player, &playing)
             XCTAssertEqual(playing.boolValue, status == noErr, "\(loops) loops: playing after Start")
-            MusicPlayerStop(player!)
+            MusicPlayerStop(player)
             return (status, message)
         }
         XCTAssertEqual(start(loops: 4_999).0, noErr)
@@ -277,33 +281,25 @@ final class MusicPlayerTests: XCTestCase {
     /// 2^31 − 1 passes of the track (it walked them all, each adding nothing, and never returned).
     func testARebuildFromAnUnreachableBeatWalksNoLoopPass() throws {
         let graph = try sineSynthGraph(sampleRate: 48_000)
-        var sequence: MusicSequence?
-        NewMusicSequence(&sequence)
-        defer { DisposeMusicSequence(sequence!) }
+        let playback = try Playback(graph: graph.graph!)
         var tempo: MusicTrack?
-        MusicSequenceGetTempoTrack(sequence!, &tempo)
+        MusicSequenceGetTempoTrack(playback.sequence!, &tempo)
         XCTAssertEqual(MusicTrackNewExtendedTempoEvent(tempo!, 0, 1e-300), noErr, lastMessage())
         XCTAssertEqual(MusicTrackNewExtendedTempoEvent(tempo!, 1e7, 120), noErr, lastMessage())
-        var track: MusicTrack?
-        MusicSequenceNewTrack(sequence!, &track)
+        let track = try playback.newTrack()
         var note = MIDINoteMessage(channel: 0, note: 60, velocity: 100, releaseVelocity: 0, duration: 0.001)
-        XCTAssertEqual(MusicTrackNewMIDINoteEvent(track!, 0, &note), noErr)
+        XCTAssertEqual(MusicTrackNewMIDINoteEvent(track, 0, &note), noErr)
         // Beat 2e7 lies beyond all 2^31 − 1 passes of 0.001 beats: Start schedules nothing.
-        var loop = MusicTrackLoopInfo(loopDuration: Double(Float32(0.001)), numberOfLoops: Int32.max)
-        MusicTrackSetProperty(track!, UInt32(kSequenceTrackProperty_LoopInfo), &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size))
-        MusicSequenceSetAUGraph(sequence!, graph.graph!)
-        var player: MusicPlayer?
-        NewMusicPlayer(&player)
-        defer { DisposeMusicPlayer(player!) }
-        MusicPlayerSetSequence(player!, sequence!)
-        XCTAssertEqual(MusicPlayerSetTime(player!, 2e7), noErr, lastMessage())
-        XCTAssertEqual(MusicPlayerStart(player!), noErr, lastMessage())
+        playback.setLoop(track, duration: Double(Float32(0.001)), count: Int32.max)
+        let player = playback.player!
+        XCTAssertEqual(MusicPlayerSetTime(player, 2e7), noErr, lastMessage())
+        XCTAssertEqual(MusicPlayerStart(player), noErr, lastMessage())
         _ = try graph.render(512, block: 512)
         var now: MusicTimeStamp = 0
-        MusicPlayerGetTime(player!, &now)
+        MusicPlayerGetTime(player, &now)
         XCTAssertTrue(now.isNaN, "the current beat under this tempo map (\(now))")
-        XCTAssertEqual(MusicPlayerSetPlayRateScalar(player!, 2), noErr, lastMessage())
-        XCTAssertEqual(MusicPlayerStop(player!), noErr)
+        XCTAssertEqual(MusicPlayerSetPlayRateScalar(player, 2), noErr, lastMessage())
+        XCTAssertEqual(MusicPlayerStop(player), noErr)
     }
 
     /// MusicTrackSetDestAudioUnit (AUHost extension): a track plays to the unit it names; a unit
