@@ -1,6 +1,6 @@
 /* The host's side of ui_host_child.h as the UI child reads it: bytes into whole lines (a line
    longer than the buffer is dropped whole), each line into a request. No display, no UI: the
-   UIMessages fuzz harness drives these two as the loop does. Thread: the caller's. */
+   UIHostLines fuzz harness drives these two as the loop does. Thread: the caller's. */
 #include "auhost_ui_host.h"
 
 #include <stdio.h>

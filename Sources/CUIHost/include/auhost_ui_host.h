@@ -59,7 +59,8 @@ void auhost_ui_host_prepare_toolkits(void);
 /* The host's bytes as whole lines: read into auhost_ui_lines_tail (at most `room` bytes), then
    auhost_ui_lines_commit the count read, which calls `line` for each whole line (NUL-terminated,
    without its newline) until it answers false. A line of `capacity` - 1 bytes or more is dropped
-   whole. `buffer` holds `capacity` bytes; start with `used` 0 and `skipping` false. */
+   whole. `buffer` holds `capacity` bytes; start with `used` 0 and `skipping` false.
+   Thread: any, one thread per buffer. */
 typedef struct {
     char *buffer;
     size_t capacity, used;
@@ -69,7 +70,8 @@ char *auhost_ui_lines_tail(AUHostUILines *lines, size_t *room);
 void auhost_ui_lines_commit(AUHostUILines *lines, size_t count, bool (*line)(void *context, char *text), void *context);
 
 /* One line from the host (ui_host_child.h): what it asks and its numbers; `text` points into the
-   line (an atom's Turtle, a screenshot's path). Anything else is UNKNOWN and ignored. */
+   line (an atom's Turtle, a screenshot's path). Anything else is UNKNOWN and ignored.
+   Thread: any. */
 typedef enum {
     AUHOST_UI_REQUEST_UNKNOWN,
     AUHOST_UI_REQUEST_PORT_VALUE,
