@@ -18,7 +18,7 @@ FUZZ_CONFIG=${FUZZ_CONFIG:-debug}
 if [ "$FUZZ_CONFIG" = release ]; then default_scratch=.build-fuzz-release; else default_scratch=.build-fuzz; fi
 SCRATCH=${FUZZ_SCRATCH:-$default_scratch}
 swift build --scratch-path "$SCRATCH" -c "$FUZZ_CONFIG" --product auhost-fuzz \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xcc -fsanitize=address >&2
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xcc -fsanitize=address -Xcc -fsanitize=fuzzer-no-link >&2
 driver="$SCRATCH/$FUZZ_CONFIG/auhost-fuzz"
 # IsolatedUnit's children: the ordinary unit host (a libFuzzer build has no main of its own to give it).
 if [ -z "${AUHOST_UNIT_HOST:-}" ]; then
