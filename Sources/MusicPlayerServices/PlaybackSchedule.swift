@@ -50,11 +50,15 @@ final class PlaybackSchedule {
         let map = sequence.tempoMap
         let startSeconds = map.seconds(forBeats: startBeat)
         func sample(_ beat: Double) -> Int64 { PlaybackSchedule.sample(((map.seconds(forBeats: beat) - startSeconds) * sampleRate / rate)) }
-        // Entries in the order they are made, their sort keys and each note-on's note-off (by that order).
+        // Entries in the order they are made (a note-on's `pairedOff` is that order's index of its
+        // note-off, the entry made right after it, until the sort renumbers them) and their sort keys.
         var staged: [ScheduledEvent] = []
         var keys: [SortKey] = []
-        var pairs: [Int32] = []
         var pool: [UInt8] = []
+        func stage(_ e: ScheduledEvent, rank: UInt64) {
+            keys.append(SortKey(e.sample, rank: rank, order: staged.count))
+            staged.append(e)
+        }
         let soloing = sequence.tracks.contains { $0.soloed }
         let tracks = sequence.tracks.filter { !$0.muted && (!soloing || $0.soloed) && !$0.events.isEmpty }
         let plans = try tracks.map { track in
@@ -62,34 +66,27 @@ final class PlaybackSchedule {
             return TrackPlan(
                 track, startBeat: startBeat, unit: endpoint != 0 ? nil : try destination(track), endpoint: endpoint, pool: &pool)
         }
-        let bound = min(plans.reduce(0) { $0.addingReportingOverflow($1.entryBound).partialValue }, PlaybackSchedule.maximumEvents + 2)
+        let cap = PlaybackSchedule.maximumEvents + 2
+        let bound = plans.reduce(0) { min($0 + min($1.entryBound, cap), cap) }
         staged.reserveCapacity(bound)
         keys.reserveCapacity(bound)
-        pairs.reserveCapacity(bound)
         for plan in plans {
             passes: for pass in plan.passes {
                 let shift = plan.offset + Double(pass) * plan.loopDuration
                 for template in pass == 0 ? plan.templates[...] : plan.templates[plan.loopRange] {
                     let beat = template.time + shift
                     guard beat >= startBeat else { continue }
-                    let order = staged.count
                     var e = template.event
                     e.sample = sample(beat)
                     e.beat = beat
                     if template.duration >= 0 {
-                        let offSample = sample(beat + template.duration)
                         var off = template.off
-                        off.sample = offSample
-                        staged.append(e)
-                        keys.append(SortKey(e.sample, rank: 1, order: order))
-                        pairs.append(Int32(order + 1))
-                        staged.append(off)
-                        keys.append(SortKey(offSample, rank: offSample == e.sample ? 2 : 0, order: order + 1))
-                        pairs.append(-1)
+                        off.sample = sample(beat + template.duration)
+                        e.pairedOff = Int32(staged.count + 1)
+                        stage(e, rank: 1)
+                        stage(off, rank: off.sample == e.sample ? 2 : 0)
                     } else {
-                        staged.append(e)
-                        keys.append(SortKey(e.sample, rank: 1, order: order))
-                        pairs.append(-1)
+                        stage(e, rank: 1)
                     }
                     guard staged.count <= PlaybackSchedule.maximumEvents else {
                         throw AudioError(
@@ -108,8 +105,7 @@ final class PlaybackSchedule {
         let buffer = UnsafeMutablePointer<ScheduledEvent>.allocate(capacity: max(1, staged.count))
         for (newIndex, key) in keys.enumerated() {
             var e = staged[key.order]
-            let pair = pairs[key.order]
-            e.pairedOff = pair >= 0 ? position[Int(pair)] : -1
+            if e.pairedOff >= 0 { e.pairedOff = position[Int(e.pairedOff)] }
             (buffer + newIndex).initialize(to: e)
         }
         let poolMemory = UnsafeMutableRawPointer.allocate(byteCount: max(8, pool.count), alignment: 8)
@@ -193,9 +189,9 @@ struct TrackPlan {
         var off: ScheduledEvent
         var duration: Double
     }
-    var templates: [Template] = []
+    let templates: [Template]
     /// The templates inside the loop range [length − loopDuration, length): passes after the first play only these.
-    var loopRange = 0..<0
+    let loopRange: Range<Int>
     let offset: MusicTimeStamp
     let loopDuration: MusicTimeStamp
     let loopsForever: Bool
@@ -213,6 +209,7 @@ struct TrackPlan {
         offset = track.offset
         loopDuration = loop.loopDuration
         loopsForever = loop.numberOfLoops == 0
+        var templates: [Template] = []
         var loopStartIndex = 0, loopEndIndex = 0
         for event in track.events {
             guard let template = Self.template(event, track: track, unit: unit, endpoint: endpoint, pool: &pool) else { continue }
@@ -220,13 +217,15 @@ struct TrackPlan {
             if event.time < loopStart { loopStartIndex = templates.count }
             if event.time < length { loopEndIndex = templates.count }
         }
+        self.templates = templates
         loopRange = loopStartIndex..<max(loopStartIndex, loopEndIndex)
         let repeats = loop.loopDuration > 0 ? (loopsForever ? PlaybackSchedule.foreverLoops : Int(max(1, loop.numberOfLoops))) : 1
         // A start no pass reaches (beyond every pass, or a NaN or infinite beat that SetPlayRate's
         // current time gives with a hostile tempo map) skips them all: walking 2^31 passes that
         // each add nothing hung the player.
         let skipped = ((startBeat - track.offset - length) / loop.loopDuration).rounded(.down)
-        let firstLoopPass = skipped.isNaN || skipped > 1 ? Int(skipped.isNaN ? Double(repeats) : min(skipped, Double(repeats))) : 1
+        let passesBefore = skipped.isNaN ? Double(repeats) : skipped
+        let firstLoopPass = passesBefore > 1 ? Int(min(passesBefore, Double(repeats))) : 1
         let loopPasses = loop.loopDuration <= 0 || loopRange.isEmpty ? 0 : max(0, repeats - firstLoopPass)
         passes = [0..<1, firstLoopPass..<(firstLoopPass + loopPasses)].joined()
         func entries(_ c: ArraySlice<Template>) -> Int { c.reduce(0) { $0 + ($1.duration >= 0 ? 2 : 1) } }
