@@ -1,7 +1,8 @@
 /* Children of out-of-process units are started by one thread that lives as long as the process.
    The child asks for SIGKILL when its parent ends (PR_SET_PDEATHSIG), and Linux sends it when the
    parent *thread* ends: a unit instantiated on a thread that then exited (a dispatch worker, a
-   completion handler's thread) lost its process within moments. */
+   completion handler's thread) lost its process within moments. That thread also keeps the fork
+   server (fork_server.c) and falls back to executing the child itself when the server cannot help. */
 #define _GNU_SOURCE
 #include "CUnitIsolation.h"
 
@@ -10,9 +11,15 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-static int spawn_child(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {
+/* posix_spawn with `control_fd` as fd 3, `block_fd` (if not -1) as fd 4, and nothing else but standard error. */
+static int execute(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     posix_spawn_file_actions_init(&actions);
@@ -20,15 +27,15 @@ static int spawn_child(const char *path, char *const argv[], char *const envp[],
     /* dup2 clears close-on-exec on the copies; fds 3 and 4 may be the sources themselves, so move
        them out of the way first. */
     int control = fcntl(control_fd, F_DUPFD_CLOEXEC, 10);
-    int block = fcntl(block_fd, F_DUPFD_CLOEXEC, 10);
-    int status = control < 0 || block < 0 ? errno : 0;
+    int block = block_fd < 0 ? -1 : fcntl(block_fd, F_DUPFD_CLOEXEC, 10);
+    int status = control < 0 || (block_fd >= 0 && block < 0) ? errno : 0;
     if (!status) {
         /* No input and no output of its own; standard error stays the host's, for plug-ins' diagnostics. */
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
         posix_spawn_file_actions_adddup2(&actions, control, AUHOST_ISO_CONTROL_FD);
-        posix_spawn_file_actions_adddup2(&actions, block, AUHOST_ISO_BLOCK_FD);
-        posix_spawn_file_actions_addclosefrom_np(&actions, AUHOST_ISO_BLOCK_FD + 1);
+        if (block >= 0) posix_spawn_file_actions_adddup2(&actions, block, AUHOST_ISO_BLOCK_FD);
+        posix_spawn_file_actions_addclosefrom_np(&actions, block >= 0 ? AUHOST_ISO_BLOCK_FD + 1 : AUHOST_ISO_CONTROL_FD + 1);
         sigset_t none, all;
         sigemptyset(&none);
         sigfillset(&all);
@@ -42,6 +49,96 @@ static int spawn_child(const char *path, char *const argv[], char *const envp[],
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     return status;
+}
+
+/* The fork server, owned by the spawner thread: what its children would get from it (executable,
+   environment, working directory) and the process that started it (a forked copy of the host
+   must not use its parent's server: the children would be the parent's). */
+static struct {
+    pid_t pid, owner;
+    int socket;
+    char *path, *cwd;
+    char **envp;
+    char *refused_path; /* an executable whose server could not start a child: executed instead */
+} server = {0, 0, -1};
+
+static int same_environment(char *const a[], char *const b[]) {
+    for (; *a && *b; ++a, ++b)
+        if (strcmp(*a, *b)) return 0;
+    return !*a && !*b;
+}
+
+static void stop_server(void) {
+    if (server.pid > 0 && server.owner == getpid()) {
+        kill(server.pid, SIGKILL);
+        while (waitpid(server.pid, NULL, 0) < 0 && errno == EINTR) {}
+    }
+    if (server.socket >= 0) close(server.socket);
+    free(server.path);
+    free(server.cwd);
+    if (server.envp)
+        for (char **e = server.envp; *e; ++e) free(*e);
+    free(server.envp);
+    server.pid = 0;
+    server.socket = -1;
+    server.path = server.cwd = NULL;
+    server.envp = NULL;
+}
+
+static int start_server(const char *path, char *const envp[], const char *cwd) {
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair)) return errno;
+    char parent[16];
+    snprintf(parent, sizeof parent, "%d", (int)getpid());
+    char *const argv[] = {(char *)path, "--fork-server", parent, NULL};
+    pid_t pid;
+    int status = execute(path, argv, envp, pair[1], -1, &pid);
+    close(pair[1]);
+    if (status) {
+        close(pair[0]);
+        return status;
+    }
+    auhost_iso_socket_timeout(pair[0], 10000);
+    size_t count = 0;
+    while (envp[count]) ++count;
+    server.envp = calloc(count + 1, sizeof *server.envp);
+    for (size_t i = 0; server.envp && i < count; ++i) server.envp[i] = strdup(envp[i]);
+    server.pid = pid;
+    server.owner = getpid();
+    server.socket = pair[0];
+    server.path = strdup(path);
+    server.cwd = strdup(cwd);
+    return 0;
+}
+
+/* A child forked by the server for `path` with this environment and working directory, starting
+   the server first if there is none; 0 and *pid, or an errno value (the caller executes the child). */
+static int fork_child(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {
+    const char *wanted = getenv("AUHOST_UNIT_HOST_FORK_SERVER");
+    if ((wanted && !strcmp(wanted, "0")) || (server.refused_path && !strcmp(server.refused_path, path))) return ENOTSUP;
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd)) return errno;
+    if (server.pid && (server.owner != getpid() || strcmp(server.path, path) || strcmp(server.cwd, cwd) ||
+                       !server.envp || !same_environment(server.envp, envp)))
+        stop_server();
+    /* A server that has ended (killed with the host's other children, say) is replaced; one that
+       could not serve its first request will not serve this executable. */
+    for (;;) {
+        int fresh = !server.pid;
+        int status = fresh ? start_server(path, envp, cwd) : 0;
+        if (!status) status = auhost_iso_fork_server_request(server.socket, argv, control_fd, block_fd, pid);
+        if (!status) return 0;
+        stop_server();
+        if (fresh) {
+            if (!server.refused_path) server.refused_path = strdup(path);
+            return status;
+        }
+    }
+}
+
+static int spawn_child(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {
+    if (fork_child(path, argv, envp, control_fd, block_fd, pid) == 0) return 0;
+    return execute(path, argv, envp, control_fd, block_fd, pid);
 }
 
 /* One request at a time, handed to the spawner thread and back under one mutex. */

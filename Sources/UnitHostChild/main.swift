@@ -5,6 +5,9 @@
 // serves it to the host that spawned it: setup calls on the control socket (fd 3), audio and
 // events through the shared block (fd 4). It dies with its parent (PR_SET_PDEATHSIG) and cannot
 // gain privileges (PR_SET_NO_NEW_PRIVS). Nothing else is open.
+//
+// auhost-unit-host --fork-server <parent-pid>: the host's fork server (fork_server.c); each child
+// it forks continues below with the arguments the host sent.
 import AUHost
 import AUHostCore
 import CAUHostFloatMode
@@ -16,7 +19,13 @@ import UnitIsolation
 // The child renders as auhost does: subnormals flushed on its threads (AUHostCommand.main says why).
 auhost_float_mode_flush_subnormals()
 
-let arguments = CommandLine.arguments
+var arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "--fork-server", let parent = pid_t(arguments[2]) {
+    // The fork server (fork_server.c): returns only in a child forked for one unit, with its arguments.
+    let argv = auhost_iso_fork_server(parent)!
+    arguments = []
+    while let argument = argv[arguments.count] { arguments.append(String(cString: argument)) }
+}
 guard arguments.count >= 6, let parent = pid_t(arguments[1]), let type = UInt32(arguments[2]),
     let subtype = UInt32(arguments[3]), let manufacturer = UInt32(arguments[4])
 else {

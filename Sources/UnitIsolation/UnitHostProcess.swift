@@ -68,7 +68,11 @@ final class UnitHostProcess {
         ]
         // The Swift runtime's backtracer would hold a crashing child for seconds.
         var environment = ["SWIFT_BACKTRACE=enable=no"]
-        for (key, value) in ProcessInfo.processInfo.environment where key != "SWIFT_BACKTRACE" { environment.append("\(key)=\(value)") }
+        // Sorted: a dictionary's order varies from one copy to the next, and the fork server is
+        // replaced whenever the environment it would give a child differs.
+        for (key, value) in ProcessInfo.processInfo.environment.sorted(by: { $0.key < $1.key }) where key != "SWIFT_BACKTRACE" {
+            environment.append("\(key)=\(value)")
+        }
         var cArgv = argv.map { strdup($0) } + [nil]
         var cEnvironment = environment.map { strdup($0) } + [nil]
         defer {

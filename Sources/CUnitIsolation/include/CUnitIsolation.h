@@ -105,8 +105,18 @@ int auhost_iso_receive_fd(int socket);
 /* Starts `path` with argv/envp, the control socket as fd 3 and the block as fd 4 and every other
    descriptor closed but standard error (standard input and output are /dev/null), default signal dispositions and an empty signal mask. 0 and *pid, or an
    errno value. The child is started by a thread that lives as long as the process (its
-   PR_SET_PDEATHSIG follows the thread that spawned it). Thread: setup. */
+   PR_SET_PDEATHSIG follows the thread that spawned it), forked by the fork server when it can be
+   (AUHOST_UNIT_HOST_FORK_SERVER=0 turns it off). Thread: setup. */
 int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid);
+
+/* Sends one child's argv and its two descriptors to a fork server (fork_server.c) and reads the
+   forked child's pid; 0, or an errno value. Thread: the spawner thread. */
+int auhost_iso_fork_server_request(int server, char *const argv[], int control_fd, int block_fd, pid_t *pid);
+/* `auhost-unit-host --fork-server PARENT`: serves fork requests on fd 3 until the host closes it
+   (then exits). Returns only in each forked child, with that child's argv (NULL-terminated, in
+   static storage) and its control socket and block at fds 3 and 4. Call it before anything that
+   could start a thread. Thread: the child's main. */
+char **auhost_iso_fork_server(pid_t parent);
 
 /* A pidfd for `pid` (close-on-exec), or -1. Thread: setup. */
 int auhost_iso_pidfd_open(pid_t pid);
