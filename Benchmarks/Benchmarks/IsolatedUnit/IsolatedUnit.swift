@@ -9,7 +9,10 @@ import LV2Units
 //   - the round trip: the built-in format converter (a copy) at 64 stereo frames, out of process
 //     and, for reference, in process; the difference is the cost of the process boundary;
 //   - a real reverb: mda Ambience at 512 stereo frames, out of process and in process; the ratio
-//     of the two is the issue's 1.15× bar.
+//     of the two is the issue's 1.15× bar;
+//   - starting a child: instantiate, initialize and render one cycle, then dispose; and a restart
+//     after the child was killed, up to its first cycle. Each with the fork server
+//     (fork_server.c) and with the child executed (AUHOST_UNIT_HOST_FORK_SERVER=0), side by side.
 // The child is `auhost-unit-host` from the root package's release build (`make bench-isolated`
 // builds it) or $AUHOST_UNIT_HOST. The LV2 reverb comes from LV2_PATH (the Makefile sets the test
 // path) or the system's plug-ins.
@@ -118,6 +121,9 @@ func heavyReverb() -> AudioComponent? {
 nonisolated(unsafe) let heavyIsolated = heavyReverb().map { made(Rig($0, frames: 512, outOfProcess: true)) }
 nonisolated(unsafe) let heavyInProcess = heavyReverb().map { made(Rig($0, frames: 512, outOfProcess: false)) }
 
+/// The units the restart benchmarks kill and restart, by whether the fork server starts their children.
+nonisolated(unsafe) var restartRigs: [Bool: UnsafeMutablePointer<Rig>] = [:]
+
 let benchmarks: @Sendable () -> Void = {
     let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [
         .mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0])
@@ -134,6 +140,35 @@ let benchmarks: @Sendable () -> Void = {
             rig.pointee.checkHealthy()
         }
     }
+    let startConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock], scalingFactor: .one, maxDuration: .seconds(5), maxIterations: 200)
+    func measureStart(_ name: String, forkServer: Bool) {
+        Benchmark("start a child (instantiate, initialize, one cycle, dispose), \(name)", configuration: startConfiguration) { benchmark in
+            setenv("AUHOST_UNIT_HOST_FORK_SERVER", forkServer ? "1" : "0", 1)
+            var rig = Rig(converter(), frames: 64, outOfProcess: true)
+            rig.cycle()
+            rig.checkHealthy()
+            AudioComponentInstanceDispose(rig.unit)
+        }
+        Benchmark("restart a killed child up to its first cycle, \(name)", configuration: startConfiguration) { benchmark in
+            setenv("AUHOST_UNIT_HOST_FORK_SERVER", forkServer ? "1" : "0", 1)
+            // One sample per run (scaling factor one): the kill and the wait for it stay outside.
+            let rig = restartRigs[forkServer] ?? made(Rig(converter(), frames: 64, outOfProcess: true))
+            restartRigs[forkServer] = rig
+            var pid: UInt32 = 0
+            var size: UInt32 = 4
+            AudioUnitGetProperty(rig.pointee.unit, kAUHostIsolatedUnitProperty_ProcessID, kAudioUnitScope_Global, 0, &pid, &size)
+            kill(pid_t(bitPattern: pid), SIGKILL)
+            while AUHostIsolatedUnitCopyFaultDescription(rig.pointee.unit).map({ $0.release() }) == nil { usleep(100) }
+            benchmark.startMeasurement()
+            precondition(AUHostIsolatedUnitRestart(rig.pointee.unit) == noErr, "restart: \(LastErrorMessage.current ?? "")")
+            rig.pointee.cycle()
+            benchmark.stopMeasurement()
+            rig.pointee.checkHealthy()
+        }
+    }
+    measureStart("forked by the fork server", forkServer: true)
+    measureStart("executed", forkServer: false)
     measure("round trip: copy out of process, 64 stereo frames", copyIsolated)
     measure("round trip reference: copy in process, 64 stereo frames", copyInProcess)
     measure("mda Ambience (reverb) out of process, 512 stereo frames", reverbIsolated)
