@@ -1,5 +1,6 @@
 """Processing releases the GIL (two threads with their own chains are both correct and overlap),
 and an isolated plug-in that crashes raises an exception while the interpreter lives."""
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -118,3 +119,17 @@ def test_a_crashing_isolated_node_raises_and_the_board_renders_again():
         board(np.full((1, 4096), 0.1, np.float32), 48000, buffer_size=512)
     board.remove(crasher)
     assert board(np.ones((1, 8), np.float32), 48000).tolist() == [[1.0] * 8]
+
+
+def _render_isolated_amp(audio):
+    return auhost.load_plugin(EG_AMP, isolated=True, gain=-6.0)(audio, 48000)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # Python 3.12 warns of fork() in a threaded process
+def test_a_forked_worker_runs_isolated_plugins_too(noise):
+    """multiprocessing's "fork" start method (Linux's default before Python 3.14) copies the process
+    without the thread that starts plug-in processes: a worker's isolated plug-in must still start."""
+    expected = auhost.load_plugin(EG_AMP, isolated=True, gain=-6.0)(noise[:1], 48000)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        got = pool.apply_async(_render_isolated_amp, (noise[:1],)).get(timeout=60)
+    assert np.array_equal(got, expected)

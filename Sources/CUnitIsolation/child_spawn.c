@@ -153,8 +153,9 @@ static struct {
     int control_fd, block_fd;
     pid_t pid;
 } spawner = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
-static pthread_once_t spawner_once = PTHREAD_ONCE_INIT;
-static int spawner_start_error;
+/* Whether this process has its spawner thread (under spawner.callers). */
+static int spawner_running;
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
 
 static void *spawner_main(void *unused) {
     (void)unused;
@@ -169,7 +170,7 @@ static void *spawner_main(void *unused) {
     return NULL;
 }
 
-static void start_spawner(void) {
+static int start_spawner(void) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -179,16 +180,44 @@ static void start_spawner(void) {
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     pthread_t thread;
-    spawner_start_error = pthread_create(&thread, &attr, spawner_main, NULL);
+    int error = pthread_create(&thread, &attr, spawner_main, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
-    if (!spawner_start_error) pthread_setname_np(thread, "auhost-spawner");
+    if (!error) pthread_setname_np(thread, "auhost-spawner");
+    return error;
 }
 
-int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {
-    pthread_once(&spawner_once, start_spawner);
-    if (spawner_start_error) return spawner_start_error;
+/* fork() copies only the thread that calls it: a forked copy of the host (Python multiprocessing's
+   "fork" start method) has no spawner thread, and a condition variable its waiter never leaves.
+   It starts a spawner of its own, with fresh locks taken while no spawn was in flight. */
+static void before_fork(void) {
     pthread_mutex_lock(&spawner.callers);
+    pthread_mutex_lock(&spawner.lock);
+}
+static void after_fork_in_parent(void) {
+    pthread_mutex_unlock(&spawner.lock);
+    pthread_mutex_unlock(&spawner.callers);
+}
+static void after_fork_in_child(void) {
+    pthread_mutex_init(&spawner.lock, NULL);
+    pthread_mutex_init(&spawner.callers, NULL);
+    pthread_cond_init(&spawner.changed, NULL);
+    spawner.pending = spawner.done = 0;
+    spawner_running = 0;
+}
+static void register_fork_handlers(void) { pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child); }
+
+int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {
+    pthread_once(&fork_handlers_once, register_fork_handlers);
+    pthread_mutex_lock(&spawner.callers);
+    if (!spawner_running) {
+        int error = start_spawner();
+        if (error) {
+            pthread_mutex_unlock(&spawner.callers);
+            return error;
+        }
+        spawner_running = 1;
+    }
     pthread_mutex_lock(&spawner.lock);
     spawner.path = path;
     spawner.argv = argv;

@@ -115,7 +115,8 @@ int auhost_iso_fork_server_request(int server, char *const argv[], int control_f
 /* `auhost-unit-host --fork-server PARENT`: serves fork requests on fd 3 until the host closes it
    (then exits). Returns only in each forked child, with that child's argv (NULL-terminated, in
    static storage) and its control socket and block at fds 3 and 4. Call it before anything that
-   could start a thread. Thread: the child's main. */
+   could start a thread or take a Synchronization.Mutex (which keeps its thread's ID, and the
+   child's main thread would keep the server's). Thread: the child's main. */
 char **auhost_iso_fork_server(pid_t parent);
 
 /* A pidfd for `pid` (close-on-exec), or -1. Thread: setup. */
