@@ -114,8 +114,10 @@ static int start_server(const char *path, char *const envp[], const char *cwd) {
 /* A child forked by the server for `path` with this environment and working directory, starting
    the server first if there is none; 0 and *pid, or an errno value (the caller executes the child). */
 static int fork_child(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid) {
-    const char *wanted = getenv("AUHOST_UNIT_HOST_FORK_SERVER");
-    if ((wanted && !strcmp(wanted, "0")) || (server.refused_path && !strcmp(server.refused_path, path))) return ENOTSUP;
+    /* Read from the child's environment, not with getenv, which another thread's setenv may be changing. */
+    for (char *const *e = envp; *e; ++e)
+        if (!strcmp(*e, "AUHOST_UNIT_HOST_FORK_SERVER=0")) return ENOTSUP;
+    if (server.refused_path && !strcmp(server.refused_path, path)) return ENOTSUP;
     char cwd[4096];
     if (!getcwd(cwd, sizeof cwd)) return errno;
     if (server.pid && (server.owner != getpid() || strcmp(server.path, path) || strcmp(server.cwd, cwd) ||

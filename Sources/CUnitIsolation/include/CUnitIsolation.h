@@ -106,7 +106,7 @@ int auhost_iso_receive_fd(int socket);
    descriptor closed but standard error (standard input and output are /dev/null), default signal dispositions and an empty signal mask. 0 and *pid, or an
    errno value. The child is started by a thread that lives as long as the process (its
    PR_SET_PDEATHSIG follows the thread that spawned it), forked by the fork server when it can be
-   (AUHOST_UNIT_HOST_FORK_SERVER=0 turns it off). Thread: setup. */
+   (AUHOST_UNIT_HOST_FORK_SERVER=0 in envp turns it off). Thread: setup. */
 int auhost_iso_spawn(const char *path, char *const argv[], char *const envp[], int control_fd, int block_fd, pid_t *pid);
 
 /* Sends one child's argv and its two descriptors to a fork server (fork_server.c) and reads the
