@@ -8,7 +8,9 @@
    spawned it: the host waits for it, reads its exit status and signals it through a pidfd, and its
    PR_SET_PDEATHSIG follows the host's spawner thread. The server forks only while it is the only
    thread of its process, and the host starts a new server whenever the executable, the
-   environment or the working directory a child would get has changed.
+   environment or the working directory a child would get has changed. Forked children share the
+   server's address-space layout (as a zygote's do): the isolation is against faults, and a
+   plug-in's code runs with the host's own privileges either way.
 
    Wire (a SOCK_SEQPACKET pair): a request is the child's argv, each string NUL-terminated, with the
    control socket and the shared block passed as SCM_RIGHTS; the reply is one int32, the child's pid
