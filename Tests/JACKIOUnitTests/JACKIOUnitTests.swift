@@ -44,7 +44,7 @@ final class JACKIOUnitTests: XCTestCase {
         let played = Array(left[start...])
         XCTAssertLessThanOrEqual(
             JACKPeer.rampBreaks(played), JACKPeer.breaksAllowed { Int(unit.uint32(kAUHostJACKProperty_XrunCount)) },
-            "every frame in order, unchanged, but where the server reported an xrun: \(Array(played.prefix(4)))")
+            "every frame in order, unchanged, but where the server reported an xrun: \(JACKPeer.describeBreaks(played))")
         XCTAssertTrue(right[start...].elementsEqual(played.map { -$0 }), "channel 2 is channel 1 negated")
         XCTAssertEqual(unit.uint32(kAudioOutputUnitProperty_IsRunning), 1)
         try withExtendedLifetime(ramp) { try unit.stop() }
@@ -60,13 +60,16 @@ final class JACKIOUnitTests: XCTestCase {
         let peer = try JACKPeer()
         XCTAssertEqual(peer.connect("auhost-test-peer:ramp", "auhost-in:in_1"), 0)
         XCTAssertTrue(waitUntil(timeout: 20) { capture.frames >= 4_800 }, "4,800 captured frames within 20 s")
-        try withExtendedLifetime(capture) { try unit.stop() }
+        // What was captured while the unit ran: jack_deactivate disconnects the ports while JACK
+        // may still call the client, so the last cycles of a stop can read silence or skip a
+        // cycle (seen 3 times in 40 runs, always at the end of the capture).
         let got = capture.samples
+        try withExtendedLifetime(capture) { try unit.stop() }
         let start = try XCTUnwrap(got.firstIndex { $0 != 0 }, "the peer's ramp arrived")
         let tail = Array(got[start...])
         XCTAssertLessThanOrEqual(
             JACKPeer.rampBreaks(tail), JACKPeer.breaksAllowed { Int(unit.uint32(kAUHostJACKProperty_XrunCount)) },
-            "every captured frame in order, but where the server reported an xrun: \(Array(tail.prefix(4)))")
+            "every captured frame in order, but where the server reported an xrun: \(JACKPeer.describeBreaks(tail))")
         XCTAssertEqual(capture.lastStatus, noErr)
     }
 

@@ -52,8 +52,17 @@ public final class JACKPeer {
     /// Places where a ramp of step 1/65536 (the peer's, exact in Float) does not go on. An xrun
     /// (this VM's dummy server logs about one a second on its own) can drop or repeat a cycle;
     /// nothing else may.
-    public static func rampBreaks(_ samples: [Float]) -> Int {
-        zip(samples, samples.dropFirst()).filter { $1 != $0 + 1 / 65_536 }.count
+    public static func rampBreaks(_ samples: [Float]) -> Int { rampBreakIndices(samples).count }
+
+    /// Where the ramp breaks: the index of each sample that does not follow its predecessor.
+    public static func rampBreakIndices(_ samples: [Float]) -> [Int] {
+        samples.indices.dropFirst().filter { samples[$0] != samples[$0 - 1] + 1 / 65_536 }
+    }
+
+    /// The breaks as text for a failure message: index, the sample before and the one at it.
+    public static func describeBreaks(_ samples: [Float]) -> String {
+        rampBreakIndices(samples).prefix(8).map { "at \($0): \(samples[$0 - 1] * 65_536) -> \(samples[$0] * 65_536)" }
+            .joined(separator: ", ")
     }
 
     /// The ramp breaks a run may show: two per xrun the server reported (a client late in a cycle
