@@ -60,7 +60,7 @@ static struct {
     char *path, *cwd;
     char **envp;
     char *refused_path; /* an executable whose server could not start a child: executed instead */
-} server = {0, 0, -1};
+} server = {.socket = -1};
 
 static int same_environment(char *const a[], char *const b[]) {
     for (; *a && *b; ++a, ++b)
@@ -154,7 +154,7 @@ static struct {
     char *const *envp;
     int control_fd, block_fd;
     pid_t pid;
-} spawner = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
+} spawner = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER, .callers = PTHREAD_MUTEX_INITIALIZER};
 /* Whether this process has its spawner thread (under spawner.callers). */
 static int spawner_running;
 static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
