@@ -5,6 +5,9 @@
 # Prints the medians and their ratio; outputs are compared (they must be bit-identical).
 #   Benchmarks/compare-parallel-run.sh [AUHOST]    (default: the release build; ROUNDS=21, SECONDS_OF_AUDIO=10)
 # Needs the SDK plug-ins built (Plugins/build.sh release). Run on a quiet machine; say what else ran.
+# Between rounds Benchmarks/parallel-capacity.c measures how much of two cores the machine gives
+# (a VM's neighbour can take one for seconds): a speed-up measured while the machine gave less
+# than two is read as such.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 auhost=${1:-.build/release/auhost}
@@ -43,11 +46,13 @@ cat >"$work/graph.json" <<EOF
 }
 EOF
 
+cc -O2 -pthread -std=c17 -Wall -Werror Benchmarks/parallel-capacity.c -o "$work/capacity"
 "$auhost" run "$work/graph.json" --threads 0 >/dev/null 2>&1  # warm the caches
 python3 - "$auhost" "$work" "$rounds" <<'EOF'
 import hashlib, statistics, subprocess, sys, time
 auhost, work, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
 times = {0: [], 2: []}
+capacity = []
 digests = {}
 for r in range(rounds):
     for threads in ((0, 2) if r % 2 == 0 else (2, 0)):
@@ -56,9 +61,11 @@ for r in range(rounds):
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times[threads].append(time.perf_counter() - start)
         digests.setdefault(threads, hashlib.sha256(open(f"{work}/out.wav", "rb").read()).hexdigest())
+    capacity.append(float(subprocess.run([f"{work}/capacity"], check=True, capture_output=True, text=True).stdout))
 serial, parallel = statistics.median(times[0]), statistics.median(times[2])
 print(f"auhost run, whole process, {rounds} interleaved pairs: serial median {serial*1000:.1f} ms (min {min(times[0])*1000:.1f}),"
       f" 2 threads {parallel*1000:.1f} ms (min {min(times[2])*1000:.1f}): speed-up {serial/parallel:.2f}x (minima {min(times[0])/min(times[2]):.2f}x)")
+print(f"the machine's two-core capacity between rounds: median {statistics.median(capacity):.2f}, min {min(capacity):.2f}")
 print("outputs identical:", digests[0] == digests[2])
 EOF
 for threads in 0 2; do

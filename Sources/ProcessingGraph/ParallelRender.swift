@@ -107,6 +107,8 @@ public struct WorkerPool {
     public var schedule: UnsafeMutablePointer<Schedule>?
     /// Per worker: 1 asks it to exit.
     public var stop: (UnsafeMutablePointer<UInt32>)
+    /// When the head's last run ended (monotonic seconds; head's thread only).
+    public var lastRunEnded = -Double.infinity
     /// The head thread's scheduling (policy, priority), copied by each worker onto itself.
     public var policy: Int32 = Int32(SCHED_OTHER)
     public var priority: Int32 = 0
@@ -114,9 +116,17 @@ public struct WorkerPool {
     public var fifoRefused: UInt32 = 0
 }
 
-/// About 20 µs of polling (a pause is ≈ 40 ns here) before a thread sleeps on a futex: long enough to
-/// catch a dependency finishing soon, short enough not to starve a worker sharing the core.
+/// About 20 µs of polling (a pause is ≈ 40 ns here) before the head sleeps on a futex waiting for
+/// workers to leave a finished run: they leave at once unless preempted.
 let spinsBeforeSleeping = 500
+
+/// How long a thread inside a run polls for a task to become ready before it sleeps, when runs
+/// follow each other back to back (offline): as long as a worker polls between runs. A futex wake
+/// brings a sleeping thread back only after tens of µs on a VM (measured: a head asleep on its
+/// pinned mixer's last input made whole runs' blocks 291 → 365 µs). Between a device's periods
+/// the poll stays short: there the wake costs a sliver of the period, the poll a core's time.
+let backToBackDependencyPollSeconds = idlePollSeconds
+let dependencyPollSeconds = 20e-6
 
 /// Runs the parallel phase of a cycle on the head's thread: every task rendered into its
 /// memoised outputs. Returns when all tasks are done and no worker is still inside the run.
@@ -157,7 +167,9 @@ func runParallelPhase(
             if auhost_atomic_load_u32(&pool.pointee.sleepers) > 0 { auhost_futex_wake_all(&pool.pointee.generation) }
         }
     }
-    participate(plan, pool, run: run, head: true)
+    let started = _unsafePerformance { monotonicSeconds() }
+    let backToBack = started - pool.pointee.lastRunEnded < idlePollSeconds
+    participate(plan, pool, run: run, head: true, backToBack: backToBack)
     _unsafePerformance { auhost_atomic_store_pointer(&pool.pointee.job, nil) }
     plan.pointee.ranCycle = cycle
     // Workers leave as soon as they see no task remaining; one preempted inside the run is waited
@@ -174,6 +186,7 @@ func runParallelPhase(
             _unsafePerformance { auhost_futex_wait(&pool.pointee.busy, busy) }
         }
     }
+    pool.pointee.lastRunEnded = _unsafePerformance { monotonicSeconds() }
 }
 
 /// Takes and renders tasks until the run has none left. The head's thread also renders the
@@ -181,9 +194,13 @@ func runParallelPhase(
 ///
 /// Thread: render (the head's or a worker).
 @_noAllocation @_noLocks
-func participate(_ plan: UnsafeMutablePointer<ParallelPlan>, _ pool: UnsafeMutablePointer<WorkerPool>, run: UInt64, head: Bool) {
+func participate(
+    _ plan: UnsafeMutablePointer<ParallelPlan>, _ pool: UnsafeMutablePointer<WorkerPool>, run: UInt64, head: Bool, backToBack: Bool
+) {
+    let pollSeconds = backToBack ? backToBackDependencyPollSeconds : dependencyPollSeconds
     var nextPinned = 0
     var spins = 0
+    var idleSince = 0.0
     while _unsafePerformance({ auhost_atomic_load_u32(&plan.pointee.remaining) }) > 0 {
         let seen = _unsafePerformance { auhost_atomic_load_u32(&pool.pointee.work) }
         if head, nextPinned < plan.pointee.pinnedCount {
@@ -201,7 +218,9 @@ func participate(_ plan: UnsafeMutablePointer<ParallelPlan>, _ pool: UnsafeMutab
             continue
         }
         spins += 1
-        if spins < spinsBeforeSleeping {
+        if spins == 1 { idleSince = _unsafePerformance { monotonicSeconds() } }
+        // The clock is read once every 32 pauses, as in awaitRun.
+        if spins & 31 != 0 || _unsafePerformance({ monotonicSeconds() }) - idleSince < pollSeconds {
             _unsafePerformance { auhost_cpu_relax() }
             continue
         }
@@ -360,7 +379,7 @@ func workerLoop(_ pool: UnsafeMutablePointer<WorkerPool>, index: Int) {
                 }
             }
             let plan = job.assumingMemoryBound(to: ParallelPlan.self)
-            participate(plan, pool, run: pool.pointee.run, head: false)
+            participate(plan, pool, run: pool.pointee.run, head: false, backToBack: lastGap < idlePollSeconds)
         }
         _unsafePerformance {
             if auhost_atomic_sub_u32(&pool.pointee.busy, 1) == 0 { auhost_futex_wake_all(&pool.pointee.busy) }
