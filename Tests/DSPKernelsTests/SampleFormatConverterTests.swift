@@ -91,6 +91,64 @@ final class SampleFormatConverterTests: XCTestCase {
         }
     }
 
+    /// Floats where rounding and clamping decide: ±0, the ends of the range and just beyond,
+    /// every half step of the first and last few 16-bit codes and their neighbours, tiny and
+    /// huge values, infinities, NaN, and 300,000 random bit patterns (fixed seed).
+    func quantizeProbes() -> [Float] {
+        var probes: [Float] = [0, -0, 1, -1, 2, -2, .infinity, -.infinity, .nan, -.nan, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        for scale in [Float(32768), 2_147_483_648] {
+            for k in stride(from: Float(-4), through: 4, by: 0.5) {
+                for edge in [k / scale, (scale + k) / scale, (-scale + k) / scale] {
+                    probes += [edge, edge.nextUp, edge.nextDown, edge.nextUp.nextUp, edge.nextDown.nextDown]
+                }
+            }
+        }
+        var state: UInt64 = 0x5EED  // xorshift64
+        for _ in 0..<300_000 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            probes.append(Float(bitPattern: UInt32(truncatingIfNeeded: state >> 16)))
+        }
+        return probes
+    }
+
+    /// quantizeWord (selects, no branch, so the loop vectorises) is quantize for every probe.
+    func testBranchFreeQuantizeEqualsQuantize() {
+        for x in quantizeProbes() {
+            XCTAssertEqual(
+                Int64(SampleFormatConverter.quantizeWord(x, scale: 32768)), SampleFormatConverter.quantize(Double(x), scale: 32768),
+                "int16, x = \(x) (\(String(x.bitPattern, radix: 16)))")
+            XCTAssertEqual(
+                Int64(SampleFormatConverter.quantizeWord(x, scale: 2_147_483_648)),
+                SampleFormatConverter.quantize(Double(x), scale: 2_147_483_648),
+                "int32, x = \(x) (\(String(x.bitPattern, radix: 16)))")
+        }
+    }
+
+    /// Native int16, int32 and float32 encode whole words (one after another for a channel stored
+    /// alone); the other byte order goes sample by sample through store(). Both must give the
+    /// same samples, interleaved or not.
+    func testNativeEncodeFastPathsEqualTheGenericPath() {
+        let probes = quantizeProbes()
+        for interleaved in [true, false] {
+            for encoding in [SampleFormat.Encoding.int16, .int32, .float32] {
+                let channels = interleaved ? 2 : 1
+                let input = (0..<channels).map { c in c == 0 ? probes : probes.reversed() }
+                let native = SampleFormatConverter(
+                    format: SampleFormat(encoding: encoding, channelCount: channels, isInterleaved: interleaved, isBigEndian: false))
+                let generic = SampleFormatConverter(
+                    format: SampleFormat(encoding: encoding, channelCount: channels, isInterleaved: interleaved, isBigEndian: true))
+                let size = encoding.bytesPerSample
+                // The generic side's bytes, each sample reversed into little-endian order.
+                let swapped = encode(generic, input).map { bytes in
+                    stride(from: 0, to: bytes.count, by: size).flatMap { bytes[$0..<$0 + size].reversed() }
+                }
+                XCTAssertEqual(encode(native, input), swapped, "\(encoding), interleaved \(interleaved)")
+            }
+        }
+    }
+
     func testInt24PackedAndIn32RoundTripBitExactlyOnASweep() {
         // Every 61st value of the 24-bit range plus both ends and the values around zero.
         let values = Array(stride(from: -8_388_608, through: 8_388_607, by: 61)) + [8_388_607, -1, 0, 1]
