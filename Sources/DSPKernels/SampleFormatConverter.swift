@@ -130,7 +130,9 @@ public struct SampleFormatConverter: Sendable {
 
     /// One channel of `encode`: whole words for float32, int16 and int32 in this machine's byte
     /// order (through `quantizeWord`, which vectorises; the byte-by-byte path was a sixth of
-    /// `auhost render`'s CPU for a 16-bit file), byte by byte otherwise.
+    /// `auhost render`'s CPU for a 16-bit file), byte by byte otherwise. Each word loop is written
+    /// twice: with a constant stride for a channel stored alone (only that one vectorises) and
+    /// with the frame stride; a generic helper would not pass the real-time checks.
     @_noAllocation @_noLocks
     func encodeChannel(_ input: UnsafePointer<Float>, to base: UnsafeMutableRawPointer, frameCount: Int) {
         let contiguous = frameStride == bytes
