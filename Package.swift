@@ -66,6 +66,8 @@ let cShims: [Target] = [
     .target(name: "CAUHostFloatMode"),
     /// The NaN/inf scan of plug-in output, in C for the machine's widest vectors.
     .target(name: "CLV2SampleScan"),
+    /// A folder's entries by getdents64, for the LV2 catalog's fingerprint walk.
+    .target(name: "CDirectoryEntries"),
     /// ladspa.h (ladspa-sdk) for Swift: the LADSPA plug-in interface.
     .target(name: "CLADSPA"),
     /// Out-of-process units' OS layer: shared block, futexes, spawn.
@@ -98,7 +100,7 @@ let layers: [Target] = [
     /// ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
     .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"]),
     /// LV2 hosting over lilv: discovery, component codes, instances.
-    .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox", "CLV2SampleScan", "CAUHostFloatMode", "CAUHostAtomText"]),
+    .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox", "CLV2SampleScan", "CDirectoryEntries", "CAUHostFloatMode", "CAUHostAtomText"]),
     /// LADSPA hosting: discovery in a child, the catalog cache (codes as LV2's), instances.
     .target(name: "LADSPAHost", dependencies: ["CLADSPA", "AudioToolbox", "LV2Host", "CAUHostFloatMode"]),
     /// The unit model every unit shares (AUBase, AUEffectBase, the plug-in ABI face).

@@ -74,6 +74,40 @@ final class LV2CatalogCacheTests: XCTestCase {
         XCTAssertEqual(load().0.bundlesRead, 1)
     }
 
+    /// What the fingerprint sees: every name, and the size and time of every file lilv could
+    /// read; not a shared library rewritten in place (the catalog reads nothing from it).
+    func testFingerprintCoversNamesAndDataButNotLibraryContents() throws {
+        let bundle = folder + "/lv2/eg-amp.lv2/"
+        let original = try XCTUnwrap(LV2BundleFingerprint.of(bundle))
+        XCTAssertEqual(LV2BundleFingerprint.of(bundle), original, "the same folder, the same fingerprint")
+
+        // The library rewritten in place, longer and with a new time: the same fingerprint.
+        let library = try XCTUnwrap(FileHandle(forWritingAtPath: bundle + "amp.so"))
+        library.seekToEndOfFile()
+        library.write(Data(repeating: 0, count: 100))
+        library.closeFile()
+        XCTAssertEqual(LV2BundleFingerprint.of(bundle), original)
+        _ = load()
+        XCTAssertEqual(load().0.bundlesRead, 0)
+
+        // A new library, a file in a new sub-folder, then a touched file there: each is seen.
+        XCTAssertTrue(FileManager.default.createFile(atPath: bundle + "extra.so", contents: Data([1])))
+        let withLibrary = try XCTUnwrap(LV2BundleFingerprint.of(bundle))
+        XCTAssertNotEqual(withLibrary, original)
+        try FileManager.default.createDirectory(atPath: bundle + "presets", withIntermediateDirectories: false)
+        XCTAssertTrue(FileManager.default.createFile(atPath: bundle + "presets/a.ttl", contents: Data("#".utf8)))
+        let withPreset = try XCTUnwrap(LV2BundleFingerprint.of(bundle))
+        XCTAssertNotEqual(withPreset, withLibrary)
+        var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, bundle + "presets/a.ttl", &times, 0), 0)
+        XCTAssertNotEqual(LV2BundleFingerprint.of(bundle), withPreset)
+
+        // A folder without a manifest is not a bundle.
+        try FileManager.default.removeItem(atPath: bundle + "manifest.ttl")
+        XCTAssertNil(LV2BundleFingerprint.of(bundle))
+        XCTAssertNil(LV2BundleFingerprint.of(folder + "/lv2/no-such.lv2/"))
+    }
+
     func testCorruptTruncatedOrOtherVersionCacheIsRebuilt() throws {
         let (first, _) = load()
         let good = try String(contentsOfFile: cacheFile, encoding: .utf8)
