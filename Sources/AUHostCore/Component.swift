@@ -88,9 +88,18 @@ public final class Component {
 public protocol ComponentProvider: AnyObject {
     /// A name for listings and messages.
     var name: String { get }
+    /// True when `components()` reads only the provider's own files and calls nothing of the
+    /// registry, so it may run on another thread beside other such providers. The registry asks
+    /// them all at once when a search needs every provider (the LV2 and LADSPA catalogs are most
+    /// of a warm `auhost list`). Default false.
+    var discoversConcurrently: Bool { get }
     /// The components, in a stable order. Called once, when the registry first needs them; must
     /// not load any plug-in binary (discovery runs no plug-in code).
     ///
     /// Thread: setup.
     func components() -> [Component]
+}
+
+extension ComponentProvider {
+    public var discoversConcurrently: Bool { false }
 }

@@ -131,15 +131,37 @@ public final class ComponentRegistry {
     }
 
     private func everything() -> [Component] {
-        slots.flatMap(materialize) + registered
+        askConcurrentProviders()
+        return slots.flatMap(materialize) + registered
+    }
+
+    /// Asks the providers not yet asked that discover concurrently, all at once, one thread each
+    /// (the calling thread takes the first). Their catalogs are independent file-system walks: a
+    /// warm `auhost list` waits for the longer of LV2's and LADSPA's rather than for both
+    /// (23.5–25.9 against 25.8–27.6 ms wall, RESULTS "Start-up, third pass").
+    private func askConcurrentProviders() {
+        let unasked = slots.filter { $0.components == nil && $0.provider.discoversConcurrently }
+        guard unasked.count > 1 else { return }
+        let found = UnsafeMutableBufferPointer<[Component]>.allocate(capacity: unasked.count)
+        found.initialize(repeating: [])
+        defer {
+            found.deinitialize()
+            found.deallocate()
+        }
+        ConcurrentJobs.run(unasked.indices.map { i in { found[i] = unasked[i].provider.components() } })
+        for (slot, components) in zip(unasked, found) { keep(components, in: slot) }
     }
 
     private func materialize(_ slot: Slot) -> [Component] {
         if let components = slot.components { return components }
         let found = slot.provider.components()
+        keep(found, in: slot)
+        return found
+    }
+
+    private func keep(_ found: [Component], in slot: Slot) {
         slot.components = found
         for c in found { known.insert(UnsafeRawPointer(c.handle)) }
-        return found
     }
 
     /// The composition layer (the AUHost module, linked into libauhost and every tool) defines

@@ -15,6 +15,8 @@ import LV2Host
 /// ```
 public final class LADSPAProvider: ComponentProvider {
     public let name = "ladspa"
+    /// `components()` touches only its catalog (library stats, a child for changed libraries) and warnings.
+    public let discoversConcurrently = true
     private let searchPath: LADSPASearchPath
     private let childPath: String
     private var made: [Component]?

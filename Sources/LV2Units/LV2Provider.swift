@@ -15,6 +15,8 @@ import LV2Host
 /// ```
 public final class LV2Provider: ComponentProvider {
     public let name = "lv2"
+    /// `components()` touches only its catalog (bundle fingerprints, lilv for changed bundles) and warnings.
+    public let discoversConcurrently = true
     /// The world and the lock that serialises every lilv call on it (lilv is not thread-safe).
     /// The world is made the first time a unit needs it.
     public let access: LV2WorldAccess

@@ -30,6 +30,49 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(AudioComponentCount(&search), 2)
     }
 
+    /// Providers that discover concurrently are asked at once, each on its own thread, and their
+    /// components keep installation order around a provider asked on the calling thread.
+    func testConcurrentProvidersAreAskedAtOnceAndKeepTheirOrder() throws {
+        final class Rendezvous: ComponentProvider {
+            let name: String
+            let discoversConcurrently: Bool
+            let started = DispatchSemaphore(value: 0)
+            var partner: Rendezvous?
+            var sawPartnerRunning = false
+            var thread: pthread_t?
+            init(_ name: String, concurrent: Bool = true) {
+                self.name = name
+                discoversConcurrently = concurrent
+            }
+            func components() -> [Component] {
+                thread = pthread_self()
+                started.signal()
+                // Asked one after the other, the first would wait here for the full timeout.
+                if let partner { sawPartnerRunning = partner.started.wait(timeout: .now() + 10) == .success }
+                let description = AudioComponentDescription(
+                    type: kAudioUnitType_Effect, subType: FourCC.code(name)!, manufacturer: FourCC.code("AUcc")!)
+                return [
+                    Component(
+                        description: description, name: "AUHost test: \(name)", version: 1, origin: "test",
+                        factory: { _ in throw AudioError(kAudioUnitErr_FailedInitialization, "not made in this test") })
+                ]
+            }
+        }
+        let first = Rendezvous("ccr1"), between = Rendezvous("ccr2", concurrent: false), second = Rendezvous("ccr3")
+        first.partner = second
+        second.partner = first
+        for provider in [first, between, second] { ComponentRegistry.shared.install(provider) }
+
+        let found = ComponentRegistry.shared.find(
+            AudioComponentDescription(type: kAudioUnitType_Effect, subType: 0, manufacturer: FourCC.code("AUcc")!))
+
+        XCTAssertEqual(found.map(\.description.componentSubType), ["ccr1", "ccr2", "ccr3"].map { FourCC.code($0)! })
+        XCTAssertTrue(first.sawPartnerRunning && second.sawPartnerRunning, "the two providers did not run at the same time")
+        XCTAssertEqual(first.thread.map { pthread_equal($0, pthread_self()) }, 1, "the calling thread takes the first")
+        XCTAssertEqual(second.thread.map { pthread_equal($0, pthread_self()) }, 0)
+        XCTAssertEqual(between.thread.map { pthread_equal($0, pthread_self()) }, 1)
+    }
+
     func testWildcardsFlagsAndStableOrder() throws {
         registerTestUnits()
         var exact = TestGainUnit.description
