@@ -1,4 +1,5 @@
 import Foundation
+import LV2Host
 
 /// The folders LADSPA and DSSI libraries are looked for in: `LADSPA_PATH` (colon-separated) when
 /// set, else /usr/lib/ladspa, /usr/local/lib/ladspa and ~/.ladspa, as ladspa-sdk's tools search;
@@ -11,14 +12,13 @@ public struct LADSPASearchPath: Equatable, Sendable {
     /// The path from `ladspaPath` / `dssiPath`, else the environment, else the defaults.
     /// Thread: any.
     public init(ladspaPath: String? = nil, dssiPath: String? = nil) {
-        let environment = ProcessInfo.processInfo.environment
-        let home = environment["HOME"] ?? ""
+        let home = ProcessEnvironment.value("HOME") ?? ""
         func folders(_ text: String?, _ kind: String) -> [String] {
             if let text, !text.isEmpty { return text.split(separator: ":").map(String.init) }
             return ["/usr/lib/\(kind)", "/usr/local/lib/\(kind)"] + (home.isEmpty ? [] : [home + "/.\(kind)"])
         }
-        let ladspa = folders(ladspaPath ?? environment["LADSPA_PATH"], "ladspa")
-        let dssi = folders(dssiPath ?? environment["DSSI_PATH"], "dssi")
+        let ladspa = folders(ladspaPath ?? ProcessEnvironment.value("LADSPA_PATH"), "ladspa")
+        let dssi = folders(dssiPath ?? ProcessEnvironment.value("DSSI_PATH"), "dssi")
         self.folders = ladspa + dssi
         ladspaText = ladspa.joined(separator: ":")
         dssiText = dssi.joined(separator: ":")

@@ -22,9 +22,8 @@ public enum LV2CatalogCacheFile {
 
     /// The cache folder: `$XDG_CACHE_HOME/auhost`, else `$HOME/.cache/auhost`. Thread: any.
     public static var folder: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/auhost" }
-        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache/auhost"
+        if let xdg = ProcessEnvironment.value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/auhost" }
+        return (ProcessEnvironment.value("HOME") ?? NSTemporaryDirectory()) + "/.cache/auhost"
     }
 
     /// The file for search path `path` (named by a hash of its text). Thread: any.

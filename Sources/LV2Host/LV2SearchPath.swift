@@ -17,9 +17,9 @@ public struct LV2SearchPath: Equatable, Sendable {
 
     /// The path `lv2Path`, else `LV2_PATH`, else lilv's default. Thread: any.
     public init(lv2Path: String? = nil) {
-        let text = lv2Path ?? ProcessInfo.processInfo.environment["LV2_PATH"] ?? Self.lilvDefault
+        let text = lv2Path ?? ProcessEnvironment.value("LV2_PATH") ?? Self.lilvDefault
         self.text = text
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+        let home = ProcessEnvironment.value("HOME") ?? ""
         folders = text.split(separator: ":", omittingEmptySubsequences: true).map { part in
             part.hasPrefix("~") ? home + part.dropFirst() : String(part)
         }

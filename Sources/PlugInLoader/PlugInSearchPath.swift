@@ -8,10 +8,15 @@ import Foundation
 /// 4. during development, this checkout's own `Plugins/.build/release` and `Plugins/.build/debug`
 ///    (where `Plugins/build.sh` leaves the plug-ins with their manifests), when they exist.
 public enum PlugInSearchPath {
-    /// The folders above, for the given environment.
+    /// The folders above, for the given environment (default: the process's two variables that
+    /// matter, read alone: the whole environment as a dictionary is a copy of every variable).
     ///
     /// Thread: setup.
-    public static func folders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    public static func folders(
+        environment: [String: String] = ["AUHOST_PLUGIN_PATH", "HOME"].reduce(into: [:]) { found, name in
+            found[name] = getenv(name).map { String(cString: $0) }
+        }
+    ) -> [String] {
         var folders: [String] = []
         if let path = environment["AUHOST_PLUGIN_PATH"] {
             folders += path.split(separator: ":").map(String.init).filter { !$0.isEmpty }
