@@ -31,6 +31,7 @@ public struct LV2CatalogSnapshot: Sendable {
         self.records = records
         self.bundlesRead = bundlesRead
         var plugins: [String: (plugin: LV2CatalogPlugin, bundle: String)] = [:]
+        plugins.reserveCapacity(records.reduce(0) { $0 + $1.plugins.count })
         for record in records {
             for plugin in record.plugins where plugins[plugin.uri] == nil { plugins[plugin.uri] = (plugin, record.path) }
         }

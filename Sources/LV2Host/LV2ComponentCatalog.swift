@@ -72,7 +72,8 @@ public struct LV2ComponentCatalog: Sendable {
 
     /// The catalog of `inputs`; `hash` is FNV-1a unless a test forces collisions. Thread: any.
     public init(inputs: [LV2CatalogInput], hash: (String) -> UInt32 = LV2ComponentCode.fnv1a) {
-        let sorted = inputs.sorted { $0.uri < $1.uri }
+        // Indices are sorted, not the inputs: each swap of an input moved its three strings.
+        let order = inputs.indices.sorted { inputs[$0].uri < inputs[$1].uri }
         /// (type, subtype, manufacturer); a struct, not an array, so no key allocates.
         struct Key: Hashable {
             var type, subType, manufacturer: UInt32
@@ -84,15 +85,19 @@ public struct LV2ComponentCatalog: Sendable {
                 subType: LV2ComponentCode.code(hash: hash(input.uri)),
                 manufacturer: LV2ComponentCode.code(hash: hash(input.manufacturerName), leadingUppercase: true))
         }
-        let baseKeys = sorted.map(baseKey)
+        let baseKeys = order.map { baseKey(inputs[$0]) }
         // Every base key is reserved first so a bumped code never takes another plug-in's own code.
         var taken = Set(baseKeys)
+        // The first URI of each base key; a group only for a key given twice (a collision).
+        var first: [Key: String] = [:]
+        first.reserveCapacity(order.count)
         var groups: [Key: [String]] = [:]
         var entries: [LV2ComponentEntry] = []
-        var seen = Set<Key>()
-        for (input, base) in zip(sorted, baseKeys) {
+        entries.reserveCapacity(order.count)
+        for (index, base) in zip(order, baseKeys) {
+            let input = inputs[index]
             var key = base
-            if seen.contains(base) {
+            if let owner = first[base] {
                 var suffix = 1
                 repeat {
                     key = Key(
@@ -101,9 +106,10 @@ public struct LV2ComponentCatalog: Sendable {
                     suffix += 1
                 } while taken.contains(key)
                 taken.insert(key)
+                groups[base, default: [owner]].append(input.uri)
+            } else {
+                first[base] = input.uri
             }
-            seen.insert(base)
-            groups[base, default: []].append(input.uri)
             entries.append(
                 LV2ComponentEntry(
                     uri: input.uri,
@@ -114,7 +120,7 @@ public struct LV2ComponentCatalog: Sendable {
                     name: input.name, manufacturerName: input.manufacturerName))
         }
         self.entries = entries
-        self.collisions = groups.filter { $0.value.count > 1 }
+        self.collisions = groups
             .map {
                 LV2CodeCollision(
                     componentType: $0.key[0], componentSubType: $0.key[1],
