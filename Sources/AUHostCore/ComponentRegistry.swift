@@ -1,3 +1,4 @@
+import AudioTypes
 import AudioUnitBase
 import CAUHostHooks
 import Foundation

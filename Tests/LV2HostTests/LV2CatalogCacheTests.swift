@@ -108,6 +108,31 @@ final class LV2CatalogCacheTests: XCTestCase {
         XCTAssertNil(LV2BundleFingerprint.of(folder + "/lv2/no-such.lv2/"))
     }
 
+    /// A cold catalog of many bundles is read by two worlds, each taking every other plug-in;
+    /// what they give is what one world gives: codes, names, port summaries, presets, bundles.
+    func testTwoWorldsReadWhatOneWorldReads() throws {
+        let path = LV2SearchPath()  // the suite's fixed LV2_PATH: well over the 8 bundles that split
+        XCTAssertGreaterThan(path.bundles().count, 8)
+        let snapshot = LV2CatalogStore.load(path: path, refresh: true, cacheFile: cacheFile) { _ in }
+        let world = LV2World(lv2Path: path.text)
+        let direct = LV2ComponentCatalog(world: world).entries
+        let differing = zip(snapshot.catalog.entries, direct).first { $0 != $1 }
+        XCTAssertTrue(
+            snapshot.catalog.entries == direct,
+            "\(snapshot.catalog.entries.count) entries against one world's \(direct.count); first differing: \(String(describing: differing))")
+        var compared = 0
+        for descriptor in world.plugins where descriptor.portDataProblem == nil {
+            let expected = LV2CatalogPlugin(
+                uri: descriptor.uri, name: descriptor.name, manufacturerName: descriptor.projectName,
+                summary: descriptor.catalogPortSummary, isMixer: descriptor.isMixer, bundleURI: descriptor.bundleURI,
+                presetNames: descriptor.presets.map(\.label))
+            XCTAssertEqual(snapshot.plugins[descriptor.uri]?.plugin, expected, descriptor.uri)
+            compared += 1
+        }
+        XCTAssertEqual(snapshot.plugins.count, compared)
+        XCTAssertGreaterThan(compared, 100)
+    }
+
     func testCorruptTruncatedOrOtherVersionCacheIsRebuilt() throws {
         let (first, _) = load()
         let good = try String(contentsOfFile: cacheFile, encoding: .utf8)

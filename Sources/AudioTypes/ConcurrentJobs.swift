@@ -4,13 +4,13 @@ import Foundation
 /// have; a job whose thread cannot start runs on the calling thread. Plain threads: the first
 /// libdispatch worker of a process took 1–4 ms to start on this machine, longer than the LADSPA
 /// catalog it was to read. Thread: setup.
-enum ConcurrentJobs {
+package enum ConcurrentJobs {
     private final class Job {
         let work: () -> Void
         init(_ work: @escaping () -> Void) { self.work = work }
     }
 
-    static func run(_ work: [() -> Void]) {
+    package static func run(_ work: [() -> Void]) {
         var threads: [pthread_t] = []
         for job in work.dropFirst() {
             var thread = pthread_t()
