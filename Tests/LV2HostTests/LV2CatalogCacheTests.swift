@@ -119,7 +119,8 @@ final class LV2CatalogCacheTests: XCTestCase {
         let differing = zip(snapshot.catalog.entries, direct).first { $0 != $1 }
         XCTAssertTrue(
             snapshot.catalog.entries == direct,
-            "\(snapshot.catalog.entries.count) entries against one world's \(direct.count); first differing: \(String(describing: differing))")
+            "\(snapshot.catalog.entries.count) entries against one world's \(direct.count); first differing: \(String(describing: differing))"
+        )
         var compared = 0
         for descriptor in world.plugins where descriptor.portDataProblem == nil {
             let expected = LV2CatalogPlugin(
