@@ -148,15 +148,19 @@ func process(_ state: UnsafeMutablePointer<EngineState>, sampleTime: Int64) {
 }
 
 /// Moves one period between the side's device buffer and its PCM (non-blocking I/O plus
-/// `snd_pcm_wait`, so a stop request is seen within one wait).
+/// `snd_pcm_wait`, so a stop request is seen within one wait). A period already rendered is
+/// not dropped for a stop that comes after its render: playback gives the device one wait to
+/// take it (the client saw that audio rendered and may stop at once, as a player stopping at
+/// its last frame does); a capture period stops at once (nothing was rendered from it yet).
 @_noAllocation @_noLocks
 func transfer(_ state: UnsafeMutablePointer<EngineState>, _ side: EngineSide, playback: Bool) -> Int32 {
     let frames = state.pointee.periodFrames
     let counters = state.pointee.counters
     var done = 0
     var idleSince = 0
+    var waited = false
     while done < frames {
-        if counters.pointee.stopRequested.load(ordering: .relaxed) { return stopRequestedOutcome }
+        if !playback && counters.pointee.stopRequested.load(ordering: .relaxed) { return stopRequestedOutcome }
         let address = side.device.transferAddress(atFrame: done)
         let remaining = snd_pcm_uframes_t(frames - done)
         var moved = 0
@@ -177,6 +181,7 @@ func transfer(_ state: UnsafeMutablePointer<EngineState>, _ side: EngineSide, pl
             continue
         }
         if moved == 0 || moved == -Int(EAGAIN) {
+            if playback && waited && counters.pointee.stopRequested.load(ordering: .relaxed) { return stopRequestedOutcome }
             let now = monotonicNanoseconds()
             if idleSince == 0 {
                 idleSince = now
@@ -187,6 +192,7 @@ func transfer(_ state: UnsafeMutablePointer<EngineState>, _ side: EngineSide, pl
             // snd_pcm_wait polls the PCM's descriptors with a timeout: bounded, no allocation.
             _unsafePerformance { ready = snd_pcm_wait(side.pcm, state.pointee.waitMilliseconds) }
             if ready < 0 { return ready }
+            waited = true
             continue
         }
         if moved == -1 {

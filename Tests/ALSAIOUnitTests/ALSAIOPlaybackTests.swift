@@ -127,9 +127,64 @@ final class ALSAIOPlaybackTests: XCTestCase {
         let tail = wav.data.dropFirst(expected.count)
         XCTAssertTrue(tail.allSatisfy { $0 == 0 }, "after the signal the WAV holds something other than silence")
         XCTAssertEqual(tail.count % (64 * channels * 2), 0, "the tail is not whole periods")
-        // Every rendered period reached the file except, at most, the one in flight when Stop came.
+        // Every rendered period reached the file, the last one rendered before Stop included.
         let written = wav.data.count / (channels * 2)
-        XCTAssertTrue(written == rendered || written == rendered - 64, "\(written) frames written, \(rendered) rendered")
+        XCTAssertEqual(written, rendered, "frames written against frames rendered")
+    }
+
+    /// An app that stops as soon as its callback has rendered its last frame (as a player at the
+    /// end of its file does, and the guide's output example) finds every rendered frame in the
+    /// device: Stop, coming after that period's render and before its write, does not drop it.
+    /// The callback holds its last period until the app is stopping, so the race is forced.
+    func testStopRightAfterARenderKeepsThatPeriod() throws {
+        final class LastPeriod: @unchecked Sendable {
+            let frames: Int
+            let rendered = Atomic<Int>(0)
+            let stopping = Atomic<Bool>(false)
+            init(frames: Int) { self.frames = frames }
+        }
+        let callback: AURenderCallback = { refCon, _, _, _, frames, ioData in
+            let source = Unmanaged<LastPeriod>.fromOpaque(refCon).takeUnretainedValue()
+            let start = source.rendered.load(ordering: .relaxed)
+            for buffer in UnsafeMutableAudioBufferListPointer(ioData!) {
+                let out = buffer.mData!.assumingMemoryBound(to: Float.self)
+                for i in 0..<Int(frames) { out[i] = Float(start + i + 1) / 32768 }
+            }
+            let total = start + Int(frames)
+            source.rendered.store(total, ordering: .releasing)
+            if total >= source.frames {
+                // The app sees the last frame rendered and stops; this period's write comes after.
+                while !source.stopping.load(ordering: .acquiring) { usleep(100) }
+                usleep(20_000)
+            }
+            return noErr
+        }
+        let source = LastPeriod(frames: 64 * 8)
+        let unit = try IO.make(kAudioUnitSubType_HALOutput)
+        defer { AudioComponentInstanceDispose(unit) }
+        XCTAssertEqual(IO.setDevice(unit, "aio_wav_out"), noErr)
+        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, int16Interleaved(channels: 2)), noErr)
+        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(64)), noErr)
+        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(4)), noErr)
+        XCTAssertEqual(
+            IO.set(
+                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
+                AURenderCallbackStruct(inputProc: callback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())), noErr)
+        XCTAssertEqual(AudioUnitInitialize(unit), noErr, IO.lastErrorMessage)
+        XCTAssertEqual(AudioOutputUnitStart(unit), noErr, IO.lastErrorMessage)
+        XCTAssertTrue(ALSAIOTestEnvironment.wait { source.rendered.load(ordering: .acquiring) >= source.frames })
+        source.stopping.store(true, ordering: .releasing)
+        XCTAssertEqual(AudioOutputUnitStop(unit), noErr)
+        let rendered = source.rendered.load(ordering: .acquiring)
+        XCTAssertEqual(AudioUnitUninitialize(unit), noErr)  // closes the PCM: the WAV is complete
+
+        let wav = try XCTUnwrap(WAVData(ALSAIOTestEnvironment.read("out.wav")))
+        XCTAssertEqual(wav.data.count / 4, rendered, "frames in the file against frames rendered before Stop")
+        let last = wav.data.count / 4 - 1
+        if last >= 0 {
+            let sample = Int16(bitPattern: UInt16(wav.data[last * 4]) | UInt16(wav.data[last * 4 + 1]) << 8)
+            XCTAssertEqual(Int(sample), rendered, "the file's last frame is the last one rendered")
+        }
     }
 
     /// Without a device format from the app, the unit negotiates one and reports it (the raw
