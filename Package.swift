@@ -100,7 +100,11 @@ let layers: [Target] = [
     /// ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
     .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"]),
     /// LV2 hosting over lilv: discovery, component codes, instances.
-    .target(name: "LV2Host", dependencies: ["CLilv", "AudioToolbox", "AudioTypes", "CLV2SampleScan", "CDirectoryEntries", "CAUHostFloatMode", "CAUHostAtomText"]),
+    .target(
+        name: "LV2Host",
+        dependencies: [
+            "CLilv", "AudioToolbox", "AudioTypes", "CLV2SampleScan", "CDirectoryEntries", "CAUHostFloatMode", "CAUHostAtomText",
+        ]),
     /// LADSPA hosting: discovery in a child, the catalog cache (codes as LV2's), instances.
     .target(name: "LADSPAHost", dependencies: ["CLADSPA", "AudioToolbox", "LV2Host", "CAUHostFloatMode"]),
     /// The unit model every unit shares (AUBase, AUEffectBase, the plug-in ABI face).

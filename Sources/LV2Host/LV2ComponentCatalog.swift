@@ -120,8 +120,8 @@ public struct LV2ComponentCatalog: Sendable {
                     name: input.name, manufacturerName: input.manufacturerName))
         }
         self.entries = entries
-        self.collisions = groups
-            .map {
+        self.collisions =
+            groups.map {
                 LV2CodeCollision(
                     componentType: $0.key[0], componentSubType: $0.key[1],
                     componentManufacturer: $0.key[2], uris: $0.value)

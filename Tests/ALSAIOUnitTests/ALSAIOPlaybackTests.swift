@@ -39,6 +39,20 @@ let renderTestSignal: AURenderCallback = { refCon, _, _, _, frames, ioData in
 final class ALSAIOPlaybackTests: XCTestCase {
     override func setUp() { _ = ALSAIOTestEnvironment.directory }
 
+    /// An HAL output unit on the `file` plugin's WAV (`aio_wav_out`): S16 stereo on the device
+    /// side, 48 kHz, 4 × 64-frame periods asked for, `callback` rendering; not yet initialized.
+    func wavOutputUnit(_ callback: AURenderCallback, _ refCon: UnsafeMutableRawPointer) throws -> AudioUnit {
+        let unit = try IO.make(kAudioUnitSubType_HALOutput)
+        XCTAssertEqual(IO.setDevice(unit, "aio_wav_out"), noErr)
+        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, int16Interleaved(channels: 2)), noErr)
+        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, Float64(48_000)), noErr)
+        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(64)), noErr)
+        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(4)), noErr)
+        let render = AURenderCallbackStruct(inputProc: callback, inputProcRefCon: refCon)
+        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, render), noErr)
+        return unit
+    }
+
     /// Ported code finds the ALSA unit by the documented I/O subtypes, with Apple's manufacturer
     /// or 0, and gets the documented defaults: output enabled, input disabled, "default" device.
     func testDocumentedIOSubtypesFindTheALSAUnitWithDocumentedDefaults() throws {
@@ -86,17 +100,8 @@ final class ALSAIOPlaybackTests: XCTestCase {
         let channels = 2, frames = 64 * 40
         let values = testSamples(frames * channels)
         let source = PlaybackSource(samples: values.map { Float($0) / 32768 }, channels: channels)
-        let unit = try IO.make(kAudioUnitSubType_HALOutput)
+        let unit = try wavOutputUnit(renderTestSignal, source.refCon)
         defer { AudioComponentInstanceDispose(unit) }
-        XCTAssertEqual(IO.setDevice(unit, "aio_wav_out"), noErr)
-        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, int16Interleaved(channels: 2)), noErr)
-        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredSampleRate, kAudioUnitScope_Global, 0, Float64(48_000)), noErr)
-        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(64)), noErr)
-        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(4)), noErr)
-        XCTAssertEqual(
-            IO.set(
-                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                AURenderCallbackStruct(inputProc: renderTestSignal, inputProcRefCon: source.refCon)), noErr)
         XCTAssertEqual(AudioUnitInitialize(unit), noErr, IO.lastErrorMessage)
         XCTAssertEqual(try IO.get(unit, kAUHostALSAProperty_GrantedSampleRate, as: Float64.self), 48_000)
         XCTAssertEqual(try IO.get(unit, kAUHostALSAProperty_GrantedPeriodFrames, as: UInt32.self), 64)
@@ -160,16 +165,8 @@ final class ALSAIOPlaybackTests: XCTestCase {
             return noErr
         }
         let source = LastPeriod(frames: 64 * 8)
-        let unit = try IO.make(kAudioUnitSubType_HALOutput)
+        let unit = try wavOutputUnit(callback, Unmanaged.passUnretained(source).toOpaque())
         defer { AudioComponentInstanceDispose(unit) }
-        XCTAssertEqual(IO.setDevice(unit, "aio_wav_out"), noErr)
-        XCTAssertEqual(IO.set(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, int16Interleaved(channels: 2)), noErr)
-        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodFrames, kAudioUnitScope_Global, 0, UInt32(64)), noErr)
-        XCTAssertEqual(IO.set(unit, kAUHostALSAProperty_PreferredPeriodCount, kAudioUnitScope_Global, 0, UInt32(4)), noErr)
-        XCTAssertEqual(
-            IO.set(
-                unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0,
-                AURenderCallbackStruct(inputProc: callback, inputProcRefCon: Unmanaged.passUnretained(source).toOpaque())), noErr)
         XCTAssertEqual(AudioUnitInitialize(unit), noErr, IO.lastErrorMessage)
         XCTAssertEqual(AudioOutputUnitStart(unit), noErr, IO.lastErrorMessage)
         XCTAssertTrue(ALSAIOTestEnvironment.wait { source.rendered.load(ordering: .acquiring) >= source.frames })
