@@ -143,13 +143,7 @@ public final class ComponentRegistry {
     private func askConcurrentProviders() {
         let unasked = slots.filter { $0.components == nil && $0.provider.discoversConcurrently }
         guard unasked.count > 1 else { return }
-        let found = UnsafeMutableBufferPointer<[Component]>.allocate(capacity: unasked.count)
-        found.initialize(repeating: [])
-        defer {
-            found.deinitialize()
-            found.deallocate()
-        }
-        ConcurrentJobs.run(unasked.indices.map { i in { found[i] = unasked[i].provider.components() } })
+        let found = ConcurrentJobs.map(unasked.count) { unasked[$0].provider.components() }
         for (slot, components) in zip(unasked, found) { keep(components, in: slot) }
     }
 

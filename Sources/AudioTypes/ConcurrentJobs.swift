@@ -10,7 +10,20 @@ package enum ConcurrentJobs {
         init(_ work: @escaping () -> Void) { self.work = work }
     }
 
-    package static func run(_ work: [() -> Void]) {
+    /// `work(0)`, `work(1)`, … `work(count - 1)`, each on its own thread (the caller takes the
+    /// first), in that order.
+    package static func map<T>(_ count: Int, _ work: @escaping (Int) -> T) -> [T] {
+        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
+        run((0..<count).map { i in { results[i] = work(i) } })
+        return results.map { $0! }
+    }
+
+    private static func run(_ work: [() -> Void]) {
         var threads: [pthread_t] = []
         for job in work.dropFirst() {
             var thread = pthread_t()

@@ -93,13 +93,7 @@ public enum LV2CatalogStore {
     static func readBundles(_ bundles: [String], path: LV2SearchPath) -> [String: ([LV2CatalogPlugin], [String])] {
         let wanted = Set(bundles.map(normalized))
         let shares = wanted.count >= 8 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2 : 1
-        let found = UnsafeMutableBufferPointer<[Found]>.allocate(capacity: shares)
-        found.initialize(repeating: [])
-        defer {
-            found.deinitialize()
-            found.deallocate()
-        }
-        ConcurrentJobs.run((0..<shares).map { share in { found[share] = readShare(wanted, path: path, share: share, of: shares) } })
+        let found = ConcurrentJobs.map(shares) { readShare(wanted, path: path, share: $0, of: shares) }
         var result: [String: ([LV2CatalogPlugin], [String])] = [:]
         for item in found.joined().sorted(by: { $0.position < $1.position }) {
             switch item.outcome {
