@@ -217,9 +217,11 @@ public func _AudioUnitProcessMultiple(
     _ inputCount: UInt32, _ inputs: UnsafeMutablePointer<UnsafePointer<AudioBufferList>?>?,
     _ outputCount: UInt32, _ outputs: UnsafeMutablePointer<UnsafeMutablePointer<AudioBufferList>?>?
 ) -> OSStatus {
-    guard unit != nil else { return kAudio_ParamError }
-    // No AUHost unit implements ProcessMultiple (a v3-era call); say so as documented.
-    return badComponentSelector
+    guard let unit else { return kAudio_ParamError }
+    return renderInstance(unit) { i in
+        guard i.unit?.supportsProcessMultiple ?? true, let processMultiple = i.processMultiple else { return badComponentSelector }
+        return processMultiple(i.me, flags, timeStamp, frames, inputCount, inputs, outputCount, outputs)
+    }
 }
 
 // MARK: Music devices

@@ -16,6 +16,8 @@ public final class ComponentInstance {
     let setParameter: AudioUnitSetParameterProc?
     let scheduleParameters: AudioUnitScheduleParametersProc?
     let process: AudioUnitProcessProc?
+    /// The AudioUnitProcessMultiple method, when the plug-in has one (the graph renders chains with it).
+    public let processMultiple: AudioUnitProcessMultipleProc?
     let midiEvent: MusicDeviceMIDIEventProc?
 
     /// Serialises setup calls on this instance (recursive: a property listener called during a
@@ -54,6 +56,7 @@ public final class ComponentInstance {
         setParameter = look(kAudioUnitSetParameterSelect, AudioUnitSetParameterProc.self)
         scheduleParameters = look(kAudioUnitScheduleParametersSelect, AudioUnitScheduleParametersProc.self)
         process = look(kAudioUnitProcessSelect, AudioUnitProcessProc.self)
+        processMultiple = look(kAudioUnitProcessMultipleSelect, AudioUnitProcessMultipleProc.self)
         midiEvent = look(kMusicDeviceMIDIEventSelect, MusicDeviceMIDIEventProc.self)
     }
 

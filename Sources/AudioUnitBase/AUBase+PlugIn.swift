@@ -184,6 +184,17 @@ private let processThunk: AudioUnitProcessProc = { me, flags, timeStamp, frames,
     withUnit(me, { $0.process(flags, timeStamp, frames, ioData) }, orElse: badComponentInstance)
 }
 
+private let processMultipleThunk: AudioUnitProcessMultipleProc = { me, flags, timeStamp, frames, inputCount, inputs, outputCount, outputs in
+    guard let inputs, let outputs else { return kAudio_ParamError }
+    return withUnit(
+        me,
+        {
+            $0.processMultiple(
+                flags, timeStamp, frames, inputs: UnsafeBufferPointer(start: inputs, count: Int(inputCount)),
+                outputs: UnsafeBufferPointer(start: outputs, count: Int(outputCount)))
+        }, orElse: badComponentInstance)
+}
+
 private let midiEventThunk: MusicDeviceMIDIEventProc = { me, status, data1, data2, offset in
     withUnit(me, { $0.midiEvent(status: status, data1: data1, data2: data2, offset: offset) }, orElse: badComponentInstance)
 }
@@ -232,6 +243,7 @@ private let plugInLookup: @convention(c) (Int16) -> AudioComponentMethod? = { se
     // Selectors whose availability depends on the unit are answered by the host asking the unit
     // (see AUBase.answers(_:)); Lookup is per component, not per instance.
     case kAudioUnitProcessSelect: return method(processThunk)
+    case kAudioUnitProcessMultipleSelect: return method(processMultipleThunk)
     case kAudioOutputUnitStartSelect: return method(startThunk)
     case kAudioOutputUnitStopSelect: return method(stopThunk)
     case kMusicDeviceMIDIEventSelect: return method(midiEventThunk)
@@ -242,13 +254,14 @@ private let plugInLookup: @convention(c) (Int16) -> AudioComponentMethod? = { se
 }
 
 extension AUBase {
-    /// Whether this instance really implements a selector (CanDo): Process only for units that
-    /// support it, Start/Stop only for output units.
+    /// Whether this instance really implements a selector (CanDo): Process and ProcessMultiple only
+    /// for units that support them, Start/Stop only for output units.
     ///
     /// Thread: any.
     public func answers(_ selector: Int16) -> Bool {
         switch selector {
         case kAudioUnitProcessSelect: return supportsProcess
+        case kAudioUnitProcessMultipleSelect: return supportsProcessMultiple
         case kAudioOutputUnitStartSelect, kAudioOutputUnitStopSelect: return isOutputUnit
         case kMusicDeviceMIDIEventSelect, kMusicDeviceSysExSelect: return acceptsMIDI
         default: return plugInLookup(selector) != nil

@@ -242,6 +242,18 @@ open class AUBase {
     ) -> OSStatus {
         kAudio_UnimplementedError
     }
+    /// Whether the unit implements AudioUnitProcessMultiple.
+    open var supportsProcessMultiple: Bool { false }
+    /// AudioUnitProcessMultiple: reads the input lists and writes the output lists.
+    ///
+    /// Thread: render.
+    open func processMultiple(
+        _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
+        _ frames: UInt32, inputs: UnsafeBufferPointer<UnsafePointer<AudioBufferList>?>,
+        outputs: UnsafeBufferPointer<UnsafeMutablePointer<AudioBufferList>?>
+    ) -> OSStatus {
+        kAudio_UnimplementedError
+    }
 
     /// Where a property really lives, for units that accept documented alternative addresses
     /// (RemoteIO takes its render callback on global scope as well as input scope). Default: as given.

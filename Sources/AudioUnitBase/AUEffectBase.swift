@@ -32,6 +32,7 @@ open class AUEffectBase: AUBase {
     open override var supportsBypass: Bool { true }
     open override var supportsInPlace: Bool { true }
     open override var supportsProcess: Bool { true }
+    open override var supportsProcessMultiple: Bool { true }
 
     /// Processes one channel of a slice. Default: copies (a unit overrides this or `process`).
     ///
@@ -90,25 +91,19 @@ open class AUEffectBase: AUBase {
         let inPlace = bypass || s.pointee.inPlace
         let status = pullInput(0, flags, timeStamp, frames, into: inPlace ? output : nil)
         guard status == noErr else { return status }
-        var silent = inputWasSilent(0)
+        let silent = inputWasSilent(0)
         guard !bypass else {
             markSilence(flags, silent)
             return noErr
         }
         guard let input = inPlace ? output : inputList(0) else { return kAudioUnitErr_NoConnection }
-        let limit = silent && s.pointee.silentTimeout.beginsStretch ? silenceTimeoutFrames() : 0
-        s.pointee.silentTimeout.process(frames: Int(frames), limit: limit, silence: &silent)
-        if silent {
-            zero(output, frames: frames, bytesPerFrame: s.pointee.outputs[0].buffers.bytesPerFrame)
-            skipSliced(frames: Int(frames))
-        } else {
-            processSliced(input: input, output: output, frames: Int(frames))
-        }
-        markSilence(flags, silent)
+        processOrSilence(input: input, output: output, frames: frames, inputSilent: silent, flags: flags)
         return noErr
     }
 
-    /// AudioUnitProcess: the caller's list is both input and output.
+    /// AudioUnitProcess: the caller's list is both input and output, and the OutputIsSilence mark
+    /// in `flags` says whether the input is silent; the output is processed and marked as
+    /// AudioUnitRender would (as Apple's AUEffectBase does), so a host may render the unit either way.
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
@@ -124,9 +119,67 @@ open class AUEffectBase: AUBase {
         let status = s.pointee.checkInPlaceList(0, ioData, frames)
         guard status == noErr else { return status }
         let section = s.pointee.enterRender()
-        if !s.pointee.bypass { processSliced(input: ioData, output: ioData, frames: Int(frames)) }
+        if !s.pointee.bypass {
+            let silence = AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue
+            let inputSilent = (flags?.pointee.rawValue ?? 0) & silence != 0
+            processOrSilence(input: ioData, output: ioData, frames: frames, inputSilent: inputSilent, flags: flags)
+        }
         s.pointee.leaveRender(section)
         return noErr
+    }
+
+    /// AudioUnitProcessMultiple with one input list and one output list: the input is processed
+    /// into the output out of place, with the silence mark read from and written to `flags` as
+    /// ``process(_:_:_:_:)`` does; bypassed, the input is copied. (A graph renders chains of
+    /// effects this way: AudioGraph+ProcessRuns.swift.)
+    ///
+    /// Thread: render.
+    @_noAllocation @_noLocks
+    open override func processMultiple(
+        _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>?,
+        _ frames: UInt32, inputs: UnsafeBufferPointer<UnsafePointer<AudioBufferList>?>,
+        outputs: UnsafeBufferPointer<UnsafeMutablePointer<AudioBufferList>?>
+    ) -> OSStatus {
+        guard inputs.count == 1, outputs.count == 1, let constInput = inputs[0], let output = outputs[0] else { return kAudio_ParamError }
+        let input = UnsafeMutablePointer(mutating: constInput)
+        let s = renderState()
+        guard s.pointee.initialized else { return kAudioUnitErr_Uninitialized }
+        guard frames <= s.pointee.maxFrames else { return kAudioUnitErr_TooManyFramesToProcess }
+        // The effect's input and output formats are alike: both lists are checked as AudioUnitRender checks its list.
+        var status = s.pointee.checkInPlaceList(0, input, frames)
+        if status == noErr { status = s.pointee.checkInPlaceList(0, output, frames) }
+        guard status == noErr else { return status }
+        let section = s.pointee.enterRender()
+        if s.pointee.bypass {
+            copy(input, to: output, frames: frames, bytesPerFrame: s.pointee.outputs[0].buffers.bytesPerFrame)
+        } else {
+            let silence = AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue
+            let inputSilent = (flags?.pointee.rawValue ?? 0) & silence != 0
+            processOrSilence(input: input, output: output, frames: frames, inputSilent: inputSilent, flags: flags)
+        }
+        s.pointee.leaveRender(section)
+        return noErr
+    }
+
+    /// Input silent for longer than the unit's latency and tail gives zeroed output marked
+    /// OutputIsSilence without processing (parameter changes still land); any other input is
+    /// processed and the output marked as sound.
+    @_noAllocation @_noLocks
+    private func processOrSilence(
+        input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>, frames: UInt32,
+        inputSilent: Bool, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?
+    ) {
+        let s = renderState()
+        var silent = inputSilent
+        let limit = silent && s.pointee.silentTimeout.beginsStretch ? silenceTimeoutFrames() : 0
+        s.pointee.silentTimeout.process(frames: Int(frames), limit: limit, silence: &silent)
+        if silent {
+            zero(output, frames: frames, bytesPerFrame: s.pointee.outputs[0].buffers.bytesPerFrame)
+            skipSliced(frames: Int(frames))
+        } else {
+            processSliced(input: input, output: output, frames: Int(frames))
+        }
+        if let flags { markSilence(flags, silent) }
     }
 
     /// Frames the output keeps sounding after the input turns silent: the unit's latency and tail
@@ -157,6 +210,19 @@ open class AUEffectBase: AUBase {
         let buffers = audioBuffers(list)
         for i in 0..<Int(list.pointee.mNumberBuffers) {
             buffers[i].mData?.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * Int(bytesPerFrame))
+        }
+    }
+
+    /// Copies `frames` frames of every buffer of `input` into `output` (lists of the same shape).
+    @_noAllocation @_noLocks
+    private func copy(
+        _ input: UnsafeMutablePointer<AudioBufferList>, to output: UnsafeMutablePointer<AudioBufferList>, frames: UInt32,
+        bytesPerFrame: UInt32
+    ) {
+        let from = audioBuffers(input), to = audioBuffers(output)
+        for i in 0..<Int(output.pointee.mNumberBuffers) where from[i].mData != to[i].mData {
+            guard let source = from[i].mData, let destination = to[i].mData else { continue }
+            destination.copyMemory(from: source, byteCount: Int(frames) * Int(bytesPerFrame))
         }
     }
 

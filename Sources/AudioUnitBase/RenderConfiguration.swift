@@ -63,6 +63,10 @@ public struct RenderConfigurationChannel {
     /// The thread rendering the unit now (pthread_t bits), 0 when none: a setup call made from
     /// inside the unit's render is refused rather than waiting for itself.
     public var renderingThread: UInt64 = 0
+    /// How many render notifications the configuration holds, readable outside a render call:
+    /// a host that renders the unit with AudioUnitProcessMultiple, which calls none, renders it
+    /// with AudioUnitRender while it has some.
+    public var notifyCount: Int32 = 0
     /// The configuration the render call in progress reads (render thread only, not atomic).
     public var current: UnsafeMutablePointer<RenderConfiguration>?
     /// kAudioUnitProperty_LastRenderError: written by the render thread, read by any (atomic).
@@ -122,6 +126,14 @@ extension RenderState {
                 ? auhost_atomic_add_u64(&channel.pointee.readersOdd, UInt64.max)
                 : auhost_atomic_add_u64(&channel.pointee.readersEven, UInt64.max)
         }
+    }
+
+    /// Whether the unit has render notifications, as last published (a change published
+    /// meanwhile holds from the next call).
+    ///
+    /// Thread: any.
+    public var hasRenderNotifications: Bool {
+        @_noAllocation @_noLocks get { _unsafePerformance { auhost_atomic_load_i32(&channel.pointee.notifyCount) } != 0 }
     }
 
     /// BypassEffect as the render call in progress sees it.
@@ -189,6 +201,7 @@ extension AUBase {
                 tempoChanges: tempoChanges ?? AUHostTempoChangeInfo()))
         let channel = state.pointee.channel
         let old = auhost_atomic_exchange_pointer(&channel.pointee.configuration, UnsafeMutableRawPointer(fresh))
+        auhost_atomic_store_i32(&channel.pointee.notifyCount, Int32(renderNotifies.count))
         AUBase.waitForRenderReaders(channel)
         if let old { AUBase.freeConfiguration(old) }
     }

@@ -224,6 +224,7 @@ extension AudioGraph {
         }
         let parallel = compileParallelPlan(joined: joined, index: index)
         for i in 0..<ports.count { inputs[i].directSerial = inputs[i].direct && parallel == nil }
+        if parallel == nil { compileProcessRuns(joined: joined, inputs: inputs) }
         let schedule = UnsafeMutablePointer<Schedule>.allocate(capacity: 1)
         schedule.initialize(
             to: Schedule(
@@ -281,6 +282,8 @@ extension AudioGraph {
         for p in 0..<s.portCount {
             if let d = s.inputs[p].delay { d.pointee.free(); d.deallocate() }
             s.inputs[p].scratch?.deallocate()
+            s.inputs[p].run?.deallocate()
+            s.inputs[p].runBuffers.free()
         }
         s.inputs.deallocate()
         if let plan = s.parallel { freeParallelPlan(plan) }

@@ -31,9 +31,26 @@ public struct ScheduledInput {
     public var callbackRefCon: UnsafeMutableRawPointer?
     /// Latency compensation: a delay line for this input (nil when the path needs none).
     public var delay: UnsafeMutablePointer<LatencyCompensationLine>?
+    /// Units that support AudioUnitProcessMultiple, in dependency order, ending with this input's
+    /// source: the chain renders flat (``renderProcessRun``). Set on the input a chain ends at.
+    public var run: UnsafeMutablePointer<ProcessStep>?
+    public var runCount: Int = 0
+    /// The second list the chain's units alternate with the consumer's (its maximum frames).
+    public var runBuffers = BusBuffers()
+    public var runMaxFrames: UInt32 = 0
     /// Buffers for an application callback when the unit passes NULL mData (channels × maxFrames).
     public var scratch: UnsafeMutablePointer<Float>?
     public var scratchFrames: Int = 0
+}
+
+/// One unit of a chain the graph renders with AudioUnitProcessMultiple.
+public struct ProcessStep {
+    public var processMultiple: AudioUnitProcessMultipleProc
+    public var me: UnsafeMutableRawPointer
+    /// The unit's render state: it says whether the unit has render notifications now.
+    public var state: UnsafeMutablePointer<RenderState>
+    /// The port feeding the unit's input 0: its source is the step before (or the chain's source).
+    public var inputPort: Int
 }
 
 /// One output bus of a scheduled node: rendered at most once per cycle and time stamp.
@@ -200,21 +217,24 @@ func endCycle(_ g: UnsafeMutablePointer<GraphRenderState>, frames: UInt32) {
 /// Feeds a managed input bus from the schedule in use.
 let graphInputTrampoline: AURenderCallback = { refCon, flags, timeStamp, bus, frames, ioData in
     guard let ioData else { return kAudio_ParamError }
-    return feedInput(refCon.assumingMemoryBound(to: InputPort.self), flags, timeStamp, bus, frames, ioData)
+    let port = refCon.assumingMemoryBound(to: InputPort.self)
+    return feedInput(port.pointee.graph, port.pointee.id, flags, timeStamp, bus, frames, ioData)
 }
 
 @_noAllocation @_noLocks
 func feedInput(
-    _ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+    _ g: UnsafeMutablePointer<GraphRenderState>, _ id: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
     _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
     _ ioData: UnsafeMutablePointer<AudioBufferList>
 ) -> OSStatus {
-    let g = port.pointee.graph
-    guard port.pointee.id < g.pointee.activePortCount, let inputs = g.pointee.activeInputs, let schedule = g.pointee.active else {
+    guard id < g.pointee.activePortCount, let inputs = g.pointee.activeInputs, let schedule = g.pointee.active else {
         return kAudioUnitErr_NoConnection
     }
-    let input = inputs + port.pointee.id
+    let input = inputs + id
     if input.pointee.directSerial, let render = input.pointee.sourceRender, let output = input.pointee.sourceOutput {
+        if let run = input.pointee.run, hasBuffers(ioData) {
+            return renderProcessRun(g, input, run, render, output, timeStamp, frames, ioData)
+        }
         return pullDirect(input, render, output, timeStamp, frames, ioData)
     }
     switch input.pointee.kind {
@@ -233,7 +253,7 @@ func feedInput(
         return _unsafePerformance { renderCallbackCall(callback)(input.pointee.callbackRefCon, flags, timeStamp, bus, frames, ioData) }
     case .connection:
         let cycle = g.pointee.cycle
-        if let plan = schedule.pointee.parallel, port.pointee.id == plan.pointee.headPort, plan.pointee.ranCycle != cycle {
+        if let plan = schedule.pointee.parallel, id == plan.pointee.headPort, plan.pointee.ranCycle != cycle {
             // The head's first pull of the cycle: every task is rendered first, on all threads.
             runParallelPhase(schedule, plan, cycle: cycle, timeStamp, frames)
         }
@@ -281,6 +301,51 @@ func pullDirect(
     let status = _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, list) }
     guard status == noErr else { return status }
     return deliver(output, into: ioData, frames: frames, delay: nil)
+}
+
+/// A chain of units that support AudioUnitProcessMultiple, ending at this input: the chain's
+/// source is pulled once, then each unit processes out of place, in dependency order, from one of
+/// two lists into the other (the consumer's and the run's own), the last into the consumer's —
+/// one level of calls where a pull would nest once per unit. Each unit gets what the pull would
+/// give it: the first its source's silence mark, the others none (a pull between graph nodes
+/// passes none on; see `pullDirect`). A unit with render notifications, which ProcessMultiple does
+/// not call, is rendered with AudioUnitRender instead, pulling the units before it as usual.
+///
+/// Thread: render.
+@_noAllocation @_noLocks
+func renderProcessRun(
+    _ g: UnsafeMutablePointer<GraphRenderState>, _ input: UnsafeMutablePointer<ScheduledInput>,
+    _ run: UnsafeMutablePointer<ProcessStep>, _ render: AudioUnitRenderProc, _ output: UnsafeMutablePointer<ScheduledOutput>,
+    _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>
+) -> OSStatus {
+    let count = input.pointee.runCount
+    var start = 0
+    for i in 0..<count where run[i].state.pointee.hasRenderNotifications { start = i + 1 }
+    let own = input.pointee.runBuffers
+    guard start < count, frames <= input.pointee.runMaxFrames, let list = own.list, let storage = own.storage,
+        ioData.pointee.mNumberBuffers == list.pointee.mNumberBuffers
+    else { return pullDirect(input, render, output, timeStamp, frames, ioData) }
+    let bytes = frames * own.bytesPerFrame
+    let ours = audioBuffers(list), theirs = audioBuffers(ioData)
+    for b in 0..<Int(list.pointee.mNumberBuffers) {
+        ours[b] = AudioBuffer(mNumberChannels: own.channelsPerBuffer, mDataByteSize: bytes, mData: storage + b * own.bytesPerBuffer)
+        theirs[b].mDataByteSize = bytes
+    }
+    // The source fills the list that makes the last unit write into the consumer's.
+    var from = (count - start) % 2 == 0 ? ioData : list
+    var to = from == ioData ? list : ioData
+    var flags = AudioUnitRenderActionFlags(rawValue: 0)
+    var status = feedInput(g, run[start].inputPort, &flags, timeStamp, 0, frames, from)
+    for i in start..<count where status == noErr {
+        if i > start { flags = AudioUnitRenderActionFlags(rawValue: 0) }
+        let step = run[i]
+        var inputs: UnsafePointer<AudioBufferList>? = UnsafePointer(from)
+        var outputs: UnsafeMutablePointer<AudioBufferList>? = to
+        // A unit's ProcessMultiple is a render-thread call by contract.
+        status = _unsafePerformance { step.processMultiple(step.me, &flags, timeStamp, frames, 1, &inputs, 1, &outputs) }
+        swap(&from, &to)
+    }
+    return status
 }
 
 /// Renders output bus `bus` of a node into its own buffers ("nil mData": the unit's) and records

@@ -160,8 +160,16 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(AudioUnitProcess(h.unit, &flags, &stamp, 64, list), kAudio_ParamError)
         buffers[1].mData = UnsafeMutableRawPointer(block + 128)
         XCTAssertEqual(AudioUnitProcess(h.unit, &flags, &stamp, 64, list), noErr)
-        // ProcessMultiple is not implemented by any AUHost unit, and says so.
-        XCTAssertEqual(_AudioUnitProcessMultiple(h.unit, &flags, &stamp, 64, 0, nil, 0, nil), badComponentSelector)  // the C entry point: NULL lists as C passes them
+        // ProcessMultiple takes one input and one output list, each checked the same way; NULL lists
+        // (as C passes them), other counts and lists too short are refused, nothing written.
+        XCTAssertEqual(_AudioUnitProcessMultiple(h.unit, &flags, &stamp, 64, 0, nil, 0, nil), kAudio_ParamError)
+        block.update(repeating: 7, count: 256)
+        var inputs = [UnsafePointer(list), UnsafePointer(list)]
+        var outputs = [list]
+        XCTAssertEqual(AudioUnitProcessMultiple(h.unit, &flags, &stamp, 64, 2, &inputs, 1, &outputs), kAudio_ParamError)
+        XCTAssertEqual(AudioUnitProcessMultiple(h.unit, &flags, &stamp, 512, 1, &inputs, 1, &outputs), kAudio_ParamError)
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: block, count: 256)), [Float](repeating: 7, count: 256), "nothing written")
+        XCTAssertEqual(AudioUnitProcessMultiple(h.unit, &flags, &stamp, 64, 1, &inputs, 1, &outputs), noErr)
     }
 
     // MARK: B. Delay: values outside the range, extreme rates, ramps
