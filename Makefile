@@ -94,6 +94,10 @@ check-c: examples-build
 		$$cc -std=c17 -Wall -Werror Tests/CHost/host.c Tests/CHost/gain_unit.c -o $$bin/host $$pc; \
 		echo "C host built with $$cc against the release install:"; $$bin/host; \
 		$$cc -std=c17 -Wall -Werror Tests/CHost/cstd_headers.c -o $$bin/cstd-headers $$pc; $$bin/cstd-headers; \
+		$$cc -std=c17 -Wall -Werror Tests/CHost/ladspa_listing.c -o $$bin/ladspa-listing $$pc; \
+		cache=$$(mktemp -d); XDG_CACHE_HOME=$$cache LADSPA_PATH=$$(scripts/test-ladspa-path.sh) \
+			DSSI_PATH=$$(scripts/test-ladspa-path.sh --dssi) $$bin/ladspa-listing "C* AmpVTS"; \
+		rm -rf $$cache; \
 		$$cc -std=c17 -Wall -Werror -DCF_EXCLUDE_CSTD_HEADERS Tests/CHost/cstd_headers.c -o $$bin/cstd-excluded $$pc; $$bin/cstd-excluded; \
 		$$cc -std=c17 -Wall -Werror Tests/CHost/corefoundation.c -o $$bin/corefoundation $$pc -lpthread; $$bin/corefoundation; \
 		if [ $$cc = clang ]; then \
@@ -222,6 +226,14 @@ install-ui-host: deps
 	$(SWIFT) build -c $(CONFIG) --product auhost-ui-host
 	install -d $(PREFIX)/libexec/auhost
 	install -m 755 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/auhost-ui-host $(PREFIX)/libexec/auhost/
+## install-sweep-child: the child that describes LADSPA libraries (running one is describing it)
+## and sweeps LV2 plug-ins, where the installed library looks for it.
+.PHONY: install-sweep-child
+install: install-sweep-child
+install-sweep-child: deps
+	$(SWIFT) build -c $(CONFIG) --product lv2-sweep-child
+	install -d $(PREFIX)/libexec/auhost
+	install -m 755 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lv2-sweep-child $(PREFIX)/libexec/auhost/
 ## bench-graph-floor: 32 C gain units wired by hand (direct calls, AudioUnitRender) and in an
 ## AUGraph against a hand-written loop, side by side (Benchmarks/graph-floor.c, issue 35), built
 ## with gcc -O3 against the release install as C users link it.

@@ -68,6 +68,8 @@ let cShims: [Target] = [
     .target(name: "CLV2SampleScan"),
     /// A folder's entries by getdents64, for the LV2 catalog's fingerprint walk.
     .target(name: "CDirectoryEntries"),
+    /// dladdr: where helper programs installed beside libauhost are.
+    .target(name: "CImagePath"),
     /// ladspa.h (ladspa-sdk) for Swift: the LADSPA plug-in interface.
     .target(name: "CLADSPA"),
     /// Out-of-process units' OS layer: shared block, futexes, spawn.
@@ -104,6 +106,7 @@ let layers: [Target] = [
         name: "LV2Host",
         dependencies: [
             "CLilv", "AudioToolbox", "AudioTypes", "CLV2SampleScan", "CDirectoryEntries", "CAUHostFloatMode", "CAUHostAtomText",
+            "CImagePath",
         ]),
     /// LADSPA hosting: discovery in a child, the catalog cache (codes as LV2's), instances.
     .target(name: "LADSPAHost", dependencies: ["CLADSPA", "AudioToolbox", "LV2Host", "CAUHostFloatMode"]),

@@ -78,6 +78,9 @@ public enum LADSPACatalogStore {
                 records.append(LADSPALibraryRecord(path: library, fingerprint: fingerprint, plugins: [], warning: nil))
             }
         }
+        // Libraries no child could describe: warned about, and left out of the cache so that the
+        // next run (with the child in place) describes them instead of skipping them for good.
+        var undescribed: Set<String> = []
         if !stale.isEmpty {
             let outcomes = LADSPAScan.describe(
                 stale.map { records[$0.index].path }, childPath: childPath, timeoutSeconds: timeoutSeconds)
@@ -85,6 +88,9 @@ public enum LADSPACatalogStore {
                 switch outcomes[records[index].path] {
                 case .described(let plugins): records[index].plugins = plugins
                 case .skipped(let warning): records[index].warning = warning
+                case .unavailable(let warning):
+                    records[index].warning = warning
+                    undescribed.insert(records[index].path)
                 case nil: records[index].warning = "ladspa: skipping \(records[index].path): it was not described."
                 }
             }
@@ -96,7 +102,7 @@ public enum LADSPACatalogStore {
             // examples and CMT share labels on every Debian machine with both): said when the set of
             // libraries changes, not on every run. A broken library above is said every run.
             snapshot.duplicateWarnings.forEach(warn)
-            do { try LADSPACatalogCacheFile.write(records, to: file) } catch {
+            do { try LADSPACatalogCacheFile.write(records.filter { !undescribed.contains($0.path) }, to: file) } catch {
                 warn(
                     "ladspa: cannot write the plug-in catalog cache \(file) (\(error.localizedDescription)); "
                         + "keeping it in memory for this run. Set XDG_CACHE_HOME to a writable folder to keep it.")

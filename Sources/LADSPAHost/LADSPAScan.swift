@@ -16,6 +16,9 @@ public enum LADSPAScan {
         case described([LADSPAPluginInfo])
         /// The warning to show, naming the library and why it was skipped.
         case skipped(String)
+        /// No describing child could run (it is missing, or no process could start): nothing is
+        /// known about the library, and the warning says why. Not a verdict to remember.
+        case unavailable(String)
     }
 
     /// The child's argument that selects this mode.
@@ -38,8 +41,10 @@ public enum LADSPAScan {
                 outcomes[next] = .skipped("ladspa: skipping \(next): describing it \(died).")
                 remaining = remaining.dropFirst()
             } else {
-                let reason = run.startFailure ?? "the describing child stopped without an answer"
-                for library in remaining { outcomes[library] = .skipped("ladspa: skipping \(library): \(reason).") }
+                for library in remaining {
+                    let warning = "ladspa: skipping \(library): \(run.startFailure ?? "the describing child stopped without an answer")."
+                    outcomes[library] = run.startFailure == nil ? .skipped(warning) : .unavailable(warning)
+                }
                 break
             }
         }

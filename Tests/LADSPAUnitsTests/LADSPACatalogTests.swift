@@ -154,4 +154,23 @@ final class LADSPACatalogTests: XCTestCase {
             XCTAssertTrue(snapshot.plugins.contains { $0.label == "hpf" })
         }
     }
+
+    /// A host that cannot start its describing child (a program linking the installed library
+    /// without the child installed) warns about each library but does not cache that: the next
+    /// run with the child describes them.
+    func testAMissingDescribingChildIsNotRemembered() throws {
+        let cache = LADSPATestSupport.scratch + "/missing-child-cache.txt"
+        try? FileManager.default.removeItem(atPath: cache)
+        let path = LADSPASearchPath(ladspaPath: LADSPATestSupport.fixedPath, dssiPath: LADSPATestSupport.scratch + "/no-dssi")
+        var warnings: [String] = []
+        let without = LADSPACatalogStore.load(path: path, cacheFile: cache, childPath: "/nonexistent/lv2-sweep-child") {
+            warnings.append($0)
+        }
+        XCTAssertTrue(without.plugins.isEmpty)
+        XCTAssertFalse(warnings.isEmpty)
+        XCTAssertTrue(warnings.allSatisfy { $0.contains("cannot start /nonexistent/lv2-sweep-child") }, warnings.joined(separator: "\n"))
+        let with = LADSPACatalogStore.load(path: path, cacheFile: cache) { _ in }
+        XCTAssertEqual(with.librariesDescribed, warnings.count)
+        XCTAssertTrue(with.plugins.contains { $0.label == "hpf" })
+    }
 }
