@@ -20,7 +20,9 @@ public enum LADSPACatalogCacheFile {
     /// `auhost list` over the 1.4 MB file). Version 4: a "ports" line before each plug-in's
     /// ports, so that a read steps over them (their parsing was most of the rest). Version 5: a
     /// plug-in with run_multiple_synths alone is a synth (kind "1"), so version 4 files are stale.
-    static let header = "auhost-ladspa-catalog 5"
+    /// Version 6: earlier versions recorded "cannot start the describing child" as a library's
+    /// verdict (a program linking the installed library, which had no child): described again.
+    static let header = "auhost-ladspa-catalog 6"
 
     /// FNV-1a's multiply over 8-byte little-endian words in four interleaved lanes, then the tail
     /// bytes: a check against truncation and corruption, not a cryptographic hash. Thread: any.

@@ -1,4 +1,6 @@
 import XCTest
+import CAUHostAtomics
+import Foundation
 import TestSupport
 
 /// A serial graph renders a chain of units that support AudioUnitProcessMultiple by calling it on
@@ -49,6 +51,46 @@ final class GraphProcessRunTests: XCTestCase {
         try c.pullAndCheck()
         XCTAssertEqual(c.units.map(\.processCalls), [1, 1, 1, 4, 4, 4])
         XCTAssertEqual([calls[0], calls[1]], [3, 3])
+    }
+
+    /// A notification added to and removed from a mid-chain unit, again and again, while another
+    /// thread pulls: the unit moves between ProcessMultiple and AudioUnitRender, every block keeps
+    /// the chain's samples, and a removed notification is not called once removal returns.
+    func testNotificationsComingAndGoingWhileTheChainRenders() throws {
+        let c = try GainChain([2, 0.5, 3, 1.25])
+        nonisolated(unsafe) let shared = UnsafeMutablePointer<UInt64>.allocate(capacity: 3)  // stop, wrong blocks, calls
+        shared.initialize(repeating: 0, count: 3)
+        defer { shared.deallocate() }
+        let notify: AURenderCallback = { refCon, _, _, _, _, _ in
+            _ = auhost_atomic_add_u64(refCon.assumingMemoryBound(to: UInt64.self), 1)
+            return noErr
+        }
+        let done = DispatchSemaphore(value: 0)
+        let puller = Thread {
+            while auhost_atomic_load_u64(shared) == 0 {
+                if !c.pullMatches() { _ = auhost_atomic_add_u64(shared + 1, 1) }
+            }
+            done.signal()
+        }
+        puller.start()
+        let unit = c.fixture.unit(c.nodes[1])
+        let end = Date().addingTimeInterval(0.5)
+        var rounds = 0
+        while Date() < end {
+            XCTAssertEqual(AudioUnitAddRenderNotify(unit, notify, shared + 2), noErr)
+            usleep(200)
+            XCTAssertEqual(AudioUnitRemoveRenderNotify(unit, notify, shared + 2), noErr)
+            usleep(200)
+            rounds += 1
+        }
+        let callsAfterRemoval = auhost_atomic_load_u64(shared + 2)
+        auhost_atomic_store_u64(shared, 1)
+        done.wait()
+        XCTAssertEqual(auhost_atomic_load_u64(shared + 1), 0, "blocks with wrong samples")
+        XCTAssertEqual(auhost_atomic_load_u64(shared + 2), callsAfterRemoval, "called after its removal returned")
+        XCTAssertGreaterThan(c.units[1].renderCalls, 0)
+        XCTAssertGreaterThan(c.units[1].processCalls, 0)
+        XCTAssertGreaterThan(rounds, 10)
     }
 
     func testABypassedUnitPassesItsInputOn() throws {
@@ -156,12 +198,17 @@ private final class GainChain {
 
     /// Pulls 256 frames and checks both channels against the gains applied one after another.
     func pullAndCheck(file: StaticString = #filePath, line: UInt = #line) throws {
-        XCTAssertEqual(fixture.pull(256), noErr, file: file, line: line)
-        for (channel, samples) in [fixture.left(256), fixture.right(256)].enumerated() {
-            let expected = (0..<256).map { i in gains.reduce(Float(frame + i + 1000 * channel)) { $0 * $1 } }
-            XCTAssertEqual(samples, expected, "channel \(channel) from frame \(frame)", file: file, line: line)
+        XCTAssertTrue(pullMatches(), "the block from frame \(frame - 256)", file: file, line: line)
+    }
+
+    /// Pulls 256 frames; whether the pull succeeded and both channels are the gains applied in turn.
+    func pullMatches() -> Bool {
+        let status = fixture.pull(256)
+        let matches = [fixture.left(256), fixture.right(256)].enumerated().allSatisfy { channel, samples in
+            samples == (0..<256).map { i in gains.reduce(Float(frame + i + 1000 * channel)) { $0 * $1 } }
         }
         frame += 256
+        return status == noErr && matches
     }
 }
 
