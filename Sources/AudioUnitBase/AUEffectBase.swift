@@ -112,26 +112,13 @@ open class AUEffectBase: AUBase {
         _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>?
     ) -> OSStatus {
         guard let ioData else { return kAudio_ParamError }
-        let s = renderState()
-        guard s.pointee.initialized else { return kAudioUnitErr_Uninitialized }
-        guard frames <= s.pointee.maxFrames else { return kAudioUnitErr_TooManyFramesToProcess }
-        // The same checks AudioUnitRender makes: the unit never writes beyond the caller's list.
-        let status = s.pointee.checkInPlaceList(0, ioData, frames)
-        guard status == noErr else { return status }
-        let section = s.pointee.enterRender()
-        if !s.pointee.bypass {
-            let silence = AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue
-            let inputSilent = (flags?.pointee.rawValue ?? 0) & silence != 0
-            processOrSilence(input: ioData, output: ioData, frames: frames, inputSilent: inputSilent, flags: flags)
-        }
-        s.pointee.leaveRender(section)
-        return noErr
+        return processLists(flags, frames, input: ioData, output: ioData)
     }
 
     /// AudioUnitProcessMultiple with one input list and one output list: the input is processed
     /// into the output out of place, with the silence mark read from and written to `flags` as
-    /// ``process(_:_:_:_:)`` does; bypassed, the input is copied. (A graph renders chains of
-    /// effects this way: AudioGraph+ProcessRuns.swift.)
+    /// ``process(_:_:_:_:)`` does. (A graph renders chains of effects this way:
+    /// AudioGraph+ProcessRuns.swift.)
     ///
     /// Thread: render.
     @_noAllocation @_noLocks
@@ -140,14 +127,23 @@ open class AUEffectBase: AUBase {
         _ frames: UInt32, inputs: UnsafeBufferPointer<UnsafePointer<AudioBufferList>?>,
         outputs: UnsafeBufferPointer<UnsafeMutablePointer<AudioBufferList>?>
     ) -> OSStatus {
-        guard inputs.count == 1, outputs.count == 1, let constInput = inputs[0], let output = outputs[0] else { return kAudio_ParamError }
-        let input = UnsafeMutablePointer(mutating: constInput)
+        guard inputs.count == 1, outputs.count == 1, let input = inputs[0], let output = outputs[0] else { return kAudio_ParamError }
+        return processLists(flags, frames, input: UnsafeMutablePointer(mutating: input), output: output)
+    }
+
+    /// Process and ProcessMultiple: both lists checked as AudioUnitRender checks its list (the
+    /// effect's input and output formats are alike), then processed; bypassed, the input is copied.
+    @_noAllocation @_noLocks
+    private func processLists(
+        _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ frames: UInt32,
+        input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>
+    ) -> OSStatus {
         let s = renderState()
         guard s.pointee.initialized else { return kAudioUnitErr_Uninitialized }
         guard frames <= s.pointee.maxFrames else { return kAudioUnitErr_TooManyFramesToProcess }
-        // The effect's input and output formats are alike: both lists are checked as AudioUnitRender checks its list.
+        // The unit never reads or writes beyond the caller's lists.
         var status = s.pointee.checkInPlaceList(0, input, frames)
-        if status == noErr { status = s.pointee.checkInPlaceList(0, output, frames) }
+        if status == noErr, output != input { status = s.pointee.checkInPlaceList(0, output, frames) }
         guard status == noErr else { return status }
         let section = s.pointee.enterRender()
         if s.pointee.bypass {

@@ -224,13 +224,13 @@ extension AudioGraph {
         }
         let parallel = compileParallelPlan(joined: joined, index: index)
         for i in 0..<ports.count { inputs[i].directSerial = inputs[i].direct && parallel == nil }
-        if parallel == nil { compileProcessRuns(joined: joined, inputs: inputs) }
+        let runs = parallel == nil ? compileProcessRuns(joined: joined, inputs: inputs) : nil
         let schedule = UnsafeMutablePointer<Schedule>.allocate(capacity: 1)
         schedule.initialize(
             to: Schedule(
                 nodes: scheduled, nodeCount: joined.count, inputs: inputs,
                 portCount: ports.count, latencyFrames: latency.total, sampleRate: headSampleRate,
-                parallel: parallel))
+                parallel: parallel, runs: runs))
         return schedule
     }
 
@@ -282,11 +282,10 @@ extension AudioGraph {
         for p in 0..<s.portCount {
             if let d = s.inputs[p].delay { d.pointee.free(); d.deallocate() }
             s.inputs[p].scratch?.deallocate()
-            s.inputs[p].run?.deallocate()
-            s.inputs[p].runBuffers.free()
         }
         s.inputs.deallocate()
         if let plan = s.parallel { freeParallelPlan(plan) }
+        if let runs = s.runs { freeProcessRuns(runs, count: s.portCount) }
         schedule.deallocate()
     }
 

@@ -31,16 +31,19 @@ public struct ScheduledInput {
     public var callbackRefCon: UnsafeMutableRawPointer?
     /// Latency compensation: a delay line for this input (nil when the path needs none).
     public var delay: UnsafeMutablePointer<LatencyCompensationLine>?
-    /// Units that support AudioUnitProcessMultiple, in dependency order, ending with this input's
-    /// source: the chain renders flat (``renderProcessRun``). Set on the input a chain ends at.
-    public var run: UnsafeMutablePointer<ProcessStep>?
-    public var runCount: Int = 0
-    /// The second list the chain's units alternate with the consumer's (its maximum frames).
-    public var runBuffers = BusBuffers()
-    public var runMaxFrames: UInt32 = 0
     /// Buffers for an application callback when the unit passes NULL mData (channels × maxFrames).
     public var scratch: UnsafeMutablePointer<Float>?
     public var scratchFrames: Int = 0
+}
+
+/// A chain of units that support AudioUnitProcessMultiple, each fed only by the one before, in
+/// dependency order; the graph renders it flat (``renderProcessRun``).
+public struct ProcessRun {
+    public var steps: UnsafeMutablePointer<ProcessStep>
+    public var count: Int
+    /// The second list the units alternate with the consumer's, for `maxFrames` frames.
+    public var buffers: BusBuffers
+    public var maxFrames: UInt32
 }
 
 /// One unit of a chain the graph renders with AudioUnitProcessMultiple.
@@ -50,7 +53,10 @@ public struct ProcessStep {
     /// The unit's render state: it says whether the unit has render notifications now.
     public var state: UnsafeMutablePointer<RenderState>
     /// The port feeding the unit's input 0: its source is the step before (or the chain's source).
-    public var inputPort: Int
+    public var inputPort: UnsafeMutablePointer<InputPort>
+    /// The graph's input callback, which feeds `inputPort`. Called through this pointer, so that
+    /// `feedInput` is not recursive and stays inlined in the trampoline (a pull one frame shallower).
+    public var feed: AURenderCallback
 }
 
 /// One output bus of a scheduled node: rendered at most once per cycle and time stamp.
@@ -92,6 +98,10 @@ public struct Schedule {
     public var sampleRate: Double
     /// Set when the graph renders on several threads (ParallelRender.swift); nil renders serially.
     public var parallel: UnsafeMutablePointer<ParallelPlan>? = nil
+    /// Indexed by input port id: the chain that ends with the input's source and renders flat
+    /// (``renderProcessRun``), nil elsewhere; nil when the schedule has none. Kept apart from
+    /// ScheduledInput so that the direct pull's record stays as small as it was.
+    public var runs: UnsafeMutablePointer<UnsafeMutablePointer<ProcessRun>?>? = nil
 }
 
 /// A per-channel ring delay that holds back an input whose path has less latency than the longest
@@ -217,24 +227,21 @@ func endCycle(_ g: UnsafeMutablePointer<GraphRenderState>, frames: UInt32) {
 /// Feeds a managed input bus from the schedule in use.
 let graphInputTrampoline: AURenderCallback = { refCon, flags, timeStamp, bus, frames, ioData in
     guard let ioData else { return kAudio_ParamError }
-    let port = refCon.assumingMemoryBound(to: InputPort.self)
-    return feedInput(port.pointee.graph, port.pointee.id, flags, timeStamp, bus, frames, ioData)
+    return feedInput(refCon.assumingMemoryBound(to: InputPort.self), flags, timeStamp, bus, frames, ioData)
 }
 
 @_noAllocation @_noLocks
 func feedInput(
-    _ g: UnsafeMutablePointer<GraphRenderState>, _ id: Int, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+    _ port: UnsafeMutablePointer<InputPort>, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
     _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
     _ ioData: UnsafeMutablePointer<AudioBufferList>
 ) -> OSStatus {
-    guard id < g.pointee.activePortCount, let inputs = g.pointee.activeInputs, let schedule = g.pointee.active else {
+    let g = port.pointee.graph
+    guard port.pointee.id < g.pointee.activePortCount, let inputs = g.pointee.activeInputs, let schedule = g.pointee.active else {
         return kAudioUnitErr_NoConnection
     }
-    let input = inputs + id
+    let input = inputs + port.pointee.id
     if input.pointee.directSerial, let render = input.pointee.sourceRender, let output = input.pointee.sourceOutput {
-        if let run = input.pointee.run, hasBuffers(ioData) {
-            return renderProcessRun(g, input, run, render, output, timeStamp, frames, ioData)
-        }
         return pullDirect(input, render, output, timeStamp, frames, ioData)
     }
     switch input.pointee.kind {
@@ -252,8 +259,16 @@ func feedInput(
         // The application's callback runs on the render thread by contract.
         return _unsafePerformance { renderCallbackCall(callback)(input.pointee.callbackRefCon, flags, timeStamp, bus, frames, ioData) }
     case .connection:
+        // An input a chain ends at is not `directSerial`, so that the pull above stays as it was.
+        if let runs = schedule.pointee.runs, let run = runs[port.pointee.id], let render = input.pointee.sourceRender,
+            let output = input.pointee.sourceOutput
+        {
+            return hasBuffers(ioData)
+                ? renderProcessRun(input, run, render, output, timeStamp, frames, ioData)
+                : pullDirect(input, render, output, timeStamp, frames, ioData)
+        }
         let cycle = g.pointee.cycle
-        if let plan = schedule.pointee.parallel, id == plan.pointee.headPort, plan.pointee.ranCycle != cycle {
+        if let plan = schedule.pointee.parallel, port.pointee.id == plan.pointee.headPort, plan.pointee.ranCycle != cycle {
             // The head's first pull of the cycle: every task is rendered first, on all threads.
             runParallelPhase(schedule, plan, cycle: cycle, timeStamp, frames)
         }
@@ -311,18 +326,18 @@ func pullDirect(
 /// passes none on; see `pullDirect`). A unit with render notifications, which ProcessMultiple does
 /// not call, is rendered with AudioUnitRender instead, pulling the units before it as usual.
 ///
-/// Thread: render.
-@_noAllocation @_noLocks
+/// Thread: render. (Not inlined: in `feedInput` it would make the frame of every pull larger.)
+@inline(never) @_noAllocation @_noLocks
 func renderProcessRun(
-    _ g: UnsafeMutablePointer<GraphRenderState>, _ input: UnsafeMutablePointer<ScheduledInput>,
-    _ run: UnsafeMutablePointer<ProcessStep>, _ render: AudioUnitRenderProc, _ output: UnsafeMutablePointer<ScheduledOutput>,
+    _ input: UnsafeMutablePointer<ScheduledInput>,
+    _ run: UnsafeMutablePointer<ProcessRun>, _ render: AudioUnitRenderProc, _ output: UnsafeMutablePointer<ScheduledOutput>,
     _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>
 ) -> OSStatus {
-    let count = input.pointee.runCount
+    let steps = run.pointee.steps, count = run.pointee.count
     var start = 0
-    for i in 0..<count where run[i].state.pointee.hasRenderNotifications { start = i + 1 }
-    let own = input.pointee.runBuffers
-    guard start < count, frames <= input.pointee.runMaxFrames, let list = own.list, let storage = own.storage,
+    for i in 0..<count where steps[i].state.pointee.hasRenderNotifications { start = i + 1 }
+    let own = run.pointee.buffers
+    guard start < count, frames <= run.pointee.maxFrames, let list = own.list, let storage = own.storage,
         ioData.pointee.mNumberBuffers == list.pointee.mNumberBuffers
     else { return pullDirect(input, render, output, timeStamp, frames, ioData) }
     let bytes = frames * own.bytesPerFrame
@@ -335,10 +350,12 @@ func renderProcessRun(
     var from = (count - start) % 2 == 0 ? ioData : list
     var to = from == ioData ? list : ioData
     var flags = AudioUnitRenderActionFlags(rawValue: 0)
-    var status = feedInput(g, run[start].inputPort, &flags, timeStamp, 0, frames, from)
+    let first = steps[start]
+    // The graph's callback for the first unit's input, as that unit's own pull would call it.
+    var status = _unsafePerformance { first.feed(UnsafeMutableRawPointer(first.inputPort), &flags, timeStamp, 0, frames, from) }
     for i in start..<count where status == noErr {
         if i > start { flags = AudioUnitRenderActionFlags(rawValue: 0) }
-        let step = run[i]
+        let step = steps[i]
         var inputs: UnsafePointer<AudioBufferList>? = UnsafePointer(from)
         var outputs: UnsafeMutablePointer<AudioBufferList>? = to
         // A unit's ProcessMultiple is a render-thread call by contract.
