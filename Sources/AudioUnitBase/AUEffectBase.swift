@@ -133,7 +133,8 @@ open class AUEffectBase: AUBase {
 
     /// Process and ProcessMultiple: both lists checked as AudioUnitRender checks its list (the
     /// effect's input and output formats are alike), then processed; bypassed, the input is copied.
-    @_noAllocation @_noLocks
+    /// (Inlined into both: a graph calls ProcessMultiple once per unit of a chain.)
+    @inline(__always) @_noAllocation @_noLocks
     private func processLists(
         _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ frames: UInt32,
         input: UnsafeMutablePointer<AudioBufferList>, output: UnsafeMutablePointer<AudioBufferList>
