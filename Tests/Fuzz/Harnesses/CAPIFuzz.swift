@@ -261,27 +261,42 @@ struct Session {
 
     // MARK: Render
 
-    /// Render (or process) with a generated list: 0…8 buffers, each with no memory or a region
-    /// of CAPIFuzz.memory whose declared size never exceeds the region.
+    /// Render (or process, or process from one list into another) with generated lists: 0…8
+    /// buffers, each with no memory or a region of CAPIFuzz.memory whose declared size never
+    /// exceeds the region (ProcessMultiple's two lists may share regions).
     mutating func render(_ input: inout CAPIFuzzInput, process: Bool) {
         let bufferCount = input.below(9)
-        let list = AudioBufferStorage.allocateList(bufferCount: max(bufferCount, 1))
-        defer { AudioBufferStorage.deallocateList(list) }
-        list.pointee.mNumberBuffers = UInt32(bufferCount)
-        let buffers = UnsafeMutableAudioBufferListPointer(list)
         let frames = input.pick([0, 1, 64, 256, 512, 1156, 4096, 65_536], rawShare: 16)
-        for i in 0..<bufferCount {
-            let bytes = input.u8() < 200 ? min(Int(frames) &* 4, CAPIFuzz.regionBytes) : input.below(CAPIFuzz.regionBytes + 1)
-            let data = input.u8() < 40 ? nil : CAPIFuzz.memory + i * CAPIFuzz.regionBytes
-            buffers[i] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(max(bytes, 0)), mData: data)
-        }
+        let list = Self.generatedList(&input, bufferCount: bufferCount, frames: frames)
+        defer { AudioBufferStorage.deallocateList(list) }
         var flags: AudioUnitRenderActionFlags = []
-        if process {
+        if process && input.u8() < 128 {
+            let output = Self.generatedList(&input, bufferCount: input.below(9), frames: frames)
+            defer { AudioBufferStorage.deallocateList(output) }
+            var inputs = [UnsafePointer(list)], outputs = [output]
+            // Mostly one list each; sometimes none on a side (refused).
+            let counts: (UInt32, UInt32) = input.u8() < 224 ? (1, 1) : (UInt32(input.below(2)), UInt32(input.below(2)))
+            _ = AudioUnitProcessMultiple(unit, &flags, &timeStamp, frames, counts.0, &inputs, counts.1, &outputs)
+        } else if process {
             _ = AudioUnitProcess(unit, &flags, &timeStamp, frames, list)
         } else {
             _ = AudioUnitRender(unit, &flags, &timeStamp, input.pick([0, 1, 2]), frames, list)
         }
         timeStamp.mSampleTime += Double(frames)
+    }
+
+    private static func generatedList(
+        _ input: inout CAPIFuzzInput, bufferCount: Int, frames: UInt32
+    ) -> UnsafeMutablePointer<AudioBufferList> {
+        let list = AudioBufferStorage.allocateList(bufferCount: max(bufferCount, 1))
+        list.pointee.mNumberBuffers = UInt32(bufferCount)
+        let buffers = UnsafeMutableAudioBufferListPointer(list)
+        for i in 0..<bufferCount {
+            let bytes = input.u8() < 200 ? min(Int(frames) &* 4, CAPIFuzz.regionBytes) : input.below(CAPIFuzz.regionBytes + 1)
+            let data = input.u8() < 40 ? nil : CAPIFuzz.memory + i * CAPIFuzz.regionBytes
+            buffers[i] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(max(bytes, 0)), mData: data)
+        }
+        return list
     }
 
     mutating func renderNotify(_ input: inout CAPIFuzzInput) {
