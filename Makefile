@@ -74,8 +74,8 @@ install: deps
 
 ## check-c: what C users link, checked as shipped. A release install (the default CONFIG) and a
 ## debug one must export every function their headers declare (scripts/check-exports.sh); the C
-## host listing and the C examples are built against the release install with pkg-config, with
-## gcc and clang, and run (the examples through examples-check, which checks their output); so is
+## host listing, LADSPA listing, UI-host lookup and the C examples are built against the release
+## install with pkg-config, with gcc and clang, and run (the examples through examples-check, which checks their output); so is
 ## CoreFoundation's run-loop check (also clang -fblocks: the toolchain's headers) and Apple's Audio
 ## Queue guide player in C++ (g++, clang++, clang++ -fblocks: callbacks on its run loop).
 C_EXAMPLES := io-passthrough:IOPassThrough io-mixer:IOMixer io-render-callback:IORenderCallback \
@@ -88,6 +88,7 @@ check-c: examples-build
 	$(MAKE) --no-print-directory install PREFIX=$(C_CHECK_DIR)-debug CONFIG=debug
 	scripts/check-exports.sh $(C_CHECK_DIR)-debug
 	@set -e; pc="$$(PKG_CONFIG_PATH=$(C_CHECK_DIR)/lib/pkgconfig pkg-config --cflags --libs auhost)"; \
+	ui_fixtures=$$(scripts/build-lv2-ui-fixtures.sh $(abspath $(C_CHECK_DIR))/lv2-ui-fixtures); \
 	for cc in gcc clang; do \
 		command -v $$cc >/dev/null || continue; \
 		bin=$(C_CHECK_DIR)/$$cc; mkdir -p $$bin; \
@@ -98,6 +99,9 @@ check-c: examples-build
 		cache=$$(mktemp -d); XDG_CACHE_HOME=$$cache LADSPA_PATH=$$(scripts/test-ladspa-path.sh) \
 			DSSI_PATH=$$(scripts/test-ladspa-path.sh --dssi) $$bin/ladspa-listing "C* AmpVTS"; \
 		rm -rf $$cache; \
+		mkdir -p $$bin/elsewhere; \
+		$$cc -std=c17 -Wall -Werror Tests/CHost/ui_host_lookup.c -o $$bin/elsewhere/ui-host-lookup $$pc; \
+		LV2_PATH=$$ui_fixtures $$bin/elsewhere/ui-host-lookup; \
 		$$cc -std=c17 -Wall -Werror -DCF_EXCLUDE_CSTD_HEADERS Tests/CHost/cstd_headers.c -o $$bin/cstd-excluded $$pc; $$bin/cstd-excluded; \
 		$$cc -std=c17 -Wall -Werror Tests/CHost/corefoundation.c -o $$bin/corefoundation $$pc -lpthread; $$bin/corefoundation; \
 		if [ $$cc = clang ]; then \

@@ -86,8 +86,9 @@ let cShims: [Target] = [
 let appleAPIs: [Target] = [
     /// `import AudioToolbox`: the C declarations re-exported with Apple's Swift overlay, as on Apple.
     .target(name: "AudioToolbox", dependencies: ["CAudioToolbox"]),
-    /// Swift value types over the C types: FourCC, descriptions, ASBDs, buffer storage, errors, the CF bridge.
-    .target(name: "AudioTypes", dependencies: ["AudioToolbox"]),
+    /// Swift value types over the C types: FourCC, descriptions, ASBDs, buffer storage, errors, the CF bridge;
+    /// where the helper programs are.
+    .target(name: "AudioTypes", dependencies: ["AudioToolbox", "CImagePath"]),
     /// `import CoreMIDI`: Core MIDI's C declarations (<CoreMIDI/CoreMIDI.h>) re-exported, as on Apple.
     .target(name: "CoreMIDI", dependencies: ["CAudioToolbox"]),
 ]
@@ -106,7 +107,6 @@ let layers: [Target] = [
         name: "LV2Host",
         dependencies: [
             "CLilv", "AudioToolbox", "AudioTypes", "CLV2SampleScan", "CDirectoryEntries", "CAUHostFloatMode", "CAUHostAtomText",
-            "CImagePath",
         ]),
     /// LADSPA hosting: discovery in a child, the catalog cache (codes as LV2's), instances.
     .target(name: "LADSPAHost", dependencies: ["CLADSPA", "AudioToolbox", "LV2Host", "CAUHostFloatMode"]),

@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "CUnitIsolation.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -201,9 +200,4 @@ int auhost_iso_all_finite(const float *samples, uint32_t count) {
     float acc = 0;
     for (uint32_t i = 0; i < count; ++i) acc += samples[i] - samples[i];
     return acc == 0;
-}
-
-const char *auhost_iso_image_path(void) {
-    Dl_info info;
-    return dladdr((void *)auhost_iso_image_path, &info) && info.dli_fname ? info.dli_fname : NULL;
 }

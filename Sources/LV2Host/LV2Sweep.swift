@@ -1,4 +1,4 @@
-import CImagePath
+import AudioTypes
 
 #if canImport(Glibc)
 import Glibc
@@ -30,23 +30,10 @@ public enum LV2Sweep {
         public let reason: String
     }
 
-    /// The `lv2-sweep-child` executable: `$LV2_SWEEP_CHILD`, else the one beside the running
-    /// program, else the one `make install` puts in `PREFIX/libexec/auhost` for a program that
-    /// links the installed library (`PREFIX/lib/libauhost.so`), wherever that program lives.
+    /// The `lv2-sweep-child` executable: `$LV2_SWEEP_CHILD`, else where ``HelperProgram`` finds it.
     /// Thread: any.
     public static func defaultChildPath() -> String {
-        if let path = getenv("LV2_SWEEP_CHILD") { return String(cString: path) }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = length > 0 ? String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        let beside = folder(of: executable) + "/lv2-sweep-child"
-        guard access(beside, X_OK) != 0, let image = auhost_image_path() else { return beside }
-        let installed = folder(of: String(cString: image)) + "/../libexec/auhost/lv2-sweep-child"
-        return access(installed, X_OK) == 0 ? installed : beside
-    }
-
-    private static func folder(of path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        HelperProgram.path(named: "lv2-sweep-child", environment: "LV2_SWEEP_CHILD")
     }
 
     /// Runs each URI in its own child (`child [--unit] <uri> <timeout> [lv2Path]`), at most

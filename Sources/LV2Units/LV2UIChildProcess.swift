@@ -25,16 +25,9 @@ final class LV2UIChildProcess {
     /// Whether the UI runs in its unit's process (whose end is the unit's fault, not the UI's alone).
     var isBesidePlugin: Bool { unitProcessEndSignal != nil }
 
-    /// The child executable: `$AUHOST_UI_HOST`, else `auhost-ui-host` beside the running program,
-    /// else `../libexec/auhost/auhost-ui-host` from the program's folder (an installed program in
-    /// PREFIX/bin; `make install` puts the child there). Thread: any.
+    /// The child executable: `$AUHOST_UI_HOST`, else where ``HelperProgram`` finds it. Thread: any.
     static func childPath() -> String {
-        if let path = getenv("AUHOST_UI_HOST") { return String(cString: path) }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let folder = (executable as NSString).deletingLastPathComponent
-        let beside = folder + "/auhost-ui-host"
-        let installed = folder + "/../libexec/auhost/auhost-ui-host"
-        return access(beside, X_OK) != 0 && access(installed, X_OK) == 0 ? installed : beside
+        HelperProgram.path(named: "auhost-ui-host", environment: "AUHOST_UI_HOST")
     }
 
     /// Starts the child with `arguments`; `display` (nil: inherited) becomes its `DISPLAY`, and

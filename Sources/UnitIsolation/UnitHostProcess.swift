@@ -21,26 +21,9 @@ final class UnitHostProcess {
     /// The wait status, written by the watcher before it signals `exited` (freed after that).
     private let waitStatus = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
-    /// The child executable: `$AUHOST_UNIT_HOST`, else `auhost-unit-host` beside the running
-    /// program, else where `make install` puts it for the installed library
-    /// (`PREFIX/libexec/auhost/`, found from libauhost's own folder `PREFIX/lib`).
-    ///
-    /// Thread: any.
+    /// The child executable: `$AUHOST_UNIT_HOST`, else where ``HelperProgram`` finds it. Thread: any.
     static func childPath() -> String {
-        if let path = getenv("AUHOST_UNIT_HOST") { return String(cString: path) }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = length > 0 ? String(cString: buffer) : ""
-        let beside = (executable as NSString).deletingLastPathComponent + "/auhost-unit-host"
-        if access(beside, X_OK) == 0 { return beside }
-        if let name = auhost_iso_image_path() {
-            let library = (String(cString: name) as NSString).deletingLastPathComponent
-            for candidate in [library + "/auhost-unit-host", library + "/../libexec/auhost/auhost-unit-host"]
-            where access(candidate, X_OK) == 0 {
-                return candidate
-            }
-        }
-        return beside
+        HelperProgram.path(named: "auhost-unit-host", environment: "AUHOST_UNIT_HOST")
     }
 
     /// Spawns a child for `component`; `onExit` runs on the watcher thread with the wait status
