@@ -74,8 +74,9 @@ install: deps
 
 ## check-c: what C users link, checked as shipped. A release install (the default CONFIG) and a
 ## debug one must export every function their headers declare (scripts/check-exports.sh); the C
-## host listing, LADSPA listing, UI-host lookup and the C examples are built against the release
-## install with pkg-config, with gcc and clang, and run (the examples through examples-check, which checks their output); so is
+## host listing, LADSPA listing, UI-host lookup (over a relative LV2_PATH on purpose: lilv crashes
+## on one, the library must not) and the C examples are built against the release install with
+## pkg-config, with gcc and clang, and run (the examples through examples-check, which checks their output); so is
 ## CoreFoundation's run-loop check (also clang -fblocks: the toolchain's headers) and Apple's Audio
 ## Queue guide player in C++ (g++, clang++, clang++ -fblocks: callbacks on its run loop).
 C_EXAMPLES := io-passthrough:IOPassThrough io-mixer:IOMixer io-render-callback:IORenderCallback \
@@ -88,7 +89,7 @@ check-c: examples-build
 	$(MAKE) --no-print-directory install PREFIX=$(C_CHECK_DIR)-debug CONFIG=debug
 	scripts/check-exports.sh $(C_CHECK_DIR)-debug
 	@set -e; pc="$$(PKG_CONFIG_PATH=$(C_CHECK_DIR)/lib/pkgconfig pkg-config --cflags --libs auhost)"; \
-	ui_fixtures=$$(scripts/build-lv2-ui-fixtures.sh $(abspath $(C_CHECK_DIR))/lv2-ui-fixtures); \
+	ui_fixtures=$$(scripts/build-lv2-ui-fixtures.sh $(C_CHECK_DIR)/lv2-ui-fixtures); \
 	for cc in gcc clang; do \
 		command -v $$cc >/dev/null || continue; \
 		bin=$(C_CHECK_DIR)/$$cc; mkdir -p $$bin; \

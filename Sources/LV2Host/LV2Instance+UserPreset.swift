@@ -15,6 +15,8 @@ extension LV2Instance {
     /// Thread: setup (non-real-time), never concurrent with run.
     @discardableResult
     public func savePreset(label: String, bundle: String, controls: [Int: Float] = [:]) throws -> String {
+        // lilv makes file URIs of it, which a relative path cannot be (LV2SearchPath).
+        let bundle = LV2SearchPath.absolute(bundle)
         let world = descriptor.world
         let fileName = LV2Instance.fileSafe(label) + ".ttl"
         LV2FeatureSet.makeParentDirectories(of: bundle + "/" + fileName)

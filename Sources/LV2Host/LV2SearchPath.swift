@@ -4,16 +4,21 @@ import Foundation
 /// The folders lilv searches for bundles, and the bundles in them, read without lilv: the
 /// catalog cache decides from this alone which bundles it must read again.
 ///
-/// `LV2_PATH` (colon-separated) when set, else lilv's built-in default path; `~` is the home folder,
-/// as lilv expands it.
+/// `LV2_PATH` (colon-separated) when set, else lilv's built-in default path; `~` is the home folder
+/// and a leading `$NAME` that variable, as lilv expands them; a relative folder is taken from the
+/// working directory. lilv is given only absolute folders (``lilvPath``): it makes each a file URI,
+/// and lilv 0.24 dereferences the invalid URI a relative one makes (`LV2_PATH=plugins lv2ls` is a
+/// segmentation fault).
 public struct LV2SearchPath: Equatable, Sendable {
     /// lilv's default path on this platform (liblilv-0 0.24, Debian multiarch build).
     public static let lilvDefault = "~/.lv2:/usr/lib/x86_64-linux-gnu/lv2:/usr/lib/lv2:/usr/local/lib/lv2"
 
     /// The path as given (LV2_PATH syntax).
     public let text: String
-    /// The folders, `~` expanded, in search order.
+    /// The folders, `~` expanded and absolute, in search order.
     public let folders: [String]
+    /// The folders in LV2_PATH syntax, for lilv.
+    public var lilvPath: String { folders.joined(separator: ":") }
 
     /// The path `lv2Path`, else `LV2_PATH`, else lilv's default. Thread: any.
     public init(lv2Path: String? = nil) {
@@ -21,8 +26,23 @@ public struct LV2SearchPath: Equatable, Sendable {
         self.text = text
         let home = ProcessEnvironment.value("HOME") ?? ""
         folders = text.split(separator: ":", omittingEmptySubsequences: true).map { part in
-            part.hasPrefix("~") ? home + part.dropFirst() : String(part)
+            Self.absolute(part.hasPrefix("~") ? home + part.dropFirst() : Self.expandingVariable(part))
         }
+    }
+
+    private static func expandingVariable(_ part: Substring) -> String {
+        guard part.hasPrefix("$") else { return String(part) }
+        let name = part.dropFirst().prefix { $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }
+        return (ProcessEnvironment.value(String(name)) ?? "") + part.dropFirst(1 + name.count)
+    }
+
+    /// `path` from the working directory when it is relative. Thread: any.
+    public static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let folder = String(cString: buffer)
+        return (folder.hasSuffix("/") ? folder : folder + "/") + path
     }
 
     /// Every possible bundle directly inside the folders (each entry but "." and ".."), in search

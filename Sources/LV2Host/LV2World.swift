@@ -30,11 +30,10 @@ public final class LV2World {
     public init(lv2Path: String? = nil) {
         let world = lilv_world_new()!
         self.lv2Path = lv2Path
-        if let lv2Path {
-            let node = lilv_new_string(world, lv2Path)
-            lilv_world_set_option(world, LILV_OPTION_LV2_PATH, node)
-            lilv_node_free(node)
-        }
+        // Never LV2_PATH as the user wrote it: lilv crashes on a relative folder (LV2SearchPath).
+        let node = lilv_new_string(world, LV2SearchPath(lv2Path: lv2Path).lilvPath)
+        lilv_world_set_option(world, LILV_OPTION_LV2_PATH, node)
+        lilv_node_free(node)
         lilv_world_load_all(world)
         data = LV2WorldData(world: world)
         addNewPlugins()

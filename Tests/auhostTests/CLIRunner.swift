@@ -24,11 +24,12 @@ enum CLI {
         return URL(fileURLWithPath: "auhost")
     }
 
-    /// Runs `auhost arguments…` to completion.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs `auhost arguments…` to completion (in `directory`, else this process's working directory).
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -51,6 +51,31 @@ final class CatalogCLITests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: cacheFolder), "the LV2 catalog was built")
     }
 
+    /// LV2_PATH=lv2 (a folder of the working directory): lilv turns each folder into a file URI,
+    /// and given a relative one it crashes (`LV2_PATH=lv2 lv2ls` is a segmentation fault); the host
+    /// gives it the absolute folder. Listed cold and from the cache, shown, and rendered through.
+    func testARelativeLV2PathIsTakenFromTheWorkingDirectory() throws {
+        let relative = environment.merging(["LV2_PATH": "lv2"]) { $1 }
+        for _ in 0..<2 {
+            let r = try CLI.run(["list"], environment: relative, in: folder)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("http://lv2plug.in/plugins/eg-amp"), r.stdout)
+        }
+        let info = try CLI.run(["info", "http://lv2plug.in/plugins/eg-amp"], environment: relative, in: folder)
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertTrue(info.stdout.contains("Simple Amplifier"), info.stdout)
+        let samples = (0..<4_800).map { Float(($0 % 100) - 50) / 64 }
+        try WAV.writeFloat(samples, rate: 48_000, to: folder.appendingPathComponent("in.wav").path)
+        let render = try CLI.run(
+            ["render", "-i", "in.wav", "-o", "out.wav", "-p", "gain=-6", "http://lv2plug.in/plugins/eg-amp"], environment: relative,
+            in: folder)
+        XCTAssertEqual(render.status, 0, render.stderr)
+        let out = try WAV.readFloat(folder.appendingPathComponent("out.wav").path)
+        let gain = Float(pow(10.0, -6.0 / 20.0))
+        XCTAssertEqual(out.count, samples.count)
+        XCTAssertEqual(zip(out, samples).map { abs($0 - $1 * gain) }.max() ?? 1, 0, accuracy: 1e-6)
+    }
+
     func testListRefreshRebuildsTheCache() throws {
         XCTAssertEqual(try CLI.run(["list"], environment: environment).status, 0)
         // The LADSPA catalog's cache lives beside it (ladspa-catalog-…).
