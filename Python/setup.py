@@ -1,5 +1,7 @@
-"""Builds auhost: the Swift library and unit-host child (swift build -c release in the checkout
-this folder belongs to), copied into the package's _lib folder, and the C extension compiled
+"""Builds auhost: the Swift library and its helper programs (swift build -c release in the checkout
+this folder belongs to), copied into the package's _lib folder, where the library looks for them
+beside itself (the unit-host child runs units out of process; lv2-sweep-child describes LADSPA
+libraries, since describing one means running it), and the C extension compiled
 against the checkout's own headers (Sources/CAudioToolbox/include) and linked to that library.
 
 The extension finds libauhost-capi.so through an rpath of $ORIGIN/_lib; the library finds the
@@ -18,7 +20,9 @@ from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PRODUCTS = ["auhost-capi", "auhost-unit-host"]
+HELPERS = ["auhost-unit-host", "lv2-sweep-child"]
+PRODUCTS = ["auhost-capi", *HELPERS]
+SHIPPED = ["libauhost-capi.so", *HELPERS]
 
 
 def swift_build():
@@ -36,20 +40,20 @@ def swift_build():
 
 
 class BuildWithSwift(build_ext):
-    """build_ext that first builds and ships the Swift library and the unit-host child."""
+    """build_ext that first builds and ships the Swift library and its helper programs."""
 
     def run(self):
         bin_path = swift_build()
         lib_dir = Path(self.build_lib) / "auhost" / "_lib"
         lib_dir.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(bin_path / "libauhost-capi.so", lib_dir / "libauhost-capi.so")
-        shutil.copy2(bin_path / "auhost-unit-host", lib_dir / "auhost-unit-host")
+        for name in SHIPPED:
+            shutil.copy2(bin_path / name, lib_dir / name)
         for ext in self.extensions:
             ext.library_dirs.append(str(lib_dir))
         if self.inplace:
             local = HERE / "src" / "auhost" / "_lib"
             local.mkdir(exist_ok=True)
-            for name in ("libauhost-capi.so", "auhost-unit-host"):
+            for name in SHIPPED:
                 shutil.copy2(lib_dir / name, local / name)
         super().run()
 

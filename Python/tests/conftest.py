@@ -1,6 +1,6 @@
-"""Shared set-up: the fixed test LV2_PATH (plus the project's broken-plug-in fixtures), the SDK
-plug-ins, and the `auhost` CLI the outputs are compared with. The Makefile's check-python target
-provides all three; run alone, this file builds what is missing (slow the first time)."""
+"""Shared set-up: the fixed test LV2_PATH (plus the project's broken-plug-in fixtures) and
+LADSPA_PATH/DSSI_PATH, the SDK plug-ins, and the `auhost` CLI the outputs are compared with. The
+Makefile's check-python target provides them; run alone, this file builds what is missing (slow the first time)."""
 import os
 import subprocess
 import sys
@@ -21,6 +21,9 @@ def _environment():
     # The engine reads these when its registry is first used: set them before any auhost call.
     if "LV2_PATH" not in os.environ:
         os.environ["LV2_PATH"] = _run(["scripts/test-lv2-path.sh"])
+    for variable, option in (("LADSPA_PATH", []), ("DSSI_PATH", ["--dssi"])):
+        if variable not in os.environ:
+            os.environ[variable] = _run(["scripts/test-ladspa-path.sh", *option])
     if "AUHOST_PYTHON_FIXTURES" not in os.environ:
         os.environ["AUHOST_PYTHON_FIXTURES"] = _run(["scripts/build-lv2-fixtures.sh"])
     os.environ["LV2_PATH"] = os.environ["LV2_PATH"] + ":" + os.environ["AUHOST_PYTHON_FIXTURES"]
