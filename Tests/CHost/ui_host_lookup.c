@@ -5,27 +5,14 @@
  * display nobody serves: a child that started answers kAUHostLV2UIErr_NoDisplay from its own
  * process; a missing child is kAUHostLV2UIErr_LoadFailed.
  */
-#include <AudioToolbox/AUHostLV2UI.h>
-#include <AudioToolbox/AudioToolbox.h>
-#include <stdio.h>
-#include <string.h>
+#include "named_component.h"
 
-static AudioComponent named(const char *wanted) {
-    AudioComponentDescription any = {0};
-    AudioComponent component = NULL;
-    while ((component = AudioComponentFindNext(component, &any))) {
-        CFStringRef name = NULL;
-        if (AudioComponentCopyName(component, &name) != noErr || !name) continue;
-        char text[512];
-        Boolean converted = CFStringGetCString(name, text, sizeof text, kCFStringEncodingUTF8);
-        CFRelease(name);
-        if (converted && strstr(text, wanted)) return component;
-    }
-    return NULL;
-}
+#include <AudioToolbox/AUHostLV2UI.h>
+#include <stdio.h>
 
 int main(void) {
-    AudioComponent component = named("AUHost UI fixture gain");
+    char name[512];
+    AudioComponent component = named_component("AUHost UI fixture gain", name, sizeof name);
     AudioUnit unit = NULL;
     if (!component || AudioComponentInstanceNew(component, &unit) != noErr) {
         fprintf(stderr, "the UI fixture plug-in is not on LV2_PATH\n");
