@@ -20,6 +20,7 @@ public enum FuzzRegistry {
         ("UIHostLines", UIHostLinesFuzz.run),
         ("LV2Descriptor", LV2DescriptorFuzz.run),
         ("LADSPACatalog", LADSPACatalogFuzz.run),
+        ("GraphChain", GraphChainFuzz.run),
     ]
 
     /// The harness called `name`. Thread: any.
