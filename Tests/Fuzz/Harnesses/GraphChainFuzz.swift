@@ -6,9 +6,11 @@ import Foundation
 /// no graph). The bytes choose 1…6 built-in effects (every one an AUEffectBase), then up to 48
 /// steps applied alike to both: renders of generated lengths (some past the slice limit), parameter
 /// sets and scheduled changes (immediate and ramped), bypass, reset, a source that marks its
-/// output silent, and render notifications added to and removed from the graph's units, which
-/// moves them between ProcessMultiple and AudioUnitRender. Every render must give the twin's
-/// status and, when it succeeds, the twin's samples bit for bit.
+/// output silent, render notifications added to and removed from the graph's units, which moves
+/// them between ProcessMultiple and AudioUnitRender, and units leaving the chain and coming back
+/// at their place (the graph rewired and updated while initialized, so its runs are compiled
+/// again). Every render must give the twin's status and, when it succeeds, the twin's samples bit
+/// for bit.
 ///
 /// Thread: one thread at a time (libFuzzer's, or a test's).
 public enum GraphChainFuzz {
@@ -37,6 +39,7 @@ public enum GraphChainFuzz {
         var time = AudioTimeStamp()
         time.mFlags = .sampleTimeValid
         var notified = [Bool](repeating: false, count: subtypes.count)
+        var active = Array(subtypes.indices)
         for step in 0..<48 where !input.isAtEnd {
             let op = input.u8(), k = Int(op >> 3) % subtypes.count
             let (a, b) = (flat.units[k], pulled.units[k])
@@ -45,7 +48,7 @@ public enum GraphChainFuzz {
                 source.pointee.silent = op & 0x80 != 0 && op & 0x40 != 0
                 let frames = UInt32(input.pick(lengths, rawShare: 0))
                 let statusA = render(flat.head, time: &time, frames: frames, into: flat.output)
-                let statusB = render(pulled.units.last!, time: &time, frames: frames, into: pulled.output)
+                let statusB = render(pulled.units[active.last!], time: &time, frames: frames, into: pulled.output)
                 precondition(
                     statusA == statusB,
                     "step \(step): the graph answered \(statusA), the pulled chain \(statusB) (\(subtypes.map(FourCC.string)))")
@@ -79,7 +82,7 @@ public enum GraphChainFuzz {
                 precondition(statusA == AudioUnitSetProperty(b, kAudioUnitProperty_BypassEffect, kAudioUnitScope_Global, 0, &bypass, size))
             case 5:
                 precondition(AudioUnitReset(a, kAudioUnitScope_Global, 0) == AudioUnitReset(b, kAudioUnitScope_Global, 0))
-            default:
+            case 6:
                 // A notification changes no sample; it only decides how the graph renders the unit.
                 if notified[k] {
                     precondition(AudioUnitRemoveRenderNotify(a, countingNotify, nil) == noErr)
@@ -87,6 +90,15 @@ public enum GraphChainFuzz {
                     precondition(AudioUnitAddRenderNotify(a, countingNotify, nil) == noErr)
                 }
                 notified[k].toggle()
+            default:
+                // Out of the chain (never the last one left) or back at its place; its state waits.
+                if let at = active.firstIndex(of: k) {
+                    guard active.count > 1 else { break }
+                    active.remove(at: at)
+                } else {
+                    active.insert(k, at: active.firstIndex { $0 > k } ?? active.count)
+                }
+                precondition(flat.wire(active, source: source) && pulled.wire(active, source: source), "rewiring \(active) failed")
             }
         }
     }
@@ -144,6 +156,8 @@ public enum GraphChainFuzz {
 private struct FlatChain {
     let graph: AUGraph
     let head: AudioUnit
+    let headNode: AUNode
+    let nodes: [AUNode]
     let units: [AudioUnit]
     let output = AudioBufferStorage(format: .canonical(sampleRate: 44_100, channels: 2), capacity: 4096)
 
@@ -163,19 +177,37 @@ private struct FlatChain {
             _ = AUGraphAddNode(graph, &description, &node)
             nodes.append(node)
         }
-        var callback = AURenderCallbackStruct(inputProc: GraphChainFuzz.sourceCallback, inputProcRefCon: source)
-        _ = AUGraphSetNodeInputCallback(graph, nodes[0], 0, &callback)
-        for (from, to) in zip(nodes, nodes.dropFirst() + [headNode]) { _ = AUGraphConnectNodeInput(graph, from, 0, to, 0) }
+        (self.headNode, self.nodes) = (headNode, nodes)
         func unit(_ node: AUNode) -> AudioUnit? {
             var unit: AudioUnit?
             return AUGraphNodeInfo(graph, node, nil, &unit) == noErr ? unit : nil
         }
-        guard AUGraphOpen(graph) == noErr, AUGraphInitialize(graph) == noErr, let head = unit(headNode) else {
+        guard Self.connect(graph, nodes, head: headNode, Array(nodes.indices), source: source), AUGraphOpen(graph) == noErr,
+            AUGraphInitialize(graph) == noErr,
+            let head = unit(headNode)
+        else {
             DisposeAUGraph(graph)
             return nil
         }
         self.head = head
         units = nodes.compactMap(unit)
+    }
+
+    /// Connects the nodes at `active` in that order, the source before the first, the head after the last.
+    private static func connect(
+        _ graph: AUGraph, _ nodes: [AUNode], head: AUNode, _ active: [Int], source: UnsafeMutablePointer<GraphChainFuzz.Source>
+    ) -> Bool {
+        var callback = AURenderCallbackStruct(inputProc: GraphChainFuzz.sourceCallback, inputProcRefCon: source)
+        var ok = AUGraphClearConnections(graph) == noErr && AUGraphSetNodeInputCallback(graph, nodes[active[0]], 0, &callback) == noErr
+        for (from, to) in zip(active.map { nodes[$0] }, active.dropFirst().map { nodes[$0] } + [head]) where ok {
+            ok = AUGraphConnectNodeInput(graph, from, 0, to, 0) == noErr
+        }
+        return ok
+    }
+
+    /// Rewires an initialized graph: the change takes effect at AUGraphUpdate.
+    func wire(_ active: [Int], source: UnsafeMutablePointer<GraphChainFuzz.Source>) -> Bool {
+        Self.connect(graph, nodes, head: headNode, active, source: source) && AUGraphUpdate(graph, nil) == noErr
     }
 
     func dispose() { DisposeAUGraph(graph) }
@@ -195,23 +227,29 @@ private struct PulledChain {
             units.append(unit)
         }
         self.units = units
-        var callback = AURenderCallbackStruct(inputProc: GraphChainFuzz.sourceCallback, inputProcRefCon: source)
-        var ok =
-            units.count == subtypes.count
-            && AudioUnitSetProperty(
-                units[0], kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
-                UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr
-        for (from, to) in zip(units, units.dropFirst()) where ok {
-            var connection = AudioUnitConnection(sourceAudioUnit: from, sourceOutputNumber: 0, destInputNumber: 0)
-            ok =
-                AudioUnitSetProperty(
-                    to, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &connection,
-                    UInt32(MemoryLayout<AudioUnitConnection>.size)) == noErr
-        }
-        guard ok, units.allSatisfy({ AudioUnitInitialize($0) == noErr }) else {
+        guard units.count == subtypes.count, wire(Array(units.indices), source: source),
+            units.allSatisfy({ AudioUnitInitialize($0) == noErr })
+        else {
             dispose()
             return nil
         }
+    }
+
+    /// The first of `active` takes the source's callback, each other one a connection from the one before.
+    func wire(_ active: [Int], source: UnsafeMutablePointer<GraphChainFuzz.Source>) -> Bool {
+        var callback = AURenderCallbackStruct(inputProc: GraphChainFuzz.sourceCallback, inputProcRefCon: source)
+        var ok =
+            AudioUnitSetProperty(
+                units[active[0]], kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+                UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr
+        for (from, to) in zip(active, active.dropFirst()) where ok {
+            var connection = AudioUnitConnection(sourceAudioUnit: units[from], sourceOutputNumber: 0, destInputNumber: 0)
+            ok =
+                AudioUnitSetProperty(
+                    units[to], kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &connection,
+                    UInt32(MemoryLayout<AudioUnitConnection>.size)) == noErr
+        }
+        return ok
     }
 
     func dispose() { for unit in units { AudioComponentInstanceDispose(unit) } }
