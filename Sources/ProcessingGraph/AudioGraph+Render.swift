@@ -73,6 +73,8 @@ public struct ScheduledOutput {
     /// The frame count of the last render (a memo serves only a pull of the same size).
     public var renderedFrames: UInt32 = 0
     public var status: OSStatus = noErr
+    /// Whether the last render came back marked kAudioUnitRenderAction_OutputIsSilence.
+    public var silent = false
 }
 
 /// One node of a schedule.
@@ -242,7 +244,7 @@ func feedInput(
     }
     let input = inputs + port.pointee.id
     if input.pointee.directSerial, let render = input.pointee.sourceRender, let output = input.pointee.sourceOutput {
-        return pullDirect(input, render, output, timeStamp, frames, ioData)
+        return pullDirect(input, render, output, flags, timeStamp, frames, ioData)
     }
     switch input.pointee.kind {
     case .none:
@@ -264,8 +266,8 @@ func feedInput(
             let output = input.pointee.sourceOutput
         {
             return hasBuffers(ioData)
-                ? renderProcessRun(input, run, render, output, timeStamp, frames, ioData)
-                : pullDirect(input, render, output, timeStamp, frames, ioData)
+                ? renderProcessRun(input, run, render, output, flags, timeStamp, frames, ioData)
+                : pullDirect(input, render, output, flags, timeStamp, frames, ioData)
         }
         let cycle = g.pointee.cycle
         if let plan = schedule.pointee.parallel, port.pointee.id == plan.pointee.headPort, plan.pointee.ranCycle != cycle {
@@ -280,22 +282,27 @@ func feedInput(
             && output.pointee.renderedFrames == frames
         if !rendered, input.pointee.direct, hasBuffers(ioData), let render = input.pointee.sourceRender {
             // Not rendered by a worker: the source renders straight into the consumer's buffers.
-            return pullDirect(input, render, output, timeStamp, frames, ioData)
+            return pullDirect(input, render, output, flags, timeStamp, frames, ioData)
         }
         if !rendered { renderMemo(node, bus: input.pointee.sourceBus, cycle: cycle, timeStamp, frames) }
         guard output.pointee.status == noErr else { return output.pointee.status }
+        // A delay line gives earlier audio than the memo's, which its mark does not describe.
+        if output.pointee.silent && input.pointee.delay == nil { markSilent(flags) }
         return deliver(output, into: ioData, frames: frames, delay: input.pointee.delay)
     }
 }
 
 /// The common case, a chain: the source renders straight into the consumer's buffers, or into
-/// its own ("nil mData") whose pointers the consumer then gets.
+/// its own ("nil mData") whose pointers the consumer then gets. The source's OutputIsSilence mark
+/// goes into the consumer's `flags`, as a connection made with kAudioUnitProperty_MakeConnection
+/// (what Apple's graph makes) passes it.
 ///
 /// Thread: render.
 @_noAllocation @_noLocks
 func pullDirect(
     _ input: UnsafeMutablePointer<ScheduledInput>, _ render: AudioUnitRenderProc, _ output: UnsafeMutablePointer<ScheduledOutput>,
-    _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>
+    _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32,
+    _ ioData: UnsafeMutablePointer<AudioBufferList>
 ) -> OSStatus {
     var pullFlags = AudioUnitRenderActionFlags(rawValue: 0)
     let me = input.pointee.sourceSelf!, bus = UInt32(input.pointee.sourceBus)
@@ -304,7 +311,9 @@ func pullDirect(
         let buffers = audioBuffers(ioData)
         for b in 0..<Int(ioData.pointee.mNumberBuffers) { buffers[b].mDataByteSize = bytes }
         // The source unit's render is a render-thread call by contract.
-        return _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, ioData) }
+        let status = _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, ioData) }
+        if status == noErr && pullFlags.contains(.unitRenderAction_OutputIsSilence) { markSilent(flags) }
+        return status
     }
     let list = output.pointee.list
     let buffers = audioBuffers(list)
@@ -315,23 +324,32 @@ func pullDirect(
     // The source unit's render is a render-thread call by contract.
     let status = _unsafePerformance { render(me, &pullFlags, timeStamp, bus, frames, list) }
     guard status == noErr else { return status }
+    if pullFlags.contains(.unitRenderAction_OutputIsSilence) { markSilent(flags) }
     return deliver(output, into: ioData, frames: frames, delay: nil)
+}
+
+/// Marks the audio a pull gave kAudioUnitRenderAction_OutputIsSilence.
+@_noAllocation @_noLocks
+func markSilent(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>) {
+    let silence = AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue
+    flags.pointee = AudioUnitRenderActionFlags(rawValue: flags.pointee.rawValue | silence)
 }
 
 /// A chain of units that support AudioUnitProcessMultiple, ending at this input: the chain's
 /// source is pulled once, then each unit processes out of place, in dependency order, from one of
 /// two lists into the other (the consumer's and the run's own), the last into the consumer's —
-/// one level of calls where a pull would nest once per unit. Each unit gets what the pull would
-/// give it: the first its source's silence mark, the others none (a pull between graph nodes
-/// passes none on; see `pullDirect`). A unit with render notifications, which ProcessMultiple does
-/// not call, is rendered with AudioUnitRender instead, pulling the units before it as usual.
+/// one level of calls where a pull would nest once per unit. Each unit gets the silence mark of
+/// the audio before it, as a pull gives it (`pullDirect`), and the last one's goes to the
+/// consumer. A unit with render notifications, which ProcessMultiple does not call, is rendered
+/// with AudioUnitRender instead, pulling the units before it as usual.
 ///
 /// Thread: render. (Not inlined: in `feedInput` it would make the frame of every pull larger.)
 @inline(never) @_noAllocation @_noLocks
 func renderProcessRun(
     _ input: UnsafeMutablePointer<ScheduledInput>,
     _ run: UnsafeMutablePointer<ProcessRun>, _ render: AudioUnitRenderProc, _ output: UnsafeMutablePointer<ScheduledOutput>,
-    _ timeStamp: UnsafePointer<AudioTimeStamp>, _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>
+    _ consumerFlags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+    _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>
 ) -> OSStatus {
     let steps = run.pointee.steps, count = run.pointee.count
     var start = 0
@@ -339,7 +357,7 @@ func renderProcessRun(
     let own = run.pointee.buffers
     guard start < count, frames <= run.pointee.maxFrames, let list = own.list, let storage = own.storage,
         ioData.pointee.mNumberBuffers == list.pointee.mNumberBuffers
-    else { return pullDirect(input, render, output, timeStamp, frames, ioData) }
+    else { return pullDirect(input, render, output, consumerFlags, timeStamp, frames, ioData) }
     let bytes = frames * own.bytesPerFrame
     let ours = audioBuffers(list), theirs = audioBuffers(ioData)
     for b in 0..<Int(list.pointee.mNumberBuffers) {
@@ -354,7 +372,8 @@ func renderProcessRun(
     // The graph's callback for the first unit's input, as that unit's own pull would call it.
     var status = _unsafePerformance { first.feed(UnsafeMutableRawPointer(first.inputPort), &flags, timeStamp, 0, frames, from) }
     for i in start..<count where status == noErr {
-        if i > start { flags = AudioUnitRenderActionFlags(rawValue: 0) }
+        // Only the silence mark passes from one unit to the next, as a pull passes it.
+        flags = AudioUnitRenderActionFlags(rawValue: flags.rawValue & AudioUnitRenderActionFlags.unitRenderAction_OutputIsSilence.rawValue)
         let step = steps[i]
         var inputs: UnsafePointer<AudioBufferList>? = UnsafePointer(from)
         var outputs: UnsafeMutablePointer<AudioBufferList>? = to
@@ -362,6 +381,7 @@ func renderProcessRun(
         status = _unsafePerformance { step.processMultiple(step.me, &flags, timeStamp, frames, 1, &inputs, 1, &outputs) }
         swap(&from, &to)
     }
+    if status == noErr && flags.contains(.unitRenderAction_OutputIsSilence) { markSilent(consumerFlags) }
     return status
 }
 
@@ -384,6 +404,7 @@ func renderMemo(
     let render = node.pointee.render, me = node.pointee.renderSelf
     // The unit's render is a render-thread call by contract.
     output.pointee.status = _unsafePerformance { render(me, &pullFlags, timeStamp, UInt32(bus), frames, list) }
+    output.pointee.silent = pullFlags.contains(.unitRenderAction_OutputIsSilence)
     output.pointee.renderedCycle = cycle
     output.pointee.renderedSampleTime = timeStamp.pointee.mSampleTime
     output.pointee.renderedFrames = frames

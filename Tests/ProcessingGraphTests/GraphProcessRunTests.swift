@@ -137,6 +137,29 @@ final class GraphProcessRunTests: XCTestCase {
         }
     }
 
+    /// A unit's silence mark reaches the unit after it, as a connection made with MakeConnection
+    /// passes it (Apple's graph is made of those): silence through a gain, then the offset, which
+    /// leaves marked silence alone and adds 1 to unmarked zeros. Processed as a run, and pulled
+    /// (a render notification on the offset), alike.
+    func testASilenceMarkPassesFromUnitToUnit() throws {
+        for notified in [false, true] {
+            let f = try GraphFixture()
+            let gain = try f.add(EntryCountingGain.description), offset = try f.add(OffsetUnit.description)
+            var source = AURenderCallbackStruct(inputProc: silentSource, inputProcRefCon: nil)
+            XCTAssertEqual(AUGraphSetNodeInputCallback(f.graph!, gain, 0, &source), noErr)
+            XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, gain, 0, offset, 0), noErr)
+            XCTAssertEqual(AUGraphConnectNodeInput(f.graph!, offset, 0, f.head, 0), noErr)
+            XCTAssertEqual(AUGraphOpen(f.graph!), noErr)
+            XCTAssertEqual(AUGraphInitialize(f.graph!), noErr, lastMessage())
+            let notify: AURenderCallback = { _, _, _, _, _, _ in noErr }
+            if notified { XCTAssertEqual(AudioUnitAddRenderNotify(f.unit(offset), notify, nil), noErr) }
+            XCTAssertEqual(f.pull(64), noErr)
+            XCTAssertEqual(f.left(64), Array(repeating: 0, count: 64), notified ? "pulled" : "processed as a run")
+            let unit = try XCTUnwrap(ComponentInstance.from(f.unit(gain))?.unit as? EntryCountingGain)
+            XCTAssertEqual([unit.processCalls, unit.renderCalls], notified ? [0, 1] : [1, 0])
+        }
+    }
+
     /// AudioUnitProcess and AudioUnitProcessMultiple read the input's silence mark from their
     /// flags and mark their output, as AudioUnitRender does for a pulled input (and Apple's
     /// AUEffectBase does for both).
