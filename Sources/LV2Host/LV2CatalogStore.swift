@@ -84,69 +84,37 @@ public enum LV2CatalogStore {
         return LV2CatalogSnapshot(records: current, bundlesRead: stale.count)
     }
 
-    /// Reads the plug-ins of `bundles` through lilv worlds over the whole path (lilv reads only
+    /// Reads the plug-ins of `bundles` through one lilv world over the whole path (lilv reads only
     /// manifests until a plug-in's data is asked for, so the other bundles cost little). A
     /// plug-in whose port data is broken is left out with a warning naming it and its bundle.
-    /// With many bundles to read and more than one core, two worlds each read every other
-    /// plug-in on their own thread (parsing the plug-ins' data is the whole cost of a cold
-    /// catalog; lilv worlds share nothing); the result is the same as one world's, in its order.
+    /// One world, on one thread: lilv 0.24 names each file's blank nodes from one static buffer
+    /// shared by every world (lilv_world_blank_node_prefix), so two worlds reading at once can
+    /// give two files of one world the same prefix, merging their ports. Two worlds on two
+    /// threads did that (ZamDynamicEQ read with 5 audio inputs and no output, once in three
+    /// runs of testTwoWorldsReadWhatOneWorldReads), and the cache would have kept it.
     static func readBundles(_ bundles: [String], path: LV2SearchPath) -> [String: ([LV2CatalogPlugin], [String])] {
         let wanted = Set(bundles.map(normalized))
-        let shares = wanted.count >= 8 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2 : 1
-        let found = ConcurrentJobs.map(shares) { readShare(wanted, path: path, share: $0, of: shares) }
-        var result: [String: ([LV2CatalogPlugin], [String])] = [:]
-        for item in found.joined().sorted(by: { $0.position < $1.position }) {
-            switch item.outcome {
-            case .plugin(let plugin): result[item.bundle, default: ([], [])].0.append(plugin)
-            case .warning(let warning): result[item.bundle, default: ([], [])].1.append(warning)
-            }
-        }
-        return result
-    }
-
-    /// What a world found at a position of its sorted plug-in list (claims ignored by the
-    /// duplicate-URI rule come after every plug-in).
-    private struct Found {
-        enum Outcome {
-            case plugin(LV2CatalogPlugin)
-            case warning(String)
-        }
-        var position: Int
-        var bundle: String
-        var outcome: Outcome
-    }
-
-    /// The plug-ins of `wanted` bundles at positions `share`, `share + shares`, … of a new world's
-    /// plug-in list; the first share also reports the ignored claims.
-    private static func readShare(_ wanted: Set<String>, path: LV2SearchPath, share: Int, of shares: Int) -> [Found] {
         let world = LV2World(lv2Path: path.text)
-        var found: [Found] = []
-        for (position, descriptor) in world.plugins.enumerated() where position % shares == share {
+        var result: [String: ([LV2CatalogPlugin], [String])] = [:]
+        for descriptor in world.plugins {
             let bundleURI = descriptor.bundleURI
             guard let bundle = filePath(of: bundleURI).map(normalized), wanted.contains(bundle) else { continue }
             if let problem = descriptor.portDataProblem {
-                found.append(
-                    Found(
-                        position: position, bundle: bundle,
-                        outcome: .warning("lv2: skipping plug-in <\(descriptor.uri)> in \(bundle): broken port data (\(problem)).")))
+                result[bundle, default: ([], [])].1.append(
+                    "lv2: skipping plug-in <\(descriptor.uri)> in \(bundle): broken port data (\(problem)).")
                 continue
             }
             let plugin = LV2CatalogPlugin(
                 uri: descriptor.uri, name: descriptor.name, manufacturerName: descriptor.projectName,
                 summary: descriptor.catalogPortSummary, isMixer: descriptor.isMixer, bundleURI: bundleURI,
                 presetNames: descriptor.presets.map(\.label))
-            found.append(Found(position: position, bundle: bundle, outcome: .plugin(plugin)))
+            result[bundle, default: ([], [])].0.append(plugin)
         }
-        guard share == 0 else { return found }
         for claim in world.ignoredClaims where wanted.contains(normalized(claim.bundle)) {
-            found.append(
-                Found(
-                    position: Int.max, bundle: normalized(claim.bundle),
-                    outcome: .warning(
-                        "lv2: ignoring plug-in <\(claim.uri)> in \(claim.bundle): \(claim.reason); the one in \(claim.standing) stands for it."
-                    )))
+            result[normalized(claim.bundle), default: ([], [])].1.append(
+                "lv2: ignoring plug-in <\(claim.uri)> in \(claim.bundle): \(claim.reason); the one in \(claim.standing) stands for it.")
         }
-        return found
+        return result
     }
 
     /// The path of a file URI, or nil.
