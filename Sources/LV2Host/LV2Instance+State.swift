@@ -24,7 +24,7 @@ extension LV2Instance {
         let world = descriptor.world
         let node = lilv_new_uri(world.world, uri)
         defer { lilv_node_free(node) }
-        _ = lilv_world_load_resource(world.world, node)
+        world.loadResource(node)
         guard let state = lilv_state_new_from_world(world.world, world.uridMap.mapFeature, node) else {
             throw LV2HostError(
                 LV2Status.stateFileError,
@@ -186,7 +186,7 @@ extension LV2PluginDescriptor {
     public func presetPortValues(uri: String) throws -> [String: Float] {
         let node = lilv_new_uri(world.world, uri)
         defer { lilv_node_free(node) }
-        _ = lilv_world_load_resource(world.world, node)
+        world.loadResource(node)
         guard let state = lilv_state_new_from_world(world.world, world.uridMap.mapFeature, node) else {
             throw LV2HostError(
                 LV2Status.stateFileError,

@@ -45,7 +45,7 @@ extension LV2Instance {
         defer { lilv_node_free(bundleNode) }
         // A bundle saved into before holds the older statements: unload them first.
         lilv_world_unload_bundle(world.world, bundleNode)
-        lilv_world_load_bundle(world.world, bundleNode)
+        LV2TurtleReads.withLock { lilv_world_load_bundle(world.world, bundleNode) }
         return uri
     }
 

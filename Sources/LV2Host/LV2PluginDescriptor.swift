@@ -10,11 +10,24 @@ public final class LV2PluginDescriptor {
     public let uri: String
     /// The lilv world that owns the plug-in's data (kept alive by the descriptor).
     public let world: LV2WorldData
-    let plugin: OpaquePointer
+    /// The lilv plug-in as the manifest made it: its URI and bundle only.
+    let unreadPlugin: OpaquePointer
+    private var dataRead = false
+
+    /// The lilv plug-in with its data files read. lilv reads them on the first query that needs
+    /// them; that read is made here, holding ``LV2TurtleReads``' lock.
+    var plugin: OpaquePointer {
+        if !dataRead {
+            // lilv_plugin_get_class reads the data (lilv_plugin_load_if_necessary is private).
+            LV2TurtleReads.withLock { _ = lilv_plugin_get_class(unreadPlugin) }
+            dataRead = true
+        }
+        return unreadPlugin
+    }
 
     init(world: LV2WorldData, plugin: OpaquePointer) {
         self.world = world
-        self.plugin = plugin
+        unreadPlugin = plugin
         self.uri = LV2Vocabulary.string(lilv_plugin_get_uri(plugin)) ?? ""
     }
 
@@ -40,7 +53,7 @@ public final class LV2PluginDescriptor {
         LV2Vocabulary.string(lilv_plugin_class_get_label(lilv_plugin_get_class(plugin))) ?? "Plugin"
 
     /// The bundle directory URI (file://…/name.lv2/).
-    public private(set) lazy var bundleURI: String = LV2Vocabulary.string(lilv_plugin_get_bundle_uri(plugin)) ?? ""
+    public private(set) lazy var bundleURI: String = LV2Vocabulary.string(lilv_plugin_get_bundle_uri(unreadPlugin)) ?? ""
 
     /// The shared object's file path, nil if the data names none or it is not a file URI.
     public private(set) lazy var binaryPath: String? = {

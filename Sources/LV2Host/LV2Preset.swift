@@ -18,7 +18,7 @@ extension LV2PluginDescriptor {
         var iterator = lilv_nodes_begin(related)
         while !lilv_nodes_is_end(related, iterator) {
             if let node = lilv_nodes_get(related, iterator), let uri = LV2Vocabulary.string(node) {
-                _ = lilv_world_load_resource(world.world, node)
+                world.loadResource(node)
                 let label = world.firstValue(subject: node, predicate: v.rdfsLabel) ?? uri
                 result.append(LV2Preset(uri: uri, label: label))
             }

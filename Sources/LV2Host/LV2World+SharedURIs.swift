@@ -70,7 +70,7 @@ extension LV2World {
         for predicate in [LV2URI.core + "binary", "http://www.w3.org/2000/01/rdf-schema#seeAlso"] {
             let node = lilv_new_uri(world, predicate)
             defer { lilv_node_free(node) }
-            let files = LV2World.strings(lilv_world_find_nodes(world, lilv_plugin_get_uri(descriptor.plugin), node, nil))
+            let files = LV2World.strings(lilv_world_find_nodes(world, lilv_plugin_get_uri(descriptor.unreadPlugin), node, nil))
             for file in files {
                 if let folder = LV2World.folder(ofFileURI: file).map({ ($0 as NSString).deletingLastPathComponent + "/" }),
                     !folders.contains(folder)

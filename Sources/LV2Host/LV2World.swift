@@ -34,7 +34,7 @@ public final class LV2World {
         let node = lilv_new_string(world, LV2SearchPath(lv2Path: lv2Path).lilvPath)
         lilv_world_set_option(world, LILV_OPTION_LV2_PATH, node)
         lilv_node_free(node)
-        lilv_world_load_all(world)
+        LV2TurtleReads.withLock { lilv_world_load_all(world) }
         data = LV2WorldData(world: world)
         addNewPlugins()
         resolveSharedURIs()
@@ -49,7 +49,7 @@ public final class LV2World {
         data = LV2WorldData(world: lilv_world_new()!)
         self.lv2Path = lv2Path
         for bundle in supportBundles { loadBundleData(bundle) }
-        lilv_world_load_specifications(world)
+        LV2TurtleReads.withLock { lilv_world_load_specifications(world) }
         lilv_world_load_plugin_classes(world)
         addNewPlugins()
     }
@@ -66,7 +66,7 @@ public final class LV2World {
 
     private func loadBundleData(_ path: String) {
         guard loadedBundles.insert(path).inserted, let node = lilv_new_file_uri(world, nil, path) else { return }
-        lilv_world_load_bundle(world, node)
+        LV2TurtleReads.withLock { lilv_world_load_bundle(world, node) }
         lilv_node_free(node)
     }
 
@@ -138,6 +138,12 @@ public final class LV2WorldData {
         // The vocabulary's nodes belong to the world: freed first.
         vocabulary.free()
         lilv_world_free(world)
+    }
+
+    /// Reads the data files that describe `resource` (a preset) into the world.
+    /// Thread: setup (non-real-time).
+    func loadResource(_ resource: OpaquePointer?) {
+        LV2TurtleReads.withLock { _ = lilv_world_load_resource(world, resource) }
     }
 
     /// The first value of `predicate` on `subject` as a string. Thread: setup (non-real-time).
