@@ -205,16 +205,20 @@ C_EXAMPLES += isolated-parallel:IsolatedParallel
 ## Core MIDI from C (issue 33): virtual endpoints, packet lists, read procs and notifications.
 C_EXAMPLES += core-midi-virtual:CoreMIDIVirtual
 
-## Out-of-process units (issue 19, AUHostIsolation.h). install-unit-host puts the child where an
-## installed libauhost finds it (PREFIX/libexec/auhost); `make install` does it too.
-## bench-isolated: the IsolatedUnit benchmark (round trip at 64 frames, a reverb isolated vs in
-## process), with the child from this package's release build and the test LV2_PATH.
-.PHONY: install-unit-host bench-isolated
-install: install-unit-host
-install-unit-host: deps
-	$(SWIFT) build -c $(CONFIG) --product auhost-unit-host
+## install-helpers: the helper programs, where an installed libauhost finds them
+## (PREFIX/libexec/auhost, HelperProgram); `make install` does it too. auhost-unit-host runs
+## out-of-process units (issue 19, AUHostIsolation.h), auhost-ui-host shows LV2 plug-in UIs
+## (issue 30, AUHostLV2UI.h), lv2-sweep-child describes LADSPA libraries (running one is describing
+## it), reads a share of a cold LV2 catalog and sweeps LV2 plug-ins.
+HELPERS := auhost-unit-host auhost-ui-host lv2-sweep-child
+.PHONY: install-helpers
+install: install-helpers
+install-helpers: deps
 	install -d $(PREFIX)/libexec/auhost
-	install -m 755 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/auhost-unit-host $(PREFIX)/libexec/auhost/
+	for helper in $(HELPERS); do \
+		$(SWIFT) build -c $(CONFIG) --product $$helper && \
+		install -m 755 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/$$helper $(PREFIX)/libexec/auhost/ || exit 1; \
+	done
 ## sweep-ui: every UI of the installed LV2 plug-ins opened under a private Xvfb through `auhost ui`
 ## (scripts/lv2-ui-sweep.sh): a table of UI kind x drew / blank / unsupported / failed / crashed / hung
 ## in .build/ui-sweep/summary.md, a PNG per UI that drew.
@@ -224,21 +228,6 @@ sweep-ui: deps
 	$(SWIFT) build --product auhost-ui-host
 	scripts/lv2-ui-sweep.sh
 
-## install-ui-host: the child that shows LV2 plug-in UIs (issue 30, AUHostLV2UI.h), beside the unit host.
-.PHONY: install-ui-host
-install: install-ui-host
-install-ui-host: deps
-	$(SWIFT) build -c $(CONFIG) --product auhost-ui-host
-	install -d $(PREFIX)/libexec/auhost
-	install -m 755 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/auhost-ui-host $(PREFIX)/libexec/auhost/
-## install-sweep-child: the child that describes LADSPA libraries (running one is describing it)
-## and sweeps LV2 plug-ins, where the installed library looks for it.
-.PHONY: install-sweep-child
-install: install-sweep-child
-install-sweep-child: deps
-	$(SWIFT) build -c $(CONFIG) --product lv2-sweep-child
-	install -d $(PREFIX)/libexec/auhost
-	install -m 755 $$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lv2-sweep-child $(PREFIX)/libexec/auhost/
 ## bench-graph-floor: 32 C gain units wired by hand (direct calls, AudioUnitRender) and in an
 ## AUGraph against a hand-written loop, side by side (Benchmarks/graph-floor.c, issue 35), built
 ## with gcc -O3 against the release install as C users link it.
@@ -258,6 +247,9 @@ bench-parallel-run: deps
 	Plugins/build.sh release
 	Benchmarks/compare-parallel-run.sh
 
+## bench-isolated: the IsolatedUnit benchmark (round trip at 64 frames, a reverb isolated vs in
+## process), with the child from this package's release build and the test LV2_PATH.
+.PHONY: bench-isolated
 bench-isolated: deps
 	$(SWIFT) build -c release --product auhost-unit-host
 	cd Benchmarks && LV2_PATH=$$(../scripts/test-lv2-path.sh) $(SWIFT) package benchmark --target IsolatedUnit

@@ -21,7 +21,8 @@ public enum HelperProgram {
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let program = length > 0 ? String(cString: buffer) : ""
         guard let image = auhost_image_path().map({ String(cString: $0) }) else { return [folder(of: program)] }
-        return [folder(of: program), folder(of: image), folder(of: image) + "/../libexec/auhost"]
+        var seen = Set<String>()  // the CLI's program is its image: look there once
+        return [folder(of: program), folder(of: image), folder(of: image) + "/../libexec/auhost"].filter { seen.insert($0).inserted }
     }
 
     private static func folder(of path: String) -> String {

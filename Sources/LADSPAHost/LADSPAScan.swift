@@ -61,40 +61,15 @@ public enum LADSPAScan {
     /// Runs one child over `libraries` and parses what it printed before it ended.
     private static func runChild(_ libraries: [String], childPath: String, timeout: UInt32) -> ChildRun {
         var run = ChildRun()
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { run.startFailure = "no pipe (errno \(errno))"; return run }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
         // Plug-ins chatter on stderr while they load; the host reports each failure once itself.
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = [childPath, childFlag, String(timeout)] + libraries
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
-        var entry = environ
-        while let variable = entry.pointee { environment.append(strdup(variable)); entry += 1 }
-        environment.append(nil)
-        defer { environment.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, childPath, &actions, nil, &argv, &environment)
-        close(fds[1])
-        guard status == 0 else {
-            close(fds[0])
-            run.startFailure = "cannot start \(childPath) (errno \(status)); build the lv2-sweep-child product"
+        let child: HelperChild
+        switch HelperChild.start([childPath, childFlag, String(timeout)] + libraries, quiet: true) {
+        case .success(let started): child = started
+        case .failure(let failure):
+            run.startFailure = failure.message
             return run
         }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(fds[0], &chunk, chunk.count)
-            if count > 0 { output += chunk[0..<count] } else if count == 0 || errno != EINTR { break }
-        }
-        close(fds[0])
-        var exit: Int32 = 0
-        while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
+        let (output, exit) = child.finish()
         var current: String?
         var plugins: [LADSPAPluginInfo] = []
         for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {

@@ -57,9 +57,14 @@ public enum LV2CatalogCacheFile {
     /// The records in `file`, or nil when it is missing, truncated, corrupt or of another version.
     /// Thread: setup (reads the file).
     public static func read(_ file: String) -> [LV2BundleRecord]? {
-        guard let data = contents(of: file) else { return nil }
+        contents(of: file).flatMap(records(in:))
+    }
+
+    /// The records in `data` (the file's bytes), or nil when it is truncated, corrupt or of
+    /// another version. Thread: any.
+    static func records(in data: [UInt8]) -> [LV2BundleRecord]? {
         // Bytes, not Characters: this runs on every start over ~100 KB.
-        return data.withUnsafeBufferPointer { bytes -> [LV2BundleRecord]? in
+        data.withUnsafeBufferPointer { bytes -> [LV2BundleRecord]? in
             let newline = UInt8(ascii: "\n"), tab = UInt8(ascii: "\t")
             guard bytes.count > 0, bytes[bytes.count - 1] == newline else { return nil }
             var footerStart = bytes.count - 1
@@ -125,6 +130,21 @@ public enum LV2CatalogCacheFile {
     /// Writes `records` to `file` through a temporary file and a rename. Throws when the folder
     /// cannot be made or written. Thread: setup (writes the file).
     public static func write(_ records: [LV2BundleRecord], to file: String) throws {
+        let folder = (file as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = file + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text(of: records).utf8)) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary])
+        }
+        guard rename(temporary, file) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file, NSLocalizedDescriptionKey: reason])
+        }
+    }
+
+    /// The file's text for `records`, from the version line to the checksum. Thread: any.
+    static func text(of records: [LV2BundleRecord]) -> String {
         var lines = [header]
         for record in records {
             lines.append(join(["bundle", record.path, record.fingerprint]))
@@ -142,17 +162,7 @@ public enum LV2CatalogCacheFile {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for line in lines { hash = fnv1a64(line + "\n", seed: hash) }
         lines.append("end " + String(hash, radix: 16))
-        let folder = (file as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let temporary = file + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary])
-        }
-        guard rename(temporary, file) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file, NSLocalizedDescriptionKey: reason])
-        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Fields joined by tabs, each escaped; the LADSPA catalog shares this format. Thread: any.

@@ -84,19 +84,60 @@ public enum LV2CatalogStore {
         return LV2CatalogSnapshot(records: current, bundlesRead: stale.count)
     }
 
-    /// Reads the plug-ins of `bundles` through one lilv world over the whole path (lilv reads only
-    /// manifests until a plug-in's data is asked for, so the other bundles cost little). A
-    /// plug-in whose port data is broken is left out with a warning naming it and its bundle.
-    /// One world, on one thread: lilv 0.24 names each file's blank nodes from one static buffer
-    /// shared by every world (lilv_world_blank_node_prefix), so two worlds reading at once can
-    /// give two files of one world the same prefix, merging their ports. Two worlds on two
-    /// threads did that (ZamDynamicEQ read with 5 audio inputs and no output, once in three
-    /// runs of testTwoWorldsReadWhatOneWorldReads), and the cache would have kept it.
-    static func readBundles(_ bundles: [String], path: LV2SearchPath) -> [String: ([LV2CatalogPlugin], [String])] {
+    /// What a catalog read found in each bundle: its plug-ins and its warnings.
+    typealias Found = [String: ([LV2CatalogPlugin], [String])]
+
+    /// Reads the plug-ins of `bundles` through lilv. Parsing their data is the whole cost of a
+    /// cold catalog, and two worlds of one process cannot parse at once (``LV2TurtleReads``). So
+    /// with many bundles and more than one core, a child process (`lv2-sweep-child
+    /// --catalog-share`) reads every other plug-in in a world of its own while this process reads
+    /// the rest. By plug-in, not by bundle: one bundle can be most of the work (lsp-plugins.lv2,
+    /// 3.3 of 3.9 s with the large collection). When the child cannot start, or ends without a
+    /// whole answer, this process reads its share too: the result is the same either way.
+    static func readBundles(_ bundles: [String], path: LV2SearchPath) -> Found {
         let wanted = Set(bundles.map(normalized))
+        let shared = wanted.count >= 8 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+        let child = shared ? try? HelperChild.start([LV2Sweep.defaultChildPath(), shareFlag, path.text] + wanted.sorted(), quiet: true).get() : nil
         let world = LV2World(lv2Path: path.text)
-        var result: [String: ([LV2CatalogPlugin], [String])] = [:]
-        for descriptor in world.plugins {
+        var found = read(wanted, in: world, share: 0, of: child == nil ? 1 : 2)
+        if let child {
+            found.merge(answer(of: child) ?? read(wanted, in: world, share: 1, of: 2)) { mine, theirs in
+                ((mine.0 + theirs.0).sorted { $0.uri < $1.uri }, (mine.1 + theirs.1).sorted())
+            }
+        }
+        return found
+    }
+
+    /// The child's argument that reads the second of two shares of a catalog read:
+    /// `--catalog-share LV2-PATH BUNDLE…`. It prints what it found in the cache file's format, the
+    /// bundles' fingerprints left empty.
+    public static let shareFlag = "--catalog-share"
+
+    /// The child's side of ``readBundles(_:path:)``. Thread: setup (the child's main).
+    public static func shareChildMain(arguments: [String]) -> Never {
+        guard let path = arguments.first else { exit(2) }
+        let found = read(Set(arguments.dropFirst()), in: LV2World(lv2Path: path), share: 1, of: 2)
+        let records = found.keys.sorted().map { LV2BundleRecord(path: $0, fingerprint: "", plugins: found[$0]!.0, warnings: found[$0]!.1) }
+        print(LV2CatalogCacheFile.text(of: records), terminator: "")
+        exit(0)
+    }
+
+    /// What the child found, or nil when it crashed or its answer is not whole (the checksum).
+    private static func answer(of child: HelperChild) -> Found? {
+        let (output, status) = child.finish()
+        guard status == 0, let records = LV2CatalogCacheFile.records(in: output) else { return nil }
+        return Dictionary(records.map { ($0.path, ($0.plugins, $0.warnings)) }) { first, _ in first }
+    }
+
+    /// The plug-ins of the `wanted` bundles at positions `share`, `share + shares`, … of `world`'s
+    /// plug-in list (a world over the whole path: lilv reads only manifests until a plug-in's data
+    /// is asked for, so the other plug-ins cost little). A plug-in whose port data is broken is
+    /// left out with a warning naming it and its bundle; the first share also warns of ignored
+    /// claims. Each bundle's plug-ins come in URI order and its warnings sorted, so that shares
+    /// merge into what one share gives.
+    private static func read(_ wanted: Set<String>, in world: LV2World, share: Int, of shares: Int) -> Found {
+        var result: Found = [:]
+        for (position, descriptor) in world.plugins.enumerated() where position % shares == share {
             let bundleURI = descriptor.bundleURI
             guard let bundle = filePath(of: bundleURI).map(normalized), wanted.contains(bundle) else { continue }
             if let problem = descriptor.portDataProblem {
@@ -110,11 +151,11 @@ public enum LV2CatalogStore {
                 presetNames: descriptor.presets.map(\.label))
             result[bundle, default: ([], [])].0.append(plugin)
         }
-        for claim in world.ignoredClaims where wanted.contains(normalized(claim.bundle)) {
+        for claim in world.ignoredClaims where share == 0 && wanted.contains(normalized(claim.bundle)) {
             result[normalized(claim.bundle), default: ([], [])].1.append(
                 "lv2: ignoring plug-in <\(claim.uri)> in \(claim.bundle): \(claim.reason); the one in \(claim.standing) stands for it.")
         }
-        return result
+        return result.mapValues { ($0.0, $0.1.sorted()) }
     }
 
     /// The path of a file URI, or nil.

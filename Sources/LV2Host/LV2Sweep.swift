@@ -45,22 +45,21 @@ public enum LV2Sweep {
         timeoutSeconds: UInt32 = 30, parallel: Int = 2, throughUnit: Bool = false
     ) -> [Result] {
         var results = [Result?](repeating: nil, count: uris.count)
-        var running: [(pid: pid_t, index: Int, pipe: Int32)] = []
+        var running: [(child: HelperChild, index: Int)] = []
         var next = 0
         while next < uris.count || !running.isEmpty {
             while next < uris.count && running.count < max(parallel, 1) {
-                switch spawn(
-                    uri: uris[next], lv2Path: lv2Path, childPath: childPath, timeout: timeoutSeconds,
-                    throughUnit: throughUnit)
-                {
-                case .success(let child): running.append((child.pid, next, child.pipe))
-                case .failure(let reason): results[next] = Result(uri: uris[next], outcome: .failed, reason: reason)
+                let arguments =
+                    [childPath] + (throughUnit ? ["--unit"] : []) + [uris[next], String(timeoutSeconds)] + (lv2Path.map { [$0] } ?? [])
+                switch HelperChild.start(arguments) {
+                case .success(let child): running.append((child, next))
+                case .failure(let failure): results[next] = Result(uri: uris[next], outcome: .failed, reason: failure.message)
                 }
                 next += 1
             }
             // Reap the oldest; children write little, so reading to EOF never blocks them long.
             let child = running.removeFirst()
-            results[child.index] = finish(uri: uris[child.index], pid: child.pid, pipe: child.pipe)
+            results[child.index] = finish(uri: uris[child.index], child: child.child)
         }
         return results.map { $0! }
     }
@@ -79,45 +78,8 @@ public enum LV2Sweep {
         run(uris: [uri], lv2Path: lv2Path, childPath: childPath, timeoutSeconds: timeoutSeconds, parallel: 1)[0]
     }
 
-    private enum Spawned { case success((pid: pid_t, pipe: Int32)), failure(String) }
-
-    private static func spawn(uri: String, lv2Path: String?, childPath: String, timeout: UInt32, throughUnit: Bool) -> Spawned {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return .failure("could not create a pipe (errno \(errno))") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        let arguments = [childPath] + (throughUnit ? ["--unit"] : []) + [uri, String(timeout)] + (lv2Path.map { [$0] } ?? [])
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        // The child's crash is the expected outcome here: no Swift backtrace on its stderr.
-        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
-        var entry = environ
-        while let variable = entry.pointee { environment.append(strdup(variable)); entry += 1 }
-        environment.append(nil)
-        defer { environment.forEach { free($0) } }
-        let status = posix_spawn(&pid, childPath, &actions, nil, &argv, &environment)
-        close(fds[1])
-        guard status == 0 else {
-            close(fds[0])
-            return .failure("could not start \(childPath) (errno \(status)); build the lv2-sweep-child product")
-        }
-        return .success((pid, fds[0]))
-    }
-
-    private static func finish(uri: String, pid: pid_t, pipe: Int32) -> Result {
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(pipe, &chunk, chunk.count)
-            if count > 0 { output += chunk[0..<count] } else if count == 0 || errno != EINTR { break }
-        }
-        close(pipe)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    private static func finish(uri: String, child: HelperChild) -> Result {
+        let (output, status) = child.finish()
         let text = String(decoding: output, as: UTF8.self)
         let lastLine = text.split(separator: "\n").last.map(String.init) ?? ""
         let signal = status & 0x7f

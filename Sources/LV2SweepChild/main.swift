@@ -9,6 +9,9 @@
 // lv2-sweep-child --ladspa-defaults <rate> <library> <label>: a plug-in's control defaults for the
 // LADSPA sweep (LADSPADefaultsReport).
 //
+// lv2-sweep-child --catalog-share <lv2-path> <bundle>...: reads those bundles' plug-ins for a cold
+// catalog read in the parent (LV2CatalogStore.readBundles) and prints them in the cache's format.
+//
 // lv2-sweep-child --catalog <lv2-path>: loads the catalog of that path through the cache
 // (LV2CatalogStore) and prints "CATALOG <plug-ins> plug-ins, <read> bundles read"; the cache tests
 // start several at once.
@@ -23,6 +26,7 @@ import Glibc
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == LADSPAScan.childFlag { LADSPAScan.childMain(arguments: Array(arguments.dropFirst())) }
 if arguments.first == LADSPADefaultsReport.childFlag { LADSPADefaultsReport.childMain(arguments: Array(arguments.dropFirst())) }
+if arguments.first == LV2CatalogStore.shareFlag { LV2CatalogStore.shareChildMain(arguments: Array(arguments.dropFirst())) }
 if arguments.count == 2, arguments[0] == "--catalog" {
     let snapshot = LV2CatalogStore.load(path: LV2SearchPath(lv2Path: arguments[1])) { _ in }
     print("CATALOG \(snapshot.catalog.entries.count) plug-ins, \(snapshot.bundlesRead) bundles read")

@@ -109,9 +109,37 @@ final class LV2CatalogCacheTests: XCTestCase {
     }
 
     /// A cold catalog of many bundles gives what one fully loaded world gives: codes, names, port
-    /// summaries, presets, bundles. (Read by two worlds on two threads, it once gave ZamDynamicEQ
+    /// summaries, presets, bundles. A child process reads every other bundle (a wrapper around
+    /// the child marks that it ran). (Read by two worlds on two threads, it once gave ZamDynamicEQ
     /// 5 audio inputs and no output: lilv's blank-node prefix is one static buffer for every world.)
     func testACatalogReadsWhatOneWorldReads() throws {
+        let mark = folder + "/child-ran"
+        let wrapper = folder + "/child-wrapper"
+        try "#!/bin/sh\ntouch '\(mark)'\nexec '\(LV2Sweep.defaultChildPath())' \"$@\"\n"
+            .write(toFile: wrapper, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(wrapper, 0o755), 0)
+        try withChild(wrapper) { try assertReadsWhatOneWorldReads() }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: mark), "no child read a share")
+    }
+
+    /// A child that cannot start, prints nothing, or crashes leaves its bundles to the host.
+    func testAChildWithoutAnAnswerLeavesItsBundlesToTheHost() throws {
+        let crashing = folder + "/crashing-child"
+        try "#!/bin/sh\nkill -SEGV $$\n".write(toFile: crashing, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(crashing, 0o755), 0)
+        for child in ["/nonexistent/lv2-sweep-child", "/bin/true", crashing] {
+            try withChild(child) { try assertReadsWhatOneWorldReads() }
+        }
+    }
+
+    /// Runs `body` with `LV2_SWEEP_CHILD` set to `child`.
+    private func withChild(_ child: String, _ body: () throws -> Void) throws {
+        setenv("LV2_SWEEP_CHILD", child, 1)
+        defer { unsetenv("LV2_SWEEP_CHILD") }
+        try body()
+    }
+
+    private func assertReadsWhatOneWorldReads(line: UInt = #line) throws {
         let path = LV2SearchPath()  // the suite's fixed LV2_PATH: well over the 8 bundles that split
         XCTAssertGreaterThan(path.bundles().count, 8)
         let snapshot = LV2CatalogStore.load(path: path, refresh: true, cacheFile: cacheFile) { _ in }
