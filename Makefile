@@ -43,7 +43,7 @@ test: deps
 ## (SETUP_STRESS_ITERATIONS each) on one rendering unit, the real-time event queue with four
 ## producers, the graph's random-change stress (serially and on two threads) and the parallel
 ## graph shapes (ParallelRenderTests: workers and the head's thread share memos and counters), the
-## providers asked at once and the two lilv worlds of a cold catalog.
+## providers asked at once and lilv worlds read from two threads (LV2ConcurrentWorldsTests).
 NOTIFY_CHURN_CYCLES ?= 100000
 NOTIFY_CHURN_S ?= 10
 SETUP_STRESS_ITERATIONS ?= 5000
@@ -52,7 +52,7 @@ tsan: deps
 	AUHOST_NOTIFY_CHURN_CYCLES=$(NOTIFY_CHURN_CYCLES) AUHOST_NOTIFY_CHURN_SECONDS=$(NOTIFY_CHURN_S) \
 	AUHOST_SETUP_STRESS_ITERATIONS=$(SETUP_STRESS_ITERATIONS) LV2_PATH=$$(scripts/test-lv2-path.sh) $(SWIFT) test --skip-build \
 		--sanitize=thread --scratch-path .build-tsan \
-		--filter 'RenderNotifyChurnTests|GraphRenderNotifyChurnTests|ConcurrentSetupTests|RenderEventQueueTests|StressTests|ParallelRenderTests|RegistryTests/testConcurrent|GraphProcessRunTests/testNotificationsComingAndGoing'
+		--filter 'RenderNotifyChurnTests|GraphRenderNotifyChurnTests|ConcurrentSetupTests|RenderEventQueueTests|StressTests|ParallelRenderTests|RegistryTests/testConcurrent|GraphProcessRunTests/testNotificationsComingAndGoing|LV2ConcurrentWorldsTests'
 
 ## install: headers, libauhost.so and auhost.pc under PREFIX (C hosts: cc prog.c $$(pkg-config --cflags --libs auhost)).
 ## <CoreFoundation/CoreFoundation.h> is AUHost's: the toolchain's own CoreFoundation under clang

@@ -6,7 +6,7 @@ import Glibc
 /// reads what it printed once it has ended. Its crash is an outcome the caller reports, so it
 /// prints no Swift backtrace. Thread: setup (non-real-time).
 package struct HelperChild {
-    package let pid: pid_t
+    private let pid: pid_t
     private let output: Int32
 
     /// Starts `arguments[0]` with `arguments`; its standard error goes to /dev/null when `quiet`.

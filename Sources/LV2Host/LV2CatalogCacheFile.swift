@@ -62,7 +62,7 @@ public enum LV2CatalogCacheFile {
 
     /// The records in `data` (the file's bytes), or nil when it is truncated, corrupt or of
     /// another version. Thread: any.
-    static func records(in data: [UInt8]) -> [LV2BundleRecord]? {
+    package static func records(in data: [UInt8]) -> [LV2BundleRecord]? {
         // Bytes, not Characters: this runs on every start over ~100 KB.
         data.withUnsafeBufferPointer { bytes -> [LV2BundleRecord]? in
             let newline = UInt8(ascii: "\n"), tab = UInt8(ascii: "\t")
@@ -144,7 +144,7 @@ public enum LV2CatalogCacheFile {
     }
 
     /// The file's text for `records`, from the version line to the checksum. Thread: any.
-    static func text(of records: [LV2BundleRecord]) -> String {
+    package static func text(of records: [LV2BundleRecord]) -> String {
         var lines = [header]
         for record in records {
             lines.append(join(["bundle", record.path, record.fingerprint]))

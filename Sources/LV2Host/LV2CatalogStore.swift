@@ -97,7 +97,8 @@ public enum LV2CatalogStore {
     static func readBundles(_ bundles: [String], path: LV2SearchPath) -> Found {
         let wanted = Set(bundles.map(normalized))
         let shared = wanted.count >= 8 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
-        let child = shared ? try? HelperChild.start([LV2Sweep.defaultChildPath(), shareFlag, path.text] + wanted.sorted(), quiet: true).get() : nil
+        let arguments = [LV2Sweep.defaultChildPath(), shareFlag, path.text] + wanted.sorted()
+        let child = shared ? try? HelperChild.start(arguments, quiet: true).get() : nil
         let world = LV2World(lv2Path: path.text)
         var found = read(wanted, in: world, share: 0, of: child == nil ? 1 : 2)
         if let child {

@@ -21,6 +21,7 @@ public enum FuzzRegistry {
         ("LV2Descriptor", LV2DescriptorFuzz.run),
         ("LADSPACatalog", LADSPACatalogFuzz.run),
         ("GraphChain", GraphChainFuzz.run),
+        ("LV2Catalog", LV2CatalogFuzz.run),
     ]
 
     /// The harness called `name`. Thread: any.
