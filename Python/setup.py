@@ -1,8 +1,9 @@
 """Builds auhost: the Swift library and its helper programs (swift build -c release in the checkout
 this folder belongs to), copied into the package's _lib folder, where the library looks for them
 beside itself (the unit-host child runs units out of process; lv2-sweep-child describes LADSPA
-libraries, since describing one means running it), and the C extension compiled
-against the checkout's own headers (Sources/CAudioToolbox/include) and linked to that library.
+libraries, since describing one means running it, and reads half of a cold LV2 catalog), and the
+C extension compiled against the checkout's own headers (Sources/CAudioToolbox/include) and linked
+to that library.
 
 The extension finds libauhost-capi.so through an rpath of $ORIGIN/_lib; the library finds the
 Swift runtime through the rpath swiftc gives it (the toolchain's lib/swift/linux), so the
