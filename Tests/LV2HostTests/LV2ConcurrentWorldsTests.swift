@@ -7,7 +7,7 @@ import XCTest
 /// could give two files of one world the same prefix and merge their ports (two catalog worlds
 /// read ZamDynamicEQ with 5 audio inputs and no output, once in three CI runs). The race itself
 /// is too narrow to catch in a test (six rounds of two worlds on two threads read right, three
-/// times): these tests check that each way a world reads files waits for the one lock.
+/// times): this test checks that each way a world reads files waits for the one lock.
 final class LV2ConcurrentWorldsTests: XCTestCase {
     private let ampURI = "http://lv2plug.in/plugins/eg-amp"
 
