@@ -4,6 +4,7 @@
 #   list cold  : `auhost list` with no LV2 cache (rebuilt)     vs `lv2ls -n`     (bar <= 1.0x)
 #   info warm  : `auhost info URI`                             vs `lv2info URI`  (bar <= 2x)
 #   render warm: `auhost render` eg-amp, 60 s mono 48 kHz float vs `lv2proc`     (bar <= 1.0x, samples identical)
+#   render new : the same, auhost's output removed before each run (no rename over a file)
 #   C program  : AudioComponentFindNext(aufx dely AUHs) + InstanceNew + Dispose  (bar <= 30 ms wall)
 # The bars are defined with the large LV2 collection installed (/work/shared/lv2-large-set.txt,
 # ~590 plug-ins); the script says plainly when it is absent and the figures are then not the bars'.
@@ -90,6 +91,11 @@ with open(sys.argv[1], 'wb') as f:
 PY
 amp=http://lv2plug.in/plugins/eg-amp
 pair "render-warm" 1.0 "lv2proc" 2 "" "$auhost render -i $work/in.wav -o $work/auhost.wav -p gain=-6 $amp" \
+    "lv2proc -i $work/in.wav -o $work/lv2proc.wav -c gain:-6 $amp"
+# The same with auhost writing a new file each time. auhost renders into a temporary file renamed
+# over the target (a failed render never destroys the old output), and ext4 (auto_da_alloc)
+# writes out a file that a rename puts in another's place: the two lines differ by that flush.
+pair "render-new" 1.0 "lv2proc" 2 "rm -f $work/auhost.wav" "$auhost render -i $work/in.wav -o $work/auhost.wav -p gain=-6 $amp" \
     "lv2proc -i $work/in.wav -o $work/lv2proc.wav -c gain:-6 $amp"
 python3 - "$work/auhost.wav" "$work/lv2proc.wav" <<'PY'
 import struct, sys
