@@ -27,12 +27,17 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
 }
 
+/// A library opened on first use (CLazyLibraries), not linked: its headers only.
+func lazyLibrary(_ name: String, apt: String) -> Target {
+    .systemLibrary(name: name, providers: [.apt([apt])])
+}
+
 // MARK: - C shims: the documented headers, system libraries, and AUHost's own C
 
 let cShims: [Target] = [
     /// The C headers (C hosts include <AudioToolbox/AudioToolbox.h>).
     .target(name: "CAudioToolbox", cSettings: cSettings),
-    systemLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
+    lazyLibrary("CALSA", apt: "libasound2-dev"),
     systemLibrary("CLilv", pkgConfig: "lilv-0", apt: "liblilv-dev"),
     /// suil and Xlib, for the LV2 UI host loop only (CUIHost; the host process links neither).
     systemLibrary("CSuil", pkgConfig: "suil-0", apt: "libsuil-dev"),
@@ -41,21 +46,26 @@ let cShims: [Target] = [
     /// An atom as one protocol line and back, for the host and the UI child (their URID maps differ).
     .target(
         name: "CAUHostAtomText", dependencies: ["CSratom"], cSettings: cSettings, linkerSettings: [.linkedLibrary("serd-0")]),
-    systemLibrary("CSndFile", pkgConfig: "sndfile", apt: "libsndfile1-dev"),
-    systemLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev"),
-    systemLibrary("CJACK", pkgConfig: "jack", apt: "libjack-jackd2-dev"),
-    systemLibrary("CSoundTouch", pkgConfig: "soundtouch", apt: "libsoundtouch-dev"),
+    lazyLibrary("CSndFile", apt: "libsndfile1-dev"),
+    lazyLibrary("CSoxr", apt: "libsoxr-dev"),
+    lazyLibrary("CJACK", apt: "libjack-jackd2-dev"),
+    lazyLibrary("CSoundTouch", apt: "libsoundtouch-dev"),
     /// The codecs behind Audio Converter and Audio File Stream Services (mpg123, FLAC, Vorbis, Opus).
-    systemLibrary("CCodecs", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
+    lazyLibrary("CCodecs", apt: "libmpg123-dev"),
     // webrtc's pkg-config file carries -D flags, which SwiftPM refuses with a warning; so the
     // library is linked by name, and its headers (which include each other as "webrtc/…") are
-    // found through webrtc-headers, a link to Debian's include folder.
+    // found through webrtc-headers, a link to Debian's include folder. It is linked, not opened on
+    // first use (CLazyLibraries): webrtc::Config keys its options by the address of a static in an
+    // inline template, which the library and this program share only when the library is linked.
     .systemLibrary(name: "CWebRTCAudioProcessing", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
     /// webrtc-audio-processing behind a C face (C++).
     .target(
         name: "CWebRTCProcessing", dependencies: ["CWebRTCAudioProcessing"], exclude: ["webrtc-headers"],
         cxxSettings: [.headerSearchPath("webrtc-headers"), .define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")],
         linkerSettings: [.linkedLibrary("webrtc_audio_processing"), .linkedLibrary("stdc++")]),
+    /// alsa-lib, libsndfile, JACK, soxr, SoundTouch and the codecs, opened on first use: a
+    /// program that touches no file or device (auhost info, a C host listing units) loads none.
+    .target(name: "CLazyLibraries", dependencies: ["CAUHostFloatMode"], cSettings: cSettings),
     /// The few lock-free atomics render threads and setup threads share (the unit model needs them).
     .target(name: "CAUHostAtomics"),
     /// Futex sleep/wake and the spin hint for a graph's render workers.
@@ -97,11 +107,11 @@ let appleAPIs: [Target] = [
 
 let layers: [Target] = [
     /// Real-time DSP kernels (independent of the unit model).
-    .target(name: "DSPKernels", dependencies: ["AudioTypes", "CSoxr", "CSoundTouch", "CAUHostFloatMode"]),
+    .target(name: "DSPKernels", dependencies: ["AudioTypes", "CSoxr", "CSoundTouch", "CLazyLibraries", "CAUHostFloatMode"]),
     /// Audio files through libsndfile.
-    .target(name: "AudioFiles", dependencies: ["AudioToolbox", "CSndFile", "DSPKernels"]),
+    .target(name: "AudioFiles", dependencies: ["AudioToolbox", "CSndFile", "CLazyLibraries", "DSPKernels"]),
     /// ALSA devices: PCM negotiation, sample conversion, the real-time I/O thread.
-    .target(name: "ALSADevice", dependencies: ["CALSA", "AudioToolbox"]),
+    .target(name: "ALSADevice", dependencies: ["CALSA", "CLazyLibraries", "AudioToolbox"]),
     /// LV2 hosting over lilv: discovery, component codes, instances.
     .target(
         name: "LV2Host",
@@ -133,7 +143,7 @@ let providers: [Target] = [
     .target(name: "ALSAIOUnit", dependencies: ["AUHostCore", "ALSADevice", "DSPKernels", "VoiceProcessing"]),
     /// The JACK I/O unit (a JACK client as a graph's head: ports, transport, freewheel) and its provider
     /// (kept out of the AUHost umbrella so that libauhost, Python and dependent packages need no libjack).
-    .target(name: "JACKIOUnit", dependencies: ["AUHostCore", "CJACK", "CAUHostAtomics"]),
+    .target(name: "JACKIOUnit", dependencies: ["AUHostCore", "CJACK", "CLazyLibraries", "CAUHostAtomics"]),
     /// LV2 plug-ins as units: the provider and the AUBase subclass over LV2Instance.
     .target(name: "LV2Units", dependencies: ["AUHostCore", "LV2Host"]),
     /// LADSPA plug-ins as units: the provider and the AUBase subclass over LADSPAInstance.
@@ -145,9 +155,9 @@ let providers: [Target] = [
     /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
     .target(name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "CAUHostAtomics", "CoreMIDIServices"]),
     /// Audio Converter Services (AudioConverter.h): PCM through ConverterKernel, codecs through their libraries.
-    .target(name: "AudioConverterServices", dependencies: ["AudioTypes", "DSPKernels", "CCodecs"]),
+    .target(name: "AudioConverterServices", dependencies: ["AudioTypes", "DSPKernels", "CCodecs", "CLazyLibraries"]),
     /// Audio File Stream Services (AudioFileStream.h).
-    .target(name: "AudioFileStreamServices", dependencies: ["AudioTypes", "AudioConverterServices", "CCodecs"]),
+    .target(name: "AudioFileStreamServices", dependencies: ["AudioTypes", "AudioConverterServices", "CCodecs", "CLazyLibraries"]),
     /// Audio Queue Services (AudioQueue.h): playback and recording on the ALSA I/O unit, offline render on a generic output.
     .target(
         name: "AudioQueueServices",
@@ -157,11 +167,11 @@ let providers: [Target] = [
     /// Audio Format Services (AudioFormat.h): format facts (FormatInfo from cookies, names) and channel layouts.
     .target(name: "AudioFormatServices", dependencies: ["AudioTypes"]),
     /// Audio Session Services (AudioSession.h): the session over the ALSA PCM "default".
-    .target(name: "AudioSessionServices", dependencies: ["AudioTypes", "CALSA"]),
+    .target(name: "AudioSessionServices", dependencies: ["AudioTypes", "CALSA", "CLazyLibraries"]),
     /// Core MIDI (MIDIServices.h): clients, ports, virtual endpoints in process, the backend interface.
     .target(name: "CoreMIDIServices", dependencies: ["CoreMIDI", "AudioTypes", "AUHostCore", "CAUHostHooks", "CAUHostAtomics"]),
     /// Core MIDI over JACK MIDI (links libjack, so kept out of libauhost; the CoreMIDI product links it).
-    .target(name: "CoreMIDIJACK", dependencies: ["CoreMIDIServices", "CJACK", "CAUHostAtomics"]),
+    .target(name: "CoreMIDIJACK", dependencies: ["CoreMIDIServices", "CJACK", "CLazyLibraries", "CAUHostAtomics"]),
     /// Composition: every provider registered; what `import AUHost` gives.
     .target(
         name: "AUHost",
@@ -175,7 +185,7 @@ let providers: [Target] = [
     /// `import AVFoundation` for audio: re-exports AVFAudio, as Apple's AVFoundation does.
     .target(name: "AVFoundation", dependencies: ["AVFAudio"]),
     /// Live MIDI from a JACK MIDI port into a running graph's instrument (kept out of the AUHost umbrella: it links libjack).
-    .target(name: "JACKMIDIInput", dependencies: ["AUHost", "CJACK", "CAUHostAtomics"]),
+    .target(name: "JACKMIDIInput", dependencies: ["AUHost", "CJACK", "CLazyLibraries", "CAUHostAtomics"]),
 ]
 
 // MARK: - Executables
@@ -209,7 +219,7 @@ let executables: [Target] = [
 
 let testSupport: [Target] = [
     .target(name: "TestSupport", dependencies: ["AUHost", "CJACK", "CAUHostAtomics", "ALSATestSupport"], path: "Tests/TestSupport"),
-    .target(name: "ALSATestSupport", dependencies: ["CALSA"], path: "Tests/ALSATestSupport"),
+    .target(name: "ALSATestSupport", dependencies: ["CALSA", "CLazyLibraries"], path: "Tests/ALSATestSupport"),
     /// A sine fitted to measured samples (amplitude, THD+N), for the DSP and codec tests.
     .target(name: "SignalTestSupport", path: "Tests/SignalTestSupport"),
     .target(

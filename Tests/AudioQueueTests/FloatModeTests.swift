@@ -2,9 +2,11 @@ import AUHost
 import CAUHostFloatMode
 import XCTest
 
-/// libSoundTouchDll (time-pitch) is built with -ffast-math, whose start-up code switched the
+/// libSoundTouchDll (time-pitch) is built with -ffast-math, whose start-up code switches the
 /// loading thread to flush subnormals to zero: every program that linked AUHost lost IEEE
-/// arithmetic near zero on its main thread. AUHost's own constructor (FloatMode.c) clears it.
+/// arithmetic near zero on its main thread. AUHost now opens it on first use and gives the
+/// loading thread its own mode back (CLazyLibraries); FloatMode.c's constructor clears the mode
+/// a library linked at start set.
 final class FloatModeTests: XCTestCase {
     func testTheMainThreadKeepsSubnormalsAfterAUHostLoads() {
         XCTAssertTrue(Thread.isMainThread)

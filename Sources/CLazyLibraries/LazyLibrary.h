@@ -1,0 +1,58 @@
+/* A shared library opened on its first use, all of its functions resolved at once (so no later
+   call, on a render thread either, takes the loader's lock), and stubs with the library's own
+   function names that call through. The stubs are hidden: they serve this image only, and a
+   plug-in linking the same library still binds to the library itself.
+   A library is declared with X-macros listing its functions, F for one returning a value and V
+   for one returning void:
+       #define JACK_FUNCTIONS(F, V) F(int, jack_activate, (jack_client_t *c), (c)) V(jack_free, (void *p), (p))
+   LAZY_LIBRARY(jack_library, "libjack.so.0", JACK_ENTRIES, JACK_FUNCTIONS) defines the library
+   and JACK_FUNCTIONS(STUB_F, STUB_V) the stubs, which stop the program with a message naming the
+   library when it cannot be loaded, as the dynamic loader did at start-up. ENTRIES are the
+   functions a use of the library begins with (jack_client_open, sf_open, snd_pcm_open), written
+   by hand to fail as documented instead. A stub's definition must match the header's
+   declaration, so the compiler checks every signature. */
+#ifndef AUHOST_LAZY_LIBRARY_H
+#define AUHOST_LAZY_LIBRARY_H
+
+#include <stddef.h>
+
+typedef struct LazyLibrary {
+    const char *soname;
+    const char *const *names;
+    void **symbols;
+    size_t count;
+    int state; /* 0 not tried, 1 loaded, -1 failed: written once, under the loader's lock */
+    char error[480];
+} LazyLibrary;
+
+/* Opens the library and resolves every function the first time; after that one atomic load.
+   Returns 1 when every function is there. Thread class: any (the first call: setup). */
+int lazy_library_load(LazyLibrary *library);
+
+/* Function `index` of a library that must be there (stops the program when it cannot be loaded). */
+void *lazy_library_function(LazyLibrary *library, size_t index);
+
+#define LAZY_ENUM_F(ret, name, params, args) lazy_index_##name,
+#define LAZY_ENUM_V(name, params, args) lazy_index_##name,
+#define LAZY_NAME_F(ret, name, params, args) #name,
+#define LAZY_NAME_V(name, params, args) #name,
+#define LAZY_FUNCTION(library, name) ((__typeof__(&name))lazy_library_function(&library, lazy_index_##name))
+
+/* The library's table: ENTRIES are the functions a use of the library begins with, written by
+   hand to fail as documented when it is absent; FUNCTIONS get stubs (LAZY_NONE: no entries). */
+#define LAZY_NONE(F, V)
+#define LAZY_LIBRARY(library, soname, ENTRIES, FUNCTIONS) \
+    enum { ENTRIES(LAZY_ENUM_F, LAZY_ENUM_V) FUNCTIONS(LAZY_ENUM_F, LAZY_ENUM_V) lazy_##library##_count }; \
+    static const char *const lazy_##library##_names[] = {ENTRIES(LAZY_NAME_F, LAZY_NAME_V) FUNCTIONS(LAZY_NAME_F, LAZY_NAME_V)}; \
+    static void *lazy_##library##_symbols[lazy_##library##_count]; \
+    static LazyLibrary library = { \
+        soname, lazy_##library##_names, lazy_##library##_symbols, lazy_##library##_count, 0, {0}};
+
+/* A stub calling through to the library (each file defines its two makers with these:
+   #define STUB_F(ret, name, params, args) LAZY_STUB_F(jack, ret, name, params, args)). */
+#define LAZY_STUB_F(library, ret, name, params, args) \
+    __attribute__((visibility("hidden"))) ret name params { return LAZY_FUNCTION(library, name) args; }
+#define LAZY_STUB_V(library, name, params, args) \
+    __attribute__((visibility("hidden"))) void name params { LAZY_FUNCTION(library, name) args; }
+
+#endif
