@@ -5,12 +5,13 @@
 #include <errno.h>
 #include <alsa/asoundlib.h>
 
-#define ALSA_ENTRIES(F, V) \
-    F(int, snd_config_update_free_global, (void), ()) \
-    F(int, snd_pcm_open, \
-      (snd_pcm_t **pcm, const char *name, snd_pcm_stream_t stream, int mode), \
-      (pcm, name, stream, mode)) \
-    F(const char *, snd_strerror, (int errnum), (errnum))
+/* Without alsa-lib no PCM opens, snd_strerror names the library whatever the code, and its
+   configuration cache has nothing to free. */
+#define ALSA_ENTRIES(E) \
+    E(int, snd_pcm_open, (snd_pcm_t **pcm, const char *name, snd_pcm_stream_t stream, int mode), \
+      (pcm, name, stream, mode), -ENOENT) \
+    E(const char *, snd_strerror, (int errnum), (errnum), alsa_library.error) \
+    E(int, snd_config_update_free_global, (void), (), 0)
 
 #define ALSA_FUNCTIONS(F, V) \
     F(int, snd_pcm_close, (snd_pcm_t *pcm), (pcm)) \
@@ -96,27 +97,7 @@
       (snd_pcm_t *pcm, void **bufs, snd_pcm_uframes_t size), \
       (pcm, bufs, size))
 
-LAZY_LIBRARY(alsa_library, "libasound.so.2", ALSA_ENTRIES, ALSA_FUNCTIONS)
-#define STUB_F(ret, name, params, args) LAZY_STUB_F(alsa_library, ret, name, params, args)
-#define STUB_V(name, params, args) LAZY_STUB_V(alsa_library, name, params, args)
-ALSA_FUNCTIONS(STUB_F, STUB_V)
-#undef STUB_F
-#undef STUB_V
-
-/* Without alsa-lib no PCM opens, and snd_strerror names the library whatever the code. */
-__attribute__((visibility("hidden"))) int snd_pcm_open(
-    snd_pcm_t **pcm, const char *name, snd_pcm_stream_t stream, int mode) {
-    if (!lazy_library_load(&alsa_library)) return -ENOENT;
-    return LAZY_FUNCTION(alsa_library, snd_pcm_open)(pcm, name, stream, mode);
-}
-
-__attribute__((visibility("hidden"))) const char *snd_strerror(int errnum) {
-    if (!lazy_library_load(&alsa_library)) return alsa_library.error;
-    return LAZY_FUNCTION(alsa_library, snd_strerror)(errnum);
-}
-
-/* Frees alsa-lib's configuration cache: nothing to free when it never loaded. */
-__attribute__((visibility("hidden"))) int snd_config_update_free_global(void) {
-    if (!lazy_library_load(&alsa_library)) return 0;
-    return LAZY_FUNCTION(alsa_library, snd_config_update_free_global)();
-}
+#define LAZY_CURRENT alsa_library
+LAZY_LIBRARY("libasound.so.2", ALSA_ENTRIES, ALSA_FUNCTIONS)
+ALSA_ENTRIES(LAZY_STUB_E)
+#undef LAZY_CURRENT

@@ -32,12 +32,9 @@
       (mh, type, value, fvalue)) \
     F(const char *, mpg123_plain_strerror, (int errcode), (errcode))
 
-LAZY_LIBRARY(mpg123_library, "libmpg123.so.0", LAZY_NONE, MPG123_FUNCTIONS)
-#define STUB_F(ret, name, params, args) LAZY_STUB_F(mpg123_library, ret, name, params, args)
-#define STUB_V(name, params, args) LAZY_STUB_V(mpg123_library, name, params, args)
-MPG123_FUNCTIONS(STUB_F, STUB_V)
-#undef STUB_F
-#undef STUB_V
+#define LAZY_CURRENT mpg123_library
+LAZY_LIBRARY("libmpg123.so.0", LAZY_NONE, MPG123_FUNCTIONS)
+#undef LAZY_CURRENT
 
 #define FLAC_FUNCTIONS(F, V) \
     V(FLAC__stream_decoder_delete, (FLAC__StreamDecoder *decoder), (decoder)) \
@@ -61,12 +58,9 @@ MPG123_FUNCTIONS(STUB_F, STUB_V)
       (FLAC__StreamDecoder *decoder), \
       (decoder))
 
-LAZY_LIBRARY(flac, "libFLAC.so.12", LAZY_NONE, FLAC_FUNCTIONS)
-#define STUB_F(ret, name, params, args) LAZY_STUB_F(flac, ret, name, params, args)
-#define STUB_V(name, params, args) LAZY_STUB_V(flac, name, params, args)
-FLAC_FUNCTIONS(STUB_F, STUB_V)
-#undef STUB_F
-#undef STUB_V
+#define LAZY_CURRENT flac_library
+LAZY_LIBRARY("libFLAC.so.12", LAZY_NONE, FLAC_FUNCTIONS)
+#undef LAZY_CURRENT
 
 #define OGG_FUNCTIONS(F, V) \
     F(int, ogg_page_bos, (const ogg_page *og), (og)) \
@@ -83,12 +77,9 @@ FLAC_FUNCTIONS(STUB_F, STUB_V)
     F(int, ogg_sync_reset, (ogg_sync_state *oy), (oy)) \
     F(int, ogg_sync_wrote, (ogg_sync_state *oy, long bytes), (oy, bytes))
 
-LAZY_LIBRARY(ogg_library, "libogg.so.0", LAZY_NONE, OGG_FUNCTIONS)
-#define STUB_F(ret, name, params, args) LAZY_STUB_F(ogg_library, ret, name, params, args)
-#define STUB_V(name, params, args) LAZY_STUB_V(ogg_library, name, params, args)
-OGG_FUNCTIONS(STUB_F, STUB_V)
-#undef STUB_F
-#undef STUB_V
+#define LAZY_CURRENT ogg_library
+LAZY_LIBRARY("libogg.so.0", LAZY_NONE, OGG_FUNCTIONS)
+#undef LAZY_CURRENT
 
 #define VORBIS_FUNCTIONS(F, V) \
     F(int, vorbis_block_clear, (vorbis_block *vb), (vb)) \
@@ -107,12 +98,9 @@ OGG_FUNCTIONS(STUB_F, STUB_V)
     F(int, vorbis_synthesis_read, (vorbis_dsp_state *v, int samples), (v, samples)) \
     F(int, vorbis_synthesis_restart, (vorbis_dsp_state *v), (v))
 
-LAZY_LIBRARY(vorbis, "libvorbis.so.0", LAZY_NONE, VORBIS_FUNCTIONS)
-#define STUB_F(ret, name, params, args) LAZY_STUB_F(vorbis, ret, name, params, args)
-#define STUB_V(name, params, args) LAZY_STUB_V(vorbis, name, params, args)
-VORBIS_FUNCTIONS(STUB_F, STUB_V)
-#undef STUB_F
-#undef STUB_V
+#define LAZY_CURRENT vorbis_library
+LAZY_LIBRARY("libvorbis.so.0", LAZY_NONE, VORBIS_FUNCTIONS)
+#undef LAZY_CURRENT
 
 #define OPUS_FUNCTIONS(F, V) \
     F(int, opus_multistream_decode_float, \
@@ -129,9 +117,6 @@ VORBIS_FUNCTIONS(STUB_F, STUB_V)
       (packet, len, Fs)) \
     F(const char *, opus_strerror, (int error), (error))
 
-LAZY_LIBRARY(opus_library, "libopus.so.0", LAZY_NONE, OPUS_FUNCTIONS)
-#define STUB_F(ret, name, params, args) LAZY_STUB_F(opus_library, ret, name, params, args)
-#define STUB_V(name, params, args) LAZY_STUB_V(opus_library, name, params, args)
-OPUS_FUNCTIONS(STUB_F, STUB_V)
-#undef STUB_F
-#undef STUB_V
+#define LAZY_CURRENT opus_library
+LAZY_LIBRARY("libopus.so.0", LAZY_NONE, OPUS_FUNCTIONS)
+#undef LAZY_CURRENT

@@ -6,10 +6,11 @@
 #include <jack/jack.h>
 #include <jack/midiport.h>
 
-#define JACK_ENTRIES(F, V) \
-    F(jack_client_t *, jack_client_open, \
+/* jack_client_open is variadic: written by hand below (the failure here is not used). */
+#define JACK_ENTRIES(E) \
+    E(jack_client_t *, jack_client_open, \
       (const char *client_name, jack_options_t options, jack_status_t *status), \
-      (client_name, options, status))
+      (client_name, options, status), NULL)
 
 #define JACK_FUNCTIONS(F, V) \
     F(int, jack_activate, (jack_client_t *client), (client)) \
@@ -81,12 +82,9 @@
     V(jack_transport_start, (jack_client_t *client), (client)) \
     V(jack_transport_stop, (jack_client_t *client), (client))
 
-LAZY_LIBRARY(jack_library, "libjack.so.0", JACK_ENTRIES, JACK_FUNCTIONS)
-#define STUB_F(ret, name, params, args) LAZY_STUB_F(jack_library, ret, name, params, args)
-#define STUB_V(name, params, args) LAZY_STUB_V(jack_library, name, params, args)
-JACK_FUNCTIONS(STUB_F, STUB_V)
-#undef STUB_F
-#undef STUB_V
+#define LAZY_CURRENT jack_library
+LAZY_LIBRARY("libjack.so.0", JACK_ENTRIES, JACK_FUNCTIONS)
+#undef LAZY_CURRENT
 
 /* Variadic: the extra argument of JackServerName is forwarded (AUHost passes no other option that
    takes one). Without libjack no server can be reached, and jack_client_open says so. */

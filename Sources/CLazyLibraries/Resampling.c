@@ -25,12 +25,9 @@
     F(soxr_quality_spec_t, soxr_quality_spec, (unsigned long recipe, unsigned long flags), (recipe, flags)) \
     F(soxr_runtime_spec_t, soxr_runtime_spec, (unsigned int num_threads), (num_threads))
 
-LAZY_LIBRARY(soxr_library, "libsoxr.so.0", LAZY_NONE, SOXR_FUNCTIONS)
-#define STUB_F(ret, name, params, args) LAZY_STUB_F(soxr_library, ret, name, params, args)
-#define STUB_V(name, params, args) LAZY_STUB_V(soxr_library, name, params, args)
-SOXR_FUNCTIONS(STUB_F, STUB_V)
-#undef STUB_F
-#undef STUB_V
+#define LAZY_CURRENT soxr_library
+LAZY_LIBRARY("libsoxr.so.0", LAZY_NONE, SOXR_FUNCTIONS)
+#undef LAZY_CURRENT
 
 #define SOUNDTOUCH_FUNCTIONS(F, V) \
     V(soundtouch_clear, (HANDLE h), (h)) \
@@ -50,9 +47,6 @@ SOXR_FUNCTIONS(STUB_F, STUB_V)
     F(int, soundtouch_setSetting, (HANDLE h, int settingId, int value), (h, settingId, value)) \
     V(soundtouch_setTempo, (HANDLE h, float newTempo), (h, newTempo))
 
-LAZY_LIBRARY(soundtouch, "libSoundTouchDll.so.1", LAZY_NONE, SOUNDTOUCH_FUNCTIONS)
-#define STUB_F(ret, name, params, args) LAZY_STUB_F(soundtouch, ret, name, params, args)
-#define STUB_V(name, params, args) LAZY_STUB_V(soundtouch, name, params, args)
-SOUNDTOUCH_FUNCTIONS(STUB_F, STUB_V)
-#undef STUB_F
-#undef STUB_V
+#define LAZY_CURRENT soundtouch_library
+LAZY_LIBRARY("libSoundTouchDll.so.1", LAZY_NONE, SOUNDTOUCH_FUNCTIONS)
+#undef LAZY_CURRENT

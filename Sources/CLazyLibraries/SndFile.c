@@ -4,12 +4,13 @@
 
 #include <sndfile.h>
 
-#define SNDFILE_ENTRIES(F, V) \
-    F(int, sf_error, (SNDFILE *sndfile), (sndfile)) \
-    F(const char *, sf_error_number, (int errnum), (errnum)) \
-    F(int, sf_format_check, (const SF_INFO *info), (info)) \
-    F(SNDFILE *, sf_open, (const char *path, int mode, SF_INFO *sfinfo), (path, mode, sfinfo)) \
-    F(const char *, sf_strerror, (SNDFILE *sndfile), (sndfile))
+/* Without libsndfile no file opens, no format checks, and the error text names the library. */
+#define SNDFILE_ENTRIES(E) \
+    E(SNDFILE *, sf_open, (const char *path, int mode, SF_INFO *sfinfo), (path, mode, sfinfo), NULL) \
+    E(int, sf_format_check, (const SF_INFO *info), (info), 0) \
+    E(int, sf_error, (SNDFILE *sndfile), (sndfile), SF_ERR_SYSTEM) \
+    E(const char *, sf_strerror, (SNDFILE *sndfile), (sndfile), sndfile_library.error) \
+    E(const char *, sf_error_number, (int errnum), (errnum), sndfile_library.error)
 
 #define SNDFILE_FUNCTIONS(F, V) \
     F(int, sf_close, (SNDFILE *sndfile), (sndfile)) \
@@ -33,35 +34,7 @@
       (SNDFILE *sndfile, const short *ptr, sf_count_t frames), \
       (sndfile, ptr, frames))
 
-LAZY_LIBRARY(sndfile_library, "libsndfile.so.1", SNDFILE_ENTRIES, SNDFILE_FUNCTIONS)
-#define STUB_F(ret, name, params, args) LAZY_STUB_F(sndfile_library, ret, name, params, args)
-#define STUB_V(name, params, args) LAZY_STUB_V(sndfile_library, name, params, args)
-SNDFILE_FUNCTIONS(STUB_F, STUB_V)
-#undef STUB_F
-#undef STUB_V
-
-/* Without libsndfile no file opens, no format checks, and the error text names the library. */
-__attribute__((visibility("hidden"))) SNDFILE *sf_open(const char *path, int mode, SF_INFO *sfinfo) {
-    if (!lazy_library_load(&sndfile_library)) return NULL;
-    return LAZY_FUNCTION(sndfile_library, sf_open)(path, mode, sfinfo);
-}
-
-__attribute__((visibility("hidden"))) int sf_format_check(const SF_INFO *info) {
-    if (!lazy_library_load(&sndfile_library)) return 0;
-    return LAZY_FUNCTION(sndfile_library, sf_format_check)(info);
-}
-
-__attribute__((visibility("hidden"))) int sf_error(SNDFILE *sndfile) {
-    if (!lazy_library_load(&sndfile_library)) return SF_ERR_SYSTEM;
-    return LAZY_FUNCTION(sndfile_library, sf_error)(sndfile);
-}
-
-__attribute__((visibility("hidden"))) const char *sf_strerror(SNDFILE *sndfile) {
-    if (!lazy_library_load(&sndfile_library)) return sndfile_library.error;
-    return LAZY_FUNCTION(sndfile_library, sf_strerror)(sndfile);
-}
-
-__attribute__((visibility("hidden"))) const char *sf_error_number(int errnum) {
-    if (!lazy_library_load(&sndfile_library)) return sndfile_library.error;
-    return LAZY_FUNCTION(sndfile_library, sf_error_number)(errnum);
-}
+#define LAZY_CURRENT sndfile_library
+LAZY_LIBRARY("libsndfile.so.1", SNDFILE_ENTRIES, SNDFILE_FUNCTIONS)
+SNDFILE_ENTRIES(LAZY_STUB_E)
+#undef LAZY_CURRENT
