@@ -52,7 +52,7 @@ tsan: deps
 	AUHOST_NOTIFY_CHURN_CYCLES=$(NOTIFY_CHURN_CYCLES) AUHOST_NOTIFY_CHURN_SECONDS=$(NOTIFY_CHURN_S) \
 	AUHOST_SETUP_STRESS_ITERATIONS=$(SETUP_STRESS_ITERATIONS) LV2_PATH=$$(scripts/test-lv2-path.sh) $(SWIFT) test --skip-build \
 		--sanitize=thread --scratch-path .build-tsan \
-		--filter 'RenderNotifyChurnTests|GraphRenderNotifyChurnTests|ConcurrentSetupTests|RenderEventQueueTests|StressTests|ParallelRenderTests|RegistryTests/testConcurrent|GraphProcessRunTests/testNotificationsComingAndGoing|LV2ConcurrentWorldsTests'
+		--filter 'LazyLibraryConcurrencyTests|RenderNotifyChurnTests|GraphRenderNotifyChurnTests|ConcurrentSetupTests|RenderEventQueueTests|StressTests|ParallelRenderTests|RegistryTests/testConcurrent|GraphProcessRunTests/testNotificationsComingAndGoing|LV2ConcurrentWorldsTests'
 
 ## install: headers, libauhost.so and auhost.pc under PREFIX (C hosts: cc prog.c $$(pkg-config --cflags --libs auhost)).
 ## <CoreFoundation/CoreFoundation.h> is AUHost's: the toolchain's own CoreFoundation under clang

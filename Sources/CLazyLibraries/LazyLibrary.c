@@ -14,18 +14,20 @@ static pthread_mutex_t loading = PTHREAD_MUTEX_INITIALIZER;
 /* AUHOST_SIMULATE_MISSING_LIBRARIES="libjack.so.0,…": those libraries are taken as absent, so
    that tests can show what a machine without one sees. */
 static int simulated_missing(const char *soname) {
-    const char *list = getenv("AUHOST_SIMULATE_MISSING_LIBRARIES");
     size_t length = strlen(soname);
-    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+    const char *p = getenv("AUHOST_SIMULATE_MISSING_LIBRARIES");
+    while (p != NULL && *p != '\0') {
         if (strncmp(p, soname, length) == 0 && (p[length] == ',' || p[length] == '\0')) return 1;
+        p = strchr(p, ',');
+        if (p != NULL) p++;
     }
     return 0;
 }
 
 static int open_library(LazyLibrary *library) {
     if (simulated_missing(library->soname)) {
-        snprintf(library->error, sizeof library->error, "%s: taken as missing (AUHOST_SIMULATE_MISSING_LIBRARIES)",
-                 library->soname);
+        snprintf(library->error, sizeof library->error,
+                 "%s: taken as missing (AUHOST_SIMULATE_MISSING_LIBRARIES)", library->soname);
         return -1;
     }
     /* A library built with -ffast-math sets flush-to-zero as it loads (libSoundTouchDll does):
@@ -40,8 +42,9 @@ static int open_library(LazyLibrary *library) {
     for (size_t i = 0; i < library->count; i++) {
         library->symbols[i] = dlsym(handle, library->names[i]);
         if (library->symbols[i] == NULL) {
-            snprintf(library->error, sizeof library->error, "%s has no %s (a version AUHost was not built for)",
-                     library->soname, library->names[i]);
+            snprintf(library->error, sizeof library->error,
+                     "%s has no %s (a version AUHost was not built for)", library->soname, library->names[i]);
+            dlclose(handle);
             return -1;
         }
     }

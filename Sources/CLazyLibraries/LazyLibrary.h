@@ -53,7 +53,8 @@ void *lazy_library_function(LazyLibrary *library, size_t index);
 #define LAZY_NAMED_TABLE(library, soname, ENTRIES, FUNCTIONS) LAZY_TABLE(library, soname, ENTRIES, FUNCTIONS)
 #define LAZY_TABLE(library, soname, ENTRIES, FUNCTIONS) \
     enum { ENTRIES(LAZY_ENUM_E) FUNCTIONS(LAZY_ENUM_F, LAZY_ENUM_V) lazy_##library##_count }; \
-    static const char *const lazy_##library##_names[] = {ENTRIES(LAZY_NAME_E) FUNCTIONS(LAZY_NAME_F, LAZY_NAME_V)}; \
+    static const char *const lazy_##library##_names[] = { \
+        ENTRIES(LAZY_NAME_E) FUNCTIONS(LAZY_NAME_F, LAZY_NAME_V)}; \
     static void *lazy_##library##_symbols[lazy_##library##_count]; \
     static LazyLibrary library = { \
         soname, lazy_##library##_names, lazy_##library##_symbols, lazy_##library##_count, 0, {0}};
