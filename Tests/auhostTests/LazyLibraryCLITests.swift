@@ -59,6 +59,7 @@ final class LazyLibraryCLITests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.wav").path
         try WAV.writeFloat([0, 0.5], rate: 48_000, to: input)
+        // A list of two: an entry after a comma counts too.
         let played = try CLI.run(
             ["play", input, ampURI, "--jack"], environment: ["AUHOST_SIMULATE_MISSING_LIBRARIES": "libogg.so.0,libjack.so.0"])
         XCTAssertEqual(played.status, 1, "a clean failure, not a crash: \(played.stderr)")
