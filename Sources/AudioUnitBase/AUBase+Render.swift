@@ -157,10 +157,11 @@ extension RenderState {
 
     /// Checks a caller's in-place list (AudioUnitProcess) against output bus `bus` for `frames`
     /// frames: as many buffers as the format has, each with memory (mData not NULL) for at least
-    /// `frames` frames. Nothing is written; kAudio_ParamError otherwise.
+    /// `frames` frames. Nothing is written; kAudio_ParamError otherwise. (Inlined: a graph calls
+    /// it twice for each unit of a chain.)
     ///
     /// Thread: render.
-    @_noAllocation @_noLocks
+    @inline(__always) @_noAllocation @_noLocks
     public func checkInPlaceList(_ bus: Int, _ ioData: UnsafeMutablePointer<AudioBufferList>, _ frames: UInt32) -> OSStatus {
         guard bus < outputCount, let own = outputs[bus].buffers.list else { return kAudioUnitErr_Uninitialized }
         let count = Int(ioData.pointee.mNumberBuffers)

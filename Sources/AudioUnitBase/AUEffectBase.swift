@@ -241,6 +241,11 @@ open class AUEffectBase: AUBase {
         let unit = Unmanaged.passUnretained(self)
         // A virtual call the checker cannot follow; each override is checked where it is written.
         _unsafePerformance { unit._withUnsafeGuaranteedRef { $0.willProcessSlices(frames: frames) } }
+        // Nothing scheduled: one slice, nothing to apply or carry.
+        if renderState().pointee.events.pointee.isIdle {
+            _unsafePerformance { unit._withUnsafeGuaranteedRef { $0.process(input: input, output: output, offset: 0, frames: frames) } }
+            return
+        }
         while position < frames {
             let count = nextParameterSlice(at: position, frames: frames)
             // A virtual call the checker cannot follow; each override is checked where it is written.

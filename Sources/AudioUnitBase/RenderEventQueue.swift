@@ -164,6 +164,19 @@ public struct RenderEventQueue {
         }
     }
 
+    /// Whether no event is pending and none has arrived: a render call then has one slice and
+    /// nothing to apply or carry.
+    ///
+    /// Thread: render.
+    public var isIdle: Bool {
+        @_noAllocation @_noLocks get {
+            guard consumer.pointee.pendingCount == 0 else { return false }
+            let position = consumer.pointee.dequeuePosition
+            let cell = cells + Int(position & UInt64(capacity - 1))
+            return _unsafePerformance { auhost_atomic_load_u64(&cell.pointee.sequence) } != position + 1
+        }
+    }
+
     /// Inserts after every pending event with the same or an earlier offset (room checked).
     @_noAllocation @_noLocks
     private func insertPending(_ event: RenderEvent) {
