@@ -121,6 +121,7 @@ extension LV2Unit {
                 inputOwn: array(inPorts.map(own)), outputOwn: array(outPorts.map(own)), outputStage: array(stage),
                 connected: array([UnsafeMutableRawPointer?](repeating: nil, count: inPorts.count + outPorts.count)),
                 multiElement: layout.outputs.count > 1,
+                plain: layout.outputs.count <= 1 && fixedBlock == 0 && !requiresPowerOf2 && !instance.renderContext.takesTimePosition,
                 controlSlots: array(inputs.map(slot)), controlPorts: array(inputs.map(port)),
                 indexedValues: array(tables), indexedCounts: array(inputs.map { $0.indexedValues?.count ?? 0 }),
                 controlMinimum: array(inputs.map { range($0).lowerBound }), controlMaximum: array(inputs.map { range($0).upperBound }),

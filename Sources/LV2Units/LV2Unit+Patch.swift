@@ -204,10 +204,17 @@ extension LV2Unit {
 /// patch:Set at frame 0 of the run about to start.
 ///
 /// Thread: render.
-@_noAllocation @_noLocks
+@inline(__always) @_noAllocation @_noLocks
 func lv2UnitDeliverPatch(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
+    // Inlined check, the work out of line: most plug-ins have no patch parameters.
+    guard r.pointee.patch.count + r.pointee.patch.textCount > 0 else { return }
+    lv2UnitSendPatch(r)
+}
+
+@_noAllocation @_noLocks
+private func lv2UnitSendPatch(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
     let p = r.pointee.patch
-    guard p.count + p.textCount > 0, let slots = p.slots, let sent = p.sent, let urids = p.urids, let kinds = p.kinds else { return }
+    guard let slots = p.slots, let sent = p.sent, let urids = p.urids, let kinds = p.kinds else { return }
     let context = r.pointee.context
     let types = context.patchURIDs
     for k in 0..<p.writableCount {
@@ -262,10 +269,17 @@ private func lv2UnitWhole(_ value: Float) -> Int32 {
 /// parameter and counted as sent (so it is not sent back), a path or string goes to its reply box.
 ///
 /// Thread: render.
-@_noAllocation @_noLocks
+@inline(__always) @_noAllocation @_noLocks
 func lv2UnitTakePatchReplies(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
+    // Inlined check, the work out of line: most plug-ins have no patch parameters.
+    guard r.pointee.patch.count + r.pointee.patch.textCount > 0 else { return }
+    lv2UnitReadPatchReplies(r)
+}
+
+@_noAllocation @_noLocks
+private func lv2UnitReadPatchReplies(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
     let p = r.pointee.patch
-    guard p.count + p.textCount > 0, let sentThisRun = p.sentThisRun else { return }
+    guard let sentThisRun = p.sentThisRun else { return }
     defer { sentThisRun.update(repeating: false, count: p.count + p.textCount) }
     let types = r.pointee.context.patchURIDs
     var replies = LV2PatchReplies(r.pointee.context)

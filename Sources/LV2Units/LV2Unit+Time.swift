@@ -85,7 +85,7 @@ private func nearest(_ x: Double) -> Int64 {
 /// Queues the waiting time:Position, if any, at frame 0 of the run about to start.
 ///
 /// Thread: render.
-@_noAllocation @_noLocks
+@inline(__always) @_noAllocation @_noLocks
 func lv2UnitDeliverTime(_ r: UnsafeMutablePointer<LV2UnitRenderState>) {
     guard let position = r.pointee.time.pending else { return }
     r.pointee.time.pending = nil
