@@ -74,4 +74,57 @@ final class RenderEventQueueTests: XCTestCase {
         XCTAssertEqual(received, Array(repeating: perProducer, count: producers), "every event taken once")
         XCTAssertEqual(outOfOrder, 0, "each producer's events in its order")
     }
+
+    func testIdleOnlyWhileNothingHasArrivedOrIsPending() {
+        let q = RenderEventQueue.allocate(capacity: 8)
+        defer { RenderEventQueue.deallocate(q) }
+        XCTAssertTrue(q.pointee.isIdle)
+        // Around the ring twice: an arrival, then a pending event, are both "not idle".
+        for lap in 0..<20 {
+            XCTAssertTrue(q.pointee.push(.midi(status: 0x90, data1: 60, data2: 1, offset: lap)))
+            XCTAssertFalse(q.pointee.isIdle, "arrived, not taken (push \(lap))")
+            q.pointee.takeArrivals()
+            XCTAssertFalse(q.pointee.isIdle, "taken, still pending (push \(lap))")
+            q.pointee.keepPending(0)
+            XCTAssertTrue(q.pointee.isIdle, "consumed (push \(lap))")
+        }
+        // An event beyond this call is carried into the next one and keeps the queue busy.
+        XCTAssertTrue(q.pointee.push(.midi(status: 0x90, data1: 60, data2: 1, offset: 10)))
+        q.pointee.takeArrivals()
+        q.pointee.carry(from: 0, past: 4)
+        XCTAssertFalse(q.pointee.isIdle)
+        XCTAssertEqual(offsets(q), [6])
+    }
+
+    func testAConsumerThatTakesOnlyWhenNotIdleGetsEveryEvent() {
+        // The render side's short way (AUEffectBase, the LV2 unit): it takes arrivals only when the
+        // queue is not idle, so an arrival must never read as idle for good.
+        nonisolated(unsafe) let q = RenderEventQueue.allocate(capacity: 64)
+        defer { RenderEventQueue.deallocate(q) }
+        let total = 50_000
+        nonisolated(unsafe) var taken = 0
+        let finished = DispatchSemaphore(value: 0)
+        // Both sides give up after 30 s, so that a queue stuck "idle" fails the test, not hangs it.
+        let deadline = Date().addingTimeInterval(30)
+        let consumer = Thread {
+            while taken < total && Date() < deadline {
+                if q.pointee.isIdle { continue }
+                q.pointee.takeArrivals()
+                taken += q.pointee.pendingCount
+                q.pointee.keepPending(0)
+            }
+            finished.signal()
+        }
+        consumer.start()
+        DispatchQueue.concurrentPerform(iterations: 2) { p in
+            for n in 0..<total / 2 {
+                while !q.pointee.push(.midi(status: 0x90, data1: UInt8(p), data2: 1, offset: n)) {
+                    if Date() > deadline { return }
+                    sched_yield()
+                }
+            }
+        }
+        finished.wait()
+        XCTAssertEqual(taken, total)
+    }
 }
