@@ -19,6 +19,18 @@ final class LV2NonFiniteScanTests: XCTestCase {
         }
     }
 
+    func testEveryNonFiniteBitPatternAtTheEdgesIsFoundAndNoFiniteOne() {
+        // Both sides of each boundary the scan's integer tests draw, with and without the sign bit.
+        let nonFinite: [UInt32] = [0x7F80_0000, 0x7F80_0001, 0x7FC0_0000, 0x7FFF_FFFF, 0xFF80_0000, 0xFF80_0001, 0xFFFF_FFFF]
+        let finite: [UInt32] = [0x7F7F_FFFF, 0xFF7F_FFFF, 0x8000_0000, 0x8000_0001, 0x0000_0001, 0x0080_0000]
+        for bits in nonFinite {
+            var samples = [Float](repeating: 0.5, count: 67)
+            samples[bits % 2 == 0 ? 33 : 66] = Float(bitPattern: bits)
+            XCTAssertTrue(scan(samples), String(bits, radix: 16))
+        }
+        XCTAssertFalse(scan((0..<67).map { Float(bitPattern: finite[$0 % finite.count]) }))
+    }
+
     func testOppositeInfinitiesAndCancellingSumsAreFound() {
         var samples = [Float](repeating: 0, count: 64)
         samples[3] = .infinity
