@@ -220,7 +220,8 @@ let executables: [Target] = [
 let testSupport: [Target] = [
     .target(name: "TestSupport", dependencies: ["AUHost", "CJACK", "CAUHostAtomics", "ALSATestSupport"], path: "Tests/TestSupport"),
     .target(name: "ALSATestSupport", dependencies: ["CALSA", "CLazyLibraries"], path: "Tests/ALSATestSupport"),
-    /// A sine fitted to measured samples (amplitude, THD+N), for the DSP and codec tests.
+    /// A sine fitted to measured samples (amplitude, THD+N), and a test of this binary run in a child
+    /// process, for the DSP and codec tests.
     .target(name: "SignalTestSupport", path: "Tests/SignalTestSupport"),
     .target(
         name: "CodecTestSupport", dependencies: ["AudioConverterServices", "AudioToolbox", "SignalTestSupport"],

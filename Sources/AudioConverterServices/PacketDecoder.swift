@@ -1,5 +1,6 @@
 import AudioToolbox
 import AudioTypes
+import CLazyLibraries
 
 /// A decoder of one compressed format: packets in, Float32 interleaved PCM out (full scale ±1).
 ///
@@ -24,6 +25,11 @@ enum CompressedFormat {
 
     /// The decoder for `format` with `cookie` (may be empty). Thread: setup.
     static func makeDecoder(_ format: AudioStreamBasicDescription, cookie: [UInt8]) throws -> PacketDecoder {
+        if let reason = missingLibrary(format.mFormatID) {
+            throw AudioError(
+                kAudioConverterErr_FormatNotSupported,
+                "Decoding '\(FourCC.string(format.mFormatID))' needs a library that cannot be loaded: \(reason).")
+        }
         switch format.mFormatID {
         case kAudioFormatMPEGLayer3: return try MP3PacketDecoder(format)
         case kAudioFormatFLAC: return try FLACPacketDecoder(format, cookie: cookie)
@@ -34,6 +40,20 @@ enum CompressedFormat {
                 kAudioConverterErr_FormatNotSupported,
                 "AUHost decodes MP3, FLAC, Vorbis and Opus; '\(FourCC.string(format.mFormatID))' is not one of them.")
         }
+    }
+
+    /// Why the codec's library cannot be loaded, if it cannot (it is opened here when it is not
+    /// yet). Thread: setup.
+    private static func missingLibrary(_ format: AudioFormatID) -> String? {
+        let reason: UnsafePointer<CChar>?
+        switch format {
+        case kAudioFormatMPEGLayer3: reason = auhost_mpg123_unavailable()
+        case kAudioFormatFLAC: reason = auhost_flac_unavailable()
+        case kAudioFormatVorbis: reason = auhost_vorbis_unavailable()
+        case kAudioFormatOpus: reason = auhost_opus_unavailable()
+        default: return nil
+        }
+        return reason.map { String(cString: $0) }
     }
 
     /// The largest packet of `format` in bytes (a bound for buffer sizing). Thread: any.

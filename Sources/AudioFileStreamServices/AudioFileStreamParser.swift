@@ -1,5 +1,6 @@
 import AudioToolbox
 import AudioTypes
+import CLazyLibraries
 
 /// One container's parser: consumes what it can from the queue and tells the stream what it found.
 /// Thread: setup.
@@ -111,6 +112,12 @@ public final class AudioFileStreamParser {
             parser = FLACStreamParser()
             publish(\.fileFormat, kAudioFileFLACType, kAudioFileStreamProperty_FileFormat)
         } else if head.matches("OggS") {
+            // The Ogg parser reads pages with libogg and Vorbis headers with libvorbis.
+            if let reason = auhost_ogg_unavailable() ?? auhost_vorbis_unavailable() {
+                throw AudioError(
+                    kAudioFileStreamError_UnsupportedFileType,
+                    "Reading an Ogg stream needs a library that cannot be loaded: \(String(cString: reason)).")
+            }
             parser = OggStreamParser()
             publish(\.fileFormat, kAudioFileOggType, kAudioFileStreamProperty_FileFormat)
         } else if head.matches("ID3") || MP3FrameHeader(head) != nil || fileTypeHint == kAudioFileMP3Type {

@@ -160,7 +160,7 @@ extension AudioQueueObject {
                         "Time-pitch (SoundTouch) takes 1…\(TimePitch.maximumChannels) channels; this queue has \(playback.format.channels)."
                     )
                 }
-                playback.setTimePitch(on)
+                try playback.setTimePitch(on)
                 if let timePitch = playback.timePitch {
                     timePitch.algorithm.store(timePitchAlgorithm, ordering: .relaxed)
                     timePitch.playRateBits.store(playRate.bitPattern, ordering: .relaxed)

@@ -63,27 +63,32 @@ final class PlaybackEngine: @unchecked Sendable {
     }
 
     /// Turns time-pitch on or off. Only while no render call can run (device closed, no
-    /// OfflineRender in progress).
+    /// OfflineRender in progress). Throws what the stretch cannot be made for (it stays off).
     ///
     /// Thread: setup.
-    func setTimePitch(_ enabled: Bool) {
+    func setTimePitch(_ enabled: Bool) throws {
+        removeTimePitch()
+        guard enabled else { return }
+        timePitch = try TimePitch(channels: format.channels, sampleRate: format.sampleRate)
+        let input = AudioBufferList.allocate(maximumBuffers: format.channels)
+        for c in 0..<format.channels {
+            input[c] = AudioBuffer(
+                mNumberChannels: 1, mDataByteSize: UInt32(TimePitch.chunkFrames * 4), mData: calloc(TimePitch.chunkFrames, 4))
+        }
+        timePitchInput = input
+    }
+
+    /// Thread: setup.
+    private func removeTimePitch() {
         if let input = timePitchInput {
             for c in 0..<input.count { free(input[c].mData) }
             free(input.unsafeMutablePointer)
             timePitchInput = nil
         }
-        timePitch = enabled ? TimePitch(channels: format.channels, sampleRate: format.sampleRate) : nil
-        if enabled {
-            let input = AudioBufferList.allocate(maximumBuffers: format.channels)
-            for c in 0..<format.channels {
-                input[c] = AudioBuffer(
-                    mNumberChannels: 1, mDataByteSize: UInt32(TimePitch.chunkFrames * 4), mData: calloc(TimePitch.chunkFrames, 4))
-            }
-            timePitchInput = input
-        }
+        timePitch = nil
     }
 
-    deinit { setTimePitch(false) }
+    deinit { removeTimePitch() }
 
     /// Asks for `value` as the new Volume (ramped over VolumeRampTime).
     ///

@@ -1,4 +1,5 @@
 import AudioToolbox
+import AudioTypes
 import DSPKernels
 import Foundation
 import Synchronization
@@ -21,9 +22,13 @@ final class TimePitch: @unchecked Sendable {
     private(set) var flushed = false
 
     /// Thread: setup.
-    init(channels: Int, sampleRate: Double) {
-        stretch = TimePitchStretch(
-            channels: channels, sampleRate: sampleRate, maximumFrames: Self.chunkFrames, rates: 0.5...2, pitchRatios: 0.25...4)
+    init(channels: Int, sampleRate: Double) throws {
+        do {
+            stretch = try TimePitchStretch(
+                channels: channels, sampleRate: sampleRate, maximumFrames: Self.chunkFrames, rates: 0.5...2, pitchRatios: 0.25...4)
+        } catch let error as DSPKernelError {
+            throw AudioError(error.status, error.message)
+        }
     }
 
     deinit { stretch.free() }

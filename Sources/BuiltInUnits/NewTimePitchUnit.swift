@@ -67,9 +67,13 @@ public final class NewTimePitchUnit: AUBase {
         }
         let overlap = Int((try? parameter(kNewTimePitchParam_Overlap)) ?? 8)
         // Blocks of at most 1,024 frames: SoundTouch's FIFOs and the warm-up then do not grow with the slice.
-        stretch = TimePitchStretch(
-            channels: Int(output.mChannelsPerFrame), sampleRate: output.mSampleRate, maximumFrames: min(Int(maxFramesPerSlice), 1024),
-            rates: 1.0 / 32...32, pitchRatios: 0.25...4, overlapMilliseconds: overlap)
+        do {
+            stretch = try TimePitchStretch(
+                channels: Int(output.mChannelsPerFrame), sampleRate: output.mSampleRate, maximumFrames: min(Int(maxFramesPerSlice), 1024),
+                rates: 1.0 / 32...32, pitchRatios: 0.25...4, overlapMilliseconds: overlap)
+        } catch let error as DSPKernelError {
+            throw AudioError(error.status, error.message)
+        }
         values = parameters.values
         appliedPitch = 0
         pitchRatio = 1

@@ -1,5 +1,6 @@
 /* The codecs behind Audio Converter and Audio File Stream Services, each opened with its first decoder. */
 
+#include "AUHostLazyLibraries.h"
 #include "LazyLibrary.h"
 
 /* As CCodecs/shim.h includes them (the plain names, 64-bit off_t). */
@@ -120,3 +121,9 @@ LAZY_LIBRARY("libvorbis.so.0", LAZY_NONE, VORBIS_FUNCTIONS)
 #define LAZY_CURRENT opus_library
 LAZY_LIBRARY("libopus.so.0", LAZY_NONE, OPUS_FUNCTIONS)
 #undef LAZY_CURRENT
+
+const char *auhost_mpg123_unavailable(void) { return lazy_library_unavailable(&mpg123_library); }
+const char *auhost_flac_unavailable(void) { return lazy_library_unavailable(&flac_library); }
+const char *auhost_ogg_unavailable(void) { return lazy_library_unavailable(&ogg_library); }
+const char *auhost_vorbis_unavailable(void) { return lazy_library_unavailable(&vorbis_library); }
+const char *auhost_opus_unavailable(void) { return lazy_library_unavailable(&opus_library); }

@@ -64,6 +64,10 @@ int lazy_library_load(LazyLibrary *library) {
     return library->state > 0;
 }
 
+const char *lazy_library_unavailable(LazyLibrary *library) {
+    return lazy_library_load(library) ? NULL : library->error;
+}
+
 void *lazy_library_function(LazyLibrary *library, size_t index) {
     if (__builtin_expect(!lazy_library_load(library), 0)) {
         fprintf(stderr, "AUHost: %s is needed here and cannot be loaded; install it (see README.md)\n",

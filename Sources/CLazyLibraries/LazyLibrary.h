@@ -28,6 +28,10 @@ typedef struct LazyLibrary {
    Returns 1 when every function is there. Thread class: any (the first call: setup). */
 int lazy_library_load(LazyLibrary *library);
 
+/* NULL when the library is loaded (opening it on the first call); otherwise why it cannot be.
+   Thread class: any (the first call: setup). */
+const char *lazy_library_unavailable(LazyLibrary *library);
+
 /* Function `index` of a library that must be there (stops the program when it cannot be loaded). */
 void *lazy_library_function(LazyLibrary *library, size_t index);
 

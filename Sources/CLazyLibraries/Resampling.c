@@ -1,5 +1,6 @@
 /* soxr (sample-rate conversion) and SoundTouch (time-stretch), opened with their first user. */
 
+#include "AUHostLazyLibraries.h"
 #include "LazyLibrary.h"
 
 #include <soxr.h>
@@ -50,3 +51,6 @@ LAZY_LIBRARY("libsoxr.so.0", LAZY_NONE, SOXR_FUNCTIONS)
 #define LAZY_CURRENT soundtouch_library
 LAZY_LIBRARY("libSoundTouchDll.so.1", LAZY_NONE, SOUNDTOUCH_FUNCTIONS)
 #undef LAZY_CURRENT
+
+const char *auhost_soxr_unavailable(void) { return lazy_library_unavailable(&soxr_library); }
+const char *auhost_soundtouch_unavailable(void) { return lazy_library_unavailable(&soundtouch_library); }

@@ -1,3 +1,4 @@
+import CLazyLibraries
 import CSoxr
 
 /// A streaming sample-rate converter over libsoxr, for Float32 non-interleaved channels.
@@ -82,6 +83,9 @@ public struct SampleRateConverter: ~Copyable {
             throw DSPKernelError.format(
                 "Converting \(inputRate) Hz to \(outputRate) Hz is a ratio beyond 1:\(Int(Self.maximumRatio)); convert in steps or choose closer rates."
             )
+        }
+        if let reason = auhost_soxr_unavailable() {
+            throw DSPKernelError.format("Sample-rate conversion needs libsoxr, which cannot be loaded: \(String(cString: reason)).")
         }
         var io = soxr_io_spec(SOXR_FLOAT32_S, SOXR_FLOAT32_S)
         io.flags = UInt(SOXR_NO_DITHER)

@@ -1,4 +1,5 @@
 import AudioTypes
+import CLazyLibraries
 import CSoundTouch
 import Foundation
 import Glibc
@@ -51,14 +52,20 @@ public struct TimePitchStretch {
     }
 
     /// A stretch for rates in `rates` and pitch ratios in `pitchRatios` (the reader's FIFOs hold
-    /// a read at the highest pitch ratio; the warm-up covers the tempi these ranges give).
+    /// a read at the highest pitch ratio; the warm-up covers the tempi these ranges give). Throws
+    /// `kAudioUnitErr_FailedInitialization` when SoundTouch cannot be loaded.
     ///
     /// Thread: setup.
     public init(
         channels: Int, sampleRate: Double, maximumFrames: Int, rates: ClosedRange<Double>, pitchRatios: ClosedRange<Double>,
         overlapMilliseconds: Int = 8
-    ) {
+    ) throws {
         precondition((1...Self.maximumChannels).contains(channels) && maximumFrames > 0)
+        if let reason = auhost_soundtouch_unavailable() {
+            throw DSPKernelError(
+                status: kAudioUnitErr_FailedInitialization,
+                "Time-pitch needs SoundTouch, which cannot be loaded: \(String(cString: reason)).")
+        }
         self.channels = channels
         self.maximumFrames = maximumFrames
         handle = soundtouch_createInstance()

@@ -40,8 +40,8 @@ final class TimePitchStretchTests: XCTestCase {
     /// Where the rate equals the pitch ratio the tempo is 1: SoundTouch is left out and the reader
     /// alone plays the input, exactly at every whole position (rate ½: output 2k is input k).
     /// Mutation tried: tempo = rate × pitch ratio: SoundTouch stays in, 5,312 frames fed.
-    func testWhereRateEqualsThePitchRatioTheReaderAlonePlaysTheInput() {
-        let stretch = TimePitchStretch(channels: 1, sampleRate: 48_000, maximumFrames: 256, rates: 0.25...4, pitchRatios: 0.5...2)
+    func testWhereRateEqualsThePitchRatioTheReaderAlonePlaysTheInput() throws {
+        let stretch = try TimePitchStretch(channels: 1, sampleRate: 48_000, maximumFrames: 256, rates: 0.25...4, pitchRatios: 0.5...2)
         defer { stretch.free() }
         let input = (0..<4_096).map { Float(sin(Double($0) * 0.05) * 0.5 + Double($0 % 7) * 0.01) }
         let (output, fed) = render(stretch, input, blocks: 16, frames: 256) { _ in (0.5, 0.5) }
@@ -54,8 +54,8 @@ final class TimePitchStretchTests: XCTestCase {
     /// the output frames within SoundTouch's window (its latency at tempo 0.5…2, under 5,000
     /// frames at 48 kHz), whatever the pitch. Mutation tried: tempo = rate × pitch ratio: 2.5 s of
     /// output take 1.9 s more input.
-    func testAPitchChangedEveryBlockKeepsTheSpeed() {
-        let stretch = TimePitchStretch(channels: 1, sampleRate: 48_000, maximumFrames: 512, rates: 0.5...2, pitchRatios: 0.5...2)
+    func testAPitchChangedEveryBlockKeepsTheSpeed() throws {
+        let stretch = try TimePitchStretch(channels: 1, sampleRate: 48_000, maximumFrames: 512, rates: 0.5...2, pitchRatios: 0.5...2)
         defer { stretch.free() }
         let input = (0..<200_000).map { Float(sin(Double($0) * 0.03)) * 0.5 }
         let (output, fed) = render(stretch, input, blocks: 240, frames: 500) { block in (1, block % 2 == 0 ? 1.5 : 1.25) }
