@@ -147,11 +147,11 @@ let providers: [Target] = [
     /// LV2 plug-ins as units: the provider and the AUBase subclass over LV2Instance.
     .target(name: "LV2Units", dependencies: ["AUHostCore", "LV2Host"]),
     /// LADSPA plug-ins as units: the provider and the AUBase subclass over LADSPAInstance.
-    .target(name: "LADSPAUnits", dependencies: ["AUHostCore", "LADSPAHost", "CLADSPA"]),
+    .target(name: "LADSPAUnits", dependencies: ["AUHostCore", "LADSPAHost", "CLADSPA", "CLV2SampleScan"]),
     /// SDK plug-ins: listed from manifests, opened with dlopen on instantiation.
     .target(name: "PlugInLoader", dependencies: ["AUHostCore", "AUHostPlugInABI", "CAUHostFloatMode"]),
     /// Units out of process: the proxy unit and its protocol.
-    .target(name: "UnitIsolation", dependencies: ["AUHostCore", "CUnitIsolation"]),
+    .target(name: "UnitIsolation", dependencies: ["AUHostCore", "CUnitIsolation", "CLV2SampleScan"]),
     /// Music Sequencing Services (MusicPlayer.h): sequences, Standard MIDI Files, the player.
     .target(name: "MusicPlayerServices", dependencies: ["AUHostCore", "ProcessingGraph", "CAUHostAtomics", "CoreMIDIServices"]),
     /// Audio Converter Services (AudioConverter.h): PCM through ConverterKernel, codecs through their libraries.

@@ -194,10 +194,3 @@ int auhost_iso_midi_ring_pop(auhost_iso_midi_ring *ring, uint32_t *status, uint3
     ring->tail = pos + 1;
     return 1;
 }
-
-int auhost_iso_all_finite(const float *samples, uint32_t count) {
-    /* x - x is 0 for finite x and NaN for inf and NaN: one branch-free pass the compiler vectorises. */
-    float acc = 0;
-    for (uint32_t i = 0; i < count; ++i) acc += samples[i] - samples[i];
-    return acc == 0;
-}

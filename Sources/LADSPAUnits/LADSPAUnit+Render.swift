@@ -1,5 +1,6 @@
 import AUHostCore
 import CLADSPA
+import CLV2SampleScan
 import Synchronization
 
 // Everything the render thread touches for a LADSPA unit, in one file: plain memory built at
@@ -260,8 +261,8 @@ func ladspaUnitReportMeters(_ r: UnsafeMutablePointer<LADSPAUnitRenderState>) {
 private func ladspaUnitCheckFinite(_ r: UnsafeMutablePointer<LADSPAUnitRenderState>, frames n: Int) -> OSStatus {
     var flagged = false
     for k in 0..<r.pointee.outputCount {
-        let data = r.pointee.outputData[k]
-        for i in 0..<n where !data[i].isFinite { flagged = true }
+        // The shared vector scan (LV2SampleScan.c): a C call, real-time safe.
+        if _unsafePerformance({ auhost_samples_contain_non_finite(r.pointee.outputData[k], n) }) { flagged = true }
     }
     guard flagged else { return noErr }
     for k in 0..<r.pointee.outputCount { r.pointee.outputData[k].update(repeating: 0, count: n) }

@@ -1,4 +1,5 @@
 import AudioUnitBase
+import CLV2SampleScan
 import CUnitIsolation
 #if canImport(Glibc)
 import Glibc
@@ -271,7 +272,7 @@ private func isolatedExchange(
         let base = audio + c.pointee.offsets[index]
         for i in 0..<c.pointee.channels[index] {
             let samples = base + i * c.pointee.maxFrames
-            if _unsafePerformance({ auhost_iso_all_finite(samples, frames) }) == 0 {
+            if _unsafePerformance({ auhost_samples_contain_non_finite(samples, Int(frames)) }) {
                 if isolatedRecordFault(c, au, .nonFinite, at: sampleTime) { _unsafePerformance { auhost_iso_pidfd_kill(c.pointee.pidfd) } }
                 return IsolatedCycleState.faulted
             }

@@ -20,6 +20,31 @@ final class LADSPAUnitRenderTests: XCTestCase {
         XCTAssertEqual(output[0], input.map { $0 * 0.5 })
     }
 
+    /// A NaN or an infinity the plug-in writes (here passed on from the input) silences the
+    /// block and fails it with kAudioUnitErr_InvalidOfflineRender, wherever it falls (first and
+    /// last frame of a block); the blocks around it render exactly.
+    func testNonFiniteOutputSilencesTheBlockAndFailsIt() throws {
+        let rig = try LADSPAUnitRig(LADSPATestSupport.component("amp_mono"))
+        try rig.initialize()
+        rig.set(0, 0.5)
+        let clean = LADSPATestSupport.signal(512, seed: 3)
+        for (value, frame) in [(Float.nan, 0), (.infinity, 511), (-.infinity, 200)] {
+            var broken = clean
+            broken[frame] = value
+            rig.input = [clean + broken + clean]
+            rig.time.mSampleTime = 0
+            var flags: AudioUnitRenderActionFlags = []
+            let expected: [OSStatus] = [noErr, kAudioUnitErr_InvalidOfflineRender, noErr]
+            for block in 0..<3 {
+                rig.storage.prepare(frames: 512)
+                XCTAssertEqual(AudioUnitRender(rig.unit, &flags, &rig.time, 0, 512, rig.storage.list), expected[block], "\(value)")
+                let output = rig.storage.samples(channel: 0, frames: 512)
+                XCTAssertEqual(output, block == 1 ? [Float](repeating: 0, count: 512) : clean.map { $0 * 0.5 }, "\(value), block \(block)")
+                rig.time.mSampleTime += 512
+            }
+        }
+    }
+
     /// A generator (CMT's sine oscillator, 440 Hz default) has no input element, and renders the
     /// reference host's samples bit for bit.
     func testGeneratorMatchesTheReferenceHostBitForBit() throws {

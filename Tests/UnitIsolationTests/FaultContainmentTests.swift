@@ -169,4 +169,46 @@ final class FaultContainmentTests: XCTestCase {
     func testNaNInRun() throws {
         try runGraph(fixture: "nan", expectedStatus: kAUHostIsolatedUnitErr_NonFiniteOutput, deadline: 30, sentence: "NaN or an infinity")
     }
+
+    /// A unit with no scan of its own (the built-in delay, all dry) passes a NaN or an infinity of
+    /// its input on: its child answers noErr, and the host's own scan of the audio that comes back
+    /// faults the unit, wherever in the block the sample falls.
+    func testNonFiniteAudioAChildCallsGoodIsCaughtByTheHost() throws {
+        var desc = AudioComponentDescription(
+            type: kAudioUnitType_Effect, subType: kAudioUnitSubType_Delay, manufacturer: kAudioUnitManufacturer_Apple)
+        let delay = try XCTUnwrap(AudioComponentFindNext(nil, &desc))
+        for (value, frame) in [(Float.nan, 0), (Float.infinity, 511), (-Float.infinity, 300)] {
+            let rig = try IsolationRig(try instantiate(delay, outOfProcess: true))
+            // All dry: the output is the input.
+            try AudioError.check(AudioUnitSetParameter(rig.unit, kDelayParam_WetDryMix, kAudioUnitScope_Global, 0, 0, 0), "mix")
+            // The rig's signal, with `value` at `frame` of the second block.
+            let broken = UnsafeMutablePointer<(Float, Int)>.allocate(capacity: 1)
+            defer { broken.deallocate() }
+            broken.initialize(to: (value, 512 + frame))
+            var callback = AURenderCallbackStruct(
+                inputProc: { refCon, _, timeStamp, _, frames, ioData in
+                    let (value, at) = refCon.assumingMemoryBound(to: (Float, Int).self).pointee
+                    let start = Int(timeStamp.pointee.mSampleTime)
+                    for (c, buffer) in UnsafeMutableAudioBufferListPointer(ioData!).enumerated() {
+                        let samples = buffer.mData!.assumingMemoryBound(to: Float.self)
+                        for i in 0..<Int(frames) { samples[i] = start + i == at ? value : testSignal(start + i, c) }
+                    }
+                    return noErr
+                }, inputProcRefCon: UnsafeMutableRawPointer(broken))
+            try AudioError.check(
+                AudioUnitSetProperty(
+                    rig.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+                    UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+            XCTAssertEqual(rig.renderBlock(512), noErr, "\(value)")
+            XCTAssertEqual(rig.storage.samples(channel: 0, frames: 512), (0..<512).map { testSignal($0, 0) }, "\(value): the input, dry")
+            // A faulted cycle renders silence and reports the fault as LastRenderError.
+            XCTAssertEqual(rig.renderBlock(512), noErr, "\(value)")
+            XCTAssertEqual(rig.storage.samples(channel: 0, frames: 512), [Float](repeating: 0, count: 512), "\(value) at frame \(frame)")
+            var status: OSStatus = 0
+            var size = UInt32(MemoryLayout<OSStatus>.size)
+            XCTAssertEqual(
+                AudioUnitGetProperty(rig.unit, kAudioUnitProperty_LastRenderError, kAudioUnitScope_Global, 0, &status, &size), noErr)
+            XCTAssertEqual(status, kAUHostIsolatedUnitErr_NonFiniteOutput, "\(value) at frame \(frame)")
+        }
+    }
 }

@@ -1,7 +1,8 @@
 /*
- * LV2SampleScan.h — the check a host makes on a plug-in's output before passing it on: does a
- * block of float samples hold a NaN or an infinity? In C so that it can be compiled for several
- * vector widths and run with the widest the machine has, which Swift cannot do per function.
+ * LV2SampleScan.h — the check a host makes on a plug-in's output before passing it on (LV2,
+ * LADSPA and DSSI units, and the audio an isolated unit's child sends back): does a block of float
+ * samples hold a NaN or an infinity? In C so that it can be compiled for several vector widths and
+ * run with the widest the machine has, which Swift cannot do per function.
  * Thread class: any (real-time safe: no allocation, no lock).
  */
 #ifndef AUHOST_LV2_SAMPLE_SCAN_H

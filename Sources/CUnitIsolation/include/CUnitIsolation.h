@@ -148,7 +148,4 @@ int auhost_iso_midi_ring_push(auhost_iso_midi_ring *ring, uint32_t status, uint3
 /* 1 and the oldest message, or 0 when empty. Thread: the one consumer (render). */
 int auhost_iso_midi_ring_pop(auhost_iso_midi_ring *ring, uint32_t *status, uint32_t *data1, uint32_t *data2, uint32_t *offset);
 
-/* 1 when every one of `count` floats is finite. Thread: any. */
-int auhost_iso_all_finite(const float *samples, uint32_t count);
-
 #endif
