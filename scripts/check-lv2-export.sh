@@ -25,6 +25,9 @@
 # A negative control makes sure the comparison can fail. Prints PASS/FAIL per check; exits 1 on
 # any failure. Thread class: n/a (build tooling).
 set -uo pipefail
+# Output is matched from here-strings, never `cmd | grep -q`: grep -q stops reading at its first
+# match, and under pipefail the writer's SIGPIPE fails the match (4 in 20,000 for lv2info's Class
+# line here; once it failed a CI run).
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$root/.build/lv2-export-check}
 failures=0
@@ -65,7 +68,7 @@ cp -r "$root/SDK/Templates/EffectUnit" "$author/Brightener"
     make >"$author/make.log" 2>&1
     make install-lv2 LV2_DIR="$author/lv2" >>"$author/make.log" 2>&1
 ) || die "the template did not build as SDK/README.md says (see $author/make.log)"
-if LV2_PATH="$author/lv2" lv2ls | grep -qx "urn:auhost:aufx:brit:Acme"; then
+if grep -qx "urn:auhost:aufx:brit:Acme" <<<"$(LV2_PATH="$author/lv2" lv2ls)"; then
     pass "README walk: template copied, renamed, built, installed; lv2ls lists urn:auhost:aufx:brit:Acme"
 else
     fail "README walk: lv2ls does not list urn:auhost:aufx:brit:Acme"
@@ -99,24 +102,25 @@ check_bundle() { # name uri class units
     local name=$1 uri=$2 class=$3 units=$4 bundle="$work/lv2/$1.lv2"
     local report
     report=$(lv2_validate "$bundle"/*.ttl 2>&1 | grep -v "^Skipping file /usr/lib/lv2/core.lv2/lv2core.doap.ttl$")
-    if echo "$report" | grep -q "^Found 0 errors" && ! echo "$report" | grep -v "^Found 0 errors" | grep -qiE "error|warn"; then
+    if grep -q "^Found 0 errors" <<<"$report" && ! grep -qiE "error|warn" <<<"$(grep -v "^Found 0 errors" <<<"$report")"; then
         pass "$name: lv2_validate $(echo "$report" | grep '^Found'), no warnings"
     else
         fail "$name: lv2_validate: $report"
     fi
-    local info
+    local info status
     info=$(lv2info "$uri" 2>&1)
-    if echo "$info" | grep -qE "^\s+Class:\s+$class$" && echo "$info" | grep -q "Minimum:" && echo "$info" | grep -q "Maximum:"; then
+    status=$?
+    if grep -qE "^\s+Class:\s+$class$" <<<"$info" && grep -q "Minimum:" <<<"$info" && grep -q "Maximum:" <<<"$info"; then
         pass "$name: lv2info shows class $class and the ranges"
     else
-        fail "$name: lv2info does not show class $class and ranges"
+        fail "$name: lv2info (exit $status) does not show class $class and ranges; it printed: $(head -c 3000 <<<"$info")"
     fi
     local have
     have=$("$host" units "$uri" | sed -E 's|unit=http://lv2plug.in/ns/extensions/units#|unit=|' | awk '{print $1 "=" substr($2, 6)}')
     local missing=""
-    for u in $units; do echo "$have" | grep -qx "$u" || missing="$missing $u"; done
+    for u in $units; do grep -qx "$u" <<<"$have" || missing="$missing $u"; done
     if [ -z "$missing" ]; then pass "$name: units ($units)"; else fail "$name: units missing:$missing (have: $(echo $have))"; fi
-    if readelf -d "$bundle"/lib*.so | grep -q "RUNPATH.*lib/swift/linux" && ! ldd "$bundle"/lib*.so | grep -q "not found"; then
+    if grep -q "RUNPATH.*lib/swift/linux" <<<"$(readelf -d "$bundle"/lib*.so)" && ! grep -q "not found" <<<"$(ldd "$bundle"/lib*.so)"; then
         pass "$name: binary finds its Swift runtime without LD_LIBRARY_PATH (RUNPATH: $(readelf -d "$bundle"/lib*.so | sed -n 's/.*runpath: \[\(.*\)\]/\1/p'))"
     else
         fail "$name: the binary's Swift runtime is not found without LD_LIBRARY_PATH"
@@ -167,7 +171,7 @@ for entry in "${effects[@]}"; do
     listed=$(lv2info "$uri" | sed -n '/Presets:/,/Port 0:/p' | sed 's/^[[:space:]]*//')
     for preset in "${presets[@]}"; do
         label=$(grep -A4 "<$preset>" "$work/lv2/$name.lv2/manifest.ttl" | sed -n 's/.*rdfs:label "\(.*\)".*/\1/p')
-        if ! echo "$listed" | grep -qx "$label"; then fail "$name: preset $label is not listed by lv2info"; continue; fi
+        if ! grep -qx "$label" <<<"$listed"; then fail "$name: preset $label is not listed by lv2info"; continue; fi
         if "$host" render "$uri" "$input" "$out-preset.wav" --preset "$preset" >/dev/null 2>&1 &&
             "$auhost" render -i "$input" -o "$out-preset-auhost.wav" "$triple" --preset "$label" --tail 0 >/dev/null 2>&1 &&
             r=$("$compare" "$out-preset.wav" "$out-preset-auhost.wav" "$latency" 2>&1); then
